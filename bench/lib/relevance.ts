@@ -1,0 +1,199 @@
+/**
+ * The IR evaluator: BEIR dataset loading and NDCG@10 / Recall@100 / MRR@10 computed the way
+ * pytrec_eval (trec_eval 9) and BEIR compute them, so our figures compare with published ones:
+ *
+ * - the run's own order is ignored: hits are ranked by score descending, ties by document id
+ *   *descending* in byte order (trec_eval's comp_sim_docno: `strcmp(p2->docno, p1->docno)`);
+ * - a hit whose document id equals the query id is dropped first (BEIR's ignore_identical_ids);
+ * - relevant means judgment ≥ 1 (trec_eval's default relevance_level);
+ * - NDCG@10 has linear gain (the judgment value) and discount log2(rank + 1), and its ideal DCG
+ *   ranks every judged document of the query (retrieved or not) by judgment, cut at 10;
+ * - Recall@100 = relevant in the top 100 / all relevant; MRR@10 = 1 / rank of the first relevant
+ *   document in the top 10, else 0;
+ * - queries without a relevant judgment are skipped; so are queries absent from the run (as
+ *   pytrec_eval does; they are listed in `missing`). A query the engine answered with nothing must be
+ *   in the run with an empty list, and then scores 0.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface BeirDoc {
+  title: string;
+  text: string;
+}
+
+/** qrels.get(queryId).get(docId) = judgment. */
+export type Qrels = Map<string, Map<string, number>>;
+
+export interface BeirDataset {
+  corpus: Map<string, BeirDoc>;
+  queries: Map<string, string>;
+  qrels: Qrels;
+}
+
+export interface RankedDoc {
+  docId: string;
+  score: number;
+}
+
+export type Run = Map<string, readonly RankedDoc[]>;
+
+export interface QueryMetrics {
+  ndcg10: number;
+  recall100: number;
+  mrr10: number;
+}
+
+export interface Evaluation extends QueryMetrics {
+  /** Queries averaged over. */
+  queries: number;
+  perQuery: Map<string, QueryMetrics>;
+  /** Judged queries (with a relevant document) absent from the run, hence not averaged. */
+  missing: string[];
+}
+
+export interface EvaluateOptions {
+  /** BEIR drops hits whose id equals the query id (default true). */
+  ignoreIdenticalIds?: boolean;
+}
+
+function jsonLines(path: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed.length > 0) out.push(JSON.parse(trimmed));
+  }
+  return out;
+}
+
+/** A BEIR qrels TSV: `query-id corpus-id score`, one header line, CRLF or LF line ends. */
+export function loadQrels(path: string): Qrels {
+  const qrels: Qrels = new Map();
+  const lines = readFileSync(path, 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, '');
+    if (line.trim().length === 0) continue;
+    const [qid, docId, score] = line.split('\t');
+    const rel = Number(score);
+    // The header ("query-id corpus-id score") is the only line whose score is not a number.
+    if (i === 0 && (score === undefined || Number.isNaN(rel))) continue;
+    if (qid === undefined || docId === undefined || !Number.isFinite(rel)) {
+      throw new Error(`${path}:${i + 1}: malformed qrels line ${JSON.stringify(line)}`);
+    }
+    let judged = qrels.get(qid);
+    if (!judged) qrels.set(qid, (judged = new Map()));
+    judged.set(docId, rel);
+  }
+  return qrels;
+}
+
+/** Loads corpus.jsonl, queries.jsonl and qrels/<split>.tsv from a BEIR dataset folder. */
+export function loadBeir(dir: string, split = 'test'): BeirDataset {
+  const corpus = new Map<string, BeirDoc>();
+  for (const row of jsonLines(join(dir, 'corpus.jsonl')) as Array<{ _id: string; title?: string; text?: string }>) {
+    corpus.set(String(row._id), { title: row.title ?? '', text: row.text ?? '' });
+  }
+  const queries = new Map<string, string>();
+  for (const row of jsonLines(join(dir, 'queries.jsonl')) as Array<{ _id: string; text: string }>) {
+    queries.set(String(row._id), row.text);
+  }
+  return { corpus, queries, qrels: loadQrels(join(dir, 'qrels', `${split}.tsv`)) };
+}
+
+/** The queries that have at least one relevant judgment, in queries.jsonl order: the ones to run. */
+export function judgedQueries(dataset: BeirDataset): Array<{ id: string; text: string }> {
+  const out: Array<{ id: string; text: string }> = [];
+  for (const [id, text] of dataset.queries) {
+    const judged = dataset.qrels.get(id);
+    if (judged && hasRelevant(judged)) out.push({ id, text });
+  }
+  return out;
+}
+
+function hasRelevant(judged: ReadonlyMap<string, number>): boolean {
+  for (const rel of judged.values()) if (rel >= 1) return true;
+  return false;
+}
+
+/** strcmp order on the UTF-8 bytes, i.e. code point order (UTF-16 unit order differs for surrogates). */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    const surrogate = (ca >= 0xd800 && ca <= 0xdfff) || (cb >= 0xd800 && cb <= 0xdfff);
+    return surrogate ? a.codePointAt(i)! - b.codePointAt(i)! : ca - cb;
+  }
+  return a.length - b.length;
+}
+
+/** The hits in trec_eval order (score desc, then doc id desc), self-hits removed; throws on duplicates. */
+export function trecOrder(queryId: string, hits: readonly RankedDoc[], ignoreIdenticalIds = true): RankedDoc[] {
+  const kept = ignoreIdenticalIds ? hits.filter((h) => h.docId !== queryId) : hits.slice();
+  kept.sort((x, y) => (x.score !== y.score ? y.score - x.score : compareUtf8(y.docId, x.docId)));
+  // trec_eval refuses runs with a document twice; a duplicate here is an engine bug.
+  const seen = new Set<string>();
+  for (const h of kept) {
+    if (seen.has(h.docId)) throw new Error(`evaluate: query ${queryId} lists document ${h.docId} twice`);
+    seen.add(h.docId);
+  }
+  return kept;
+}
+
+/** Metrics of one query, given its hits in trec order and its judgments. */
+export function queryMetrics(ranked: readonly RankedDoc[], judged: ReadonlyMap<string, number>): QueryMetrics {
+  let dcg = 0;
+  let mrr = 0;
+  let relRet100 = 0;
+  const depth = Math.min(ranked.length, 100);
+  for (let i = 0; i < depth; i++) {
+    const rel = judged.get(ranked[i].docId) ?? 0;
+    if (i < 10 && rel > 0) dcg += rel / Math.log2(i + 2);
+    if (rel >= 1) {
+      relRet100++;
+      if (mrr === 0 && i < 10) mrr = 1 / (i + 1);
+    }
+  }
+  const gains = [...judged.values()].filter((r) => r > 0).sort((x, y) => y - x);
+  let idcg = 0;
+  for (let i = 0; i < gains.length && i < 10; i++) idcg += gains[i] / Math.log2(i + 2);
+  let numRel = 0;
+  for (const rel of judged.values()) if (rel >= 1) numRel++;
+  return {
+    ndcg10: idcg > 0 ? dcg / idcg : 0,
+    recall100: numRel > 0 ? relRet100 / numRel : 0,
+    mrr10: mrr,
+  };
+}
+
+export function evaluate(run: Run, qrels: Qrels, options: EvaluateOptions = {}): Evaluation {
+  const ignoreIdenticalIds = options.ignoreIdenticalIds ?? true;
+  const perQuery = new Map<string, QueryMetrics>();
+  const missing: string[] = [];
+  let ndcg = 0;
+  let recall = 0;
+  let mrr = 0;
+  for (const [queryId, judged] of qrels) {
+    if (!hasRelevant(judged)) continue;
+    const hits = run.get(queryId);
+    if (hits === undefined) {
+      missing.push(queryId);
+      continue;
+    }
+    const m = queryMetrics(trecOrder(queryId, hits, ignoreIdenticalIds), judged);
+    perQuery.set(queryId, m);
+    ndcg += m.ndcg10;
+    recall += m.recall100;
+    mrr += m.mrr10;
+  }
+  const n = perQuery.size;
+  return {
+    ndcg10: n > 0 ? ndcg / n : 0,
+    recall100: n > 0 ? recall / n : 0,
+    mrr10: n > 0 ? mrr / n : 0,
+    queries: n,
+    perQuery,
+    missing,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * analysis/ — text analysis compatible with Elasticsearch and Lucene: tokenizers (standard,
+ * letter, whitespace, keyword), token filters (lowercase, english possessive, stop, porter stem)
+ * and the built-in analyzers (`standard`, `english`, `simple`, `whitespace`, `keyword`, `stop`).
+ * Index-time and query-time analysis both come from here, so terms always agree.
+ *
+ * Invariants:
+ * - Pure and deterministic: the same text always yields the same tokens, positions and offsets;
+ *   the only module state is caches (code point classes, DFA states, the stemmer's buffer).
+ * - Offsets are UTF-16 code units (Java char offsets), end exclusive; positions follow Lucene's
+ *   position increments (removed stop words leave gaps).
+ * - No Node APIs (`node:*`), no I/O: it runs in workers and could run in a browser.
+ * - Must not import any other project folder: analysis/ depends only on the language (and, per
+ *   docs/ARCHITECTURE.md §5, may use the leaves errors/ and common/ should it ever need them).
+ */
+export {
+  BUILT_IN_ANALYZERS,
+  analyzeToTokens,
+  chainAnalyzer,
+  getAnalyzer,
+  memoizedFilterChain,
+  type Analyzer,
+  type TokenSink,
+} from './analyzers.js';
+export {
+  DEFAULT_MAX_TOKEN_LENGTH,
+  TOKEN_TYPES,
+  nextStandardToken,
+  standardTokenizer,
+  standardTokenizerWithMaxLength,
+  standardTokens,
+} from './standard-tokenizer.js';
+export { charTokenizer, letterTokenizer, whitespaceTokenizer } from './char-tokenizer.js';
+export { keywordTokenizer } from './keyword-tokenizer.js';
+export { lowercaseFilter } from './lowercase-filter.js';
+export { englishPossessiveFilter } from './english-possessive-filter.js';
+export { ENGLISH_STOP_WORDS, englishStopFilter, stopFilter } from './stop-filter.js';
+export { porterStem, porterStemFilter } from './porter-stemmer.js';
+export type { TokenFilter, Tokenizer } from './token-stream.js';

@@ -1,0 +1,49 @@
+/**
+ * Index expressions → concrete indices (ES IndexNameExpressionResolver): comma lists, `_all`/`*`,
+ * wildcards, `-exclusions`; hidden (dot-prefixed) indices only when asked for or named. A missing
+ * concrete name is index_not_found unless `ignore_unavailable`; a wildcard that matches nothing is
+ * fine unless `allow_no_indices=false`.
+ */
+import { IndexNotFoundError } from '../errors/index.js';
+
+export interface ResolveOptions {
+  readonly ignoreUnavailable: boolean;
+  readonly allowNoIndices: boolean;
+  readonly expandHidden: boolean;
+}
+
+export const DEFAULT_RESOLVE: ResolveOptions = { ignoreUnavailable: false, allowNoIndices: true, expandHidden: false };
+
+function wildcardRegex(p: string): RegExp {
+  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+}
+
+export function resolveIndexExpression(expression: string | undefined, existing: readonly string[], options: ResolveOptions = DEFAULT_RESOLVE): string[] {
+  const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const result = new Set<string>();
+  let sawWildcard = false;
+  for (const part of parts) {
+    if (part.startsWith('-') && sawWildcard) {
+      const re = wildcardRegex(part.slice(1));
+      for (const name of [...result]) if (re.test(name)) result.delete(name);
+      continue;
+    }
+    if (part === '_all' || part === '*') {
+      sawWildcard = true;
+      for (const name of existing) if (options.expandHidden || !name.startsWith('.')) result.add(name);
+      continue;
+    }
+    if (part.includes('*')) {
+      sawWildcard = true;
+      const re = wildcardRegex(part);
+      const matched = existing.filter((n) => re.test(n) && (options.expandHidden || !n.startsWith('.') || part.startsWith('.')));
+      if (matched.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(part);
+      for (const n of matched) result.add(n);
+      continue;
+    }
+    if (existing.includes(part)) result.add(part);
+    else if (!options.ignoreUnavailable) throw new IndexNotFoundError(part);
+  }
+  if (result.size === 0 && !options.allowNoIndices) throw new IndexNotFoundError(expression ?? '_all');
+  return [...result];
+}

@@ -1,0 +1,248 @@
+/**
+ * One open index: its metadata (uuid, settings, mapping), its shards, routing, and the document
+ * operations (index, create, delete, update, get) with dynamic mapping applied synchronously on the
+ * coordinator before a write is acknowledged — the "one lock" of ES's mapping updates is the single
+ * coordinator thread.
+ */
+import { shardForRouting } from '../common/routing.js';
+import { DocumentMissingError, EsError, IllegalArgumentError } from '../errors/index.js';
+import { defineOwn, isPlainObject } from '../common/json.js';
+import {
+  DocumentParser, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
+  validateSettings, storedSource, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
+  type RootMapping,
+} from '../index/index.js';
+import { IndexShard, type WriteOutcome } from './index-shard.js';
+import type { SearchPool } from './search-pool.js';
+import type { DocVersion } from './shard-state.js';
+
+export interface IndexMetadata {
+  readonly name: string;
+  readonly uuid: string;
+  readonly creationDate: number;
+  readonly settings: FlatSettings;
+  readonly mapping: RootMapping;
+}
+
+export interface WriteOptions {
+  readonly create: boolean;
+  readonly ifSeqNo: number | null;
+  readonly ifPrimaryTerm: number | null;
+  readonly routing: string | null;
+}
+
+export interface WriteResult extends WriteOutcome {
+  readonly id: string;
+  readonly shard: number;
+  readonly primaryTerm: number;
+}
+
+export interface GetResult {
+  readonly id: string;
+  readonly found: boolean;
+  readonly version: number;
+  readonly seqNo: number;
+  readonly primaryTerm: number;
+  readonly source: string | null;
+}
+
+export class IndexService {
+  readonly name: string;
+  readonly uuid: string;
+  readonly creationDate: number;
+  settings: FlatSettings;
+  resolvedSettings: ResolvedIndexSettings;
+  mapping: RootMapping;
+  resolvedMapping: ResolvedMapping;
+  readonly shards: IndexShard[];
+  /** Index-wide write order: the tie-breaker that keeps ranking independent of sharding. */
+  private nextIndexOrder = 0;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private parser: DocumentParser;
+
+  constructor(meta: IndexMetadata, private readonly pool: SearchPool) {
+    this.name = meta.name;
+    this.uuid = meta.uuid;
+    this.creationDate = meta.creationDate;
+    this.settings = meta.settings;
+    this.resolvedSettings = resolveSettings(meta.settings);
+    this.mapping = meta.mapping;
+    this.resolvedMapping = resolveMapping(meta.mapping);
+    this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+    const ctx = {
+      indexName: this.name,
+      indexUuid: this.uuid,
+      pool,
+      buildInputs: () => ({ mapping: this.mapping, limits: this.limits() }),
+    };
+    this.shards = Array.from({ length: this.resolvedSettings.numberOfShards }, (_, i) => new IndexShard(i, ctx));
+    this.scheduleRefresh();
+  }
+
+  limits(): DocumentParseLimits {
+    const s = this.resolvedSettings;
+    return { totalFieldsLimit: s.totalFieldsLimit, depthLimit: s.depthLimit, ignoreDynamicBeyondLimit: s.ignoreDynamicBeyondLimit };
+  }
+
+  // ---- settings and mapping ---------------------------------------------------------------------
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.refreshTimer = null;
+    const interval = this.resolvedSettings.refreshIntervalMs;
+    if (interval > 0) {
+      this.refreshTimer = setInterval(() => {
+        for (const shard of this.shards) if (shard.pendingOps > 0) void shard.refresh().catch(() => undefined);
+      }, interval);
+      this.refreshTimer.unref();
+    }
+  }
+
+  updateSettings(input: unknown): void {
+    const update = flattenSettings(input);
+    validateSettings(update, 'update', this.name);
+    const next = new Map(this.settings);
+    for (const [k, v] of update) {
+      if (v === '') next.delete(k); // null resets to the default
+      else next.set(k, v);
+    }
+    this.settings = next;
+    this.resolvedSettings = resolveSettings(next);
+    this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+    this.scheduleRefresh();
+  }
+
+  /** PUT _mapping (and create-index mappings): merge, then enforce the total fields limit. */
+  putMapping(json: unknown): void {
+    this.applyMappingUpdate(mergeRootMapping(this.mapping, parseRootMapping(json)), true);
+  }
+
+  private applyMappingUpdate(next: RootMapping, checkLimit: boolean): void {
+    const resolved = resolveMapping(next);
+    if (checkLimit && resolved.totalFields > this.resolvedSettings.totalFieldsLimit) {
+      throw new IllegalArgumentError(`Limit of total fields [${this.resolvedSettings.totalFieldsLimit}] has been exceeded`);
+    }
+    this.mapping = next;
+    this.resolvedMapping = resolved;
+    this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+  }
+
+  renderMapping(): Record<string, unknown> {
+    return renderRootMapping(this.mapping);
+  }
+
+  // ---- documents --------------------------------------------------------------------------------
+
+  shardFor(id: string, routing: string | null): IndexShard {
+    const n = this.shards.length;
+    const routingShards = this.resolvedSettings.routingNumShards ?? undefined;
+    return this.shards[shardForRouting(routing ?? id, n, routingShards)];
+  }
+
+  /**
+   * Validates a document against the mapping and applies any dynamic mapping it introduces.
+   * Throws the ES per-document error (document_parsing_exception, strict_dynamic_mapping_exception).
+   */
+  private parseForWrite(id: string, sourceText: string, parsed: unknown): void {
+    if (!isPlainObject(parsed)) {
+      throw new EsError('document_parsing_exception', `[1:1] failed to parse: root must be an object`, 400);
+    }
+    const { mappingUpdate } = this.parser.parse(parsed, id, sourceText, null);
+    if (mappingUpdate) this.applyMappingUpdate(mergeRootMapping(this.mapping, mappingUpdate), false);
+  }
+
+  index(id: string, sourceText: string, parsed: unknown, opts: WriteOptions): WriteResult {
+    const shard = this.shardFor(id, opts.routing);
+    // ES parses (and updates the mapping) before the engine checks versions.
+    this.parseForWrite(id, sourceText, parsed);
+    const prev = shard.lookup(id);
+    shard.checkPreconditions(id, prev, { create: opts.create, ifSeqNo: opts.ifSeqNo, ifPrimaryTerm: opts.ifPrimaryTerm });
+    const outcome = shard.index(id, sourceText, this.nextIndexOrder++, prev);
+    return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
+  }
+
+  delete(id: string, opts: WriteOptions): WriteResult {
+    const shard = this.shardFor(id, opts.routing);
+    const prev = shard.lookup(id);
+    if (opts.ifSeqNo !== null || opts.ifPrimaryTerm !== null) shard.checkPreconditions(id, prev, { ...opts, create: false });
+    const outcome = shard.delete(id, prev);
+    return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
+  }
+
+  /**
+   * Partial update (ES UpdateHelper): merges `doc` into the current source, or indexes `upsert`
+   * (or `doc` with doc_as_upsert) when the document is missing. An unchanged source is a `noop`.
+   */
+  update(id: string, body: { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean }, opts: WriteOptions): WriteResult | (Omit<WriteResult, 'result'> & { result: 'noop' }) {
+    const shard = this.shardFor(id, opts.routing);
+    const prev = shard.lookup(id);
+    if (!prev?.exists) {
+      const upsert = body.upsert ?? (body.docAsUpsert ? body.doc : undefined);
+      if (!upsert) throw new DocumentMissingError(id, this.name, this.uuid, shard.shardId);
+      const text = JSON.stringify(upsert);
+      return this.index(id, text, upsert, opts);
+    }
+    shard.checkPreconditions(id, prev, { create: false, ifSeqNo: opts.ifSeqNo, ifPrimaryTerm: opts.ifPrimaryTerm });
+    const current = JSON.parse(prev.source ?? '{}') as Record<string, unknown>;
+    const merged = deepMerge(current, body.doc ?? {});
+    if (!merged.changed) {
+      return { id, shard: shard.shardId, primaryTerm: shard.primaryTerm, seqNo: prev.seqNo, version: prev.version, result: 'noop' };
+    }
+    const text = JSON.stringify(merged.value);
+    return this.index(id, text, merged.value, { ...opts, ifSeqNo: null, ifPrimaryTerm: null });
+  }
+
+  get(id: string, routing: string | null): GetResult {
+    const shard = this.shardFor(id, routing);
+    const v: DocVersion | null = shard.lookup(id);
+    const found = v?.exists === true;
+    // Realtime GET of a buffered doc returns what the segment will store (`_source` filtering applied).
+    let source = found ? v.source : null;
+    if (found && source !== null && this.mapping.source !== null && shard.isBuffered(id)) {
+      source = storedSource(this.mapping, source, JSON.parse(source) as Record<string, unknown>);
+    }
+    return {
+      id, found, version: v?.version ?? -1, seqNo: v?.seqNo ?? -2, primaryTerm: shard.primaryTerm,
+      source: source === '' ? null : source,
+    };
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------------
+
+  async refresh(): Promise<void> {
+    await Promise.all(this.shards.map((s) => s.refresh()));
+  }
+
+  async forceMerge(maxSegments: number): Promise<void> {
+    await Promise.all(this.shards.map((s) => s.forceMerge(maxSegments)));
+  }
+
+  close(): void {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    for (const s of this.shards) s.close();
+  }
+
+  metadata(): IndexMetadata {
+    return { name: this.name, uuid: this.uuid, creationDate: this.creationDate, settings: this.settings, mapping: this.mapping };
+  }
+}
+
+/** ES XContentHelper.update: objects merge recursively, everything else is replaced. */
+function deepMerge(target: Record<string, unknown>, patch: Record<string, unknown>): { value: Record<string, unknown>; changed: boolean } {
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(target)) defineOwn(out, k, v);
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = out[k];
+    if (isPlainObject(cur) && isPlainObject(v)) {
+      const r = deepMerge(cur, v);
+      if (r.changed) changed = true;
+      defineOwn(out, k, r.value);
+    } else if (JSON.stringify(cur) !== JSON.stringify(v)) {
+      defineOwn(out, k, v);
+      changed = true;
+    }
+  }
+  return { value: out, changed };
+}
+

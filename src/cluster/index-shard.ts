@@ -1,0 +1,333 @@
+/**
+ * A shard: the indexing buffer (recent writes), the published segments, and the live version map
+ * that makes GET and versioning realtime. Writes are applied synchronously on the coordinator (one
+ * thread, so no locks); refresh turns the buffer into a segment built by a worker and publishes a
+ * new snapshot; merges combine adjacent small segments in the background.
+ *
+ * Deletes are recorded as (`_id`, seqNo): at refresh every copy of that id with a smaller seqNo is
+ * marked deleted in a new (copy-on-write) live-docs bitset, which also re-applies cleanly to the
+ * output of a merge that ran meanwhile.
+ */
+import { VersionConflictError } from '../errors/index.js';
+import {
+  countLive, docForId, isLive, openSegment, readSource, withDeletes, type DocumentParseLimits, type RootMapping,
+} from '../index/index.js';
+import type { SegmentRef } from '../../workers/protocol.js';
+import type { SearchPool } from './search-pool.js';
+import type { BufferedDoc, DocVersion, LatestOp, PublishedSegment, ShardSnapshot } from './shard-state.js';
+
+/** Merge this many adjacent segments of the same size tier (LogMergePolicy's merge factor). */
+const MERGE_FACTOR = 10;
+
+export interface ShardContext {
+  readonly indexName: string;
+  readonly indexUuid: string;
+  readonly pool: SearchPool;
+  /** The mapping and limits segments are built with (the index's current ones). */
+  buildInputs(): { mapping: RootMapping; limits: DocumentParseLimits };
+}
+
+export interface WriteOutcome {
+  readonly seqNo: number;
+  readonly version: number;
+  readonly result: 'created' | 'updated' | 'deleted' | 'not_found';
+}
+
+export class IndexShard {
+  snapshot: ShardSnapshot = { segments: [] };
+  private buffer: BufferedDoc[] = [];
+  private latest = new Map<string, LatestOp>();
+  private deletes = new Map<string, number>();
+  /** The version map of a refresh in progress, still consulted by realtime reads. */
+  private refreshingLatest: Map<string, LatestOp> | null = null;
+  private nextSeqNo = 0;
+  private generation = 0;
+  private refreshQueue: Promise<void> = Promise.resolve();
+  private refreshPending: Promise<void> | null = null;
+  private merging: Promise<void> | null = null;
+  private mergeDeletes: Array<[string, number]> | null = null;
+  private closed = false;
+  /** Notified after each refresh publishes (refresh=wait_for listeners). */
+  private refreshListeners: Array<() => void> = [];
+
+  constructor(readonly shardId: number, private readonly ctx: ShardContext) {}
+
+  get primaryTerm(): number {
+    return 1;
+  }
+
+  get maxSeqNo(): number {
+    return this.nextSeqNo - 1;
+  }
+
+  /** Documents written but not yet refreshed. */
+  get pendingOps(): number {
+    return this.latest.size + this.deletes.size;
+  }
+
+  // ---- realtime reads ---------------------------------------------------------------------------
+
+  private fromLatest(op: LatestOp): DocVersion {
+    return op.kind === 'index'
+      ? { exists: true, version: op.doc.version, seqNo: op.doc.seqNo, source: op.doc.source }
+      : { exists: false, version: op.version, seqNo: op.seqNo, source: null };
+  }
+
+  /** The newest state of `id`: buffer, then a refresh in flight, then segments newest first. */
+  lookup(id: string): DocVersion | null {
+    const op = this.latest.get(id) ?? this.refreshingLatest?.get(id);
+    if (op) return this.fromLatest(op);
+    const segs = this.snapshot.segments;
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const s = segs[i];
+      const doc = docForId(s.reader, id);
+      if (doc < 0) continue;
+      const live = isLive(s.liveDocs, doc);
+      return {
+        exists: live,
+        version: s.reader.version[doc],
+        seqNo: s.reader.seqNo[doc],
+        source: live ? readSource(s.reader, doc) ?? '' : null,
+      };
+    }
+    return null;
+  }
+
+  /** True when the newest copy of `id` is still in the indexing buffer (not yet in a segment). */
+  isBuffered(id: string): boolean {
+    return (this.latest.get(id) ?? this.refreshingLatest?.get(id))?.kind === 'index';
+  }
+
+  // ---- writes -----------------------------------------------------------------------------------
+
+  private conflict(reason: string): VersionConflictError {
+    return new VersionConflictError(reason, this.ctx.indexName, this.ctx.indexUuid, this.shardId);
+  }
+
+  /** Checks `op_type=create` and `if_seq_no`/`if_primary_term` before a write (ES InternalEngine). */
+  checkPreconditions(id: string, prev: DocVersion | null, opts: { create: boolean; ifSeqNo: number | null; ifPrimaryTerm: number | null }): void {
+    if (opts.create && prev?.exists) {
+      throw this.conflict(`[${id}]: version conflict, document already exists (current version [${prev.version}])`);
+    }
+    if (opts.ifSeqNo !== null || opts.ifPrimaryTerm !== null) {
+      const seq = opts.ifSeqNo ?? -2;
+      const term = opts.ifPrimaryTerm ?? 0;
+      if (!prev?.exists) {
+        throw this.conflict(`[${id}]: version conflict, required seqNo [${seq}], primary term [${term}]. but no document was found`);
+      }
+      if (prev.seqNo !== seq || term !== this.primaryTerm) {
+        throw this.conflict(`[${id}]: version conflict, required seqNo [${seq}], primary term [${term}]. current document has seqNo [${prev.seqNo}] and primary term [${this.primaryTerm}]`);
+      }
+    }
+  }
+
+  index(id: string, source: string, indexOrder: number, prev: DocVersion | null): WriteOutcome {
+    const seqNo = this.nextSeqNo++;
+    const version = prev ? prev.version + 1 : 1;
+    const doc: BufferedDoc = { id, source, seqNo, version, indexOrder, superseded: false };
+    const old = this.latest.get(id);
+    if (old?.kind === 'index') old.doc.superseded = true;
+    this.buffer.push(doc);
+    this.latest.set(id, { kind: 'index', doc });
+    if (prev) this.deletes.set(id, seqNo);
+    return { seqNo, version, result: prev?.exists ? 'updated' : 'created' };
+  }
+
+  delete(id: string, prev: DocVersion | null): WriteOutcome {
+    const seqNo = this.nextSeqNo++;
+    const version = prev ? prev.version + 1 : 1;
+    const old = this.latest.get(id);
+    if (old?.kind === 'index') old.doc.superseded = true;
+    this.latest.set(id, { kind: 'delete', seqNo, version });
+    if (prev?.exists) this.deletes.set(id, seqNo);
+    return { seqNo, version, result: prev?.exists ? 'deleted' : 'not_found' };
+  }
+
+  // ---- refresh ----------------------------------------------------------------------------------
+
+  /** Resolves once every write made before the call is searchable. */
+  refresh(): Promise<void> {
+    if (this.refreshPending) return this.refreshPending;
+    const run = this.refreshQueue.then(() => {
+      this.refreshPending = null;
+      return this.doRefresh();
+    });
+    this.refreshPending = run;
+    this.refreshQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves after the next refresh publishes (`refresh=wait_for`). */
+  waitForRefresh(): Promise<void> {
+    return new Promise((resolve) => this.refreshListeners.push(resolve));
+  }
+
+  private async doRefresh(): Promise<void> {
+    if (this.closed) return;
+    if (this.buffer.length === 0 && this.deletes.size === 0) {
+      this.notifyRefreshed();
+      return;
+    }
+    // Capture: new writes go to fresh structures while this refresh builds.
+    const buffer = this.buffer;
+    const latest = this.latest;
+    const deletes = this.deletes;
+    this.buffer = [];
+    this.latest = new Map();
+    this.deletes = new Map();
+    this.refreshingLatest = latest;
+    try {
+      const docs = buffer.filter((d) => !d.superseded);
+      let added: PublishedSegment | null = null;
+      if (docs.length > 0) {
+        const { mapping, limits } = this.ctx.buildInputs();
+        const id = this.nextSegmentId();
+        const built = await this.ctx.pool.build({
+          segmentId: id,
+          mapping,
+          limits,
+          docs: docs.map(({ id: docId, source, seqNo, version, indexOrder }) => ({ id: docId, source, seqNo, version, indexOrder })),
+        });
+        added = this.publishable(id, built.sab, null);
+      }
+      const segments = this.applyDeletes(this.snapshot.segments, deletes);
+      if (this.mergeDeletes) for (const e of deletes) this.mergeDeletes.push(e);
+      this.publish(added ? [...segments, added] : segments);
+    } catch (e) {
+      // Nothing acknowledged may be lost: put the captured writes back in front of newer ones.
+      this.buffer = [...buffer, ...this.buffer];
+      for (const [id, op] of this.latest) latest.set(id, op);
+      this.latest = latest;
+      for (const [id, seq] of this.deletes) deletes.set(id, Math.max(seq, deletes.get(id) ?? -1));
+      this.deletes = deletes;
+      throw e;
+    } finally {
+      this.refreshingLatest = null;
+    }
+    this.notifyRefreshed();
+    this.maybeMerge();
+  }
+
+  private notifyRefreshed(): void {
+    const listeners = this.refreshListeners;
+    this.refreshListeners = [];
+    for (const l of listeners) l();
+  }
+
+  private nextSegmentId(): string {
+    return `${this.ctx.indexUuid}/${this.shardId}/${this.generation++}`;
+  }
+
+  private publishable(id: string, sab: SharedArrayBuffer, liveDocs: Uint32Array | null): PublishedSegment {
+    const reader = openSegment(id, sab);
+    this.ctx.pool.announce(id, sab);
+    let liveDocsId: string | null = null;
+    if (liveDocs) {
+      liveDocsId = `${id}#${this.generation++}`;
+      this.ctx.pool.announce(liveDocsId, liveDocs.buffer as SharedArrayBuffer);
+    }
+    return { id, sab, reader, liveDocs, liveDocsId, liveCount: countLive(liveDocs, reader.maxDoc) };
+  }
+
+  /** New live docs for segments holding older copies of deleted/replaced ids. */
+  private applyDeletes(segments: readonly PublishedSegment[], deletes: ReadonlyMap<string, number> | ReadonlyArray<[string, number]>): PublishedSegment[] {
+    const entries = deletes instanceof Map ? [...deletes] : (deletes as Array<[string, number]>);
+    if (entries.length === 0) return [...segments];
+    return segments.map((s) => {
+      const hits: number[] = [];
+      for (const [id, seqNo] of entries) {
+        const doc = docForId(s.reader, id);
+        if (doc >= 0 && s.reader.seqNo[doc] < seqNo && isLive(s.liveDocs, doc)) hits.push(doc);
+      }
+      if (hits.length === 0) return s;
+      return this.withLiveDocs(s, withDeletes(s.liveDocs, s.reader.maxDoc, hits));
+    });
+  }
+
+  private withLiveDocs(s: PublishedSegment, liveDocs: Uint32Array): PublishedSegment {
+    const liveDocsId = `${s.id}#${this.generation++}`;
+    this.ctx.pool.announce(liveDocsId, liveDocs.buffer as SharedArrayBuffer);
+    return { ...s, liveDocs, liveDocsId, liveCount: countLive(liveDocs, s.reader.maxDoc) };
+  }
+
+  /** Swaps in a new snapshot and lets workers drop buffers nothing references any more. */
+  private publish(segments: PublishedSegment[]): void {
+    const old = this.snapshot.segments;
+    // Fully deleted segments leave the snapshot (Lucene drops them at the next commit too).
+    this.snapshot = { segments: segments.filter((s) => s.liveCount > 0) };
+    const keep = new Set<string>();
+    for (const s of this.snapshot.segments) {
+      keep.add(s.id);
+      if (s.liveDocsId) keep.add(s.liveDocsId);
+    }
+    for (const s of old) {
+      if (!keep.has(s.id)) this.ctx.pool.drop(s.id);
+      if (s.liveDocsId && !keep.has(s.liveDocsId)) this.ctx.pool.drop(s.liveDocsId);
+    }
+  }
+
+  // ---- merges -----------------------------------------------------------------------------------
+
+  /** LogMergePolicy-style: MERGE_FACTOR adjacent segments in the same size tier (powers of 10). */
+  private maybeMerge(): void {
+    if (this.merging || this.closed) return;
+    const segs = this.snapshot.segments;
+    const tier = (s: PublishedSegment) => Math.floor(Math.log10(Math.max(1, s.liveCount)));
+    for (let end = segs.length; end >= MERGE_FACTOR; end--) {
+      const run = segs.slice(end - MERGE_FACTOR, end);
+      if (run.every((s) => tier(s) === tier(run[0]))) {
+        void this.merge(end - MERGE_FACTOR, end).catch(() => undefined);
+        return;
+      }
+    }
+  }
+
+  /** Merges everything into at most `maxSegments` segments (`_forcemerge`). */
+  async forceMerge(maxSegments: number): Promise<void> {
+    await this.refresh();
+    while (this.merging) await this.merging.catch(() => undefined);
+    const segs = this.snapshot.segments;
+    const needsExpunge = segs.some((s) => s.liveCount < s.reader.maxDoc);
+    if (segs.length <= maxSegments && !needsExpunge) return;
+    if (maxSegments <= 1 || segs.length <= maxSegments) await this.merge(0, segs.length);
+    else await this.merge(0, segs.length - maxSegments + 1);
+  }
+
+  private merge(from: number, to: number): Promise<void> {
+    const run = this.runMerge(this.snapshot.segments.slice(from, to), this.snapshot.segments.slice(0, from));
+    this.merging = run;
+    this.mergeDeletes = [];
+    return run.finally(() => {
+      this.merging = null;
+      this.mergeDeletes = null;
+      this.maybeMerge();
+    });
+  }
+
+  private async runMerge(sources: readonly PublishedSegment[], before: readonly PublishedSegment[]): Promise<void> {
+    const refs: SegmentRef[] = sources.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }));
+    const id = this.nextSegmentId();
+    const built = await this.ctx.pool.merge({ segmentId: id, sources: refs });
+    if (this.closed) return;
+    let merged = this.publishable(id, built.sab, null);
+    [merged] = this.applyDeletes([merged], this.mergeDeletes ?? []);
+    // Refreshes only append and deletes only remove, so the merged segment goes after whatever
+    // is left of the segments that preceded its sources.
+    const sourceIds = new Set(sources.map((s) => s.id));
+    const beforeIds = new Set(before.map((s) => s.id));
+    const current = this.snapshot.segments.filter((s) => !sourceIds.has(s.id));
+    const head = current.filter((s) => beforeIds.has(s.id));
+    const tail = current.filter((s) => !beforeIds.has(s.id));
+    this.publish([...head, merged, ...tail]);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const s of this.snapshot.segments) {
+      this.ctx.pool.drop(s.id);
+      if (s.liveDocsId) this.ctx.pool.drop(s.liveDocsId);
+    }
+    this.snapshot = { segments: [] };
+    this.notifyRefreshed();
+  }
+}

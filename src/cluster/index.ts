@@ -1,0 +1,14 @@
+/**
+ * cluster/ — the coordinator's state and flows: the indices on this node (metadata, routing,
+ * shards with their indexing buffers, published segment snapshots, refresh and merges), the search
+ * pool (the only importer of piscina), and the search flow (statistics, plan, scatter, merge,
+ * fetch). Imports search/, index/, storage/, ml/, tasks/ and leaves, plus workers/protocol.ts
+ * (the message types). Invariant: the coordinator never scores documents; workers never own state.
+ */
+export * from './search-pool.js';
+export * from './index-service.js';
+export * from './indices-service.js';
+export * from './index-shard.js';
+export * from './search-service.js';
+export * from './index-resolver.js';
+export * from './render-number.js';

@@ -1,0 +1,14 @@
+/**
+ * dsl/ — request JSON → typed, immutable nodes: queries (one parser per clause in queries/), sort,
+ * `_source` filtering, whole search and count requests, and the `query_string` syntax.
+ * Pure: imports only errors/ and common/, no Node APIs. Invariant: nothing after this layer reads
+ * raw request JSON, and every malformed input becomes an ES-shaped error here.
+ */
+export * from './json-body.js';
+export * from './parse-helpers.js';
+export * from './query-nodes.js';
+export * from './sort.js';
+export * from './source-filter.js';
+export * from './search-request.js';
+export * from './minimum-should-match.js';
+export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';

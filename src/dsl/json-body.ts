@@ -1,0 +1,205 @@
+/**
+ * Request bodies → JSON values, with ES-shaped errors for malformed input.
+ *
+ * JSON.parse is fast but its messages carry no line/column and read nothing like ES's (Jackson's)
+ * texts. On the error path only, `describeJsonError` rescans the text to find where it went wrong,
+ * so a client sees `[1:10] Unexpected character ('}' (code 125)): expected a value` as from ES.
+ */
+import { XContentParseError, ParsingError } from '../errors/index.js';
+
+export interface JsonPosition {
+  line: number;
+  col: number;
+}
+
+export function positionAt(text: string, offset: number): JsonPosition {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, col: offset - lineStart + 1 };
+}
+
+/** Parses a JSON request body; throws `x_content_parse_exception` on malformed input. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw jsonError(text);
+  }
+}
+
+/** Parses a body that must be a JSON object (search, create index, documents). */
+export function parseJsonObject(text: string, what = 'request body'): Record<string, unknown> {
+  const value = parseJson(text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ParsingError(`Unknown key for a ${tokenName(value)} in [${what}].`, { line: 1, col: 1 });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The Jackson token name ES uses in messages for a value of this JSON type. */
+export function tokenName(value: unknown): string {
+  if (value === null) return 'VALUE_NULL';
+  if (Array.isArray(value)) return 'START_ARRAY';
+  switch (typeof value) {
+    case 'object':
+      return 'START_OBJECT';
+    case 'string':
+      return 'VALUE_STRING';
+    case 'boolean':
+      return 'VALUE_BOOLEAN';
+    case 'number':
+      return 'VALUE_NUMBER';
+    default:
+      return 'VALUE_EMBEDDED_OBJECT';
+  }
+}
+
+export function jsonError(text: string): XContentParseError {
+  const { offset, message } = describeJsonError(text);
+  const p = positionAt(text, offset);
+  return new XContentParseError(`[${p.line}:${p.col}] ${message}`);
+}
+
+function charDesc(text: string, i: number): string {
+  const c = text.codePointAt(i)!;
+  return `('${String.fromCodePoint(c)}' (code ${c}))`;
+}
+
+/**
+ * Finds the first syntax error in `text` (assumed invalid JSON) and words it like Jackson.
+ * A small recursive-descent scanner; it validates only, building nothing.
+ */
+export function describeJsonError(text: string): { offset: number; message: string } {
+  let i = 0;
+  const n = text.length;
+  const ws = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+  };
+  class Fail extends Error {
+    constructor(readonly offset: number, readonly msg: string) {
+      super(msg);
+    }
+  }
+  const eof = (ctx: string) => new Fail(n, `Unexpected end-of-input${ctx}`);
+  const value = (depth: number): void => {
+    ws();
+    if (i >= n) throw eof(': expected a value');
+    if (depth > 1000) throw new Fail(i, 'Document nesting depth exceeds the maximum allowed (1000)');
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (i >= n) throw eof(': expected close marker for Object');
+        if (text[i] !== '"') throw new Fail(i, `Unexpected character ${charDesc(text, i)}: was expecting double-quote to start field name`);
+        string();
+        ws();
+        if (i >= n) throw eof(': expected close marker for Object');
+        if (text[i] !== ':') throw new Fail(i, `Unexpected character ${charDesc(text, i)}: was expecting a colon to separate field name and value`);
+        i++;
+        value(depth + 1);
+        ws();
+        if (i >= n) throw eof(': expected close marker for Object');
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        throw new Fail(i, `Unexpected character ${charDesc(text, i)}: was expecting comma to separate Object entries`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (i >= n) throw eof(': expected close marker for Array');
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        throw new Fail(i, `Unexpected character ${charDesc(text, i)}: was expecting comma to separate Array entries`);
+      }
+    }
+    if (c === '"') return string();
+    if (c === '-' || (c >= '0' && c <= '9')) return number();
+    for (const word of ['true', 'false', 'null']) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return;
+      }
+    }
+    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 64));
+    if (m) throw new Fail(i, `Unrecognized token '${m[0]}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
+    throw new Fail(i, `Unexpected character ${charDesc(text, i)}: expected a value`);
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        return;
+      }
+      if (c === 92) {
+        const e = text[i + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Fail(i, 'Unexpected character in unicode escape: expected a hex-digit for character escape sequence');
+          i += 6;
+          continue;
+        }
+        if (e !== undefined && '"\\/bfnrt'.includes(e)) {
+          i += 2;
+          continue;
+        }
+        throw new Fail(i + 1, `Unrecognized character escape ${charDesc(text, i + 1)}`);
+      }
+      if (c < 32) throw new Fail(i, `Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value`);
+      i++;
+    }
+    throw eof(': was expecting closing quote for a string value');
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '-') throw new Fail(i, 'Unexpected character: expected digit for a number');
+    i += m[0].length;
+  };
+  try {
+    ws();
+    if (i >= n) return { offset: 0, message: 'Unexpected end-of-input: expected a value' };
+    value(0);
+    ws();
+    if (i < n) return { offset: i, message: `Unexpected character ${charDesc(text, i)}: expected end of input` };
+    return { offset: 0, message: 'Unexpected error parsing JSON' };
+  } catch (e) {
+    if (e instanceof Fail) return { offset: e.offset, message: e.msg };
+    throw e;
+  }
+}

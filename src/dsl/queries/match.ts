@@ -1,0 +1,112 @@
+/** `match`, `match_phrase`, `match_phrase_prefix`, `match_bool_prefix` (ES MatchQueryBuilder & co). */
+import { ParsingError } from '../../errors/index.js';
+import { readBoolean, readInt, readString, unknownParameter } from '../parse-helpers.js';
+import type { MatchBoolPrefixQuery, MatchPhrasePrefixQuery, MatchPhraseQuery, MatchQuery, TextQueryOptions } from '../query-nodes.js';
+import { readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms, splitFieldClause } from './common.js';
+
+/** Options every text-analysing clause accepts; returns true when `key` was one of them. */
+function readTextOption(q: string, key: string, v: unknown, o: { -readonly [K in keyof TextQueryOptions]: TextQueryOptions[K] }): boolean {
+  switch (key) {
+    case 'analyzer':
+      o.analyzer = readString(q, key, v);
+      return true;
+    case 'lenient':
+      o.lenient = readBoolean(q, key, v);
+      return true;
+    case 'zero_terms_query':
+      o.zeroTermsQuery = readZeroTerms(q, v);
+      return true;
+    default:
+      return false;
+  }
+}
+
+function queryValue(q: string, v: unknown): string | number | boolean {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  throw new ParsingError(`[${q}] unknown token [${Array.isArray(v) ? 'START_ARRAY' : v === null ? 'VALUE_NULL' : 'START_OBJECT'}] after [query]`);
+}
+
+export function parseMatch(body: unknown): MatchQuery {
+  const q = 'match';
+  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const node = {
+    kind: 'match' as const, field, query: '' as string | number | boolean, operator: 'or' as 'or' | 'and',
+    minimumShouldMatch: null as string | number | null, fuzziness: null as string | null, prefixLength: 0,
+    maxExpansions: 50, fuzzyTranspositions: true, analyzer: null as string | null, lenient: false,
+    zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
+  };
+  let hasQuery = false;
+  for (const [k, v] of Object.entries(options)) {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+    switch (k) {
+      case 'query': node.query = queryValue(q, v); hasQuery = true; break;
+      case 'operator': node.operator = readOperator(q, v); break;
+      case 'minimum_should_match': node.minimumShouldMatch = readMinimumShouldMatch(q, v); break;
+      case 'fuzziness': node.fuzziness = readFuzziness(q, v); break;
+      case 'prefix_length': node.prefixLength = readInt(q, k, v); break;
+      case 'max_expansions': node.maxExpansions = readInt(q, k, v); break;
+      case 'fuzzy_transpositions': node.fuzzyTranspositions = readBoolean(q, k, v); break;
+      // Accepted and without effect here, as they have none without synonyms / with our rewrites.
+      case 'auto_generate_synonyms_phrase_query': case 'fuzzy_rewrite': readString(q, k, v); break;
+      default: throw unknownParameter(q, k);
+    }
+  }
+  if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
+  if (node.maxExpansions <= 0) throw new ParsingError(`[${q}] [max_expansions] must be greater than 0`);
+  return node;
+}
+
+function parsePhraseLike<K extends 'match_phrase' | 'match_phrase_prefix'>(q: K, body: unknown) {
+  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const node = {
+    kind: q as typeof q, field, query: '', slop: 0, maxExpansions: 50, analyzer: null as string | null, lenient: false,
+    zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
+  };
+  let hasQuery = false;
+  for (const [k, v] of Object.entries(options)) {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+    if (k === 'query') { node.query = String(queryValue(q, v)); hasQuery = true; }
+    else if (k === 'slop') node.slop = readInt(q, k, v);
+    else if (k === 'max_expansions' && q === 'match_phrase_prefix') node.maxExpansions = readInt(q, k, v);
+    else throw unknownParameter(q, k);
+  }
+  if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
+  if (node.slop < 0) throw new ParsingError(`[${q}] phrase slop cannot be negative`);
+  return node;
+}
+
+export function parseMatchPhrase(body: unknown): MatchPhraseQuery {
+  const { maxExpansions: _unused, ...node } = parsePhraseLike('match_phrase', body);
+  return node;
+}
+
+export function parseMatchPhrasePrefix(body: unknown): MatchPhrasePrefixQuery {
+  return parsePhraseLike('match_phrase_prefix', body);
+}
+
+export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
+  const q = 'match_bool_prefix';
+  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const node = {
+    kind: q as typeof q, field, query: '', operator: 'or' as 'or' | 'and', minimumShouldMatch: null as string | number | null,
+    fuzziness: null as string | null, prefixLength: 0, maxExpansions: 50, fuzzyTranspositions: true,
+    analyzer: null as string | null, lenient: false, zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
+  };
+  let hasQuery = false;
+  for (const [k, v] of Object.entries(options)) {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+    switch (k) {
+      case 'query': node.query = String(queryValue(q, v)); hasQuery = true; break;
+      case 'operator': node.operator = readOperator(q, v); break;
+      case 'minimum_should_match': node.minimumShouldMatch = readMinimumShouldMatch(q, v); break;
+      case 'fuzziness': node.fuzziness = readFuzziness(q, v); break;
+      case 'prefix_length': node.prefixLength = readInt(q, k, v); break;
+      case 'max_expansions': node.maxExpansions = readInt(q, k, v); break;
+      case 'fuzzy_transpositions': node.fuzzyTranspositions = readBoolean(q, k, v); break;
+      case 'fuzzy_rewrite': readString(q, k, v); break;
+      default: throw unknownParameter(q, k);
+    }
+  }
+  if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
+  return node;
+}

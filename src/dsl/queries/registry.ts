@@ -1,0 +1,52 @@
+/**
+ * Query JSON → QueryNode. One registry line per clause; the clause parsers live beside this file.
+ */
+import { ParsingError, EsError } from '../../errors/index.js';
+import { isObject } from '../parse-helpers.js';
+import type { QueryNode } from '../query-nodes.js';
+import { parseBool, parseConstantScore, parseDisMax } from './bool.js';
+import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
+import { parseMatchAll, parseMatchNone } from './match-all.js';
+import { parseMultiMatch } from './multi-match.js';
+import { parseQueryStringQuery } from './query-string.js';
+import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard } from './term-level.js';
+
+const PARSERS: Record<string, (body: unknown) => QueryNode> = {
+  match_all: parseMatchAll,
+  match_none: parseMatchNone,
+  match: parseMatch,
+  match_phrase: parseMatchPhrase,
+  match_phrase_prefix: parseMatchPhrasePrefix,
+  match_bool_prefix: parseMatchBoolPrefix,
+  multi_match: parseMultiMatch,
+  query_string: parseQueryStringQuery,
+  bool: (b) => parseBool(b, parseQuery),
+  dis_max: (b) => parseDisMax(b, parseQuery),
+  constant_score: (b) => parseConstantScore(b, parseQuery),
+  term: parseTerm,
+  terms: parseTerms,
+  range: parseRange,
+  exists: parseExists,
+  ids: parseIds,
+  prefix: parsePrefix,
+  wildcard: parseWildcard,
+};
+
+export const SUPPORTED_QUERIES: readonly string[] = Object.keys(PARSERS);
+
+/** Parses one query clause object `{ "<kind>": {...} }`. */
+export function parseQuery(json: unknown): QueryNode {
+  if (!isObject(json)) throw new ParsingError('[_na] query malformed, must start with start_object');
+  const keys = Object.keys(json);
+  if (keys.length === 0) throw new ParsingError('query malformed, empty clause found');
+  const kind = keys[0];
+  if (keys.length > 1) {
+    throw new ParsingError(`[${kind}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
+  }
+  const parser = Object.prototype.hasOwnProperty.call(PARSERS, kind) ? PARSERS[kind] : undefined;
+  if (!parser) {
+    throw new ParsingError(`unknown query [${kind}]`, undefined,
+      new EsError('named_object_not_found_exception', `[1:1] unknown field [${kind}]`, 400));
+  }
+  return parser(json[kind]);
+}

@@ -1,0 +1,209 @@
+/**
+ * The query DSL as typed, immutable data: one variant per clause, discriminated by `kind`.
+ * Produced once from request JSON by the parsers in `queries/`, consumed by planning in search/.
+ * Nothing after parsing reads raw JSON. Option names are camelCase; JSON stays snake_case at the edge.
+ */
+import type { QsBool } from './query-string/index.js';
+
+export type MinimumShouldMatch = string | number | null;
+export type Operator = 'or' | 'and';
+export type ZeroTermsQuery = 'none' | 'all';
+/** `fuzziness`: "AUTO", "AUTO:3,6", 0, 1, 2 (ES Fuzziness), kept as the raw spec, resolved per term. */
+export type Fuzziness = string | null;
+
+interface Common {
+  /** Score multiplier; 1 when absent. */
+  readonly boost: number;
+  /** `_name`, for `matched_queries`. */
+  readonly name: string | null;
+}
+
+export interface MatchAllQuery extends Common { readonly kind: 'match_all' }
+export interface MatchNoneQuery extends Common { readonly kind: 'match_none' }
+
+export interface TextQueryOptions {
+  readonly analyzer: string | null;
+  readonly lenient: boolean;
+  readonly zeroTermsQuery: ZeroTermsQuery;
+}
+
+export interface MatchQuery extends Common, TextQueryOptions {
+  readonly kind: 'match';
+  readonly field: string;
+  readonly query: string | number | boolean;
+  readonly operator: Operator;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  readonly fuzziness: Fuzziness;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly fuzzyTranspositions: boolean;
+}
+
+export interface MatchPhraseQuery extends Common, TextQueryOptions {
+  readonly kind: 'match_phrase';
+  readonly field: string;
+  readonly query: string;
+  readonly slop: number;
+}
+
+export interface MatchPhrasePrefixQuery extends Common, TextQueryOptions {
+  readonly kind: 'match_phrase_prefix';
+  readonly field: string;
+  readonly query: string;
+  readonly slop: number;
+  readonly maxExpansions: number;
+}
+
+export interface MatchBoolPrefixQuery extends Common, TextQueryOptions {
+  readonly kind: 'match_bool_prefix';
+  readonly field: string;
+  readonly query: string;
+  readonly operator: Operator;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  readonly fuzziness: Fuzziness;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly fuzzyTranspositions: boolean;
+}
+
+export type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
+
+/** A field name with its `^boost` (from "title^3"); the name may contain `*` wildcards. */
+export interface BoostedField {
+  readonly field: string;
+  readonly boost: number;
+}
+
+export interface MultiMatchQuery extends Common, TextQueryOptions {
+  readonly kind: 'multi_match';
+  readonly query: string | number | boolean;
+  /** null = `index.query.default_field` (all eligible fields). */
+  readonly fields: readonly BoostedField[] | null;
+  readonly type: MultiMatchType;
+  readonly operator: Operator;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  /** null = the type's default (0 for best_fields; ES ignores it for most_fields). */
+  readonly tieBreaker: number | null;
+  readonly fuzziness: Fuzziness;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly fuzzyTranspositions: boolean;
+  readonly slop: number;
+}
+
+export interface QueryStringQuery extends Common {
+  readonly kind: 'query_string';
+  readonly query: string;
+  readonly parsed: QsBool;
+  readonly defaultField: string | null;
+  readonly fields: readonly BoostedField[] | null;
+  readonly defaultOperator: Operator;
+  readonly analyzer: string | null;
+  readonly lenient: boolean | null;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  readonly fuzziness: Fuzziness;
+  readonly phraseSlop: number;
+  readonly tieBreaker: number | null;
+  readonly type: MultiMatchType;
+  readonly analyzeWildcard: boolean;
+  readonly allowLeadingWildcard: boolean;
+}
+
+export interface BoolQuery extends Common {
+  readonly kind: 'bool';
+  readonly must: readonly QueryNode[];
+  readonly should: readonly QueryNode[];
+  readonly filter: readonly QueryNode[];
+  readonly mustNot: readonly QueryNode[];
+  readonly minimumShouldMatch: MinimumShouldMatch;
+}
+
+/** A term value as sent: strings, numbers and booleans are all legal for `term`/`terms`. */
+export type TermValue = string | number | boolean;
+
+export interface TermQuery extends Common {
+  readonly kind: 'term';
+  readonly field: string;
+  readonly value: TermValue;
+  readonly caseInsensitive: boolean;
+}
+
+export interface TermsQuery extends Common {
+  readonly kind: 'terms';
+  readonly field: string;
+  readonly values: readonly TermValue[];
+}
+
+export interface RangeQuery extends Common {
+  readonly kind: 'range';
+  readonly field: string;
+  readonly gt: TermValue | null;
+  readonly gte: TermValue | null;
+  readonly lt: TermValue | null;
+  readonly lte: TermValue | null;
+  readonly format: string | null;
+  readonly timeZone: string | null;
+  readonly relation: 'intersects' | 'contains' | 'within';
+}
+
+export interface ExistsQuery extends Common {
+  readonly kind: 'exists';
+  readonly field: string;
+}
+
+export interface IdsQuery extends Common {
+  readonly kind: 'ids';
+  readonly values: readonly string[];
+}
+
+export interface PrefixQuery extends Common {
+  readonly kind: 'prefix';
+  readonly field: string;
+  readonly value: string;
+  readonly caseInsensitive: boolean;
+}
+
+export interface WildcardQuery extends Common {
+  readonly kind: 'wildcard';
+  readonly field: string;
+  readonly value: string;
+  readonly caseInsensitive: boolean;
+}
+
+export interface ConstantScoreQuery extends Common {
+  readonly kind: 'constant_score';
+  readonly filter: QueryNode;
+}
+
+export interface DisMaxQuery extends Common {
+  readonly kind: 'dis_max';
+  readonly queries: readonly QueryNode[];
+  readonly tieBreaker: number;
+}
+
+export type QueryNode =
+  | MatchAllQuery
+  | MatchNoneQuery
+  | MatchQuery
+  | MatchPhraseQuery
+  | MatchPhrasePrefixQuery
+  | MatchBoolPrefixQuery
+  | MultiMatchQuery
+  | QueryStringQuery
+  | BoolQuery
+  | TermQuery
+  | TermsQuery
+  | RangeQuery
+  | ExistsQuery
+  | IdsQuery
+  | PrefixQuery
+  | WildcardQuery
+  | ConstantScoreQuery
+  | DisMaxQuery;
+
+export type QueryKind = QueryNode['kind'];
+
+/** Compile-time exhaustiveness check for `switch (node.kind)`. */
+export function assertNever(x: never): never {
+  throw new Error(`unhandled variant: ${JSON.stringify(x)}`);
+}

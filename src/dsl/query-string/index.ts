@@ -1,0 +1,28 @@
+/**
+ * dsl/query-string/ — the `query_string` mini-language (Lucene's classic QueryParser syntax, with
+ * Elasticsearch's QueryStringQueryParser additions) parsed into a typed, immutable AST.
+ *
+ * Invariants: pure syntax — no analysis, mappings or field expansion happen here; the AST says what
+ * Lucene's parser would ask for (getFieldQuery, getPrefixQuery, …), and a later stage builds queries
+ * per field. Token boundaries, operator handling and error messages follow Lucene's generated parser.
+ *
+ * Imports nothing outside this folder (no `node:` modules, no other project folders).
+ */
+export {
+  parseQueryString,
+  DEFAULT_FUZZINESS,
+  type DefaultOperator,
+  type Occur,
+  type QsNode,
+  type QsClause,
+  type QsBool,
+  type QsTerm,
+  type QsPhrase,
+  type QsPrefix,
+  type QsWildcard,
+  type QsRegexp,
+  type QsRange,
+  type QsExists,
+  type QsMatchAll,
+} from './syntax.js';
+export { QueryStringSyntaxError } from './errors.js';

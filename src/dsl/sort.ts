@@ -1,0 +1,95 @@
+/**
+ * `sort`: a bare string, an object, or an array of them (ES SortBuilder.fromXContent).
+ * `_score` defaults to descending, everything else to ascending.
+ */
+import { ParsingError, IllegalArgumentError } from '../errors/index.js';
+import { asArray, isObject, readString } from './parse-helpers.js';
+import type { TermValue } from './query-nodes.js';
+
+export type SortOrder = 'asc' | 'desc';
+export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
+
+export type SortSpec =
+  | { readonly kind: 'score'; readonly order: SortOrder }
+  | { readonly kind: 'doc'; readonly order: SortOrder }
+  | {
+      readonly kind: 'field';
+      readonly field: string;
+      readonly order: SortOrder;
+      /** `_last` (default), `_first`, or a value to use for documents without one. */
+      readonly missing: '_last' | '_first' | TermValue;
+      readonly mode: SortMode | null;
+      readonly unmappedType: string | null;
+      readonly format: string | null;
+    };
+
+function order(v: unknown): SortOrder {
+  const s = readString('sort', 'order', v).toLowerCase();
+  if (s === 'asc' || s === 'desc') return s;
+  throw new IllegalArgumentError(`Unknown SortOrder [${String(v)}]`);
+}
+
+function one(field: string, opts: unknown): SortSpec {
+  if (field === '_score' || field === '_doc') {
+    let o: SortOrder = field === '_score' ? 'desc' : 'asc';
+    if (typeof opts === 'string') o = order(opts);
+    else if (isObject(opts)) {
+      for (const [k, v] of Object.entries(opts)) {
+        if (k === 'order') o = order(v);
+        else throw new ParsingError(`[${field === '_score' ? '_score' : 'sort'}] unknown field [${k}]`);
+      }
+    }
+    return field === '_score' ? { kind: 'score', order: o } : { kind: 'doc', order: o };
+  }
+  let o: SortOrder = 'asc';
+  let missing: '_last' | '_first' | TermValue = '_last';
+  let mode: SortMode | null = null;
+  let unmappedType: string | null = null;
+  let format: string | null = null;
+  if (typeof opts === 'string') o = order(opts);
+  else if (isObject(opts)) {
+    for (const [k, v] of Object.entries(opts)) {
+      switch (k) {
+        case 'order': o = order(v); break;
+        case 'missing':
+          if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ParsingError(`[field_sort] failed to parse field [missing]`);
+          missing = v;
+          break;
+        case 'mode': {
+          const m = readString('sort', k, v).toLowerCase();
+          if (!['min', 'max', 'avg', 'sum', 'median'].includes(m)) throw new IllegalArgumentError(`Unknown SortMode [${m}]`);
+          mode = m as SortMode;
+          break;
+        }
+        case 'unmapped_type': unmappedType = readString('sort', k, v); break;
+        case 'format': format = readString('sort', k, v); break;
+        case 'numeric_type': readString('sort', k, v); break;
+        default: throw new ParsingError(`[field_sort] unknown field [${k}]`);
+      }
+    }
+  } else if (opts !== undefined) {
+    throw new ParsingError(`[sort] failed to parse field [${field}]`);
+  }
+  return { kind: 'field', field, order: o, missing, mode, unmappedType, format };
+}
+
+export function parseSort(json: unknown): SortSpec[] {
+  const out: SortSpec[] = [];
+  for (const item of asArray(json)) {
+    if (typeof item === 'string') out.push(one(item, undefined));
+    else if (isObject(item)) {
+      const keys = Object.keys(item);
+      if (keys.length !== 1) throw new ParsingError(`[sort] expected a single field per sort object, found [${keys.join(', ')}]`);
+      out.push(one(keys[0], item[keys[0]]));
+    } else throw new ParsingError(`[sort] unexpected token [${item === null ? 'VALUE_NULL' : typeof item}]`);
+  }
+  return out;
+}
+
+/** URL form `sort=field:desc,other` (ES RestSearchAction). */
+export function parseSortParam(param: string): SortSpec[] {
+  return param.split(',').filter((s) => s.length > 0).map((s) => {
+    const i = s.lastIndexOf(':');
+    return i < 0 ? one(s, undefined) : one(s.slice(0, i), s.slice(i + 1));
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * The catalog of ES error types the server produces: one constructor per ES exception class, with
+ * the reason wording and metadata ES uses (es-api.md §9). Code never builds an EsError by type name
+ * elsewhere, so the wording lives here once.
+ */
+import { EsError, type ErrorMetadata } from './es-error.js';
+
+const NA = '_na_';
+
+export class IndexNotFoundError extends EsError {
+  constructor(index: string, resourceType: 'index_or_alias' | 'index_expression' = 'index_or_alias') {
+    super('index_not_found_exception', `no such index [${index}]`, 404, {
+      metadata: { 'resource.type': resourceType, 'resource.id': index, index_uuid: NA, index },
+    });
+  }
+}
+
+export class ResourceAlreadyExistsError extends EsError {
+  constructor(index: string, uuid: string) {
+    super('resource_already_exists_exception', `index [${index}/${uuid}] already exists`, 400, {
+      metadata: { index_uuid: uuid, index },
+    });
+  }
+}
+
+export class InvalidIndexNameError extends EsError {
+  constructor(name: string, rule: string) {
+    super('invalid_index_name_exception', `Invalid index name [${name}], ${rule}`, 400, {
+      metadata: { index_uuid: NA, index: name },
+    });
+  }
+}
+
+export class ParsingError extends EsError {
+  constructor(reason: string, position?: { line: number; col: number }, cause?: EsError) {
+    super('parsing_exception', reason, 400, {
+      metadata: position ? { line: position.line, col: position.col } : {},
+      cause,
+    });
+  }
+}
+
+export class XContentParseError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('x_content_parse_exception', reason, 400, { cause });
+  }
+}
+
+export class IllegalArgumentError extends EsError {
+  constructor(reason: string, cause?: EsError, metadata?: ErrorMetadata) {
+    super('illegal_argument_exception', reason, 400, { cause, metadata });
+  }
+}
+
+export class ActionRequestValidationError extends EsError {
+  constructor(messages: string[]) {
+    const reason = 'Validation Failed: ' + messages.map((m, i) => `${i + 1}: ${m};`).join(' ');
+    super('action_request_validation_exception', reason, 400);
+  }
+}
+
+export class MapperParsingError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('mapper_parsing_exception', reason, 400, { cause });
+  }
+}
+
+/** 8.8+ per-document parse failure; reason is prefixed with the parser position `[line:col] `. */
+export class DocumentParsingError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('document_parsing_exception', reason, 400, { cause });
+  }
+}
+
+export class StrictDynamicMappingError extends EsError {
+  constructor(reason: string) {
+    super('strict_dynamic_mapping_exception', reason, 400);
+  }
+}
+
+export class VersionConflictError extends EsError {
+  constructor(reason: string, index: string, uuid: string, shard: number) {
+    super('version_conflict_engine_exception', reason, 409, {
+      metadata: { index_uuid: uuid, shard: String(shard), index },
+    });
+  }
+}
+
+export class DocumentMissingError extends EsError {
+  constructor(id: string, index: string, uuid: string, shard: number) {
+    super('document_missing_exception', `[${id}]: document missing`, 404, {
+      metadata: { index_uuid: uuid, shard: String(shard), index },
+    });
+  }
+}
+
+export class QueryShardError extends EsError {
+  constructor(reason: string, index?: { name: string; uuid: string }, cause?: EsError) {
+    super('query_shard_exception', reason, 400, {
+      metadata: index ? { index_uuid: index.uuid, index: index.name } : {},
+      cause,
+    });
+  }
+}
+
+export class ResourceNotFoundError extends EsError {
+  constructor(reason: string) {
+    super('resource_not_found_exception', reason, 404);
+  }
+}
+
+export class RejectedExecutionError extends EsError {
+  constructor(reason: string) {
+    super('es_rejected_execution_exception', reason, 429);
+  }
+}
+
+export class MediaTypeHeaderError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('media_type_header_exception', reason, 400, { cause });
+  }
+}
+
+export class StatusError extends EsError {
+  constructor(reason: string, status: number) {
+    super('status_exception', reason, status);
+  }
+}
+
+export class NumberFormatError extends EsError {
+  constructor(input: string) {
+    super('number_format_exception', `For input string: "${input}"`, 400);
+  }
+}
+
+export class ParseError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('parse_exception', reason, 400, { cause });
+  }
+}
+
+/**
+ * A failure that happened while executing a search on shards. ES answers with the cause's status,
+ * type `search_phase_execution_exception`, reason "all shards failed", and lists each failed shard.
+ */
+export class SearchPhaseExecutionError extends EsError {
+  constructor(phase: string, failures: Array<{ shard: number; index: string; node: string; cause: EsError }>) {
+    const first = failures[0]?.cause;
+    // Distinct causes only, as ES groups identical shard failures (`grouped: true`).
+    const seen = new Set<string>();
+    const roots: EsError[] = [];
+    for (const f of failures) {
+      const key = `${f.index}|${f.cause.type}|${f.cause.message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        roots.push(f.cause);
+      }
+    }
+    const grouped = roots.length < failures.length || failures.length === 1;
+    super('search_phase_execution_exception', 'all shards failed', first?.status ?? 500, {
+      rootCauses: roots.flatMap((r) => (r.rootCauses ? r.rootCauses : [r])),
+      extra: {
+        phase,
+        grouped,
+        failed_shards: failures
+          .filter((f, i) => !grouped || failures.findIndex((g) => g.index === f.index && g.cause.message === f.cause.message) === i)
+          .map((f) => ({ shard: f.shard, index: f.index, node: f.node, reason: f.cause.toObject() })),
+      },
+      cause: first,
+    });
+  }
+}
+
+/** Bugs and unexpected failures: rendered without a stack trace, never a 502/503/504. */
+export class InternalError extends EsError {
+  constructor(reason: string) {
+    super('exception', reason, 500);
+  }
+}

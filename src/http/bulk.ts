@@ -1,0 +1,159 @@
+/**
+ * `_bulk` (ES RestBulkAction + BulkRequestParser + TransportBulkAction): NDJSON action/metadata
+ * lines, each `index`/`create` with a source line, `update` with a `{doc, upsert, doc_as_upsert}`
+ * line, `delete` alone. Structural errors fail the whole request (400); everything about one item
+ * fails only that item, reported in place with its status, and never affects the others.
+ */
+import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
+import { isPlainObject } from '../common/json.js';
+import { parseJson } from '../dsl/index.js';
+import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
+import { applyRefresh, ids, parseUpdateBody, writeOptions } from './documents.js';
+import { longParam, refreshParam } from './params.js';
+import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { writeBody, writeStatus } from './write-responses.js';
+
+type Action = 'index' | 'create' | 'update' | 'delete';
+const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
+const METADATA = new Set(['_index', '_id', 'routing', 'pipeline', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream', 'retry_on_conflict', 'dynamic_templates', '_source', 'op_type', 'list_executed_pipelines']);
+
+interface BulkItem {
+  readonly action: Action;
+  readonly index: string | null;
+  readonly id: string | null;
+  readonly meta: Record<string, unknown>;
+  /** The source (or update body) line, for all but delete. */
+  readonly source: string | null;
+}
+
+function malformed(line: number, detail: string): IllegalArgumentError {
+  return new IllegalArgumentError(`Malformed action/metadata line [${line}], ${detail}`);
+}
+
+/** Splits and validates the NDJSON structure; item-level problems are left to execution. */
+export function parseBulkBody(body: string, defaultIndex: string | null): BulkItem[] {
+  if (!body.endsWith('\n')) throw new IllegalArgumentError('The bulk request must be terminated by a newline [\\n]');
+  const items: BulkItem[] = [];
+  let pos = 0;
+  let line = 0;
+  const nextLine = (): string | null => {
+    if (pos >= body.length) return null;
+    const nl = body.indexOf('\n', pos);
+    const text = body.slice(pos, nl < 0 ? body.length : nl);
+    pos = nl < 0 ? body.length : nl + 1;
+    line++;
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  };
+  for (let text = nextLine(); text !== null; text = nextLine()) {
+    if (text.trim() === '') continue;
+    let action: unknown;
+    try {
+      action = JSON.parse(text);
+    } catch {
+      throw malformed(line, `expected START_OBJECT or END_OBJECT but found [${text.trimStart().startsWith('"') ? 'VALUE_STRING' : 'invalid JSON'}]`);
+    }
+    if (!isPlainObject(action)) throw malformed(line, `expected START_OBJECT or END_OBJECT but found [${Array.isArray(action) ? 'START_ARRAY' : 'VALUE_STRING'}]`);
+    const keys = Object.keys(action);
+    if (keys.length !== 1) throw malformed(line, `expected field [create], [delete], [index] or [update] but found [${keys[1] ?? 'END_OBJECT'}]`);
+    const name = keys[0];
+    if (!ACTIONS.has(name as Action)) throw malformed(line, `expected field [create], [delete], [index] or [update] but found [${name}]`);
+    const meta = action[name];
+    if (!isPlainObject(meta)) throw malformed(line, `expected START_OBJECT but found [${meta === null ? 'VALUE_NULL' : 'VALUE_STRING'}]`);
+    for (const k of Object.keys(meta)) {
+      if (!METADATA.has(k)) throw new IllegalArgumentError(`Action/metadata line [${line}] contains an unknown parameter [${k}]`);
+    }
+    const index = meta._index !== undefined ? String(meta._index) : defaultIndex;
+    const id = meta._id !== undefined && meta._id !== null ? String(meta._id) : null;
+    let source: string | null = null;
+    if (name !== 'delete') {
+      source = nextLine();
+      if (source === null) throw new IllegalArgumentError(`The bulk request must be terminated by a newline [\\n]`);
+    }
+    items.push({ action: name as Action, index, id, meta, source });
+  }
+  const missing = items.filter((it) => it.index === null).map((): string => 'index is missing');
+  if (missing.length > 0) throw new ActionRequestValidationError(missing);
+  const noId = items.filter((it) => (it.action === 'update' || it.action === 'delete') && it.id === null);
+  if (noId.length > 0) throw new ActionRequestValidationError(noId.map(() => 'id is missing'));
+  return items;
+}
+
+function itemOptions(item: BulkItem, query: RestRequest['query']): WriteOptions {
+  const meta = item.meta;
+  const merged = {
+    ...query,
+    ...(meta.routing !== undefined ? { routing: String(meta.routing) } : {}),
+    ...(meta.if_seq_no !== undefined ? { if_seq_no: String(meta.if_seq_no) } : {}),
+    ...(meta.if_primary_term !== undefined ? { if_primary_term: String(meta.if_primary_term) } : {}),
+    ...(meta.version !== undefined ? { version: String(meta.version) } : {}),
+    ...(meta.version_type !== undefined ? { version_type: String(meta.version_type) } : {}),
+    ...(meta.pipeline !== undefined ? { pipeline: String(meta.pipeline) } : {}),
+  };
+  const opts = writeOptions({ ...merged, refresh: undefined }, item.action === 'create');
+  return { ...opts, ifSeqNo: longParam(merged, 'if_seq_no'), ifPrimaryTerm: longParam(merged, 'if_primary_term') };
+}
+
+function itemError(item: BulkItem, id: string | null, e: unknown): Record<string, unknown> {
+  const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
+  return { [item.action]: { _index: item.index, _id: id, status: err.status, error: err.toObject() } };
+}
+
+export async function executeBulk(indices: IndicesService, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
+  const start = performance.now();
+  if (req.body === null) throw new ActionRequestValidationError(['no requests added']);
+  const items = parseBulkBody(req.body, defaultIndex);
+  if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
+  const policy = refreshParam(req.query);
+  const touched = new Map<IndexService, Set<number>>();
+  const results: Array<Record<string, unknown>> = [];
+  let errors = false;
+  for (const item of items) {
+    const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
+    try {
+      const opts = itemOptions(item, req.query);
+      // ES auto-creates missing indices for every bulk action except delete.
+      const index = item.action === 'delete' ? indices.require(item.index!) : indices.getOrAutoCreate(item.index!);
+      let result;
+      if (item.action === 'delete') {
+        result = index.delete(id!, opts);
+      } else if (item.action === 'update') {
+        const body = parseJson(item.source!);
+        if (!isPlainObject(body)) throw new IllegalArgumentError('Failed to parse update request body');
+        result = index.update(id!, parseUpdateBody(body), opts);
+      } else {
+        const parsed = parseDocumentLine(item.source!);
+        result = index.index(id!, item.source!, parsed, opts);
+      }
+      let shards = touched.get(index);
+      if (!shards) touched.set(index, (shards = new Set()));
+      shards.add(result.shard);
+      const status = item.action === 'update' && result.result === 'noop' ? 200 : writeStatus(result.result);
+      results.push({ [item.action]: { ...writeBody(index, result, false), status } });
+    } catch (e) {
+      errors = true;
+      results.push(itemError(item, id, e));
+    }
+  }
+  let forced = false;
+  for (const [index, shards] of touched) if (await applyRefresh(policy, index, shards)) forced = true;
+  if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
+  return { body: { took: Math.round(performance.now() - start), errors, items: results } };
+}
+
+/** A source line that is not JSON fails only its item, as a document parsing error. */
+function parseDocumentLine(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (e) {
+    if (e instanceof EsError) throw new EsError('document_parsing_exception', `${e.message.replace(/^(\[\d+:\d+\]) (.*)$/, '$1 failed to parse: $2')}`, 400);
+    throw e;
+  }
+}
+
+export function bulkRoutes(indices: IndicesService): RouteDef[] {
+  const params = ['refresh', 'routing', 'pipeline', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_includes', '_source_excludes', 'list_executed_pipelines'];
+  return [
+    { methods: ['POST', 'PUT'], paths: ['/_bulk'], params, handler: (req) => executeBulk(indices, req, null) },
+    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], params, handler: (req) => executeBulk(indices, req, req.params.index) },
+  ];
+}

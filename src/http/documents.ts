@@ -1,0 +1,207 @@
+/**
+ * Single-document APIs: index (with or without an id), create, get, exists, delete, update, and
+ * `_source` (ES RestIndexAction, RestGetAction, RestDeleteAction, RestUpdateAction).
+ */
+import { IllegalArgumentError, ActionRequestValidationError, EsError, ParsingError } from '../errors/index.js';
+import { TimeBasedIdGenerator } from '../common/ids.js';
+import { filterSource } from '../common/source-filter.js';
+import { isPlainObject } from '../common/json.js';
+import { parseJson, parseJsonObject, parseSourceParams } from '../dsl/index.js';
+import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
+import { longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
+import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { writeBody, writeStatus } from './write-responses.js';
+
+const WRITE_PARAMS = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream'];
+const INDEX_PARAMS = [...WRITE_PARAMS, 'op_type', 'pipeline', 'list_executed_pipelines'];
+const GET_PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'stored_fields', 'routing', 'realtime', 'refresh', 'preference', 'version', 'version_type'];
+
+export const ids = new TimeBasedIdGenerator();
+
+export function writeOptions(query: Query, create: boolean): WriteOptions {
+  if (query.version !== undefined || query.version_type !== undefined) {
+    throw new IllegalArgumentError('external versioning ([version], [version_type]) is not supported by this server yet; use [if_seq_no] and [if_primary_term]');
+  }
+  if (query.pipeline !== undefined && query.pipeline !== '_none') {
+    throw new IllegalArgumentError(`pipeline with id [${query.pipeline}] does not exist`);
+  }
+  return {
+    create,
+    ifSeqNo: longParam(query, 'if_seq_no'),
+    ifPrimaryTerm: longParam(query, 'if_primary_term'),
+    routing: query.routing ?? null,
+  };
+}
+
+/** Applies the request's refresh policy to the shards a write touched; true when it forced one. */
+export async function applyRefresh(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
+  if (policy === 'none') return false;
+  const shards = [...new Set(shardIds)].map((s) => index.shards[s]);
+  if (policy === 'immediate' || index.resolvedSettings.refreshIntervalMs <= 0) {
+    await Promise.all(shards.map((s) => s.refresh()));
+    return policy === 'immediate';
+  }
+  await Promise.all(shards.map((s) => s.waitForRefresh()));
+  return false;
+}
+
+function requireBody(req: RestRequest): string {
+  if (req.body === null) throw new ActionRequestValidationError(['source is missing', 'content type is missing']);
+  return req.body;
+}
+
+async function indexDocument(indices: IndicesService, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
+  const opType = req.query.op_type;
+  if (opType !== undefined && opType !== 'index' && opType !== 'create') {
+    throw new IllegalArgumentError(`opType must be 'create' or 'index', found: [${opType}]`);
+  }
+  if (id !== null && id.length > 512) {
+    throw new ActionRequestValidationError([`id [${id}] is too long, must be no longer than 512 bytes but was: ${new TextEncoder().encode(id).length}`]);
+  }
+  const opts = writeOptions(req.query, create || opType === 'create');
+  const text = requireBody(req);
+  const parsed = parseJson(text);
+  const policy = refreshParam(req.query);
+  const index = indices.getOrAutoCreate(req.params.index);
+  const result = index.index(id ?? ids.next(), text, parsed, opts);
+  const forced = await applyRefresh(policy, index, [result.shard]);
+  const status = writeStatus(result.result);
+  return {
+    status,
+    body: writeBody(index, result, forced),
+    headers: status === 201 ? { Location: `/${encodeURIComponent(index.name)}/_doc/${encodeURIComponent(result.id)}` } : undefined,
+  };
+}
+
+function sourceFilterFor(query: Query) {
+  return parseSourceParams(query._source, query._source_includes ?? query._source_include, query._source_excludes ?? query._source_exclude);
+}
+
+function getDocument(indices: IndicesService, req: RestRequest) {
+  const index = indices.require(req.params.index);
+  return { index, result: index.get(req.params.id, req.query.routing ?? null) };
+}
+
+export function documentRoutes(indices: IndicesService): RouteDef[] {
+  return [
+    {
+      methods: ['PUT', 'POST'],
+      paths: ['/:index/_doc/:id'],
+      params: INDEX_PARAMS,
+      handler: (req) => indexDocument(indices, req, req.params.id, false),
+    },
+    {
+      methods: ['POST'],
+      paths: ['/:index/_doc'],
+      params: INDEX_PARAMS,
+      handler: (req) => indexDocument(indices, req, null, false),
+    },
+    {
+      methods: ['PUT', 'POST'],
+      paths: ['/:index/_create/:id'],
+      params: INDEX_PARAMS,
+      handler: (req) => indexDocument(indices, req, req.params.id, true),
+    },
+    {
+      methods: ['GET'],
+      paths: ['/:index/_doc/:id'],
+      params: GET_PARAMS,
+      handler: (req) => {
+        const { index, result } = getDocument(indices, req);
+        if (!result.found) return { status: 404, body: { _index: index.name, _id: result.id, found: false } };
+        const body: Record<string, unknown> = {
+          _index: index.name, _id: result.id, _version: result.version, _seq_no: result.seqNo, _primary_term: result.primaryTerm, found: true,
+        };
+        const filter = sourceFilterFor(req.query);
+        let json = JSON.stringify(body);
+        if (result.source !== null && (filter === null || filter.fetch)) {
+          const src = filter && (filter.includes.length > 0 || filter.excludes.length > 0)
+            ? JSON.stringify(filterSource(JSON.parse(result.source) as Record<string, unknown>, filter))
+            : result.source;
+          json = json.slice(0, -1) + `,"_source":${src}}`;
+        }
+        return { body: json };
+      },
+    },
+    {
+      methods: ['HEAD'],
+      paths: ['/:index/_doc/:id'],
+      params: GET_PARAMS,
+      handler: (req) => {
+        const index = indices.get(req.params.index);
+        if (!index) return { status: 404 };
+        return { status: index.get(req.params.id, req.query.routing ?? null).found ? 200 : 404 };
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/:index/_source/:id'],
+      params: GET_PARAMS,
+      handler: (req) => {
+        const { index, result } = getDocument(indices, req);
+        if (!result.found || result.source === null) {
+          throw new EsError('resource_not_found_exception', `Document not found [${index.name}]/[${result.id}]`, 404);
+        }
+        const filter = sourceFilterFor(req.query);
+        if (filter && (filter.includes.length > 0 || filter.excludes.length > 0)) {
+          return { body: filterSource(JSON.parse(result.source) as Record<string, unknown>, filter) };
+        }
+        return { body: result.source };
+      },
+    },
+    {
+      methods: ['DELETE'],
+      paths: ['/:index/_doc/:id'],
+      params: WRITE_PARAMS,
+      handler: async (req) => {
+        const index = indices.require(req.params.index);
+        const policy = refreshParam(req.query);
+        const result = index.delete(req.params.id, writeOptions(req.query, false));
+        const forced = await applyRefresh(policy, index, [result.shard]);
+        return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
+      },
+    },
+    {
+      methods: ['POST'],
+      paths: ['/:index/_update/:id'],
+      params: [...WRITE_PARAMS, 'retry_on_conflict', '_source', '_source_includes', '_source_excludes', 'lang'],
+      handler: async (req) => {
+        const body = parseJsonObject(requireBody(req));
+        const update = parseUpdateBody(body);
+        const policy = refreshParam(req.query);
+        const index = indices.getOrAutoCreate(req.params.index);
+        const result = index.update(req.params.id, update, writeOptions(req.query, false));
+        const forced = await applyRefresh(policy, index, [result.shard]);
+        return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
+      },
+    },
+  ];
+}
+
+/** The body of `_update` and of a bulk `update` item (ES UpdateRequest.fromXContent). */
+export function parseUpdateBody(body: Record<string, unknown>): { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean } {
+  const out: { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean } = { docAsUpsert: false };
+  for (const [k, v] of Object.entries(body)) {
+    switch (k) {
+      case 'doc':
+        if (!isPlainObject(v)) throw new ParsingError('[UpdateRequest] failed to parse field [doc]');
+        out.doc = v;
+        break;
+      case 'upsert':
+        if (!isPlainObject(v)) throw new ParsingError('[UpdateRequest] failed to parse field [upsert]');
+        out.upsert = v;
+        break;
+      case 'doc_as_upsert':
+        out.docAsUpsert = v === true || v === 'true';
+        break;
+      case 'detect_noop': case '_source': case 'scripted_upsert':
+        break;
+      case 'script':
+        throw new IllegalArgumentError('scripted updates are not supported by this server');
+      default:
+        throw new ParsingError(`[UpdateRequest] unknown field [${k}]`);
+    }
+  }
+  if (!out.doc && !out.upsert) throw new ActionRequestValidationError(['script or doc is missing']);
+  return out;
+}

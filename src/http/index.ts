@@ -1,0 +1,13 @@
+/**
+ * http/ — the REST surface: one file per ES API family, plus the fastify server (media types,
+ * product header, errors, 400/405 for unknown routes). No business logic: handlers translate
+ * requests into calls on cluster/ services and render results. Imported only by app.ts.
+ */
+export * from './server.js';
+export * from './rest.js';
+export * from './root.js';
+export * from './indices.js';
+export * from './documents.js';
+export * from './bulk.js';
+export * from './search.js';
+export * from './cluster.js';

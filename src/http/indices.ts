@@ -1,0 +1,148 @@
+/**
+ * Index APIs: create, get, exists, delete, mappings, settings, refresh, force merge
+ * (ES RestCreateIndexAction, RestGetIndicesAction, RestPutMappingAction, …).
+ */
+import { parseJsonObject } from '../dsl/index.js';
+import { nestSettings } from '../index/index.js';
+import type { IndexService, IndicesService } from '../cluster/index.js';
+import { boolParam, INDICES_OPTIONS, intParam, resolveParams } from './params.js';
+import type { RestRequest, RouteDef } from './rest.js';
+
+const MASTER = ['timeout', 'master_timeout'];
+
+function shardsHeader(indices: IndexService[]): { total: number; successful: number; failed: number } {
+  const n = indices.reduce((sum, i) => sum + i.shards.length, 0);
+  return { total: n * (1 + (indices[0]?.resolvedSettings.numberOfReplicas ?? 0)), successful: n, failed: 0 };
+}
+
+function renderSettings(index: IndexService, flat: boolean): Record<string, unknown> {
+  if (flat) return Object.fromEntries([...index.settings].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return nestSettings(index.settings);
+}
+
+function resolveForRead(indices: IndicesService, req: RestRequest): IndexService[] {
+  return indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
+}
+
+export function indexRoutes(indices: IndicesService): RouteDef[] {
+  return [
+    {
+      methods: ['PUT'],
+      paths: ['/:index'],
+      params: [...MASTER, 'wait_for_active_shards', 'include_type_name'],
+      handler: (req) => {
+        const body = req.body === null ? {} : parseJsonObject(req.body);
+        const index = indices.create(req.params.index, body);
+        return { body: { acknowledged: true, shards_acknowledged: true, index: index.name } };
+      },
+    },
+    {
+      methods: ['HEAD'],
+      paths: ['/:index'],
+      params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout'],
+      handler: (req) => {
+        try {
+          const found = resolveForRead(indices, req);
+          return { status: found.length > 0 ? 200 : 404 };
+        } catch {
+          return { status: 404 };
+        }
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/:index'],
+      params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout', 'features'],
+      handler: (req) => {
+        const flat = boolParam(req.query, 'flat_settings', false);
+        const out: Record<string, unknown> = {};
+        for (const index of resolveForRead(indices, req)) {
+          out[index.name] = { aliases: {}, mappings: index.renderMapping(), settings: flat ? renderSettings(index, true) : renderSettings(index, false) };
+        }
+        return { body: out };
+      },
+    },
+    {
+      methods: ['DELETE'],
+      paths: ['/:index'],
+      params: [...MASTER, ...INDICES_OPTIONS],
+      handler: (req) => {
+        indices.delete(req.params.index);
+        return { body: { acknowledged: true } };
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_mapping', '/:index/_mapping'],
+      params: [...INDICES_OPTIONS, 'local', 'master_timeout'],
+      handler: (req) => {
+        const out: Record<string, unknown> = {};
+        for (const index of resolveForRead(indices, req)) out[index.name] = { mappings: index.renderMapping() };
+        return { body: out };
+      },
+    },
+    {
+      methods: ['PUT', 'POST'],
+      paths: ['/:index/_mapping'],
+      params: [...MASTER, ...INDICES_OPTIONS, 'write_index_only'],
+      handler: (req) => {
+        const body = req.body === null ? {} : parseJsonObject(req.body);
+        const targets = indices.resolve(req.params.index);
+        for (const index of targets) index.putMapping(body);
+        return { body: { acknowledged: true } };
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_settings', '/:index/_settings', '/:index/_settings/:name'],
+      params: [...INDICES_OPTIONS, 'local', 'master_timeout', 'flat_settings', 'include_defaults'],
+      handler: (req) => {
+        const flat = boolParam(req.query, 'flat_settings', false);
+        const out: Record<string, unknown> = {};
+        for (const index of resolveForRead(indices, req)) {
+          let settings = [...index.settings];
+          if (req.params.name) {
+            const names = req.params.name.split(',').map((n) => (n.startsWith('index.') ? n : `index.${n}`));
+            const res = names.map((n) => new RegExp('^' + n.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$'));
+            settings = settings.filter(([k]) => res.some((r) => r.test(k)));
+          }
+          const map = new Map(settings);
+          out[index.name] = { settings: flat ? Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : 1))) : nestSettings(map) };
+        }
+        return { body: out };
+      },
+    },
+    {
+      methods: ['PUT'],
+      paths: ['/_settings', '/:index/_settings'],
+      params: [...MASTER, ...INDICES_OPTIONS, 'preserve_existing', 'flat_settings', 'reopen'],
+      handler: (req) => {
+        const body = req.body === null ? {} : parseJsonObject(req.body);
+        const settings = 'settings' in body ? body.settings : body;
+        for (const index of indices.resolve(req.params.index)) index.updateSettings(settings);
+        return { body: { acknowledged: true } };
+      },
+    },
+    {
+      methods: ['POST', 'GET'],
+      paths: ['/_refresh', '/:index/_refresh'],
+      params: INDICES_OPTIONS,
+      handler: async (req) => {
+        const targets = resolveForRead(indices, req);
+        await Promise.all(targets.map((i) => i.refresh()));
+        return { body: { _shards: shardsHeader(targets) } };
+      },
+    },
+    {
+      methods: ['POST'],
+      paths: ['/_forcemerge', '/:index/_forcemerge'],
+      params: [...INDICES_OPTIONS, 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion'],
+      handler: async (req) => {
+        const targets = resolveForRead(indices, req);
+        const max = intParam(req.query, 'max_num_segments', 1);
+        await Promise.all(targets.map((i) => i.forceMerge(Math.max(1, max))));
+        return { body: { _shards: shardsHeader(targets) } };
+      },
+    },
+  ];
+}

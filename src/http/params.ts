@@ -1,0 +1,67 @@
+/**
+ * URL query parameters, read the way ES's RestRequest reads them: strict booleans, integers with
+ * ES's error texts, and a per-route list of accepted names (anything else is rejected with
+ * "request [path] contains unrecognized parameter: [x]").
+ */
+import { IllegalArgumentError } from '../errors/index.js';
+
+export type Query = Record<string, string | undefined>;
+
+/** Accepted on every route (ES BaseRestHandler + RestRequest). */
+export const COMMON_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type'];
+
+export function checkParams(path: string, query: Query, allowed: readonly string[]): void {
+  const unknown = Object.keys(query).filter((k) => !allowed.includes(k) && !COMMON_PARAMS.includes(k));
+  if (unknown.length > 0) {
+    const list = unknown.map((u) => `[${u}]`).join(', ');
+    throw new IllegalArgumentError(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list}`);
+  }
+}
+
+export function boolParam(query: Query, name: string, def: boolean): boolean {
+  const v = query[name];
+  if (v === undefined) return def;
+  if (v === '' || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new IllegalArgumentError(`Failed to parse value [${v}] only [true] or [false] are allowed.`);
+}
+
+export function intParam(query: Query, name: string, def: number): number {
+  const v = query[name];
+  if (v === undefined) return def;
+  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
+  const n = Number(v);
+  if (n > 2147483647 || n < -2147483648) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
+  return n;
+}
+
+export function longParam(query: Query, name: string): number | null {
+  const v = query[name];
+  if (v === undefined) return null;
+  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse long parameter [${name}] with value [${v}]`);
+  return Number(v);
+}
+
+export type RefreshPolicy = 'none' | 'immediate' | 'wait_for';
+
+/** `refresh` (ES WriteRequest.RefreshPolicy.parse): "", "true" → immediate; "wait_for"; "false". */
+export function refreshParam(query: Query): RefreshPolicy {
+  const v = query.refresh;
+  if (v === undefined || v === 'false') return 'none';
+  if (v === '' || v === 'true') return 'immediate';
+  if (v === 'wait_for') return 'wait_for';
+  throw new IllegalArgumentError(`Unknown value for refresh: [${v}].`);
+}
+
+/** `expand_wildcards`, `ignore_unavailable`, `allow_no_indices` → index resolution options. */
+export function resolveParams(query: Query, defaults: { ignoreUnavailable: boolean; allowNoIndices: boolean }) {
+  const expand = query.expand_wildcards;
+  const expandHidden = expand !== undefined && expand.split(',').some((e) => e === 'all' || e === 'hidden');
+  return {
+    ignoreUnavailable: boolParam(query, 'ignore_unavailable', defaults.ignoreUnavailable),
+    allowNoIndices: boolParam(query, 'allow_no_indices', defaults.allowNoIndices),
+    expandHidden,
+  };
+}
+
+export const INDICES_OPTIONS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'ignore_throttled'];

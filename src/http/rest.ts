@@ -1,0 +1,98 @@
+/**
+ * The small REST layer over fastify every API family uses: a route is methods × paths, the URL
+ * parameters it accepts, and a handler from a RestRequest to a RestResponse. Registration also
+ * records every route so unknown methods on known paths get ES's 405 instead of a 404.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { checkParams, type Query } from './params.js';
+
+export interface RestRequest {
+  readonly method: string;
+  /** The path as sent (no query string), for error messages. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Query;
+  /** The raw body, or null when there is none. */
+  readonly body: string | null;
+  readonly headers: FastifyRequest['headers'];
+}
+
+export interface RestResponse {
+  readonly status?: number;
+  /** Objects are JSON-serialised; strings are sent as they are (already JSON). */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
+
+export interface RouteDef {
+  readonly methods: readonly HTTPMethods[];
+  readonly paths: readonly string[];
+  readonly params?: readonly string[];
+  readonly handler: RestHandler;
+}
+
+/** Path patterns and the methods registered for them (for 405 answers). */
+export class RouteTable {
+  private readonly entries: Array<{ regex: RegExp; methods: Set<string> }> = [];
+  add(path: string, methods: readonly string[]): void {
+    const regex = new RegExp('^' + path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
+    const existing = this.entries.find((e) => e.regex.source === regex.source);
+    if (existing) for (const m of methods) existing.methods.add(m);
+    else this.entries.push({ regex, methods: new Set(methods) });
+  }
+  /** Methods allowed on a concrete path, if any route pattern matches it. */
+  allowed(path: string): string[] {
+    const out = new Set<string>();
+    for (const e of this.entries) if (e.regex.test(path)) for (const m of e.methods) out.add(m);
+    return [...out].sort();
+  }
+}
+
+function decodeParams(params: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((params ?? {}) as Record<string, unknown>)) out[k] = String(v);
+  return out;
+}
+
+export function toRestRequest(req: FastifyRequest): RestRequest {
+  const url = req.url;
+  const q = url.indexOf('?');
+  const body = typeof req.body === 'string' && req.body.length > 0 ? req.body : null;
+  const query = { ...(req.query as Query) };
+  // `?source=` carries the body for clients that cannot send one with GET (ES RestRequest).
+  const sourceParam = query.source;
+  return {
+    method: req.method,
+    path: q < 0 ? url : url.slice(0, q),
+    params: decodeParams(req.params),
+    query,
+    body: body ?? (sourceParam !== undefined && sourceParam !== '' ? sourceParam : null),
+    headers: req.headers,
+  };
+}
+
+export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
+  reply.code(res.status ?? 200);
+  if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+  if (res.body === undefined || res.body === null) return reply.send('');
+  return reply.send(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+}
+
+export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[]): void {
+  for (const def of defs) {
+    for (const path of def.paths) {
+      table.add(path, def.methods);
+      app.route({
+        method: [...def.methods],
+        url: path,
+        handler: async (req, reply) => {
+          const rest = toRestRequest(req);
+          checkParams(rest.path, rest.query, def.params ?? []);
+          return sendRest(reply, await def.handler(rest));
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** `GET /` and `HEAD /` (ES RestMainAction): node and version information. */
+import type { RouteDef } from './rest.js';
+
+export interface NodeInfo {
+  readonly nodeName: string;
+  readonly clusterName: string;
+  readonly clusterUuid: string;
+}
+
+/**
+ * The ES version we report. 8.15 is the first with everything this server speaks (the
+ * `sparse_vector` query, retrievers); clients and tools branch on it.
+ */
+export const ES_VERSION = {
+  number: '8.15.0',
+  build_flavor: 'default',
+  build_type: 'tar',
+  build_hash: '1a77947f34deddb41af25e6f0ddb8e830159c179',
+  build_date: '2024-08-05T10:05:34.233336849Z',
+  build_snapshot: false,
+  lucene_version: '9.11.1',
+  minimum_wire_compatibility_version: '7.17.0',
+  minimum_index_compatibility_version: '7.0.0',
+};
+
+export function rootRoutes(node: NodeInfo): RouteDef[] {
+  return [
+    {
+      methods: ['GET'],
+      paths: ['/'],
+      handler: () => ({
+        body: {
+          name: node.nodeName,
+          cluster_name: node.clusterName,
+          cluster_uuid: node.clusterUuid,
+          version: ES_VERSION,
+          tagline: 'You Know, for Search',
+        },
+      }),
+    },
+    { methods: ['HEAD'], paths: ['/'], handler: () => ({ status: 200 }) },
+  ];
+}

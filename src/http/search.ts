@@ -1,0 +1,104 @@
+/**
+ * `_search` and `_count` (ES RestSearchAction, RestCountAction): body and URL parameters (URL wins,
+ * as in ES), `q=` as a query_string query, index expressions with their resolution options.
+ */
+import { IllegalArgumentError } from '../errors/index.js';
+import {
+  parseCountRequest, parseJsonObject, parseQuery, parseSearchRequest, parseSortParam, parseSourceParams,
+  parseTrackTotalHits, validatePaging, type QueryNode, type SearchRequest,
+} from '../dsl/index.js';
+import type { SearchService } from '../cluster/index.js';
+import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
+import type { RestRequest, RouteDef } from './rest.js';
+
+const SEARCH_PARAMS = [
+  ...INDICES_OPTIONS, 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'from', 'size', 'sort',
+  '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits',
+  'rest_total_hits_as_int', 'typed_keys', 'search_type', 'request_cache', 'preference', 'routing', 'timeout',
+  'terminate_after', 'track_scores', 'version', 'seq_no_primary_term', 'stored_fields', 'docvalue_fields', 'explain',
+  'batched_reduce_size', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'ccs_minimize_roundtrips',
+  'allow_partial_search_results', 'scroll', 'stats', 'include_named_queries_score', 'suggest_field', 'suggest_mode',
+  'suggest_size', 'suggest_text', 'force_synthetic_source',
+];
+const COUNT_PARAMS = [...INDICES_OPTIONS, 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'min_score', 'terminate_after', 'routing', 'preference'];
+
+/** `q=` → a query_string query with `df`, `default_operator`, `analyzer`, `lenient`. */
+function queryFromParams(query: Query): QueryNode | null {
+  if (query.q === undefined) return null;
+  const qs: Record<string, unknown> = { query: query.q };
+  if (query.df !== undefined) qs.default_field = query.df;
+  if (query.default_operator !== undefined) qs.default_operator = query.default_operator;
+  if (query.analyzer !== undefined) qs.analyzer = query.analyzer;
+  if (query.lenient !== undefined) qs.lenient = boolParam(query, 'lenient', false);
+  if (query.analyze_wildcard !== undefined) qs.analyze_wildcard = boolParam(query, 'analyze_wildcard', false);
+  return parseQuery({ query_string: qs });
+}
+
+export function searchRequestFrom(req: RestRequest): SearchRequest {
+  const q = req.query;
+  if (q.scroll !== undefined) throw new IllegalArgumentError('[scroll] is not supported by this server; use [search_after] with a sort');
+  if (q.search_type !== undefined && q.search_type !== 'query_then_fetch' && q.search_type !== 'dfs_query_then_fetch') {
+    throw new IllegalArgumentError(`No search type for [${q.search_type}]`);
+  }
+  const body = req.body === null ? null : parseJsonObject(req.body);
+  let r: SearchRequest = parseSearchRequest(body);
+  const fromQ = queryFromParams(q);
+  if (fromQ) {
+    if (r.query) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
+    r = { ...r, query: fromQ };
+  }
+  const source = parseSourceParams(q._source, q._source_includes ?? q._source_include, q._source_excludes ?? q._source_exclude);
+  r = {
+    ...r,
+    from: intParam(q, 'from', r.from),
+    size: intParam(q, 'size', r.size),
+    sort: q.sort !== undefined ? parseSortParam(q.sort) : r.sort,
+    source: source ?? r.source,
+    trackTotalHitsUpTo: q.track_total_hits !== undefined ? parseTrackTotalHits(q.track_total_hits) : r.trackTotalHitsUpTo,
+    terminateAfter: intParam(q, 'terminate_after', r.terminateAfter),
+    trackScores: boolParam(q, 'track_scores', r.trackScores),
+    version: boolParam(q, 'version', r.version),
+    seqNoPrimaryTerm: boolParam(q, 'seq_no_primary_term', r.seqNoPrimaryTerm),
+    explain: boolParam(q, 'explain', r.explain),
+    storedFieldsNone: q.stored_fields === '_none_' ? true : r.storedFieldsNone,
+  };
+  if (r.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet');
+  validatePaging(r.from, r.size);
+  return r;
+}
+
+export function searchRoutes(search: SearchService): RouteDef[] {
+  return [
+    {
+      methods: ['GET', 'POST'],
+      paths: ['/_search', '/:index/_search'],
+      params: SEARCH_PARAMS,
+      handler: async (req) => {
+        const r = searchRequestFrom(req);
+        const outcome = await search.search(req.params.index, r, {
+          resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
+          restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
+        });
+        return { body: outcome.body };
+      },
+    },
+    {
+      methods: ['GET', 'POST'],
+      paths: ['/_count', '/:index/_count'],
+      params: COUNT_PARAMS,
+      handler: async (req) => {
+        const body = req.body === null ? null : parseJsonObject(req.body);
+        let { query } = parseCountRequest(body);
+        const fromQ = queryFromParams(req.query);
+        if (fromQ && query) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
+        query = fromQ ?? query;
+        const minScore = req.query.min_score !== undefined ? Number(req.query.min_score) : null;
+        if (minScore !== null && Number.isNaN(minScore)) throw new IllegalArgumentError(`Failed to parse float parameter [min_score] with value [${req.query.min_score}]`);
+        const { count, shards } = await search.count(req.params.index, query, minScore, {
+          resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
+        });
+        return { body: { count, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } } };
+      },
+    },
+  ];
+}

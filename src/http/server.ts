@@ -1,0 +1,124 @@
+/**
+ * The fastify instance and what every response needs: body parsing for JSON/NDJSON/vendor types
+ * (gzip-encoded bodies too), the `X-elastic-product` header, Content-Type echoing, `pretty` and
+ * `filter_path`, ES-shaped errors for everything (never a stack trace, never 502/503/504), and
+ * ES's answers for unknown paths (400) and wrong methods (405).
+ */
+import { createGunzip, createInflate } from 'node:zlib';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { EsError, InternalError, RestStatusError } from '../errors/index.js';
+import { applyFilterPath } from './filter-path.js';
+import { checkBodyContentType, negotiate } from './media-types.js';
+import { RouteTable } from './rest.js';
+
+/** ES `http.max_content_length` default. */
+export const MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responseType?: string;
+  }
+}
+
+export interface HttpServer {
+  readonly app: FastifyInstance;
+  readonly routes: RouteTable;
+}
+
+function errorBody(err: unknown, log: FastifyInstance['log']): { status: number; body: unknown; headers?: Record<string, string> } {
+  if (err instanceof EsError) return { status: err.status, body: err.toBody() };
+  if (err instanceof RestStatusError) return { status: err.status, body: err.toBody(), headers: err.headers };
+  const code = (err as { code?: string }).code;
+  const statusCode = (err as { statusCode?: number }).statusCode;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, body: new EsError('content_too_long_exception', `entity content is too long for the configured buffer limit [${MAX_CONTENT_LENGTH}]`, 413).toBody() };
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || (statusCode !== undefined && statusCode >= 400 && statusCode < 500)) {
+    return { status: 400, body: new EsError('illegal_argument_exception', (err as Error).message, 400).toBody() };
+  }
+  log.error({ err }, 'unexpected failure handling a request');
+  return { status: 500, body: new InternalError((err as Error)?.message ?? String(err)).toBody() };
+}
+
+export function createHttpServer(options: { logger: boolean | object }): HttpServer {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: MAX_CONTENT_LENGTH,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    exposeHeadRoutes: false,
+    // Clients treat 503 as a dead node; while closing, finish requests instead.
+    return503OnClosing: false,
+    // One log line per request would cost more than many searches do.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  const routes = new RouteTable();
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_CONTENT_LENGTH }, (req: FastifyRequest, body: string | Buffer, done) => {
+    try {
+      checkBodyContentType(req.headers['content-type']);
+      done(null, typeof body === 'string' ? body : body.toString('utf8'));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    req.responseType = 'application/json';
+    req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
+  });
+
+  // Clients may gzip or deflate request bodies (`compression: true`).
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    const enc = req.headers['content-encoding'];
+    if (enc === 'gzip') return payload.pipe(createGunzip());
+    if (enc === 'deflate') return payload.pipe(createInflate());
+    return payload;
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('X-elastic-product', 'Elasticsearch');
+    if (req.method === 'HEAD') {
+      reply.header('content-type', req.responseType ?? 'application/json');
+      return '';
+    }
+    if (!reply.hasHeader('content-type') || String(reply.getHeader('content-type')).startsWith('text/plain') || String(reply.getHeader('content-type')).startsWith('application/json')) {
+      reply.header('content-type', req.responseType ?? 'application/json');
+    }
+    const query = req.query as Record<string, string | undefined>;
+    if (typeof payload === 'string' && payload.length > 0 && (query.filter_path !== undefined || query.pretty !== undefined)) {
+      try {
+        let value: unknown = JSON.parse(payload);
+        if (query.filter_path) value = applyFilterPath(value, query.filter_path);
+        return query.pretty !== undefined && query.pretty !== 'false' ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value);
+      } catch {
+        return payload;
+      }
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body, headers } = errorBody(err, app.log);
+    if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+    // A request that failed before onRequest ran (e.g. media type) still answers in JSON.
+    req.responseType ??= 'application/json';
+    reply.code(status).send(JSON.stringify(body));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = routes.allowed(path);
+    req.responseType ??= 'application/json';
+    if (allowed.length > 0) {
+      reply.code(405).header('Allow', allowed.join(',')).send(JSON.stringify({
+        error: `Incorrect HTTP method for uri [${req.url}] and method [${req.method}], allowed: [${allowed.join(', ')}]`,
+        status: 405,
+      }));
+      return;
+    }
+    reply.code(400).send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
+  });
+
+  return { app, routes };
+}

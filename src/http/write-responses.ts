@@ -1,0 +1,25 @@
+/** The body ES returns for one write (single-document APIs and each bulk item). */
+import type { IndexService, WriteResult } from '../cluster/index.js';
+
+export function shardsWritten(index: IndexService, result: string): { total: number; successful: number; failed: number } {
+  if (result === 'noop') return { total: 0, successful: 0, failed: 0 };
+  return { total: 1 + index.resolvedSettings.numberOfReplicas, successful: 1, failed: 0 };
+}
+
+export function writeBody(index: IndexService, r: Pick<WriteResult, 'id' | 'version' | 'seqNo' | 'primaryTerm'> & { result: string }, forcedRefresh: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    _index: index.name,
+    _id: r.id,
+    _version: r.version,
+    result: r.result,
+    _shards: shardsWritten(index, r.result),
+    _seq_no: r.seqNo,
+    _primary_term: r.primaryTerm,
+  };
+  if (forcedRefresh) body.forced_refresh = true;
+  return body;
+}
+
+export function writeStatus(result: string): number {
+  return result === 'created' ? 201 : result === 'not_found' ? 404 : 200;
+}

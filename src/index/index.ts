@@ -1,0 +1,17 @@
+/**
+ * index/ — what an index is made of: mappings (parse, merge, render, dynamic mapping, document
+ * parsing), settings, and the segment format over SharedArrayBuffers (writer, reader, builder,
+ * merger, live docs). Imports analysis/, common/, errors/ only. Invariants: a segment is immutable
+ * once written; its bytes are the same in memory and on disk; doc ids follow write order.
+ */
+export * from './mapping/index.js';
+export * from './settings.js';
+export * from './segment/format.js';
+export * from './segment/norms.js';
+export * from './segment/live-docs.js';
+export * from './segment/segment-input.js';
+export * from './segment/segment-writer.js';
+export * from './segment/segment-reader.js';
+export * from './segment/segment-builder.js';
+export * from './segment/segment-merger.js';
+export { compareCodePoints } from './segment/bytes.js';

@@ -1,0 +1,141 @@
+/**
+ * JSON value → indexable value for one field type, with ES's coercion and error texts
+ * (`NumberFieldMapper`, `BooleanFieldMapper`, `DateFieldMapper`, `KeywordFieldMapper`).
+ * Returns `undefined` for values that are accepted but not indexed (keyword over `ignore_above`).
+ */
+import { IllegalArgumentError, EsError } from '../../errors/index.js';
+import { parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
+import type { ResolvedField } from './types.js';
+
+export type IndexableValue = string | number;
+
+const formatCache = new Map<string, CompiledDateFormat>();
+export function compiledFormat(spec: string): CompiledDateFormat {
+  let f = formatCache.get(spec);
+  if (!f) {
+    f = parseDateFormat(spec);
+    formatCache.set(spec, f);
+  }
+  return f;
+}
+
+const INT_RANGES: Record<string, [number, number, string]> = {
+  long: [-9223372036854775808, 9223372036854775807, 'long'],
+  integer: [-2147483648, 2147483647, 'integer'],
+  short: [-32768, 32767, 'short'],
+  byte: [-128, 127, 'byte'],
+  unsigned_long: [0, 18446744073709551615, 'unsigned_long'],
+};
+
+/** IEEE half-precision rounding, as Lucene HalfFloatPoint stores `half_float` values. */
+export function toHalfFloat(v: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  const sign = v < 0 ? -1 : 1;
+  const a = Math.abs(v);
+  if (a >= 65520) return sign * Infinity;
+  const e = Math.max(Math.floor(Math.log2(a)), -14);
+  const step = 2 ** (e - 10);
+  // Round half to even on the 10-bit mantissa grid.
+  const q = a / step;
+  let r = Math.round(q);
+  if (Math.abs(q - Math.trunc(q) - 0.5) < 1e-12 && r % 2 === 1) r -= 1;
+  return sign * r * step;
+}
+
+function numberFormatError(text: string): EsError {
+  return new IllegalArgumentError(`For input string: "${text}"`);
+}
+
+function parseNumeric(field: ResolvedField, value: unknown): number {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string') {
+    if (!field.coerce) throw new IllegalArgumentError(`[coerce] is false, string values are not accepted for field [${field.path}]`);
+    const t = value.trim();
+    n = t === '' ? NaN : Number(t);
+    if (Number.isNaN(n)) throw numberFormatError(value);
+  } else if (typeof value === 'boolean') {
+    throw new IllegalArgumentError(`Current token (VALUE_${value ? 'TRUE' : 'FALSE'}) not numeric, can not use numeric value accessors`);
+  } else {
+    throw new IllegalArgumentError(`Current token (START_${Array.isArray(value) ? 'ARRAY' : 'OBJECT'}) not numeric, can not use numeric value accessors`);
+  }
+  const range = INT_RANGES[field.type];
+  if (range) {
+    if (!Number.isFinite(n)) throw numberFormatError(String(value));
+    if (!Number.isInteger(n)) {
+      if (!field.coerce) throw new IllegalArgumentError(`Value [${String(value)}] has a decimal part`);
+      n = Math.trunc(n); // ES coerces fractional values into integer types by truncation
+    }
+    if (n < range[0] || n > range[1]) throw new IllegalArgumentError(`Value [${String(value)}] is out of range for ${range[2] === 'long' ? 'a long' : `an ${range[2]}`}`);
+    return n;
+  }
+  if (!Number.isFinite(n)) throw new IllegalArgumentError(`[${field.type}] supports only finite values, but got [${String(value)}]`);
+  switch (field.type) {
+    case 'float':
+      return Math.fround(n);
+    case 'half_float':
+      return toHalfFloat(n);
+    case 'scaled_float':
+      // ES stores Math.round(value * scaling_factor) as a long and divides on read.
+      return Math.round(n * field.scalingFactor) / field.scalingFactor;
+    default:
+      return n;
+  }
+}
+
+function parseBooleanValue(value: unknown): number {
+  if (value === true || value === 'true') return 1;
+  if (value === false || value === 'false' || value === '') return 0;
+  throw new IllegalArgumentError(`Failed to parse value [${String(value)}] as only [true] or [false] are allowed.`);
+}
+
+function parseDateValue(field: ResolvedField, value: unknown): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new IllegalArgumentError(`failed to parse date field [${value}] with format [${field.format}]`);
+    // A JSON number is read as epoch millis whatever the format (ES parses its text with the format;
+    // the default includes epoch_millis, and that is by far the common case).
+    return Math.trunc(value);
+  }
+  if (typeof value !== 'string') throw new IllegalArgumentError(`failed to parse date field [${JSON.stringify(value)}] with format [${field.format}]`);
+  try {
+    return compiledFormat(field.format).parse(value);
+  } catch (e) {
+    throw new IllegalArgumentError(`failed to parse date field [${value}] with format [${field.format}]`, new IllegalArgumentError(e instanceof Error ? e.message : String(e)));
+  }
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new IllegalArgumentError(`Can't get text on a START_${Array.isArray(value) ? 'ARRAY' : 'OBJECT'}`);
+}
+
+/** Converts one scalar value for `field`; throws IllegalArgumentError (the `caused_by`) when invalid. */
+export function toIndexableValue(field: ResolvedField, value: unknown): IndexableValue | undefined {
+  switch (field.type) {
+    case 'text':
+      return toText(value);
+    case 'keyword': {
+      const s = toText(value);
+      return s.length > field.ignoreAbove ? undefined : s;
+    }
+    case 'boolean':
+      return parseBooleanValue(value);
+    case 'date':
+      return parseDateValue(field, value);
+    default:
+      return parseNumeric(field, value);
+  }
+}
+
+/** A short preview of a value as ES prints it (`Preview of field's value: '...'`). */
+export function previewValue(value: unknown): string {
+  if (value !== null && typeof value === 'object') {
+    const s = Array.isArray(value)
+      ? `[${value.map(previewValue).join(', ')}]`
+      : `{${Object.entries(value).map(([k, v]) => `${k}=${previewValue(v)}`).join(', ')}}`;
+    return s.length > 80 ? s.slice(0, 80) : s;
+  }
+  const s = String(value);
+  return s.length > 80 ? s.slice(0, 80) : s;
+}

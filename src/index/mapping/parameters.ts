@@ -1,0 +1,83 @@
+/**
+ * Per-type mapping parameters and their validation (ES `FieldMapper.Builder` parameter lists).
+ * Unknown parameters fail with "unknown parameter [x] on mapper [f] of type [t]", as in ES.
+ */
+import { MapperParsingError } from '../../errors/index.js';
+import { getAnalyzer } from '../../analysis/index.js';
+import type { FieldType } from './types.js';
+import { NUMERIC_TYPES } from './types.js';
+
+type Check = (value: unknown, field: string) => unknown;
+
+const bool: Check = (v, f) => {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new MapperParsingError(`Failed to parse value [${String(v)}] as only [true] or [false] are allowed.`);
+};
+const analyzer: Check = (v, f) => {
+  if (typeof v !== 'string' || !getAnalyzer(v)) throw new MapperParsingError(`analyzer [${String(v)}] has not been configured in mappings`);
+  return v;
+};
+const nonNegInt: Check = (v, f) => {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new MapperParsingError(`[${f}] must be a non-negative integer, got [${String(v)}]`);
+  return v;
+};
+const str: Check = (v) => {
+  if (typeof v !== 'string') throw new MapperParsingError(`Expected a string but got [${String(v)}]`);
+  return v;
+};
+const any: Check = (v) => v;
+const positiveNumber: Check = (v, f) => {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new MapperParsingError(`[scaling_factor] must be a positive number, got [${String(v)}]`);
+  return v;
+};
+const indexOptions: Check = (v) => {
+  if (v !== 'docs' && v !== 'freqs' && v !== 'positions' && v !== 'offsets') throw new MapperParsingError(`Unknown value [${String(v)}] for field [index_options] - accepted values are [docs, freqs, positions, offsets]`);
+  return v;
+};
+
+const COMMON: Record<string, Check> = { meta: any, store: bool };
+const TEXT: Record<string, Check> = {
+  ...COMMON, analyzer, search_analyzer: analyzer, search_quote_analyzer: analyzer, index: bool, norms: bool,
+  position_increment_gap: nonNegInt, similarity: str, fielddata: bool, eager_global_ordinals: bool, index_options: indexOptions,
+  term_vector: str, copy_to: any, boost: any, index_phrases: bool, index_prefixes: any, fielddata_frequency_filter: any,
+};
+const KEYWORD: Record<string, Check> = {
+  ...COMMON, ignore_above: nonNegInt, null_value: str, index: bool, doc_values: bool, normalizer: str, norms: bool,
+  similarity: str, eager_global_ordinals: bool, split_queries_on_whitespace: bool, copy_to: any, boost: any,
+  index_options: indexOptions, time_series_dimension: bool, script: any, on_script_error: str,
+};
+const NUMERIC: Record<string, Check> = {
+  ...COMMON, coerce: bool, ignore_malformed: bool, index: bool, doc_values: bool, null_value: any, copy_to: any, boost: any,
+  time_series_dimension: bool, time_series_metric: str, script: any, on_script_error: str,
+};
+const DATE: Record<string, Check> = {
+  ...COMMON, format: str, locale: str, ignore_malformed: bool, index: bool, doc_values: bool, null_value: str, copy_to: any,
+  boost: any, script: any, on_script_error: str, print_format: str,
+};
+const BOOLEAN: Record<string, Check> = { ...COMMON, index: bool, doc_values: bool, null_value: bool, copy_to: any, boost: any, script: any, on_script_error: str };
+
+export function parametersFor(type: FieldType): Record<string, Check> {
+  switch (type) {
+    case 'text': return TEXT;
+    case 'keyword': return KEYWORD;
+    case 'date': return DATE;
+    case 'boolean': return BOOLEAN;
+    case 'scaled_float': return { ...NUMERIC, scaling_factor: positiveNumber };
+    default: return NUMERIC;
+  }
+}
+
+export function isFieldType(t: string): t is FieldType {
+  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || (NUMERIC_TYPES as readonly string[]).includes(t);
+}
+
+/** Types ES knows but this server does not implement: a clear error, not "No handler". */
+export const KNOWN_UNSUPPORTED_TYPES = new Set([
+  'nested', 'flattened', 'geo_point', 'geo_shape', 'ip', 'binary', 'dense_vector', 'sparse_vector', 'rank_feature',
+  'rank_features', 'search_as_you_type', 'completion', 'match_only_text', 'wildcard', 'constant_keyword', 'alias',
+  'join', 'percolator', 'histogram', 'version', 'integer_range', 'long_range', 'float_range', 'double_range',
+  'date_range', 'ip_range', 'date_nanos', 'token_count', 'semantic_text', 'point', 'shape',
+]);

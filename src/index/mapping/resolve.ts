@@ -1,0 +1,85 @@
+/**
+ * Flattening a mapping into `ResolvedField`s keyed by full path (multi-fields included), with every
+ * default filled in once, so indexing and search never re-derive them.
+ */
+import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
+import { DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+
+export interface ResolvedMapping {
+  readonly fields: ReadonlyMap<string, ResolvedField>;
+  /** Full paths of object mappers (for `exists` on objects and wildcard field expansion). */
+  readonly objects: ReadonlySet<string>;
+  /** Number of mappers counted against `index.mapping.total_fields.limit`. */
+  readonly totalFields: number;
+}
+
+function resolveField(path: string, m: FieldMapper, isMultiField: boolean): ResolvedField {
+  const p = m.params;
+  const analyzer = (p.analyzer as string | undefined) ?? 'standard';
+  const searchAnalyzer = (p.search_analyzer as string | undefined) ?? analyzer;
+  const indexed = p.index !== false;
+  return {
+    path,
+    type: m.type,
+    indexed,
+    docValues: m.type !== 'text' && p.doc_values !== false,
+    norms: m.type === 'text' ? p.norms !== false : p.norms === true,
+    analyzer,
+    searchAnalyzer,
+    searchQuoteAnalyzer: (p.search_quote_analyzer as string | undefined) ?? searchAnalyzer,
+    ignoreAbove: p.ignore_above !== undefined ? Number(p.ignore_above) : NO_IGNORE_ABOVE,
+    nullValue: p.null_value ?? null,
+    coerce: p.coerce !== false,
+    format: (p.format as string | undefined) ?? DEFAULT_DATE_FORMAT,
+    scalingFactor: p.scaling_factor !== undefined ? Number(p.scaling_factor) : 1,
+    positionIncrementGap: p.position_increment_gap !== undefined ? Number(p.position_increment_gap) : DEFAULT_POSITION_INCREMENT_GAP,
+    isMultiField,
+  };
+}
+
+export function resolveMapping(root: RootMapping): ResolvedMapping {
+  const fields = new Map<string, ResolvedField>();
+  const objects = new Set<string>();
+  let total = 0;
+  const walk = (obj: ObjectMapper, prefix: string) => {
+    for (const [name, m] of obj.properties) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      total++;
+      visit(m, path);
+    }
+  };
+  const visit = (m: Mapper, path: string) => {
+    if (m.kind === 'object') {
+      objects.add(path);
+      walk(m, path);
+      return;
+    }
+    fields.set(path, resolveField(path, m, false));
+    for (const [sub, sm] of m.fields) {
+      total++;
+      fields.set(`${path}.${sub}`, resolveField(`${path}.${sub}`, sm, true));
+    }
+  };
+  walk(root, '');
+  return { fields, objects, totalFields: total };
+}
+
+/** Counts the mappers a (partial) mapper tree adds: each field, multi-field and object is one. */
+export function countMappers(m: Mapper): number {
+  if (m.kind === 'field') return 1 + m.fields.size;
+  let n = 1;
+  for (const child of m.properties.values()) n += countMappers(child);
+  return n;
+}
+
+/** The mapper at a full dotted path, if any (multi-fields included). */
+export function mapperAt(root: RootMapping, path: string): Mapper | undefined {
+  let cur: Mapper | undefined = root;
+  const parts = path.split('.');
+  for (let i = 0; i < parts.length; i++) {
+    if (!cur) return undefined;
+    if (cur.kind === 'object') cur = cur.properties.get(parts[i]);
+    else cur = cur.fields.get(parts[i]);
+  }
+  return cur;
+}

@@ -1,0 +1,73 @@
+/**
+ * The mapping model: a tree of object mappers and field mappers, as ES's `Mapping`/`ObjectMapper`/
+ * `FieldMapper`. Parameters are kept as given (validated) so GET _mapping renders them back, and a
+ * flattened `ResolvedField` per full path carries what indexing and search need.
+ */
+
+export type DynamicMode = true | false | 'strict' | 'runtime';
+
+export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
+export type NumericType = (typeof NUMERIC_TYPES)[number];
+export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType;
+
+export interface FieldMapper {
+  readonly kind: 'field';
+  readonly type: FieldType;
+  /** Validated parameters exactly as given, rendered back by GET _mapping. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Multi-fields (`fields`): indexed from the same value under `<path>.<name>`. */
+  readonly fields: ReadonlyMap<string, FieldMapper>;
+}
+
+export interface ObjectMapper {
+  readonly kind: 'object';
+  /** `null` = inherit from the parent (root: true). */
+  readonly dynamic: DynamicMode | null;
+  readonly enabled: boolean;
+  readonly properties: ReadonlyMap<string, Mapper>;
+}
+
+export type Mapper = FieldMapper | ObjectMapper;
+
+export interface SourceConfig {
+  readonly enabled: boolean;
+  readonly includes: readonly string[];
+  readonly excludes: readonly string[];
+}
+
+export interface RootMapping extends ObjectMapper {
+  readonly source: SourceConfig | null;
+  readonly dateDetection: boolean;
+  readonly numericDetection: boolean;
+  readonly dynamicDateFormats: readonly string[];
+  readonly meta: Readonly<Record<string, unknown>> | null;
+}
+
+/** What indexing and search need to know about one concrete field path. */
+export interface ResolvedField {
+  readonly path: string;
+  readonly type: FieldType;
+  /** The field is searchable (`index: true`). */
+  readonly indexed: boolean;
+  readonly docValues: boolean;
+  /** text only: norms and positions are indexed. */
+  readonly norms: boolean;
+  readonly analyzer: string;
+  readonly searchAnalyzer: string;
+  readonly searchQuoteAnalyzer: string;
+  readonly ignoreAbove: number;
+  readonly nullValue: unknown;
+  readonly coerce: boolean;
+  readonly format: string;
+  readonly scalingFactor: number;
+  readonly positionIncrementGap: number;
+  /** True for multi-fields (their values come from the parent field). */
+  readonly isMultiField: boolean;
+}
+
+export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
+export const DEFAULT_DYNAMIC_DATE_FORMATS = ['strict_date_optional_time', 'yyyy/MM/dd HH:mm:ss Z||yyyy/MM/dd Z'];
+/** ES TextFieldMapper: positions of consecutive array values are this far apart. */
+export const DEFAULT_POSITION_INCREMENT_GAP = 100;
+/** ES KeywordFieldMapper default `ignore_above` (no limit). */
+export const NO_IGNORE_ABOVE = 2147483647;

@@ -1,0 +1,144 @@
+/**
+ * Byte-level helpers for the segment's string tables (terms, ids): UTF-8 encoding into one blob,
+ * code-point ordering (= UTF-8 byte order, as Lucene sorts terms), FNV-1a hashing and an
+ * open-addressing hash table from string to ordinal that lives in the SharedArrayBuffer itself, so
+ * every thread can look terms up without building anything.
+ */
+import { Buffer } from 'node:buffer';
+
+export interface StringTable {
+  readonly bytes: Uint8Array;
+  /** offsets[i]..offsets[i+1] are the bytes of string i. */
+  readonly offsets: Uint32Array;
+}
+
+export function encodeStrings(strings: readonly string[]): StringTable {
+  let total = 0;
+  for (let i = 0; i < strings.length; i++) total += Buffer.byteLength(strings[i], 'utf8');
+  const buf = Buffer.allocUnsafe(total);
+  const offsets = new Uint32Array(strings.length + 1);
+  let pos = 0;
+  for (let i = 0; i < strings.length; i++) {
+    offsets[i] = pos;
+    pos += buf.write(strings[i], pos, 'utf8');
+  }
+  offsets[strings.length] = pos;
+  return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, total), offsets };
+}
+
+/**
+ * Orders strings by code point, which is UTF-8 byte order. JS `<` compares UTF-16 code units, which
+ * differs only when a surrogate pair meets a BMP character ≥ U+E000, so fix up just that case.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      const sa = ca >= 0xd800 && ca <= 0xdfff;
+      const sb = cb >= 0xd800 && cb <= 0xdfff;
+      if (sa !== sb) return sa ? 1 : -1; // a surrogate (supplementary code point) sorts after any BMP char
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= bytes[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export function hashTableSize(count: number): number {
+  let size = 8;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+/** Builds the hash table for a string table: slots hold ordinal + 1 (0 = empty). */
+export function buildHashTable(table: StringTable, count: number): Int32Array {
+  const size = hashTableSize(count);
+  const mask = size - 1;
+  const slots = new Int32Array(size);
+  for (let ord = 0; ord < count; ord++) {
+    let slot = fnv1a(table.bytes, table.offsets[ord], table.offsets[ord + 1]) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = ord + 1;
+  }
+  return slots;
+}
+
+/** A reusable scratch buffer for encoding lookup keys (one per thread). */
+let scratch = Buffer.allocUnsafe(1024);
+
+/** Encodes `s` into the thread's scratch buffer; returns the byte length. */
+export function encodeKey(s: string): number {
+  if (s.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(s.length * 3 + 64);
+  return scratch.write(s, 0, 'utf8');
+}
+
+export function scratchBytes(): Uint8Array {
+  return scratch;
+}
+
+/** Looks up the key last written by `encodeKey`; returns its ordinal or -1. */
+export function hashLookup(slots: Int32Array, bytes: Uint8Array, offsets: Uint32Array, keyLength: number): number {
+  const key = scratch;
+  const mask = slots.length - 1;
+  let slot = fnv1a(key, 0, keyLength) & mask;
+  for (;;) {
+    const v = slots[slot];
+    if (v === 0) return -1;
+    const ord = v - 1;
+    const start = offsets[ord];
+    if (offsets[ord + 1] - start === keyLength) {
+      let i = 0;
+      while (i < keyLength && bytes[start + i] === key[i]) i++;
+      if (i === keyLength) return ord;
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
+/** Compares string `ord` of a table with the key in scratch (byte order). */
+export function compareWithKey(bytes: Uint8Array, offsets: Uint32Array, ord: number, keyLength: number): number {
+  const key = scratch;
+  const start = offsets[ord];
+  const len = offsets[ord + 1] - start;
+  const n = Math.min(len, keyLength);
+  for (let i = 0; i < n; i++) {
+    const d = bytes[start + i] - key[i];
+    if (d !== 0) return d;
+  }
+  return len - keyLength;
+}
+
+/** First ordinal whose string is ≥ the key in scratch (binary search over a sorted table). */
+export function lowerBound(bytes: Uint8Array, offsets: Uint32Array, count: number, keyLength: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareWithKey(bytes, offsets, mid, keyLength) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** True when string `ord` starts with the key in scratch. */
+export function hasKeyPrefix(bytes: Uint8Array, offsets: Uint32Array, ord: number, keyLength: number): boolean {
+  const start = offsets[ord];
+  if (offsets[ord + 1] - start < keyLength) return false;
+  for (let i = 0; i < keyLength; i++) if (bytes[start + i] !== scratch[i]) return false;
+  return true;
+}
+
+/** Decodes string `ord` of a table whose bytes may live in shared memory. */
+export function decodeString(buf: Buffer, offsets: Uint32Array, ord: number): string {
+  return buf.toString('utf8', offsets[ord], offsets[ord + 1]);
+}

@@ -1,0 +1,81 @@
+/**
+ * The segment file format: one SharedArrayBuffer (and, on disk, the same bytes) per segment.
+ *
+ *   [header: MAGIC u32, FORMAT_VERSION u32, sectionCount u32, infoLength u32]
+ *   [directory: sectionCount × (kind u32, field u32, byteOffset u32, byteLength u32)]
+ *   [info: UTF-8 JSON SegmentInfo, padded to 8 bytes]
+ *   [sections, each 8-byte aligned]
+ *
+ * Every section is one typed array; its kind says which and its element type. Field-level sections
+ * carry the field's ordinal in SegmentInfo.fields, segment-level ones NO_FIELD.
+ */
+
+export const MAGIC = 0x54534547; // "TSEG"
+export const FORMAT_VERSION = 1;
+export const HEADER_BYTES = 16;
+export const DIRECTORY_ENTRY_BYTES = 16;
+export const SECTION_ALIGNMENT = 8;
+export const NO_FIELD = 0xffffffff;
+
+/** Postings are grouped into blocks of this many for block-max metadata (Lucene uses 128 too). */
+export const BLOCK_SIZE = 128;
+
+export enum Section {
+  // segment level
+  IdBytes = 1, // Uint8: UTF-8 `_id`s back to back
+  IdOffsets = 2, // Uint32[maxDoc + 1]
+  IdHash = 3, // Int32[pow2]: docId + 1, 0 = empty (open addressing, linear probing)
+  SeqNo = 4, // Float64[maxDoc]
+  Version = 5, // Float64[maxDoc]
+  IndexOrder = 6, // Float64[maxDoc]: index-wide write order, the shard-independent tie-breaker
+  SourceBytes = 7, // Uint8: stored `_source` JSON (UTF-8)
+  SourceOffsets = 8, // Uint32[maxDoc + 1]; a doc without stored source has an empty range
+  // field level: term dictionary and postings
+  TermBytes = 20, // Uint8: UTF-8 terms in code point order
+  TermOffsets = 21, // Uint32[termCount + 1]
+  TermHash = 22, // Int32[pow2]: termOrd + 1, 0 = empty
+  PostingsStart = 23, // Uint32[termCount + 1]
+  TotalTermFreq = 24, // Uint32[termCount] (fields with freqs)
+  PostingDocs = 25, // Uint32[postings]
+  PostingFreqs = 26, // Uint32[postings] (fields with freqs)
+  BlockStart = 27, // Uint32[termCount + 1]: first block of each term
+  BlockMaxFreq = 28, // Uint32[blocks]
+  BlockMinNorm = 29, // Uint8[blocks]: smallest encoded length in the block (norms fields)
+  BlockLastDoc = 30, // Uint32[blocks]
+  BlockPosStart = 31, // Uint32[blocks]: index into Positions of the block's first posting
+  Positions = 32, // Uint32[sum of freqs] (fields with positions)
+  Norms = 33, // Uint8[maxDoc]: Lucene SmallFloat-encoded field length; 0 = no value
+  DocsWithField = 34, // Uint32 bitset[ceil(maxDoc / 32)]
+  // field level: doc values and points
+  DocValueOffsets = 40, // Uint32[maxDoc + 1]
+  DocValueNumbers = 41, // Float64: sorted values per doc (numeric, date, boolean)
+  DocValueOrds = 42, // Uint32: sorted term ordinals per doc (keyword)
+  PointValues = 43, // Float64: all values, ascending
+  PointDocs = 44, // Uint32: doc of each point value
+}
+
+export type FieldStructure = 'text' | 'keyword' | 'numeric';
+
+/** Per-field metadata stored in the segment's info JSON. */
+export interface SegmentFieldInfo {
+  readonly name: string;
+  /** The mapping type when the segment was written (text, keyword, long, date, …). */
+  readonly type: string;
+  readonly structure: FieldStructure;
+  /** Postings exist (the field is searchable). */
+  readonly indexed: boolean;
+  readonly hasFreqs: boolean;
+  readonly hasPositions: boolean;
+  readonly hasNorms: boolean;
+  readonly hasDocValues: boolean;
+  readonly termCount: number;
+  /** Documents with at least one value (Lucene `Terms.getDocCount`, used by BM25 idf). */
+  readonly docCount: number;
+  readonly sumTotalTermFreq: number;
+  readonly sumDocFreq: number;
+}
+
+export interface SegmentInfo {
+  readonly maxDoc: number;
+  readonly fields: readonly SegmentFieldInfo[];
+}

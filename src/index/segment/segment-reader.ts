@@ -1,0 +1,176 @@
+/**
+ * A segment opened for reading: typed-array views over its SharedArrayBuffer, and the lookups
+ * search and fetch need (term → ordinal, `_id` → doc, stored fields). Plain data plus functions:
+ * it can be opened on any thread, shared, saved and tested without a pool.
+ */
+import { Buffer } from 'node:buffer';
+import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from './bytes.js';
+import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
+import { readDirectory, sectionView } from './sab-layout.js';
+
+export interface SegmentField {
+  readonly info: SegmentFieldInfo;
+  readonly ord: number;
+  readonly termBytes: Uint8Array | null;
+  readonly termOffsets: Uint32Array | null;
+  readonly termHash: Int32Array | null;
+  readonly postingsStart: Uint32Array | null;
+  readonly totalTermFreq: Uint32Array | null;
+  readonly docs: Uint32Array | null;
+  readonly freqs: Uint32Array | null;
+  readonly blockStart: Uint32Array | null;
+  readonly blockMaxFreq: Uint32Array | null;
+  readonly blockMinNorm: Uint8Array | null;
+  readonly blockLastDoc: Uint32Array | null;
+  readonly blockPosStart: Uint32Array | null;
+  readonly positions: Uint32Array | null;
+  readonly norms: Uint8Array | null;
+  readonly docsWithField: Uint32Array;
+  readonly docValueOffsets: Uint32Array | null;
+  readonly docValueNumbers: Float64Array | null;
+  readonly docValueOrds: Uint32Array | null;
+  readonly pointValues: Float64Array | null;
+  readonly pointDocs: Uint32Array | null;
+}
+
+export interface Segment {
+  readonly id: string;
+  readonly sab: SharedArrayBuffer | ArrayBuffer;
+  readonly info: SegmentInfo;
+  readonly maxDoc: number;
+  readonly fields: ReadonlyMap<string, SegmentField>;
+  readonly idBytes: Uint8Array;
+  readonly idOffsets: Uint32Array;
+  readonly idHash: Int32Array;
+  readonly seqNo: Float64Array;
+  readonly version: Float64Array;
+  readonly indexOrder: Float64Array;
+  readonly sourceBytes: Uint8Array;
+  readonly sourceOffsets: Uint32Array;
+  /** A Buffer over the whole SAB, for decoding strings without copying them first. */
+  readonly buffer: Buffer;
+}
+
+function required<T>(v: T | null, what: string): T {
+  if (v === null) throw new Error(`corrupt segment: missing section ${what}`);
+  return v;
+}
+
+export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): Segment {
+  const dir = readDirectory(sab);
+  const fields = new Map<string, SegmentField>();
+  dir.info.fields.forEach((info, ord) => {
+    const v = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>
+      sectionView(sab, dir, ctor, kind, ord);
+    fields.set(info.name, {
+      info,
+      ord,
+      termBytes: v(Uint8Array, Section.TermBytes),
+      termOffsets: v(Uint32Array, Section.TermOffsets),
+      termHash: v(Int32Array, Section.TermHash),
+      postingsStart: v(Uint32Array, Section.PostingsStart),
+      totalTermFreq: v(Uint32Array, Section.TotalTermFreq),
+      docs: v(Uint32Array, Section.PostingDocs),
+      freqs: v(Uint32Array, Section.PostingFreqs),
+      blockStart: v(Uint32Array, Section.BlockStart),
+      blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
+      blockMinNorm: v(Uint8Array, Section.BlockMinNorm),
+      blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
+      blockPosStart: v(Uint32Array, Section.BlockPosStart),
+      positions: v(Uint32Array, Section.Positions),
+      norms: v(Uint8Array, Section.Norms),
+      docsWithField: required(v(Uint32Array, Section.DocsWithField), 'DocsWithField'),
+      docValueOffsets: v(Uint32Array, Section.DocValueOffsets),
+      docValueNumbers: v(Float64Array, Section.DocValueNumbers),
+      docValueOrds: v(Uint32Array, Section.DocValueOrds),
+      pointValues: v(Float64Array, Section.PointValues),
+      pointDocs: v(Uint32Array, Section.PointDocs),
+    });
+  });
+  const s = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>
+    required(sectionView(sab, dir, ctor, kind, NO_FIELD), Section[kind]);
+  return {
+    id,
+    sab,
+    info: dir.info,
+    maxDoc: dir.info.maxDoc,
+    fields,
+    idBytes: s(Uint8Array, Section.IdBytes),
+    idOffsets: s(Uint32Array, Section.IdOffsets),
+    idHash: s(Int32Array, Section.IdHash),
+    seqNo: s(Float64Array, Section.SeqNo),
+    version: s(Float64Array, Section.Version),
+    indexOrder: s(Float64Array, Section.IndexOrder),
+    sourceBytes: s(Uint8Array, Section.SourceBytes),
+    sourceOffsets: s(Uint32Array, Section.SourceOffsets),
+    buffer: Buffer.from(sab as ArrayBuffer),
+  };
+}
+
+/** The ordinal of `term` in the field's dictionary, or -1. */
+export function termOrd(field: SegmentField, term: string): number {
+  if (!field.termHash || !field.termBytes || !field.termOffsets) return -1;
+  const len = encodeKey(term);
+  return hashLookup(field.termHash, field.termBytes, field.termOffsets, len);
+}
+
+export function docFreq(field: SegmentField, ord: number): number {
+  return field.postingsStart ? field.postingsStart[ord + 1] - field.postingsStart[ord] : 0;
+}
+
+export function termAt(segment: Segment, field: SegmentField, ord: number): string {
+  const base = field.termBytes!.byteOffset;
+  return segment.buffer.toString('utf8', base + field.termOffsets![ord], base + field.termOffsets![ord + 1]);
+}
+
+/** Ordinals [from, to) of the terms starting with `prefix` (terms are sorted by code point). */
+export function prefixRange(field: SegmentField, prefix: string): [number, number] {
+  if (!field.termBytes || !field.termOffsets) return [0, 0];
+  const len = encodeKey(prefix);
+  const count = field.info.termCount;
+  const from = lowerBound(field.termBytes, field.termOffsets, count, len);
+  let to = from;
+  while (to < count && hasKeyPrefix(field.termBytes, field.termOffsets, to, len)) to++;
+  return [from, to];
+}
+
+/** Ordinals [from, to) of the terms within a range (keyword range queries). */
+export function termRange(field: SegmentField, lower: string | null, includeLower: boolean, upper: string | null, includeUpper: boolean): [number, number] {
+  if (!field.termBytes || !field.termOffsets) return [0, 0];
+  const count = field.info.termCount;
+  let from = 0;
+  let to = count;
+  if (lower !== null) {
+    const len = encodeKey(lower);
+    from = lowerBound(field.termBytes, field.termOffsets, count, len);
+    if (!includeLower && from < count && hashLookup(field.termHash!, field.termBytes, field.termOffsets, len) === from) from++;
+  }
+  if (upper !== null) {
+    const len = encodeKey(upper);
+    to = lowerBound(field.termBytes, field.termOffsets, count, len);
+    if (includeUpper && to < count && hashLookup(field.termHash!, field.termBytes, field.termOffsets, len) === to) to++;
+  }
+  return [from, Math.max(from, to)];
+}
+
+/** The doc with this `_id` in the segment (live or not), or -1. */
+export function docForId(segment: Segment, id: string): number {
+  const len = encodeKey(id);
+  return hashLookup(segment.idHash, segment.idBytes, segment.idOffsets, len);
+}
+
+export function readId(segment: Segment, doc: number): string {
+  const base = segment.idBytes.byteOffset;
+  return segment.buffer.toString('utf8', base + segment.idOffsets[doc], base + segment.idOffsets[doc + 1]);
+}
+
+/** The stored `_source` JSON text, or null when the index does not store it. */
+export function readSource(segment: Segment, doc: number): string | null {
+  const start = segment.sourceOffsets[doc];
+  const end = segment.sourceOffsets[doc + 1];
+  if (start === end) return null;
+  const base = segment.sourceBytes.byteOffset;
+  return segment.buffer.toString('utf8', base + start, base + end);
+}
+
+export { decodeString };

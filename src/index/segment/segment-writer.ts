@@ -1,0 +1,147 @@
+/**
+ * SegmentInput → one SharedArrayBuffer (format.ts). Derives what search needs beyond the input:
+ * hash tables for terms and ids, per-block max freq / min norm / last doc / position start, term
+ * total frequencies, field statistics, and sorted points for numeric range queries.
+ */
+import { buildHashTable } from './bytes.js';
+import { BLOCK_SIZE, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
+import { SectionWriter } from './sab-layout.js';
+import type { FieldInput, SegmentInput } from './segment-input.js';
+
+function popcount(words: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < words.length; i++) {
+    let v = words[i];
+    v = v - ((v >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  }
+  return n;
+}
+
+function writeField(w: SectionWriter, ord: number, f: FieldInput): SegmentFieldInfo {
+  let sumTotalTermFreq = 0;
+  const postings = f.docs ? f.docs.length : 0;
+  if (f.terms && f.postingsStart) {
+    w.add(Section.TermBytes, ord, f.terms.bytes);
+    w.add(Section.TermOffsets, ord, f.terms.offsets);
+    w.add(Section.TermHash, ord, buildHashTable(f.terms, f.termCount));
+  }
+  if (f.indexed && f.postingsStart && f.docs) {
+    w.add(Section.PostingsStart, ord, f.postingsStart);
+    w.add(Section.PostingDocs, ord, f.docs);
+    const blockStart = new Uint32Array(f.termCount + 1);
+    let blocks = 0;
+    for (let t = 0; t < f.termCount; t++) {
+      blockStart[t] = blocks;
+      blocks += Math.ceil((f.postingsStart[t + 1] - f.postingsStart[t]) / BLOCK_SIZE);
+    }
+    blockStart[f.termCount] = blocks;
+    const blockMaxFreq = new Uint32Array(blocks);
+    const blockMinNorm = new Uint8Array(blocks);
+    const blockLastDoc = new Uint32Array(blocks);
+    const blockPosStart = f.positions ? new Uint32Array(blocks) : null;
+    const ttf = f.freqs ? new Uint32Array(f.termCount) : null;
+    let pos = 0;
+    for (let t = 0; t < f.termCount; t++) {
+      const start = f.postingsStart[t];
+      const end = f.postingsStart[t + 1];
+      for (let b = blockStart[t], p = start; p < end; b++) {
+        const blockEnd = Math.min(p + BLOCK_SIZE, end);
+        let maxFreq = 1;
+        let minNorm = 255;
+        if (blockPosStart) blockPosStart[b] = pos;
+        for (let i = p; i < blockEnd; i++) {
+          const freq = f.freqs ? f.freqs[i] : 1;
+          if (freq > maxFreq) maxFreq = freq;
+          if (f.norms) {
+            const n = f.norms[f.docs[i]];
+            if (n < minNorm) minNorm = n;
+          }
+          pos += freq;
+        }
+        blockMaxFreq[b] = maxFreq;
+        blockMinNorm[b] = f.norms ? minNorm : 1;
+        blockLastDoc[b] = f.docs[blockEnd - 1];
+        p = blockEnd;
+      }
+      if (ttf && f.freqs) {
+        let s = 0;
+        for (let i = start; i < end; i++) s += f.freqs[i];
+        ttf[t] = s;
+        sumTotalTermFreq += s;
+      }
+    }
+    if (!f.freqs) sumTotalTermFreq = postings;
+    w.add(Section.BlockStart, ord, blockStart);
+    w.add(Section.BlockMaxFreq, ord, blockMaxFreq);
+    w.add(Section.BlockMinNorm, ord, blockMinNorm);
+    w.add(Section.BlockLastDoc, ord, blockLastDoc);
+    if (f.freqs && ttf) {
+      w.add(Section.PostingFreqs, ord, f.freqs);
+      w.add(Section.TotalTermFreq, ord, ttf);
+    }
+    if (f.positions && blockPosStart) {
+      w.add(Section.Positions, ord, f.positions);
+      w.add(Section.BlockPosStart, ord, blockPosStart);
+    }
+  }
+  if (f.norms) w.add(Section.Norms, ord, f.norms);
+  w.add(Section.DocsWithField, ord, f.docsWithField);
+  if (f.docValueOffsets) {
+    w.add(Section.DocValueOffsets, ord, f.docValueOffsets);
+    if (f.docValueOrds) w.add(Section.DocValueOrds, ord, f.docValueOrds);
+    if (f.docValueNumbers) {
+      w.add(Section.DocValueNumbers, ord, f.docValueNumbers);
+      const { values, docs } = buildPoints(f.docValueOffsets, f.docValueNumbers);
+      w.add(Section.PointValues, ord, values);
+      w.add(Section.PointDocs, ord, docs);
+    }
+  }
+  return {
+    name: f.name,
+    type: f.type,
+    structure: f.structure,
+    indexed: f.indexed && f.docs !== null,
+    hasFreqs: f.freqs !== null,
+    hasPositions: f.positions !== null,
+    hasNorms: f.norms !== null,
+    hasDocValues: f.docValueOffsets !== null,
+    termCount: f.termCount,
+    docCount: popcount(f.docsWithField),
+    sumTotalTermFreq,
+    sumDocFreq: postings,
+  };
+}
+
+/** Numeric values sorted ascending with their docs: range queries binary-search this. */
+function buildPoints(offsets: Uint32Array, numbers: Float64Array): { values: Float64Array; docs: Uint32Array } {
+  const n = numbers.length;
+  const docOf = new Uint32Array(n);
+  for (let d = 0; d + 1 < offsets.length; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) docOf[i] = d;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => numbers[a] - numbers[b] || docOf[a] - docOf[b]);
+  const values = new Float64Array(n);
+  const docs = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    values[i] = numbers[order[i]];
+    docs[i] = docOf[order[i]];
+  }
+  return { values, docs };
+}
+
+export function writeSegment(input: SegmentInput): SharedArrayBuffer {
+  const w = new SectionWriter();
+  w.add(Section.IdBytes, NO_FIELD, input.ids.bytes);
+  w.add(Section.IdOffsets, NO_FIELD, input.ids.offsets);
+  w.add(Section.IdHash, NO_FIELD, buildHashTable(input.ids, input.maxDoc));
+  w.add(Section.SeqNo, NO_FIELD, input.seqNo);
+  w.add(Section.Version, NO_FIELD, input.version);
+  w.add(Section.IndexOrder, NO_FIELD, input.indexOrder);
+  w.add(Section.SourceBytes, NO_FIELD, input.sources.bytes);
+  w.add(Section.SourceOffsets, NO_FIELD, input.sources.offsets);
+  const fields = input.fields.map((f, ord) => writeField(w, ord, f));
+  const info: SegmentInfo = { maxDoc: input.maxDoc, fields };
+  return w.finish(info);
+}

@@ -1,0 +1,151 @@
+/**
+ * Index settings: accepted in nested (`{"index": {"number_of_shards": 1}}`), short
+ * (`{"number_of_shards": 1}`) or flat dotted (`{"index.mapping.total_fields.limit": 2000}`) form,
+ * numbers or strings; stored flat as strings under `index.*` (ES renders every value as a string);
+ * validated with ES's messages; defaults filled once into `ResolvedIndexSettings`.
+ */
+import { IllegalArgumentError } from '../errors/index.js';
+import { isPlainObject } from '../common/json.js';
+import { parseTimeValue } from '../common/time-value.js';
+
+export type FlatSettings = ReadonlyMap<string, string>;
+
+export interface ResolvedIndexSettings {
+  readonly numberOfShards: number;
+  readonly numberOfReplicas: number;
+  readonly routingNumShards: number | null;
+  /** Milliseconds; -1 = periodic refresh disabled. */
+  readonly refreshIntervalMs: number;
+  readonly totalFieldsLimit: number;
+  readonly ignoreDynamicBeyondLimit: boolean;
+  readonly depthLimit: number;
+  readonly maxResultWindow: number;
+  readonly defaultFields: readonly string[];
+}
+
+interface SettingDef {
+  /** Can PUT _settings change it on an open index? */
+  readonly dynamic: boolean;
+  readonly validate: (value: string, key: string) => void;
+}
+
+function intSetting(min: number, max = 2147483647): SettingDef['validate'] {
+  return (v, key) => {
+    if (!/^-?\d+$/.test(v.trim())) throw new IllegalArgumentError(`Failed to parse value [${v}] for setting [${key}]`);
+    const n = Number(v);
+    if (n < min) throw new IllegalArgumentError(`Failed to parse value [${v}] for setting [${key}] must be >= ${min}`);
+    if (n > max) throw new IllegalArgumentError(`Failed to parse value [${v}] for setting [${key}] must be <= ${max}`);
+  };
+}
+const boolSetting: SettingDef['validate'] = (v, key) => {
+  if (v !== 'true' && v !== 'false') throw new IllegalArgumentError(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+};
+const timeSetting: SettingDef['validate'] = (v, key) => {
+  try {
+    parseTimeValue(v, key);
+  } catch (e) {
+    throw new IllegalArgumentError((e as Error).message);
+  }
+};
+const anyString: SettingDef['validate'] = () => {};
+
+const SETTINGS: Record<string, SettingDef> = {
+  'index.number_of_shards': { dynamic: false, validate: intSetting(1, 1024) },
+  'index.number_of_replicas': { dynamic: true, validate: intSetting(0) },
+  'index.number_of_routing_shards': { dynamic: false, validate: intSetting(1, 1024) },
+  'index.refresh_interval': { dynamic: true, validate: timeSetting },
+  'index.mapping.total_fields.limit': { dynamic: true, validate: intSetting(0) },
+  'index.mapping.total_fields.ignore_dynamic_beyond_limit': { dynamic: true, validate: boolSetting },
+  'index.mapping.depth.limit': { dynamic: true, validate: intSetting(1) },
+  'index.mapping.nested_fields.limit': { dynamic: true, validate: intSetting(0) },
+  'index.mapping.field_name_length.limit': { dynamic: true, validate: intSetting(1) },
+  'index.max_result_window': { dynamic: true, validate: intSetting(1) },
+  'index.max_terms_count': { dynamic: true, validate: intSetting(1) },
+  'index.query.default_field': { dynamic: true, validate: anyString },
+  'index.auto_expand_replicas': { dynamic: true, validate: anyString },
+  'index.hidden': { dynamic: true, validate: boolSetting },
+  'index.codec': { dynamic: false, validate: anyString },
+  'index.priority': { dynamic: true, validate: intSetting(0) },
+  'index.routing.allocation.include._tier_preference': { dynamic: true, validate: anyString },
+  'index.blocks.read_only': { dynamic: true, validate: boolSetting },
+  'index.blocks.write': { dynamic: true, validate: boolSetting },
+  'index.max_inner_result_window': { dynamic: true, validate: intSetting(1) },
+  'index.provided_name': { dynamic: false, validate: anyString },
+  'index.creation_date': { dynamic: false, validate: anyString },
+  'index.uuid': { dynamic: false, validate: anyString },
+  'index.version.created': { dynamic: false, validate: anyString },
+};
+
+/** Settings ES has that this server does not implement: rejected clearly instead of ignored. */
+const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.', 'index.default_pipeline', 'index.final_pipeline', 'index.translog.'];
+
+/** Flattens any accepted input form into `index.*` keys with string values. */
+export function flattenSettings(input: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (isPlainObject(v)) walk(v, key);
+      else if (Array.isArray(v)) out.set(key, v.map(String).join(','));
+      else if (v === null) out.set(key, '');
+      else out.set(key, String(v));
+    }
+  };
+  if (input !== undefined && input !== null) {
+    if (!isPlainObject(input)) throw new IllegalArgumentError('settings must be an object');
+    walk(input, '');
+  }
+  const normalised = new Map<string, string>();
+  for (const [k, v] of out) normalised.set(k.startsWith('index.') ? k : `index.${k}`, v);
+  return normalised;
+}
+
+export function validateSettings(settings: ReadonlyMap<string, string>, mode: 'create' | 'update', indexName = ''): void {
+  const nonDynamic: string[] = [];
+  for (const [key, value] of settings) {
+    if (UNSUPPORTED_PREFIXES.some((p) => key.startsWith(p))) {
+      throw new IllegalArgumentError(`setting [${key}] is not supported by this server yet`);
+    }
+    const def = SETTINGS[key];
+    if (!def) {
+      throw new IllegalArgumentError(`unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
+    }
+    if (value !== '') def.validate(value, key);
+    if (mode === 'update' && !def.dynamic) nonDynamic.push(key);
+  }
+  if (nonDynamic.length > 0) {
+    throw new IllegalArgumentError(`Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${indexName}]]`);
+  }
+}
+
+export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
+  const num = (key: string, def: number) => (flat.has(key) && flat.get(key) !== '' ? Number(flat.get(key)) : def);
+  const refresh = flat.get('index.refresh_interval');
+  return {
+    numberOfShards: num('index.number_of_shards', 1),
+    numberOfReplicas: num('index.number_of_replicas', 1),
+    routingNumShards: flat.has('index.number_of_routing_shards') ? num('index.number_of_routing_shards', 0) : null,
+    refreshIntervalMs: refresh !== undefined && refresh !== '' ? parseTimeValue(refresh, 'index.refresh_interval') : 1000,
+    totalFieldsLimit: num('index.mapping.total_fields.limit', 1000),
+    ignoreDynamicBeyondLimit: flat.get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
+    depthLimit: num('index.mapping.depth.limit', 20),
+    maxResultWindow: num('index.max_result_window', 10000),
+    defaultFields: (flat.get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+/** Flat `index.*` keys → the nested object GET _settings returns (values stay strings). */
+export function nestSettings(flat: FlatSettings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of [...flat].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const parts = key.split('.');
+    let cur = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const next = cur[parts[i]];
+      if (!isPlainObject(next)) cur[parts[i]] = {};
+      cur = cur[parts[i]] as Record<string, unknown>;
+    }
+    cur[parts[parts.length - 1]] = value;
+  }
+  return out;
+}

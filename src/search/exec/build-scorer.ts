@@ -1,0 +1,137 @@
+/**
+ * Exec → Scorer for one segment (Lucene Weight.scorer + Boolean2ScorerSupplier). Returns null when
+ * the clause cannot match anything in the segment, so compound scorers can short-circuit.
+ */
+import { termOrd, type Segment } from '../../index/index.js';
+import { assertNever } from '../../dsl/index.js';
+import { normInverseCache } from '../bm25.js';
+import type { Exec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
+import { BitSetScorer, buildDocSet } from './doc-set.js';
+import {
+  ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
+} from './compound-scorers.js';
+import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
+import type { Scorer } from './scorer.js';
+import { TermScorer } from './term-scorer.js';
+
+export class SegmentSearchContext {
+  private readonly caches = new Map<number, Float64Array>();
+  constructor(readonly segment: Segment) {}
+
+  /** BM25 norm tables are per field avgdl; one per distinct avgdl per task. */
+  normCache(avgdl: number): Float64Array {
+    let c = this.caches.get(avgdl);
+    if (!c) this.caches.set(avgdl, (c = normInverseCache(avgdl)));
+    return c;
+  }
+
+  termScorer(exec: TermExec): TermScorer | null {
+    const field = this.segment.fields.get(exec.field);
+    if (!field || !field.docs) return null;
+    const ord = termOrd(field, exec.term);
+    if (ord < 0) return null;
+    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl));
+  }
+}
+
+function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | null {
+  const field = ctx.segment.fields.get(exec.field);
+  if (!field || !field.docs) return null;
+  if (!field.positions) throw new Error(`field:[${exec.field}] was indexed without position data; cannot run PhraseQuery`);
+  const cache = ctx.normCache(exec.avgdl);
+  const slots: PhraseSlot[] = [];
+  const fixed = exec.prefixExpansions ? exec.terms.length - 1 : exec.terms.length;
+  const scorerFor = (term: string) => {
+    const ord = termOrd(field, term);
+    return ord < 0 ? null : new TermScorer(field, ord, 0, cache);
+  };
+  for (let i = 0; i < fixed; i++) {
+    const s = scorerFor(exec.terms[i]);
+    if (!s) return null;
+    slots.push({ alternatives: [s], offset: exec.positions[i] });
+  }
+  if (exec.prefixExpansions) {
+    const alternatives = exec.prefixExpansions.map(scorerFor).filter((s): s is TermScorer => s !== null);
+    if (alternatives.length === 0) return null;
+    slots.push({ alternatives, offset: exec.positions[exec.positions.length - 1] });
+  }
+  return new PhraseScorer(slots, exec.slop, exec.weight, cache, field.norms);
+}
+
+export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | null {
+  switch (exec.t) {
+    case 'term':
+      return ctx.termScorer(exec);
+    case 'phrase':
+      return phraseScorer(exec, ctx);
+    case 'match_all':
+      return ctx.segment.maxDoc > 0 ? new MatchAllScorer(ctx.segment.maxDoc, exec.score) : null;
+    case 'match_none':
+      return null;
+    case 'constant': {
+      const inner = buildScorer(exec.filter, ctx);
+      return inner ? new ConstantScorer(inner, exec.score) : null;
+    }
+    case 'dis_max': {
+      const clauses = exec.clauses.map((c) => buildScorer(c, ctx)).filter((s): s is Scorer => s !== null);
+      if (clauses.length === 0) return null;
+      return clauses.length === 1 ? clauses[0] : new DisMaxScorer(clauses, exec.tieBreaker);
+    }
+    case 'bool':
+      return boolScorer(exec, ctx);
+    case 'terms':
+    case 'term_range':
+    case 'prefix':
+    case 'pattern':
+    case 'numeric_range':
+    case 'exists':
+    case 'ids': {
+      const bits = buildDocSet(exec, ctx.segment);
+      if (!bits) return null;
+      const scorer = new BitSetScorer(bits, exec.score);
+      return scorer.cost() > 0 ? scorer : null;
+    }
+    default:
+      return assertNever(exec);
+  }
+}
+
+function boolScorer(exec: Extract<Exec, { t: 'bool' }>, ctx: SegmentSearchContext): Scorer | null {
+  const must: Scorer[] = [];
+  for (const c of exec.must) {
+    const s = buildScorer(c, ctx);
+    if (!s) return null;
+    must.push(s);
+  }
+  const filters: Scorer[] = [];
+  for (const c of exec.filter) {
+    const s = buildScorer(c, ctx);
+    if (!s) return null;
+    filters.push(s);
+  }
+  const should = exec.should.map((c) => buildScorer(c, ctx)).filter((s): s is Scorer => s !== null);
+  const msm = exec.minimumShouldMatch;
+  if (msm > should.length) return null;
+  const hasRequired = must.length > 0 || filters.length > 0;
+  let optional: Scorer | null = null;
+  if (msm > 0 || !hasRequired) {
+    if (should.length > 0) {
+      const disjunction = should.length === 1 ? should[0] : new DisjunctionSumScorer(should, Math.max(1, msm));
+      must.push(disjunction);
+    } else if (!hasRequired) {
+      return null;
+    }
+  } else if (should.length > 0) {
+    optional = should.length === 1 ? should[0] : new DisjunctionSumScorer(should, 1);
+  }
+  let scorer: Scorer;
+  if (must.length === 1 && filters.length === 0) scorer = must[0];
+  else if (must.length === 0 && filters.length === 1) scorer = new ConstantScorer(filters[0], 0);
+  else scorer = new ConjunctionScorer(must, filters);
+  if (optional) scorer = new ReqOptScorer(scorer, optional);
+  const excluded = exec.mustNot.map((c) => buildScorer(c, ctx)).filter((s): s is Scorer => s !== null);
+  if (excluded.length > 0) {
+    scorer = new ReqExclScorer(scorer, excluded.length === 1 ? excluded[0] : new DisjunctionSumScorer(excluded, 1));
+  }
+  return scorer;
+}

@@ -1,0 +1,190 @@
+/**
+ * One shard's part of a search (the query phase): run the executable query over each segment,
+ * collect the top k by score (block-max MaxScore for term disjunctions, exhaustive otherwise) or by
+ * sort values, and count hits up to `track_total_hits`. The result is packed into typed arrays so
+ * it crosses threads cheaply.
+ */
+import { isLive, type Segment } from '../../index/index.js';
+import type { Exec } from '../plan/exec-nodes.js';
+import { SegmentSearchContext, buildScorer } from './build-scorer.js';
+import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './field-sort.js';
+import { countTermUnion, maxScoreTopK } from './max-score.js';
+import { NO_MORE_DOCS } from './scorer.js';
+import type { TermScorer } from './term-scorer.js';
+import { TopScoreDocs } from './top-docs.js';
+
+export interface ShardSearchRequest {
+  readonly query: Exec;
+  /** Hits this shard must return: from + size. */
+  readonly k: number;
+  /** Count hits exactly up to this many; -1 = don't count. */
+  readonly trackTotalHitsUpTo: number;
+  readonly minScore: number | null;
+  /** null = by score, descending. */
+  readonly sort: readonly ExecSort[] | null;
+  readonly trackScores: boolean;
+  readonly searchAfter: readonly SortValue[] | null;
+  /** Stop after this many hits per shard (0 = no limit). */
+  readonly terminateAfter: number;
+}
+
+export interface ShardView {
+  readonly segments: readonly Segment[];
+  readonly liveDocs: ReadonlyArray<Uint32Array | null>;
+}
+
+export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
+
+export interface ShardSearchResult {
+  readonly totalHits: number;
+  readonly totalRelation: 'eq' | 'gte';
+  /** Best score seen (NaN when none or not tracked). */
+  readonly maxScore: number;
+  /** [score, segment ordinal, doc, index order] per hit, best first. */
+  readonly hits: Float64Array;
+  readonly sortValues: SortValue[][] | null;
+  readonly terminatedEarly: boolean;
+}
+
+/** The term scorers of a pure term disjunction (match with OR, one term, …), else null. */
+function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | null {
+  if (exec.t === 'term') {
+    const s = ctx.termScorer(exec);
+    return s ? [s] : [];
+  }
+  if (exec.t === 'bool' && exec.must.length === 0 && exec.filter.length === 0 && exec.mustNot.length === 0 && exec.minimumShouldMatch <= 1 && exec.should.length > 0) {
+    const out: TermScorer[] = [];
+    for (const c of exec.should) {
+      if (c.t === 'match_none') continue;
+      if (c.t !== 'term') return null;
+      const s = ctx.termScorer(c);
+      if (s) out.push(s);
+    }
+    return out;
+  }
+  return null;
+}
+
+function segmentOf(bases: readonly number[], order: number): number {
+  let lo = 0;
+  let hi = bases.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (bases[mid] <= order) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
+  return req.sort === null ? searchByScore(req, shard) : searchBySort(req, shard, req.sort);
+}
+
+function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
+  const top = new TopScoreDocs(req.k);
+  const counting = req.trackTotalHitsUpTo >= 0;
+  const limit = req.trackTotalHitsUpTo;
+  let total = 0;
+  let terminated = false;
+  const bases: number[] = [];
+  let base = 0;
+  for (let s = 0; s < shard.segments.length && !terminated; s++) {
+    const segment = shard.segments[s];
+    const live = shard.liveDocs[s];
+    bases.push(base);
+    const ctx = new SegmentSearchContext(segment);
+    const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
+    if (terms !== null) {
+      if (terms.length > 0) {
+        if (counting && total <= limit) total += countTermUnion(terms, live, segment.maxDoc);
+        if (req.k > 0) maxScoreTopK(terms, live, top, base);
+      }
+    } else if (counting || req.k > 0) {
+      const scorer = buildScorer(req.query, ctx);
+      if (scorer) {
+        const needScore = req.k > 0 || req.minScore !== null;
+        for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+          if (!isLive(live, doc)) continue;
+          const score = needScore ? scorer.score() : 0;
+          if (req.minScore !== null && score < req.minScore) continue;
+          total++;
+          top.offer(score, base + doc);
+          if (req.terminateAfter > 0 && total >= req.terminateAfter) {
+            terminated = true;
+            break;
+          }
+          // Past the counting limit with nothing left to rank: stop early.
+          if (req.k === 0 && counting && total > limit) break;
+        }
+      }
+    }
+    base += segment.maxDoc;
+  }
+  const ranked = top.sorted();
+  const hits = new Float64Array(ranked.length * HIT_STRIDE);
+  ranked.forEach(([score, order], i) => {
+    const s = segmentOf(bases, order);
+    const doc = order - bases[s];
+    hits.set([score, s, doc, shard.segments[s].indexOrder[doc]], i * HIT_STRIDE);
+  });
+  const gte = counting && total > limit;
+  return {
+    totalHits: counting ? (gte ? limit : total) : -1,
+    totalRelation: gte ? 'gte' : 'eq',
+    maxScore: ranked.length > 0 ? ranked[0][0] : NaN,
+    hits,
+    sortValues: null,
+    terminatedEarly: terminated,
+  };
+}
+
+function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[]): ShardSearchResult {
+  const top = new TopFieldDocs(keys, req.k);
+  const needScore = req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
+  const counting = req.trackTotalHitsUpTo >= 0;
+  let total = 0;
+  let maxScore = NaN;
+  let terminated = false;
+  const bases: number[] = [];
+  let base = 0;
+  for (let s = 0; s < shard.segments.length && !terminated; s++) {
+    const segment = shard.segments[s];
+    const live = shard.liveDocs[s];
+    bases.push(base);
+    const scorer = buildScorer(req.query, new SegmentSearchContext(segment));
+    if (scorer) {
+      const reader = new SortValueReader(keys, segment);
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        if (!isLive(live, doc)) continue;
+        const score = needScore ? scorer.score() : NaN;
+        if (req.minScore !== null && score < req.minScore) continue;
+        const values = reader.read(doc, score);
+        if (req.searchAfter && compareSortValues(keys, values, req.searchAfter) <= 0) continue;
+        total++;
+        if (needScore && !(score <= maxScore)) maxScore = score;
+        top.offer({ values, score, order: base + doc });
+        if (req.terminateAfter > 0 && total >= req.terminateAfter) {
+          terminated = true;
+          break;
+        }
+      }
+    }
+    base += segment.maxDoc;
+  }
+  const ranked = top.sorted();
+  const hits = new Float64Array(ranked.length * HIT_STRIDE);
+  ranked.forEach((h, i) => {
+    const s = segmentOf(bases, h.order);
+    const doc = h.order - bases[s];
+    hits.set([h.score, s, doc, shard.segments[s].indexOrder[doc]], i * HIT_STRIDE);
+  });
+  const gte = counting && total > req.trackTotalHitsUpTo;
+  return {
+    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : total) : -1,
+    totalRelation: gte ? 'gte' : 'eq',
+    maxScore: req.trackScores || keys.some((k) => k.kind === 'score') ? maxScore : NaN,
+    hits,
+    sortValues: ranked.map((h) => h.values),
+    terminatedEarly: terminated,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Top-k by score for one shard: a min-heap whose root is the current k-th best hit. Ties are broken
+ * by write order (earlier wins), and docs are visited in write order within a shard, so a later doc
+ * is competitive only with a strictly higher score than the root — the bound pruning relies on.
+ */
+
+export class TopScoreDocs {
+  readonly scores: Float64Array;
+  /** Shard-local order key: segment base + doc id, increasing in write order. */
+  readonly orders: Float64Array;
+  size = 0;
+
+  constructor(readonly capacity: number) {
+    this.scores = new Float64Array(capacity);
+    this.orders = new Float64Array(capacity);
+  }
+
+  get full(): boolean {
+    return this.size === this.capacity;
+  }
+
+  /** Scores at or below this cannot enter (−Infinity until the heap is full). */
+  get minCompetitive(): number {
+    return this.size === this.capacity && this.capacity > 0 ? this.scores[0] : -Infinity;
+  }
+
+  /** Worse = lower score, or equal score and later. */
+  private worse(i: number, j: number): boolean {
+    const a = this.scores[i];
+    const b = this.scores[j];
+    return a < b || (a === b && this.orders[i] > this.orders[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    const s = this.scores[i];
+    this.scores[i] = this.scores[j];
+    this.scores[j] = s;
+    const o = this.orders[i];
+    this.orders[i] = this.orders[j];
+    this.orders[j] = o;
+  }
+
+  /** Offers a hit visited in write order; returns true when it entered the heap. */
+  offer(score: number, order: number): boolean {
+    if (this.capacity === 0) return false;
+    if (this.size < this.capacity) {
+      let i = this.size++;
+      this.scores[i] = score;
+      this.orders[i] = order;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.worse(i, parent)) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+      return true;
+    }
+    if (score <= this.scores[0]) return false;
+    this.scores[0] = score;
+    this.orders[0] = order;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.size && this.worse(l, m)) m = l;
+      if (r < this.size && this.worse(r, m)) m = r;
+      if (m === i) return true;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /** Hits best-first as [score, order] pairs. */
+  sorted(): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i < this.size; i++) out.push([this.scores[i], this.orders[i]]);
+    out.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    return out;
+  }
+}

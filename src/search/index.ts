@@ -1,0 +1,13 @@
+/**
+ * search/ — planning (query nodes + mapping + index-wide statistics → executable plan, on the
+ * coordinator) and per-shard execution (scorers, BM25, block-max MaxScore, collectors, in workers).
+ * Imports index/, dsl/, analysis/ and leaves. Invariants: execution needs only the plan and the
+ * segments (no mapping, no stats); scores are float32 as in Lucene and independent of sharding.
+ */
+export * from './bm25.js';
+export * from './plan/exec-nodes.js';
+export * from './plan/context.js';
+export { planQuery } from './plan/planner.js';
+export * from './exec/shard-search.js';
+export * from './exec/field-sort.js';
+export { maxScoreStats } from './exec/max-score.js';

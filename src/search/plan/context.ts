@@ -1,0 +1,29 @@
+/**
+ * What planning needs to know about the indices being searched: their mapping, default fields,
+ * the clock, and index-wide term statistics. Statistics are summed over every shard and segment of
+ * the request (ES's dfs phase), which keeps scores independent of how documents are sharded.
+ */
+import type { ResolvedMapping } from '../../index/index.js';
+
+export interface FieldStatistics {
+  /** Documents with a value for the field (Lucene `Terms.getDocCount`). */
+  readonly docCount: number;
+  readonly sumTotalTermFreq: number;
+}
+
+export interface StatsSource {
+  fieldStats(field: string): FieldStatistics;
+  docFreq(field: string, term: string): number;
+  /** Distinct terms of the field, in code-point order, over all segments; stop early by returning false. */
+  forEachTerm(field: string, fromPrefix: string, visit: (term: string) => boolean): void;
+}
+
+export interface PlanContext {
+  readonly mapping: ResolvedMapping;
+  /** `index.query.default_field`. */
+  readonly defaultFields: readonly string[];
+  readonly stats: StatsSource;
+  /** Epoch millis for `now` in date math: one value for the whole request. */
+  readonly now: number;
+  readonly index: { readonly name: string; readonly uuid: string };
+}

@@ -1,0 +1,74 @@
+/**
+ * The executable query: what a shard task carries to a worker. Plain, structured-clonable data,
+ * fully resolved on the coordinator: fields and terms chosen, text analysed, index-wide statistics
+ * folded into term weights, and every boost multiplied down into the leaves (as Lucene's
+ * createWeight does), so compound nodes carry no boost and workers need no mapping or stats.
+ */
+
+/** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
+export interface TermExec {
+  readonly t: 'term';
+  readonly field: string;
+  readonly term: string;
+  readonly weight: number;
+  readonly avgdl: number;
+}
+
+/** Exact phrase / sloppy phrase over positions; scored by BM25 on the phrase frequency. */
+export interface PhraseExec {
+  readonly t: 'phrase';
+  readonly field: string;
+  readonly terms: readonly string[];
+  /** Relative positions of the terms (gaps from removed stop words kept). */
+  readonly positions: readonly number[];
+  readonly slop: number;
+  readonly weight: number;
+  readonly avgdl: number;
+  /** The last term is a prefix expanded to at most `maxExpansions` terms (match_phrase_prefix). */
+  readonly prefixExpansions: readonly string[] | null;
+}
+
+export interface BoolExec {
+  readonly t: 'bool';
+  readonly must: readonly Exec[];
+  readonly should: readonly Exec[];
+  readonly filter: readonly Exec[];
+  readonly mustNot: readonly Exec[];
+  readonly minimumShouldMatch: number;
+}
+
+export interface DisMaxExec {
+  readonly t: 'dis_max';
+  readonly clauses: readonly Exec[];
+  readonly tieBreaker: number;
+}
+
+/** Any filter as a scorer with a constant score (0 in filter context). */
+export interface ConstantExec {
+  readonly t: 'constant';
+  readonly filter: Exec;
+  readonly score: number;
+}
+
+export interface MatchAllExec {
+  readonly t: 'match_all';
+  readonly score: number;
+}
+
+export interface MatchNoneExec {
+  readonly t: 'match_none';
+}
+
+/** Matching-only leaves, materialised per segment as doc id sets; scored `score` when scoring. */
+export type DocSetExec =
+  | { readonly t: 'terms'; readonly field: string; readonly terms: readonly string[]; readonly score: number }
+  | { readonly t: 'term_range'; readonly field: string; readonly lower: string | null; readonly upper: string | null; readonly includeLower: boolean; readonly includeUpper: boolean; readonly score: number }
+  | { readonly t: 'prefix'; readonly field: string; readonly prefix: string; readonly caseInsensitive: boolean; readonly score: number }
+  | { readonly t: 'pattern'; readonly field: string; readonly regex: string; readonly flags: string; readonly score: number }
+  | { readonly t: 'numeric_range'; readonly field: string; readonly lower: number; readonly upper: number; readonly score: number }
+  | { readonly t: 'exists'; readonly fields: readonly string[]; readonly score: number }
+  | { readonly t: 'ids'; readonly ids: readonly string[]; readonly score: number };
+
+export type Exec = TermExec | PhraseExec | BoolExec | DisMaxExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+
+export const MATCH_NONE: MatchNoneExec = { t: 'match_none' };

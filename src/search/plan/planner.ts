@@ -1,0 +1,88 @@
+/**
+ * QueryNode → Exec: the one switch over query kinds on the coordinator. Boosts are multiplied down
+ * to the leaves (`boost` is the product of every enclosing boost, as Lucene's createWeight passes
+ * it), so the executable tree's compound nodes carry none.
+ */
+import { assertNever, resolveMinimumShouldMatch, type QueryNode } from '../../dsl/index.js';
+import type { PlanContext } from './context.js';
+import { MATCH_NONE, type Exec } from './exec-nodes.js';
+import { planMultiMatch } from './multi-match.js';
+import { boolPrefixQuery, phraseQuery } from './phrase.js';
+import { planQueryString } from './query-string-plan.js';
+import { existsQuery, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
+import { boolOf, matchQuery } from './text.js';
+
+const f = Math.fround;
+
+export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost = 1): Exec {
+  if (node === null) return { t: 'match_all', score: 1 };
+  const boost = f(f(parentBoost) * f(node.boost));
+  const field = (name: string) => ctx.mapping.fields.get(name);
+  switch (node.kind) {
+    case 'match_all':
+      return { t: 'match_all', score: boost };
+    case 'match_none':
+      return MATCH_NONE;
+    case 'match': {
+      const mf = field(node.field);
+      return mf ? matchQuery(ctx, mf, String(node.query), boost, node) : MATCH_NONE;
+    }
+    case 'match_phrase':
+    case 'match_phrase_prefix': {
+      const mf = field(node.field);
+      if (!mf) return MATCH_NONE;
+      return phraseQuery(ctx, mf, node.query, boost, {
+        slop: node.slop, analyzer: node.analyzer, zeroTermsQuery: node.zeroTermsQuery,
+        prefixMaxExpansions: node.kind === 'match_phrase_prefix' ? node.maxExpansions : null,
+      });
+    }
+    case 'match_bool_prefix': {
+      const mf = field(node.field);
+      return mf ? boolPrefixQuery(ctx, mf, node.query, boost, node) : MATCH_NONE;
+    }
+    case 'multi_match':
+      return planMultiMatch(ctx, { ...node, boost });
+    case 'query_string':
+      return planQueryString(ctx, node, boost);
+    case 'bool': {
+      const must = node.must.map((q) => planQuery(ctx, q, boost));
+      const should = node.should.map((q) => planQuery(ctx, q, boost));
+      // Filter and must_not clauses do not score: plan them with boost 0 (Lucene ScoreMode.COMPLETE_NO_SCORES).
+      const filter = node.filter.map((q) => planQuery(ctx, q, 0));
+      const mustNot = node.mustNot.map((q) => planQuery(ctx, q, 0));
+      // ES BoolQueryBuilder: minimum_should_match defaults to 1 only when there are no must/filter clauses.
+      let msm = resolveMinimumShouldMatch(node.minimumShouldMatch, should.length);
+      if (node.minimumShouldMatch === null && should.length > 0 && must.length === 0 && filter.length === 0) msm = 1;
+      if (must.length === 0 && should.length === 0 && filter.length === 0 && mustNot.length === 0) {
+        return { t: 'match_all', score: boost };
+      }
+      if (must.length === 0 && should.length === 0 && filter.length === 0) {
+        // Pure negative: ES adds a match_all MUST (adjust_pure_negative).
+        return boolOf([{ t: 'match_all', score: boost }], [], 0, [], mustNot);
+      }
+      return boolOf(must, should, msm, filter, mustNot);
+    }
+    case 'dis_max': {
+      const clauses = node.queries.map((q) => planQuery(ctx, q, boost));
+      return clauses.length === 1 ? clauses[0] : { t: 'dis_max', clauses, tieBreaker: node.tieBreaker };
+    }
+    case 'constant_score':
+      return { t: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
+    case 'term':
+      return termQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
+    case 'terms':
+      return termsQuery(ctx, field(node.field), node.values, boost);
+    case 'range':
+      return rangeQuery(ctx, field(node.field), node, boost);
+    case 'exists':
+      return existsQuery(ctx, node.field, boost);
+    case 'ids':
+      return idsQuery(node.values, boost);
+    case 'prefix':
+      return prefixQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
+    case 'wildcard':
+      return wildcardQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
+    default:
+      return assertNever(node);
+  }
+}

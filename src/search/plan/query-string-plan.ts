@@ -1,0 +1,156 @@
+/**
+ * `query_string` AST → Exec (ES QueryStringQueryParser): each term, phrase, prefix, wildcard, range
+ * or exists node is built per target field — its own `field:` (wildcards expanded) or the query's
+ * `fields` / `default_field` / the index's `index.query.default_field` — and several fields are
+ * combined like multi_match of the query's `type` (dis_max with tie_breaker by default).
+ * A whitespace run on one field is analysed as a whole and its terms join the enclosing boolean
+ * query directly, so `minimum_should_match` counts them (ES docs, query_string "minimum_should_match").
+ */
+import { resolveMinimumShouldMatch, type BoostedField, type QueryStringQuery } from '../../dsl/index.js';
+import { DEFAULT_FUZZINESS, type Occur, type QsBool, type QsNode } from '../../dsl/query-string/index.js';
+import type { ResolvedField } from '../../index/index.js';
+import type { PlanContext } from './context.js';
+import { MATCH_NONE, type Exec } from './exec-nodes.js';
+import { defaultFieldSpecs, resolveFields, type TargetField } from './fields.js';
+import { combineGrouped, crossFields } from './multi-match.js';
+import { phraseQuery } from './phrase.js';
+import { existsQuery, rangeQuery, wildcardQuery, prefixQuery } from './term-level.js';
+import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
+import { asShardFailure } from './failures.js';
+
+const f = Math.fround;
+
+const DEFAULT_TIE: Record<string, number> = { best_fields: 0, most_fields: 1, cross_fields: 0, phrase: 0, phrase_prefix: 0, bool_prefix: 1 };
+
+interface QsPlanState {
+  readonly ctx: PlanContext;
+  readonly q: QueryStringQuery;
+  readonly lenient: boolean;
+  readonly defaultTargets: TargetField[];
+  readonly tieBreaker: number;
+}
+
+export function planQueryString(ctx: PlanContext, q: QueryStringQuery, boost: number): Exec {
+  const specs: readonly BoostedField[] = q.fields ?? (q.defaultField !== null ? [{ field: q.defaultField, boost: 1 }] : defaultFieldSpecs(ctx));
+  const { fields, usedWildcard } = resolveFields(ctx, specs);
+  const allFields = usedWildcard && specs.some((s) => s.field === '*');
+  const state: QsPlanState = {
+    ctx, q, lenient: q.lenient ?? allFields, defaultTargets: fields, tieBreaker: q.tieBreaker ?? DEFAULT_TIE[q.type] ?? 0,
+  };
+  const root = q.parsed;
+  // An empty query string matches nothing in ES.
+  if (root.clauses.length === 0) return MATCH_NONE;
+  return planBool(state, root, f(boost), true);
+}
+
+function planBool(s: QsPlanState, node: QsBool, boost: number, topLevel: boolean): Exec {
+  const b = f(boost * f(node.boost ?? 1));
+  const must: Exec[] = [];
+  const should: Exec[] = [];
+  const mustNot: Exec[] = [];
+  const add = (occur: Occur, e: Exec) => (occur === 'must' ? must : occur === 'should' ? should : mustNot).push(e);
+  for (const clause of node.clauses) {
+    const n = clause.node;
+    if (n.kind === 'term' && n.multiTerm && n.fuzziness === null) {
+      const targets = targetsFor(s, n.field);
+      if (targets.length === 1) {
+        // One field: the run's terms are separate clauses of this boolean query.
+        for (const e of runTerms(s, targets[0], n.text, f(b * f(n.boost ?? 1)))) add(clause.occur, e);
+        continue;
+      }
+    }
+    add(clause.occur, planNode(s, n, clause.occur === 'must_not' ? 0 : b));
+  }
+  if (must.length === 0 && should.length === 0 && mustNot.length > 0) {
+    must.push({ t: 'match_all', score: b }); // ES fixNegativeQueryIfNeeded
+  }
+  let msm = should.length > 0 && must.length === 0 ? 1 : 0;
+  if (topLevel && s.q.minimumShouldMatch !== null) msm = Math.max(msm, resolveMinimumShouldMatch(s.q.minimumShouldMatch, should.length));
+  if (must.length + should.length + mustNot.length === 1 && should.length === 1) return should[0];
+  if (must.length === 1 && should.length === 0 && mustNot.length === 0) return must[0];
+  return boolOf(must, should, msm, [], mustNot);
+}
+
+function targetsFor(s: QsPlanState, field: string | null): TargetField[] {
+  if (field === null) return s.defaultTargets;
+  return resolveFields(s.ctx, [{ field, boost: 1 }]).fields;
+}
+
+function matchOptions(s: QsPlanState, fuzziness: string | null): MatchOptions {
+  return {
+    operator: s.q.defaultOperator, minimumShouldMatch: null, analyzer: s.q.analyzer, lenient: s.lenient, zeroTermsQuery: 'none',
+    fuzziness, prefixLength: 0, maxExpansions: 50, fuzzyTranspositions: true,
+  };
+}
+
+/** The clauses a whitespace run produces on one field (each token a term; non-text: one exact value). */
+function runTerms(s: QsPlanState, t: TargetField, text: string, boost: number): Exec[] {
+  const b = f(boost * t.boost);
+  if (t.field.type !== 'text') return [matchQuery(s.ctx, t.field, text, b, matchOptions(s, null))];
+  return analyzeQueryText(t.field, text, s.q.analyzer).map((tok) => fuzzyOrTerm(s.ctx, t.field, tok.term, b, null));
+}
+
+/** Combines per-field queries of one node the way multi_match of the query's type would. */
+function perField(s: QsPlanState, field: string | null, build: (t: TargetField, boost: number) => Exec, boost: number): Exec {
+  const targets = targetsFor(s, field);
+  if (targets.length === 0) return MATCH_NONE;
+  const queries = targets.map((t) => asShardFailure(s.ctx, s.lenient, () => build(t, f(boost * f(t.boost)))));
+  return combineGrouped(queries, s.tieBreaker, MATCH_NONE);
+}
+
+/** Expanded terms (prefix, wildcard) are normalised like the analyzer would: lowercased on text. */
+function normalise(field: ResolvedField, text: string): string {
+  return field.type === 'text' ? text.toLowerCase() : text;
+}
+
+function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
+  const b = f(boost * f(n.boost ?? 1));
+  switch (n.kind) {
+    case 'bool':
+      return planBool(s, n, boost, false);
+    case 'match_all':
+      return { t: 'match_all', score: b };
+    case 'term': {
+      const fuzziness = n.fuzziness === null ? null : n.fuzziness === DEFAULT_FUZZINESS ? (s.q.fuzziness ?? 'AUTO') : n.fuzziness.toUpperCase();
+      const targets = targetsFor(s, n.field);
+      if (s.q.type === 'cross_fields' && targets.length > 1 && fuzziness === null) {
+        return crossFields(s.ctx, { ...queryAsMultiMatch(s, n.text), boost: b }, targets, n.text, matchOptions(s, null), s.tieBreaker, MATCH_NONE);
+      }
+      return perField(s, n.field, (t, fb) => matchQuery(s.ctx, t.field, n.text, fb, matchOptions(s, fuzziness)), b);
+    }
+    case 'phrase':
+      return perField(s, n.field, (t, fb) => phraseQuery(s.ctx, t.field, n.text, fb, {
+        slop: n.slop ?? s.q.phraseSlop, analyzer: s.q.analyzer, zeroTermsQuery: 'none', prefixMaxExpansions: null,
+      }), b);
+    case 'prefix':
+      return perField(s, n.field, (t, fb) => (isTextOrKeyword(t.field) ? prefixQuery(s.ctx, t.field, normalise(t.field, n.text), fb, false) : MATCH_NONE), b);
+    case 'wildcard':
+      return perField(s, n.field, (t, fb) => (isTextOrKeyword(t.field) ? wildcardQuery(s.ctx, t.field, normalise(t.field, n.pattern), fb, false) : MATCH_NONE), b);
+    case 'regexp':
+      return perField(s, n.field, (t) => (isTextOrKeyword(t.field)
+        ? { t: 'pattern', field: t.field.path, regex: '^(?:' + n.pattern + ')$', flags: 'u', score: b }
+        : MATCH_NONE), b);
+    case 'range':
+      return perField(s, n.field, (t, fb) => rangeQuery(s.ctx, t.field, {
+        gte: n.includeLower ? n.lower : null, gt: n.includeLower ? null : n.lower,
+        lte: n.includeUpper ? n.upper : null, lt: n.includeUpper ? null : n.upper,
+        format: null, timeZone: null,
+      }, fb), b);
+    case 'exists':
+      return existsQuery(s.ctx, n.field, b);
+  }
+}
+
+function isTextOrKeyword(field: ResolvedField): boolean {
+  return field.type === 'text' || field.type === 'keyword';
+}
+
+function queryAsMultiMatch(s: QsPlanState, text: string) {
+  return {
+    kind: 'multi_match' as const, query: text, fields: null, type: 'cross_fields' as const, operator: s.q.defaultOperator,
+    minimumShouldMatch: null, tieBreaker: s.tieBreaker, fuzziness: null, prefixLength: 0, maxExpansions: 50,
+    fuzzyTranspositions: true, slop: 0, analyzer: s.q.analyzer, lenient: s.lenient, zeroTermsQuery: 'none' as const,
+    boost: 1, name: null,
+  };
+}
+

@@ -1,0 +1,201 @@
+/**
+ * Term-level queries (`term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`) and exact
+ * values on non-text fields. Keyword/text terms are BM25-scored (`term`) or constant (`terms`,
+ * ranges, patterns); numbers, dates and booleans are point queries with a constant score, as in ES.
+ */
+import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
+import type { TermValue } from '../../dsl/index.js';
+import { compiledFormat, toHalfFloat, type ResolvedField } from '../../index/index.js';
+import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
+import type { PlanContext } from './context.js';
+import { MATCH_NONE, type Exec } from './exec-nodes.js';
+import { asShardFailure } from './failures.js';
+import { scoredTerm } from './scored-term.js';
+
+const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+
+function nextUp(x: number): number {
+  if (Number.isNaN(x) || x === Infinity) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  const buf = new Float64Array([x]);
+  const bits = new BigInt64Array(buf.buffer);
+  bits[0] += x > 0 ? 1n : -1n;
+  return buf[0];
+}
+
+function nextDown(x: number): number {
+  return -nextUp(-x);
+}
+
+/** A query value as a number in the field's value space; throws with ES's wording when invalid. */
+function numericValue(field: ResolvedField, value: TermValue): number {
+  if (field.type === 'boolean') {
+    if (value === true || value === 'true') return 1;
+    if (value === false || value === 'false' || value === '') return 0;
+    throw new IllegalArgumentError(`Can't parse boolean value [${String(value)}], expected [true] or [false]`);
+  }
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (typeof value === 'boolean' || Number.isNaN(n)) throw new IllegalArgumentError(`For input string: "${String(value)}"`);
+  switch (field.type) {
+    case 'float':
+      return Math.fround(n);
+    case 'half_float':
+      return toHalfFloat(n);
+    case 'scaled_float':
+      return Math.round(n * field.scalingFactor) / field.scalingFactor;
+    default:
+      return n;
+  }
+}
+
+function dateValue(ctx: PlanContext, field: ResolvedField, value: TermValue, roundUp: boolean, format: string | null, timeZone: string | null): number {
+  if (typeof value === 'number') return Math.trunc(value);
+  const fmt = format ? parseDateFormat(format) : compiledFormat(field.format);
+  try {
+    return parseDateMath(String(value), ctx.now, fmt, roundUp, timeZone ?? undefined);
+  } catch (e) {
+    throw new IllegalArgumentError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function pointRange(field: ResolvedField, lower: number, upper: number, boost: number): Exec {
+  if (lower > upper) return MATCH_NONE;
+  return { t: 'numeric_range', field: field.path, lower, upper, score: Math.fround(boost) };
+}
+
+/** `term` semantics for one value on any field type. */
+export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: TermValue, boost: number): Exec {
+  switch (field.type) {
+    case 'text':
+    case 'keyword':
+      return scoredTerm(ctx, field.path, String(value), boost);
+    case 'date':
+      return pointRange(field, dateValue(ctx, field, value, false, null, null), dateValue(ctx, field, value, true, null, null), boost);
+    default: {
+      const v = numericValue(field, value);
+      if (INTEGER_TYPES.has(field.type) && !Number.isInteger(v)) return MATCH_NONE;
+      return pointRange(field, v, v, boost);
+    }
+  }
+}
+
+export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, value: TermValue, boost: number, caseInsensitive: boolean): Exec {
+  if (!field) return MATCH_NONE;
+  if (caseInsensitive && (field.type === 'keyword' || field.type === 'text')) {
+    const s = String(value);
+    return { t: 'pattern', field: field.path, regex: '^' + escapeRegex(s) + '$', flags: 'iu', score: Math.fround(boost) };
+  }
+  return asShardFailure(ctx, false, () => exactValueQuery(ctx, field, value, boost));
+}
+
+export function termsQuery(ctx: PlanContext, field: ResolvedField | undefined, values: readonly TermValue[], boost: number): Exec {
+  if (!field || values.length === 0) return MATCH_NONE;
+  if (field.type === 'keyword' || field.type === 'text') {
+    return { t: 'terms', field: field.path, terms: values.map(String), score: Math.fround(boost) };
+  }
+  return asShardFailure(ctx, false, () => ({
+    t: 'constant',
+    score: Math.fround(boost),
+    filter: { t: 'bool', must: [], filter: [], mustNot: [], minimumShouldMatch: 1, should: values.map((v) => exactValueQuery(ctx, field, v, 0)) },
+  }));
+}
+
+export interface RangeBounds {
+  readonly gt: TermValue | null;
+  readonly gte: TermValue | null;
+  readonly lt: TermValue | null;
+  readonly lte: TermValue | null;
+  readonly format: string | null;
+  readonly timeZone: string | null;
+}
+
+export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r: RangeBounds, boost: number): Exec {
+  if (!field) return MATCH_NONE;
+  return asShardFailure(ctx, false, () => {
+    if (field.type === 'keyword' || field.type === 'text') {
+      const lower = r.gt ?? r.gte;
+      const upper = r.lt ?? r.lte;
+      return {
+        t: 'term_range', field: field.path, lower: lower === null ? null : String(lower), upper: upper === null ? null : String(upper),
+        includeLower: r.gt === null, includeUpper: r.lt === null, score: Math.fround(boost),
+      };
+    }
+    let lower = -Infinity;
+    let upper = Infinity;
+    if (field.type === 'date') {
+      // ES JavaDateMathParser rounding: gte/lt round down, gt/lte round up; exclusive bounds ±1 ms.
+      if (r.gte !== null) lower = dateValue(ctx, field, r.gte, false, r.format, r.timeZone);
+      if (r.gt !== null) lower = dateValue(ctx, field, r.gt, true, r.format, r.timeZone) + 1;
+      if (r.lte !== null) upper = dateValue(ctx, field, r.lte, true, r.format, r.timeZone);
+      if (r.lt !== null) upper = dateValue(ctx, field, r.lt, false, r.format, r.timeZone) - 1;
+      return pointRange(field, lower, upper, boost);
+    }
+    const integer = INTEGER_TYPES.has(field.type);
+    if (r.gte !== null) {
+      const v = numericValue(field, r.gte);
+      lower = integer ? Math.ceil(v) : v;
+    }
+    if (r.gt !== null) {
+      const v = numericValue(field, r.gt);
+      lower = integer ? Math.floor(v) + 1 : nextUp(v);
+    }
+    if (r.lte !== null) {
+      const v = numericValue(field, r.lte);
+      upper = integer ? Math.floor(v) : v;
+    }
+    if (r.lt !== null) {
+      const v = numericValue(field, r.lt);
+      upper = integer ? Math.ceil(v) - 1 : nextDown(v);
+    }
+    return pointRange(field, lower, upper, boost);
+  });
+}
+
+export function existsQuery(ctx: PlanContext, path: string, boost: number): Exec {
+  const fields: string[] = [];
+  if (ctx.mapping.fields.has(path)) fields.push(path);
+  else if (ctx.mapping.objects.has(path)) {
+    for (const [p, f] of ctx.mapping.fields) if (p.startsWith(path + '.') && !f.isMultiField) fields.push(p);
+  }
+  if (fields.length === 0) return MATCH_NONE;
+  return { t: 'exists', fields, score: Math.fround(boost) };
+}
+
+function requireTextLike(ctx: PlanContext, field: ResolvedField, query: string): void {
+  if (field.type !== 'keyword' && field.type !== 'text') {
+    throw new QueryShardError(`Can only use ${query} queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`, ctx.index);
+  }
+}
+
+export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, prefix: string, boost: number, caseInsensitive: boolean): Exec {
+  if (!field) return MATCH_NONE;
+  requireTextLike(ctx, field, 'prefix');
+  return { t: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
+}
+
+export function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Lucene wildcard syntax (`*`, `?`, `\` escapes) → an anchored JS regex source. */
+export function wildcardToRegex(pattern: string): string {
+  let out = '^';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) out += escapeRegex(pattern[++i]);
+    else if (c === '*') out += '[\\s\\S]*';
+    else if (c === '?') out += '[\\s\\S]';
+    else out += escapeRegex(c);
+  }
+  return out + '$';
+}
+
+export function wildcardQuery(ctx: PlanContext, field: ResolvedField | undefined, pattern: string, boost: number, caseInsensitive: boolean): Exec {
+  if (!field) return MATCH_NONE;
+  requireTextLike(ctx, field, 'wildcard');
+  return { t: 'pattern', field: field.path, regex: wildcardToRegex(pattern), flags: caseInsensitive ? 'iu' : 'u', score: Math.fround(boost) };
+}
+
+export function idsQuery(ids: readonly string[], boost: number): Exec {
+  return ids.length === 0 ? MATCH_NONE : { t: 'ids', ids, score: Math.fround(boost) };
+}

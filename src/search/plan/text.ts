@@ -1,0 +1,81 @@
+/**
+ * Full-text query construction (Lucene `QueryBuilder` + ES `MatchQueryParser`): analyse the query
+ * text with the field's search analyzer, then one token → a term query, several → a boolean query
+ * (SHOULD for `or`, MUST for `and`, with `minimum_should_match`), quoted/phrase → a phrase query.
+ * Non-text fields take the whole value as one exact term (keyword) or point (numbers, dates).
+ */
+import { getAnalyzer } from '../../analysis/index.js';
+import { IllegalArgumentError } from '../../errors/index.js';
+import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
+import type { ResolvedField } from '../../index/index.js';
+import type { PlanContext } from './context.js';
+import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
+import { asShardFailure } from './failures.js';
+import { scoredTerm } from './scored-term.js';
+import { expandFuzzy, maxEditsFor } from './fuzzy.js';
+import { exactValueQuery } from './term-level.js';
+
+export interface QueryToken {
+  readonly term: string;
+  readonly position: number;
+}
+
+export function analyzeQueryText(field: ResolvedField, text: string, analyzerOverride: string | null, quoted = false): QueryToken[] {
+  if (field.type === 'keyword') return [{ term: text, position: 0 }];
+  const name = analyzerOverride ?? (quoted ? field.searchQuoteAnalyzer : field.searchAnalyzer);
+  const analyzer = getAnalyzer(name);
+  if (!analyzer) throw new IllegalArgumentError(`failed to find analyzer [${name}]`);
+  const tokens: QueryToken[] = [];
+  analyzer.analyze(text, (term, position) => tokens.push({ term, position }));
+  return tokens;
+}
+
+/** A term with optional fuzziness: the blended expansion of Lucene's fuzzy rewrite. */
+export function fuzzyOrTerm(
+  ctx: PlanContext, field: ResolvedField, term: string, boost: number,
+  fuzzy: { fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean } | null,
+): Exec {
+  const edits = fuzzy ? maxEditsFor(fuzzy.fuzziness, term) : 0;
+  if (!fuzzy || edits === 0) return scoredTerm(ctx, field.path, term, boost);
+  const expansions = expandFuzzy(ctx, field.path, term, edits, fuzzy.prefixLength, fuzzy.maxExpansions, fuzzy.transpositions);
+  if (expansions.length === 0) return MATCH_NONE;
+  let maxDf = 0;
+  for (const e of expansions) maxDf = Math.max(maxDf, ctx.stats.docFreq(field.path, e.term));
+  const clauses = expansions.map((e) => scoredTerm(ctx, field.path, e.term, Math.fround(boost * e.boost), maxDf));
+  return clauses.length === 1 ? clauses[0] : boolOf([], clauses, 0);
+}
+
+export function boolOf(must: Exec[], should: Exec[], minimumShouldMatch: number, filter: Exec[] = [], mustNot: Exec[] = []): BoolExec {
+  return { t: 'bool', must, should, filter, mustNot, minimumShouldMatch };
+}
+
+export interface MatchOptions {
+  readonly operator: Operator;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  readonly analyzer: string | null;
+  readonly lenient: boolean;
+  readonly zeroTermsQuery: 'none' | 'all';
+  readonly fuzziness: Fuzziness;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly fuzzyTranspositions: boolean;
+}
+
+export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
+  return zeroTermsQuery === 'all' ? { t: 'match_all', score: Math.fround(boost) } : MATCH_NONE;
+}
+
+/** ES `match` on one field. */
+export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
+  if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
+  if (field.type !== 'text' && field.type !== 'keyword') {
+    return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
+  }
+  const tokens = analyzeQueryText(field, text, o.analyzer);
+  if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
+  const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
+  if (tokens.length === 1) return fuzzyOrTerm(ctx, field, tokens[0].term, boost, fuzzy);
+  const clauses = tokens.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
+  if (o.operator === 'and') return boolOf(clauses, [], 0);
+  return boolOf([], clauses, Math.max(1, resolveMinimumShouldMatch(o.minimumShouldMatch, clauses.length)));
+}

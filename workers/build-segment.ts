@@ -1,0 +1,22 @@
+/** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
+import { SegmentBuilder, mergeSegments, writeSegment } from '../src/index/index.js';
+import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
+import { reply, resolveRefs } from './segment-cache.js';
+
+export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
+  return reply(() => {
+    const builder = new SegmentBuilder(task.mapping, task.limits);
+    for (const doc of task.docs) builder.add(doc);
+    const input = builder.finish();
+    return { sab: writeSegment(input), maxDoc: input.maxDoc };
+  });
+}
+
+export function merge(task: MergeSegmentsTask): MergeSegmentsReply {
+  return reply(() => {
+    const shard = resolveRefs(task.sources, task.inline);
+    if ('missing' in shard) return shard;
+    const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })));
+    return { sab: writeSegment(input), maxDoc: input.maxDoc };
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Every message between the coordinator and the worker pool, by name. Workers receive plain data
+ * and SharedArrayBuffers; they reply with plain data and typed arrays (moved, not copied).
+ *
+ * Segments reach workers once: the coordinator announces each new segment (and each new live-docs
+ * bitset) on the SEGMENT_CHANNEL broadcast channel, and tasks refer to them by id. A worker that
+ * has not seen an id (one started after the announcement) answers `missing`, and the coordinator
+ * resends the task with the buffers inline.
+ */
+import type { PlainError } from '../src/errors/index.js';
+import type { BuildDocument, DocumentParseLimits, RootMapping } from '../src/index/index.js';
+import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
+
+export const SEGMENT_CHANNEL = 'threadsearch:segments';
+
+export type SegmentChannelMessage =
+  | { readonly op: 'add'; readonly id: string; readonly sab: SharedArrayBuffer }
+  | { readonly op: 'drop'; readonly id: string };
+
+/** A segment as a task refers to it: its id and the id of its live-docs bitset (null = all live). */
+export interface SegmentRef {
+  readonly segment: string;
+  readonly liveDocs: string | null;
+}
+
+/** Buffers for ids a worker reported missing. */
+export type InlineBuffers = Readonly<Record<string, SharedArrayBuffer>>;
+
+export interface SearchShardTask {
+  readonly segments: readonly SegmentRef[];
+  readonly request: ShardSearchRequest;
+  readonly inline?: InlineBuffers;
+}
+
+export type WorkerReply<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly missing: readonly string[] }
+  | { readonly ok: false; readonly error: PlainError };
+
+export interface BuildSegmentTask {
+  readonly segmentId: string;
+  readonly mapping: RootMapping;
+  readonly limits: DocumentParseLimits;
+  readonly docs: readonly BuildDocument[];
+}
+
+export interface MergeSegmentsTask {
+  readonly segmentId: string;
+  readonly sources: readonly SegmentRef[];
+  readonly inline?: InlineBuffers;
+}
+
+export interface SegmentBuilt {
+  readonly sab: SharedArrayBuffer;
+  readonly maxDoc: number;
+}
+
+export type SearchShardReply = WorkerReply<ShardSearchResult>;
+export type MergeSegmentsReply = WorkerReply<SegmentBuilt>;
+
+/** Piscina task names (named exports of the worker modules). */
+export const TASK = { search: 'search', build: 'build', merge: 'merge' } as const;

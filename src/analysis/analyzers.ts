@@ -16,6 +16,7 @@ import { lowercaseFilter } from './lowercase-filter.js';
 import { porterStemFilter } from './porter-stemmer.js';
 import { standardTokenizer } from './standard-tokenizer.js';
 import { englishStopFilter } from './stop-filter.js';
+import { createTermCache, detach, findTerm, hashRange, storeTerm } from './term-cache.js';
 import { SPAN_END, SPAN_LENGTH, SPAN_START, type TokenFilter, type Tokenizer } from './token-stream.js';
 
 /** Receives each token; called in position order. Offsets are UTF-16 code units, end exclusive. */
@@ -25,7 +26,8 @@ export interface Analyzer {
   readonly name: string;
   /** Emits the tokens of `text`, first position = firstPosition (default 0). Returns the position
    *  one past the last emitted token's position accounting for trailing removed tokens the way
-   *  Lucene does for multi-valued fields (so the caller can add position_increment_gap). If no token is emitted, return firstPosition. */
+   *  Lucene does for multi-valued fields (so the caller can add position_increment_gap); removed
+   *  tokens advance it even when nothing is emitted, as in Lucene. */
   analyze(text: string, sink: TokenSink, firstPosition?: number): number;
 }
 
@@ -36,44 +38,32 @@ export interface Analyzer {
  */
 const SPAN = new Int32Array(SPAN_LENGTH);
 
-/** Entries a memoized filter chain keeps before it starts over (~a few MB of short strings). */
-const MEMO_LIMIT = 1 << 16;
+/** Slots of an analyzer's term cache: 2^17, so up to 65,536 distinct tokens (a few MB). */
+const TERM_CACHE_BITS = 17;
 
-/**
- * Composes filters into one, memoizing its results by input term. Worth it for chains with a
- * stemmer: natural-language text repeats a small vocabulary (Zipf), so most tokens become one
- * hash lookup instead of lowercasing, a stop-set lookup and a Porter run. The cache only saves
- * work: the filters are pure, so results do not depend on what it holds. It is emptied when full.
- */
-export function memoizedFilterChain(filters: readonly TokenFilter[]): TokenFilter {
-  const chain = filters.slice();
-  const memo = new Map<string, string | null>();
-  return (term) => {
-    let out = memo.get(term);
-    if (out === undefined) {
-      const key = detach(term);
-      out = key;
-      for (let f = 0; f < chain.length && out !== null; f++) out = chain[f](out);
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(key, out);
-    }
-    return out;
-  };
-}
-
-/**
- * A copy of `s` sharing no storage with it. V8 represents a `slice()` of 13+ chars as a view that
- * keeps the whole sliced text alive, and filters often return their input unchanged; a cache
- * holding such views would pin every document it has seen. Joining an array builds a new string.
- */
-function detach(s: string): string {
-  return s.split('').join('');
+export interface ChainOptions {
+  /**
+   * Cache the filter chain's output per distinct token text (see term-cache.ts). Only for chains
+   * of pure filters; worth it when the chain is costly (a stemmer).
+   */
+  readonly cacheTerms?: boolean;
 }
 
 /** An analyzer assembled from a tokenizer and filters (Lucene `Analyzer.TokenStreamComponents`). */
-export function chainAnalyzer(name: string, tokenizer: Tokenizer, filters: readonly TokenFilter[]): Analyzer {
+export function chainAnalyzer(
+  name: string,
+  tokenizer: Tokenizer,
+  filters: readonly TokenFilter[],
+  options: ChainOptions = {},
+): Analyzer {
   const chain = filters.slice();
   const filterCount = chain.length;
+  const cache = options.cacheTerms === true ? createTermCache(TERM_CACHE_BITS) : null;
+  const filter = (input: string): string | null => {
+    let term: string | null = input;
+    for (let f = 0; f < filterCount && term !== null; f++) term = chain[f](term);
+    return term;
+  };
   return {
     name,
     analyze(text: string, sink: TokenSink, firstPosition = 0): number {
@@ -86,8 +76,20 @@ export function chainAnalyzer(name: string, tokenizer: Tokenizer, filters: reado
         const start = span[SPAN_START];
         const end = span[SPAN_END];
         previousEnd = end;
-        let term: string | null = text.slice(start, end);
-        for (let f = 0; f < filterCount && term !== null; f++) term = chain[f](term);
+        let term: string | null;
+        if (cache === null) {
+          term = filter(text.slice(start, end));
+        } else {
+          const hash = hashRange(text, start, end);
+          const slot = findTerm(cache, text, start, end, hash);
+          if (slot >= 0) {
+            term = cache.values[slot];
+          } else {
+            const key = detach(text.slice(start, end));
+            term = filter(key);
+            storeTerm(cache, slot, key, hash, term);
+          }
+        }
         if (term === null) {
           removed++;
           continue;
@@ -97,7 +99,8 @@ export function chainAnalyzer(name: string, tokenizer: Tokenizer, filters: reado
         emitted = true;
         sink(term, position, start, end);
       }
-      return emitted ? position + removed + 1 : firstPosition;
+      // Removed tokens still advance the position (Lucene applies their increment in end()).
+      return emitted ? position + removed + 1 : firstPosition + removed;
     },
   };
 }
@@ -110,9 +113,12 @@ const standard = chainAnalyzer('standard', standardTokenizer, [lowercaseFilter])
  * → StopFilter(English) → PorterStemFilter. The SetKeywordMarkerFilter Lucene inserts before the
  * stemmer only exists when `stem_exclusion` is set, which the built-in analyzer does not do.
  */
-const english = chainAnalyzer('english', standardTokenizer, [
-  memoizedFilterChain([englishPossessiveFilter, lowercaseFilter, englishStopFilter, porterStemFilter]),
-]);
+const english = chainAnalyzer(
+  'english',
+  standardTokenizer,
+  [englishPossessiveFilter, lowercaseFilter, englishStopFilter, porterStemFilter],
+  { cacheTerms: true },
+);
 
 /** `simple` (Lucene SimpleAnalyzer): LetterTokenizer + LowerCaseFilter. */
 const simple = chainAnalyzer('simple', letterTokenizer, [lowercaseFilter]);

@@ -18,8 +18,8 @@ export {
   analyzeToTokens,
   chainAnalyzer,
   getAnalyzer,
-  memoizedFilterChain,
   type Analyzer,
+  type ChainOptions,
   type TokenSink,
 } from './analyzers.js';
 export {

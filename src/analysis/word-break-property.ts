@@ -11,7 +11,7 @@
  * result cached (a Uint8Array over the BMP, a Map above it), so scanning never runs a regex per
  * character after warm-up. ASCII is classified eagerly at module load.
  *
- * Unicode version: the properties are those of the running engine (Node 20: Unicode 15+), whereas
+ * Unicode version: the properties are those of the running engine (Node 20 builds: Unicode 15 to 17), whereas
  * Lucene 9's JFlex tables are Unicode 12.1; characters assigned after 12.1 may differ.
  */
 

@@ -5,6 +5,7 @@
  * fine unless `allow_no_indices=false`.
  */
 import { IndexNotFoundError } from '../errors/index.js';
+import { wildcardRegExp } from '../common/wildcard.js';
 
 export interface ResolveOptions {
   readonly ignoreUnavailable: boolean;
@@ -14,17 +15,13 @@ export interface ResolveOptions {
 
 export const DEFAULT_RESOLVE: ResolveOptions = { ignoreUnavailable: false, allowNoIndices: true, expandHidden: false };
 
-function wildcardRegex(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
 export function resolveIndexExpression(expression: string | undefined, existing: readonly string[], options: ResolveOptions = DEFAULT_RESOLVE): string[] {
   const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
   const result = new Set<string>();
   let sawWildcard = false;
   for (const part of parts) {
     if (part.startsWith('-') && sawWildcard) {
-      const re = wildcardRegex(part.slice(1));
+      const re = wildcardRegExp(part.slice(1));
       for (const name of [...result]) if (re.test(name)) result.delete(name);
       continue;
     }
@@ -35,7 +32,7 @@ export function resolveIndexExpression(expression: string | undefined, existing:
     }
     if (part.includes('*')) {
       sawWildcard = true;
-      const re = wildcardRegex(part);
+      const re = wildcardRegExp(part);
       const matched = existing.filter((n) => re.test(n) && (options.expandHidden || !n.startsWith('.') || part.startsWith('.')));
       if (matched.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(part);
       for (const n of matched) result.add(n);

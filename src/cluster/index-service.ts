@@ -7,9 +7,10 @@
 import { shardForRouting } from '../common/routing.js';
 import { DocumentMissingError, EsError, IllegalArgumentError } from '../errors/index.js';
 import { defineOwn, isPlainObject } from '../common/json.js';
+import { wildcardMatch } from '../common/wildcard.js';
 import {
   DocumentParser, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
-  validateSettings, storedSource, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
+  validateSettings, storedSource, nestSettings, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
   type RootMapping,
 } from '../index/index.js';
 import { IndexShard, type WriteOutcome } from './index-shard.js';
@@ -125,6 +126,16 @@ export class IndexService {
     this.mapping = next;
     this.resolvedMapping = resolved;
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+  }
+
+  /** GET _settings: nested (default) or flat keys, optionally only the named (wildcard) settings. */
+  renderSettings(flat: boolean, names: readonly string[] | null = null): Record<string, unknown> {
+    let entries = [...this.settings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (names) {
+      const patterns = names.map((n) => (n.startsWith('index.') ? n : `index.${n}`));
+      entries = entries.filter(([k]) => patterns.some((p) => wildcardMatch(p, k)));
+    }
+    return flat ? Object.fromEntries(entries) : nestSettings(new Map(entries));
   }
 
   renderMapping(): Record<string, unknown> {

@@ -3,6 +3,7 @@
  * level), `**` (any depth), and `-` exclusions. Arrays are transparent: the path applies to their
  * elements. Objects left empty are removed.
  */
+import { wildcardMatch } from '../common/wildcard.js';
 
 interface Pattern {
   readonly segments: readonly string[];
@@ -10,8 +11,7 @@ interface Pattern {
 
 function matchSegment(pattern: string, key: string): boolean {
   if (pattern === '*') return true;
-  if (!pattern.includes('*')) return pattern === key;
-  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(key);
+  return wildcardMatch(pattern, key);
 }
 
 /** Remaining patterns after descending into `key`; a pattern that ended means "keep all". */

@@ -3,7 +3,6 @@
  * (ES RestCreateIndexAction, RestGetIndicesAction, RestPutMappingAction, …).
  */
 import { parseJsonObject } from '../dsl/index.js';
-import { nestSettings } from '../index/index.js';
 import type { IndexService, IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams } from './params.js';
 import type { RestRequest, RouteDef } from './rest.js';
@@ -13,11 +12,6 @@ const MASTER = ['timeout', 'master_timeout'];
 function shardsHeader(indices: IndexService[]): { total: number; successful: number; failed: number } {
   const n = indices.reduce((sum, i) => sum + i.shards.length, 0);
   return { total: n * (1 + (indices[0]?.resolvedSettings.numberOfReplicas ?? 0)), successful: n, failed: 0 };
-}
-
-function renderSettings(index: IndexService, flat: boolean): Record<string, unknown> {
-  if (flat) return Object.fromEntries([...index.settings].sort(([a], [b]) => (a < b ? -1 : 1)));
-  return nestSettings(index.settings);
 }
 
 function resolveForRead(indices: IndicesService, req: RestRequest): IndexService[] {
@@ -57,7 +51,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
         const flat = boolParam(req.query, 'flat_settings', false);
         const out: Record<string, unknown> = {};
         for (const index of resolveForRead(indices, req)) {
-          out[index.name] = { aliases: {}, mappings: index.renderMapping(), settings: flat ? renderSettings(index, true) : renderSettings(index, false) };
+          out[index.name] = { aliases: {}, mappings: index.renderMapping(), settings: index.renderSettings(flat) };
         }
         return { body: out };
       },
@@ -99,16 +93,8 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       handler: (req) => {
         const flat = boolParam(req.query, 'flat_settings', false);
         const out: Record<string, unknown> = {};
-        for (const index of resolveForRead(indices, req)) {
-          let settings = [...index.settings];
-          if (req.params.name) {
-            const names = req.params.name.split(',').map((n) => (n.startsWith('index.') ? n : `index.${n}`));
-            const res = names.map((n) => new RegExp('^' + n.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$'));
-            settings = settings.filter(([k]) => res.some((r) => r.test(k)));
-          }
-          const map = new Map(settings);
-          out[index.name] = { settings: flat ? Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : 1))) : nestSettings(map) };
-        }
+        const names = req.params.name ? req.params.name.split(',') : null;
+        for (const index of resolveForRead(indices, req)) out[index.name] = { settings: index.renderSettings(flat, names) };
         return { body: out };
       },
     },

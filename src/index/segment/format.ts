@@ -69,7 +69,8 @@ export interface SegmentFieldInfo {
   readonly hasNorms: boolean;
   readonly hasDocValues: boolean;
   readonly termCount: number;
-  /** Documents with at least one value (Lucene `Terms.getDocCount`, used by BM25 idf). */
+  /** Documents with at least one term (Lucene `Terms.getDocCount`, the N of BM25 idf); for fields
+   *  without postings, documents with a value. */
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
   readonly sumDocFreq: number;

@@ -19,7 +19,22 @@ function popcount(words: Uint32Array): number {
   return n;
 }
 
-function writeField(w: SectionWriter, ord: number, f: FieldInput): SegmentFieldInfo {
+/** Documents with at least one posting (Lucene `Terms.getDocCount`, the N of BM25's idf). */
+function docsWithTerms(docs: Uint32Array, maxDoc: number): number {
+  const seen = new Uint32Array((maxDoc + 31) >>> 5);
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    const m = 1 << (d & 31);
+    if ((seen[d >>> 5] & m) === 0) {
+      seen[d >>> 5] |= m;
+      n++;
+    }
+  }
+  return n;
+}
+
+function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
   let sumTotalTermFreq = 0;
   const postings = f.docs ? f.docs.length : 0;
   if (f.terms && f.postingsStart) {
@@ -108,7 +123,7 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput): SegmentFieldI
     hasNorms: f.norms !== null,
     hasDocValues: f.docValueOffsets !== null,
     termCount: f.termCount,
-    docCount: popcount(f.docsWithField),
+    docCount: f.docs !== null ? docsWithTerms(f.docs, maxDoc) : popcount(f.docsWithField),
     sumTotalTermFreq,
     sumDocFreq: postings,
   };
@@ -141,7 +156,7 @@ export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   w.add(Section.IndexOrder, NO_FIELD, input.indexOrder);
   w.add(Section.SourceBytes, NO_FIELD, input.sources.bytes);
   w.add(Section.SourceOffsets, NO_FIELD, input.sources.offsets);
-  const fields = input.fields.map((f, ord) => writeField(w, ord, f));
+  const fields = input.fields.map((f, ord) => writeField(w, ord, f, input.maxDoc));
   const info: SegmentInfo = { maxDoc: input.maxDoc, fields };
   return w.finish(info);
 }

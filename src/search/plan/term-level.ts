@@ -7,6 +7,7 @@ import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
 import type { TermValue } from '../../dsl/index.js';
 import { compiledFormat, toHalfFloat, type ResolvedField } from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
+import { escapeRegExp } from '../../common/wildcard.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
@@ -83,7 +84,7 @@ export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, va
   if (!field) return MATCH_NONE;
   if (caseInsensitive && (field.type === 'keyword' || field.type === 'text')) {
     const s = String(value);
-    return { t: 'pattern', field: field.path, regex: '^' + escapeRegex(s) + '$', flags: 'iu', score: Math.fround(boost) };
+    return { t: 'pattern', field: field.path, regex: '^' + escapeRegExp(s) + '$', flags: 'iu', score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => exactValueQuery(ctx, field, value, boost));
 }
@@ -173,19 +174,15 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
   return { t: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
 }
 
-export function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /** Lucene wildcard syntax (`*`, `?`, `\` escapes) → an anchored JS regex source. */
 export function wildcardToRegex(pattern: string): string {
   let out = '^';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) out += escapeRegex(pattern[++i]);
+    if (c === '\\' && i + 1 < pattern.length) out += escapeRegExp(pattern[++i]);
     else if (c === '*') out += '[\\s\\S]*';
     else if (c === '?') out += '[\\s\\S]';
-    else out += escapeRegex(c);
+    else out += escapeRegExp(c);
   }
   return out + '$';
 }

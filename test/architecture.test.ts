@@ -1,0 +1,100 @@
+/**
+ * Enforces the dependency rules of docs/ARCHITECTURE.md §5 by scanning every import in src/ and
+ * workers/. A rule broken here is a design decision: change the document in the same commit.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Which top-level modules each module may import (itself always allowed). */
+const ALLOWED: Record<string, readonly string[]> = {
+  errors: [],
+  common: [],
+  config: [],
+  dsl: ['errors', 'common'],
+  analysis: ['errors', 'common'],
+  index: ['analysis', 'errors', 'common'],
+  search: ['index', 'dsl', 'analysis', 'errors', 'common'],
+  ml: ['analysis', 'errors', 'common'],
+  ingest: ['ml', 'index', 'errors', 'common'],
+  storage: ['index', 'errors', 'common'],
+  tasks: ['errors', 'common'],
+  security: ['errors', 'common'],
+  cluster: ['search', 'index', 'storage', 'ml', 'tasks', 'dsl', 'errors', 'common', 'workers/protocol'],
+  http: ['cluster', 'ingest', 'tasks', 'security', 'dsl', 'errors', 'common'],
+  app: ['*'],
+  main: ['app', 'config'],
+  connector: [],
+  workers: ['search', 'index', 'ml', 'analysis', 'errors', 'common', 'workers/protocol'],
+};
+
+/** Pure modules: no Node built-ins (they run anywhere, and in the browser for dsl types). */
+const PURE = new Set(['errors', 'common', 'dsl', 'analysis', 'connector']);
+/** The only modules that may import piscina. */
+const PISCINA = new Set(['cluster']);
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return files(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** The module a file belongs to: src/<module>/..., src/app.ts → app, workers/... → workers. */
+function moduleOf(file: string): string {
+  const rel = relative(ROOT, file).split('\\').join('/');
+  if (rel.startsWith('workers/')) return rel === 'workers/protocol.ts' ? 'workers/protocol' : 'workers';
+  const parts = rel.split('/');
+  if (parts.length === 2) return parts[1].replace(/\.ts$/, '');
+  return parts[1];
+}
+
+function imports(source: string): string[] {
+  const out: string[] = [];
+  const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (let m = re.exec(source); m; m = re.exec(source)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+const sources = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'workers'))];
+
+describe('architecture', () => {
+  it('finds the source files it checks', () => {
+    expect(sources.length).toBeGreaterThan(50);
+  });
+
+  it('every import respects the dependency direction of docs/ARCHITECTURE.md', () => {
+    const violations: string[] = [];
+    for (const file of sources) {
+      const from = moduleOf(file);
+      const allowed = ALLOWED[from === 'workers/protocol' ? 'workers' : from];
+      // workers/protocol.ts is shared by both sides: it may only name types of search/, index/, errors/.
+      if (!allowed) {
+        violations.push(`${relative(ROOT, file)}: module [${from}] has no rule in ALLOWED`);
+        continue;
+      }
+      for (const spec of imports(readFileSync(file, 'utf8'))) {
+        if (spec.startsWith('node:')) {
+          if (PURE.has(from)) violations.push(`${relative(ROOT, file)}: pure module [${from}] imports ${spec}`);
+          continue;
+        }
+        if (!spec.startsWith('.')) {
+          if (spec === 'piscina' && !PISCINA.has(from)) violations.push(`${relative(ROOT, file)}: only cluster/ may import piscina`);
+          continue;
+        }
+        const target = moduleOf(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        if (target === from || allowed.includes('*') || allowed.includes(target)) continue;
+        violations.push(`${relative(ROOT, file)}: [${from}] must not import [${target}] (${spec})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing in the server imports the browser connector', () => {
+    const offenders = sources.filter((f) => moduleOf(f) !== 'connector' && imports(readFileSync(f, 'utf8')).some((s) => s.includes('/connector/')));
+    expect(offenders).toEqual([]);
+  });
+});

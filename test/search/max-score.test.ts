@@ -1,0 +1,143 @@
+/**
+ * Rank-safe pruning: for random corpora (several segments, deletes, repeated terms, long and short
+ * documents) and random term disjunctions, the block-max MaxScore top-k must equal an exhaustive
+ * brute-force BM25 computed independently from the raw documents — same ids, same order, same
+ * float32 scores — and the exhaustive DAAT path of the engine must agree as well.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InProcessIndex, type HarnessDoc } from '../../bench/lib/engine-harness.js';
+import { analyzeToTokens, getAnalyzer } from '../../src/analysis/index.js';
+import { intToByte4 } from '../../src/index/index.js';
+import { averageFieldLength, bm25Idf, bm25Score, normInverseCache } from '../../src/search/index.js';
+
+const f = Math.fround;
+const VOCAB = Array.from({ length: 60 }, (_, i) => `w${i}`);
+
+/** Zipf-ish word picks so some terms are frequent (long postings, many blocks) and some rare. */
+const word = fc.integer({ min: 0, max: 999 }).map((u) => VOCAB[Math.floor(((u / 1000) ** 3) * VOCAB.length)]);
+const docText = fc.oneof(
+  { weight: 4, arbitrary: fc.array(word, { minLength: 1, maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.array(word, { minLength: 30, maxLength: 120 }) },
+).map((ws) => ws.join(' '));
+
+interface Corpus {
+  segments: string[][];
+  deletes: number[];
+  queries: string[][];
+}
+
+const corpus: fc.Arbitrary<Corpus> = fc.record({
+  segments: fc.array(fc.array(docText, { minLength: 1, maxLength: 400 }), { minLength: 1, maxLength: 4 }),
+  deletes: fc.array(fc.nat(), { maxLength: 40 }),
+  queries: fc.array(fc.array(word, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+});
+
+/** BM25 from scratch over the live documents (Lucene's float32 formula, index-wide statistics). */
+function bruteForce(docs: Map<string, { text: string; order: number }>, terms: string[], k: number) {
+  const analyzer = getAnalyzer('standard')!;
+  const analysed = [...docs].map(([id, d]) => {
+    const tokens = analyzeToTokens(analyzer, d.text).map((t) => t.term);
+    const tf = new Map<string, number>();
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    return { id, order: d.order, tf, norm: intToByte4(tokens.length), length: tokens.length };
+  });
+  // Statistics count deleted documents until merged away, as Lucene does: the harness keeps every
+  // written copy, so the caller passes all copies for stats and the live ones for scoring.
+  return { analysed };
+}
+
+function expectedTopK(all: ReturnType<typeof bruteForce>['analysed'], live: Set<string>, liveOrder: Map<string, number>, terms: string[], k: number) {
+  const docCount = all.filter((d) => d.length > 0).length;
+  const sumTtf = all.reduce((s, d) => s + d.length, 0);
+  const cache = normInverseCache(averageFieldLength(sumTtf, docCount));
+  const weights = terms.map((t) => {
+    const df = all.filter((d) => d.tf.has(t)).length;
+    return df === 0 ? 0 : f(f(1) * bm25Idf(df, docCount));
+  });
+  const scored: Array<{ id: string; score: number; order: number }> = [];
+  for (const d of all) {
+    if (!live.has(d.id) || liveOrder.get(d.id) !== d.order) continue;
+    let sum = 0;
+    let matched = false;
+    terms.forEach((t, i) => {
+      const tf = d.tf.get(t);
+      if (tf) {
+        matched = true;
+        sum += bm25Score(weights[i], tf, cache[d.norm]);
+      }
+    });
+    if (matched) scored.push({ id: d.id, score: f(sum), order: d.order });
+  }
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
+  return { top: scored.slice(0, k).map(({ id, score }) => ({ id, score })), total: scored.length };
+}
+
+describe('block-max MaxScore', () => {
+  it('returns exactly the exhaustive top-k for random term disjunctions', () => {
+    fc.assert(
+      fc.property(corpus, fc.integer({ min: 1, max: 25 }), ({ segments, deletes, queries }, k) => {
+        const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+        // Every written copy (for statistics) and the live copy per id (for scoring).
+        const written: Array<{ id: string; text: string; order: number }> = [];
+        const live = new Map<string, number>();
+        let order = 0;
+        let nextId = 0;
+        for (const texts of segments) {
+          const docs: HarnessDoc[] = texts.map((text, i) => {
+            // Some ids repeat across segments: an update, which deletes the older copy.
+            const id = nextId > 5 && i % 7 === 3 ? `d${(i * 13) % nextId}` : `d${nextId++}`;
+            return { id, source: { body: text } };
+          });
+          const seen = new Set<string>();
+          const unique = docs.filter((d) => (seen.has(d.id) ? false : (seen.add(d.id), true)));
+          index.addSegment(unique);
+          for (const d of unique) {
+            written.push({ id: d.id, text: d.source.body as string, order });
+            live.set(d.id, order++);
+          }
+        }
+        const ids = [...live.keys()];
+        const removed = deletes.map((n) => ids[n % ids.length]);
+        index.deleteIds(removed);
+        for (const id of removed) live.delete(id);
+
+        const all = bruteForce(new Map(written.map((w) => [`${w.id}@${w.order}`, { text: w.text, order: w.order }])), [], k).analysed
+          .map((d) => ({ ...d, id: d.id.split('@')[0] }));
+        for (const terms of queries) {
+          const query = { match: { body: terms.join(' ') } };
+          const expected = expectedTopK(all, new Set(live.keys()), live, terms, k);
+          const pruned = index.search(query, { k, trackTotalHitsUpTo: -1 });
+          expect(pruned.hits).toEqual(expected.top);
+          const counted = index.search(query, { k, trackTotalHitsUpTo: 1_000_000 });
+          expect(counted.hits).toEqual(expected.top);
+          expect(counted.total).toBe(expected.total);
+          // min_score forces the exhaustive DAAT path: it must agree too.
+          const exhaustive = index.search(query, { k, trackTotalHitsUpTo: 1_000_000, minScore: -1 });
+          expect(exhaustive.hits).toEqual(expected.top);
+          expect(exhaustive.total).toBe(expected.total);
+        }
+      }),
+      { numRuns: 60, seed: 20261121 },
+    );
+  });
+
+  it('keeps results after force merge identical to the multi-segment results', () => {
+    const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+    const rnd = fc.sample(fc.array(docText, { minLength: 300, maxLength: 300 }), { numRuns: 3, seed: 7 });
+    rnd.forEach((texts, s) => index.addSegment(texts.map((text, i) => ({ id: `s${s}-${i}`, source: { body: text } }))));
+    index.deleteIds(['s0-1', 's1-2', 's2-3']);
+    const queries = ['w1 w2', 'w0 w5 w9', 'w30 w3', 'w2'].map((q) => ({ match: { body: q } }));
+    const before = queries.map((q) => index.search(q, { k: 20 }));
+    // Merging drops deleted docs, which changes statistics (as in Lucene): compare ids only where
+    // statistics are unaffected — i.e. re-check rank-safety on the merged index instead.
+    index.forceMerge();
+    expect(index.segments.length).toBe(1);
+    queries.forEach((q, i) => {
+      const after = index.search(q, { k: 20, trackTotalHitsUpTo: 1_000_000 });
+      const exhaustive = index.search(q, { k: 20, trackTotalHitsUpTo: 1_000_000, minScore: -1 });
+      expect(after.hits).toEqual(exhaustive.hits);
+      expect(after.total).toBe(before[i].total);
+    });
+  });
+});

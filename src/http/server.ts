@@ -33,6 +33,10 @@ function errorBody(err: unknown, log: FastifyInstance['log']): { status: number;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 413, body: new EsError('content_too_long_exception', `entity content is too long for the configured buffer limit [${MAX_CONTENT_LENGTH}]`, 413).toBody() };
   }
+  if (code?.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') {
+    // A corrupt gzip/deflate request body is bad input, not a server failure.
+    return { status: 400, body: new EsError('illegal_argument_exception', `failed to decompress the request body: ${(err as Error).message}`, 400).toBody() };
+  }
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || (statusCode !== undefined && statusCode >= 400 && statusCode < 500)) {
     return { status: 400, body: new EsError('illegal_argument_exception', (err as Error).message, 400).toBody() };
   }
@@ -68,12 +72,17 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
   });
 
-  // Clients may gzip or deflate request bodies (`compression: true`).
+  // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
+  // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.
   app.addHook('preParsing', async (req, _reply, payload) => {
     const enc = req.headers['content-encoding'];
-    if (enc === 'gzip') return payload.pipe(createGunzip());
-    if (enc === 'deflate') return payload.pipe(createInflate());
-    return payload;
+    if (enc !== 'gzip' && enc !== 'deflate') return payload;
+    const decoded = payload.pipe(enc === 'gzip' ? createGunzip() : createInflate()) as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
+    decoded.receivedEncodedLength = 0;
+    payload.on('data', (chunk: Buffer) => {
+      decoded.receivedEncodedLength += chunk.length;
+    });
+    return decoded;
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

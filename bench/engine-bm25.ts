@@ -1,0 +1,132 @@
+/**
+ * Scenario (a): engine-level BM25 top-10 latency on the 200k-document synthetic corpus, one thread,
+ * in one process: threadsearch's engine (the code a search worker runs: parse → plan with
+ * index-wide statistics → block-max MaxScore over the segment → top-10 with ids) against the exact
+ * typed-array term-at-a-time scorer (ref-taat, §3.2 of performance.md) and the in-process peers
+ * MiniSearch and wink-bm25-text-search. Targets (same run): engine p50 ≤ 0.5 × ref-taat p50,
+ * ≥ 20 × faster p50 than MiniSearch.
+ *
+ *   node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers]
+ */
+import { parseArgs } from 'node:util';
+import { InProcessIndex } from './lib/engine-harness.js';
+import { generateBm25Corpus } from './lib/corpus.js';
+import { latencyStats, startCpuProbe } from './lib/machine.js';
+import { buildPeer } from './lib/peers.js';
+import { buildRefTaat } from './lib/ref-taat.js';
+import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+import { maxScoreStats } from '../src/search/index.js';
+
+const { values } = parseArgs({
+  options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-peers': { type: 'boolean' }, segments: { type: 'string' } },
+});
+const DOCS = Number(values.docs ?? 200_000);
+const QUERIES = Number(values.queries ?? 2_000);
+const WARMUP = 200;
+const K = 10;
+
+interface Case {
+  name: string;
+  search: (q: string) => string[];
+  build_s: number;
+}
+
+function timeCase(c: Case, queries: string[]) {
+  for (let i = 0; i < Math.min(WARMUP, queries.length); i++) c.search(queries[i]);
+  const samples = new Float64Array(queries.length);
+  const results: string[][] = [];
+  const probe = startCpuProbe();
+  for (let i = 0; i < queries.length; i++) {
+    const t0 = performance.now();
+    results.push(c.search(queries[i]));
+    samples[i] = performance.now() - t0;
+  }
+  const cpu = probe.stop();
+  const stats = latencyStats(samples);
+  return { stats, results, otherCores: cpu.otherCores, qps: (queries.length / cpu.wallMs) * 1000 };
+}
+
+function recallAt10(results: string[][], truth: string[][]): number {
+  let hit = 0;
+  let total = 0;
+  results.forEach((r, i) => {
+    const t = new Set(truth[i]);
+    total += t.size;
+    for (const id of r) if (t.has(id)) hit++;
+  });
+  return total === 0 ? 1 : hit / total;
+}
+
+const corpus = generateBm25Corpus({ docs: DOCS, queries: QUERIES });
+console.log(`corpus: ${corpus.docs.length} docs, ${corpus.queries.length} queries`);
+
+let t0 = performance.now();
+const ref = buildRefTaat(corpus.docs);
+const refBuild = (performance.now() - t0) / 1000;
+
+t0 = performance.now();
+const index = new InProcessIndex({ properties: { text: { type: 'text' } } });
+// As a refresh loop would: segments of ~20k documents, then a force merge to one segment.
+const SEGMENT = 20_000;
+for (let i = 0; i < corpus.docs.length; i += SEGMENT) {
+  index.addSegment(corpus.docs.slice(i, i + SEGMENT).map((d) => ({ id: d.id, source: { text: d.text } })));
+}
+const segmentsBefore = index.segments.length;
+if (values.segments === undefined) index.forceMerge();
+const engineBuild = (performance.now() - t0) / 1000;
+console.log(`built: ref-taat ${refBuild.toFixed(1)} s, threadsearch ${engineBuild.toFixed(1)} s (${segmentsBefore} segments → ${index.segments.length})`);
+
+const engine = (trackTotalHitsUpTo: number) => (q: string) => index.search({ match: { text: q } }, { k: K, trackTotalHitsUpTo }).hits.map((h) => h.id);
+
+const cases: Case[] = [
+  { name: 'ref-taat (exhaustive TAAT)', build_s: refBuild, search: (q) => ref.search(q, K).map((h) => h.id) },
+  { name: 'threadsearch, track_total_hits: false', build_s: engineBuild, search: engine(-1) },
+  { name: 'threadsearch, track_total_hits: 10000 (default)', build_s: engineBuild, search: engine(10_000) },
+];
+
+const rows: Array<Record<string, unknown>> = [];
+let truth: string[][] = [];
+let refP50 = NaN;
+const run = (c: Case) => {
+  const before = maxScoreStats.postingsScored;
+  const r = timeCase(c, corpus.queries);
+  if (c.name.startsWith('ref-taat')) {
+    truth = r.results;
+    refP50 = r.stats.p50;
+  }
+  const row = {
+    case: c.name, build_s: c.build_s, p50_ms: r.stats.p50, p90_ms: r.stats.p90, p99_ms: r.stats.p99, mean_ms: r.stats.mean, qps: r.qps,
+    recall10: recallAt10(r.results, truth), p50_vs_ref: r.stats.p50 / refP50, otherCores: r.otherCores,
+    postings_scored_per_query: c.name.startsWith('threadsearch') ? (maxScoreStats.postingsScored - before) / (corpus.queries.length + WARMUP) : null,
+  };
+  rows.push(row);
+  console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${row.recall10.toFixed(3)}, p50/ref ${row.p50_vs_ref.toFixed(2)}, otherCores ${row.otherCores.toFixed(2)}`);
+};
+for (const c of cases) run(c);
+
+if (!values['no-peers']) {
+  for (const name of ['minisearch', 'wink'] as const) {
+    const peer = buildPeer(name, corpus.docs);
+    run({ name, build_s: peer.buildMs / 1000, search: (q) => peer.search(q, K).map((h) => h.id) });
+  }
+}
+
+const ours = rows.find((r) => r.case === 'threadsearch, track_total_hits: false')!;
+const mini = rows.find((r) => r.case === 'minisearch');
+const summary = {
+  engine_p50_over_ref_p50: (ours.p50_ms as number) / refP50,
+  minisearch_p50_over_engine_p50: mini ? (mini.p50_ms as number) / (ours.p50_ms as number) : null,
+};
+console.log(`targets: engine/ref p50 = ${summary.engine_p50_over_ref_p50.toFixed(2)} (≤ 0.5), MiniSearch/engine p50 = ${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'} (≥ 20)`);
+
+if (DOCS === 200_000 && QUERIES === 2_000) {
+  writeResult('engine-bm25', { params: { docs: DOCS, queries: QUERIES, k: K, segments: index.segments.length }, cases: rows, summary });
+  updateBenchmarksMd(
+    'engine-bm25',
+    markdownTable(
+      ['case', 'build s', 'p50 ms', 'p90 ms', 'p99 ms', 'q/s (1 thread)', 'recall@10 vs exact', 'p50 / ref-taat p50', 'otherCores'],
+      rows.map((r) => [r.case as string, formatNumber(r.build_s as number), formatNumber(r.p50_ms as number), formatNumber(r.p90_ms as number), formatNumber(r.p99_ms as number), Math.round(r.qps as number), (r.recall10 as number).toFixed(3), (r.p50_vs_ref as number).toFixed(2), (r.otherCores as number).toFixed(2)]),
+    ),
+    `200k synthetic docs (Zipf, performance.md §2.1), 2,000 queries of 2–3 terms, top-10, one thread, one process. threadsearch = parse + plan (index-wide stats) + block-max MaxScore over one force-merged segment + ids. recall@10 is overlap with exact BM25 (ref-taat uses exact lengths; threadsearch uses Lucene's lossy one-byte norms, as ES does). Targets: engine p50 ≤ 0.5 × ref-taat p50 → **${summary.engine_p50_over_ref_p50.toFixed(2)}**; MiniSearch p50 ≥ 20 × engine p50 → **${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'}**. Run: \`node dist/bench/engine-bm25.js\`.`,
+  );
+}

@@ -159,9 +159,22 @@ export function docForId(segment: Segment, id: string): number {
   return hashLookup(segment.idHash, segment.idBytes, segment.idOffsets, len);
 }
 
+/** Short ASCII strings decode faster in JS than through Buffer#toString's native call. */
+function decodeShort(bytes: Uint8Array, start: number, end: number, buffer: Buffer, base: number): string {
+  if (end - start <= 32) {
+    let s = '';
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      if (c >= 0x80) return buffer.toString('utf8', base + start, base + end);
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return buffer.toString('utf8', base + start, base + end);
+}
+
 export function readId(segment: Segment, doc: number): string {
-  const base = segment.idBytes.byteOffset;
-  return segment.buffer.toString('utf8', base + segment.idOffsets[doc], base + segment.idOffsets[doc + 1]);
+  return decodeShort(segment.idBytes, segment.idOffsets[doc], segment.idOffsets[doc + 1], segment.buffer, segment.idBytes.byteOffset);
 }
 
 /** The stored `_source` JSON text, or null when the index does not store it. */

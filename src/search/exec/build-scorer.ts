@@ -14,9 +14,26 @@ import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
 import type { Scorer } from './scorer.js';
 import { TermScorer } from './term-scorer.js';
 
+/** Reused freq-1 score tables (TermScorer.tf1): allocating 2 KB per term per query showed up in profiles. */
+const tf1Pool: Float64Array[] = [];
+
 export class SegmentSearchContext {
   private readonly caches = new Map<number, Float64Array>();
+  private readonly tables: Float64Array[] = [];
   constructor(readonly segment: Segment) {}
+
+  tf1Table(): Float64Array {
+    const t = tf1Pool.pop() ?? new Float64Array(256);
+    t.fill(NaN);
+    this.tables.push(t);
+    return t;
+  }
+
+  /** Returns pooled tables; the scorers built by this context must not be used afterwards. */
+  release(): void {
+    for (const t of this.tables) tf1Pool.push(t);
+    this.tables.length = 0;
+  }
 
   /** BM25 norm tables are per field avgdl; one per distinct avgdl per task. */
   normCache(avgdl: number): Float64Array {
@@ -30,7 +47,7 @@ export class SegmentSearchContext {
     if (!field || !field.docs) return null;
     const ord = termOrd(field, exec.term);
     if (ord < 0) return null;
-    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl));
+    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl), this.tf1Table());
   }
 }
 
@@ -43,7 +60,7 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
   const fixed = exec.prefixExpansions ? exec.terms.length - 1 : exec.terms.length;
   const scorerFor = (term: string) => {
     const ord = termOrd(field, term);
-    return ord < 0 ? null : new TermScorer(field, ord, 0, cache);
+    return ord < 0 ? null : new TermScorer(field, ord, 0, cache, ctx.tf1Table());
   };
   for (let i = 0; i < fixed; i++) {
     const s = scorerFor(exec.terms[i]);

@@ -6,7 +6,6 @@
  */
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
-const f = Math.fround;
 
 export class MatchAllScorer extends Scorer {
   constructor(private readonly maxDoc: number, private readonly constantScore: number) {
@@ -61,7 +60,7 @@ export class ConjunctionScorer extends Scorer {
   score(): number {
     let sum = 0;
     for (let i = 0; i < this.scoring.length; i++) sum += this.scoring[i].score();
-    return f(sum);
+    return Math.fround(sum);
   }
   maxScore(): number {
     let sum = 0;
@@ -106,7 +105,7 @@ export class DisjunctionSumScorer extends Scorer {
   score(): number {
     let sum = 0;
     for (let i = 0; i < this.clauses.length; i++) if (this.clauses[i].doc === this.doc) sum += this.clauses[i].score();
-    return f(sum);
+    return Math.fround(sum);
   }
   matchCount(): number {
     return this.matched;
@@ -153,7 +152,7 @@ export class DisMaxScorer extends Scorer {
       sum += s;
       if (s > max) max = s;
     }
-    return f(max + (sum - max) * this.tieBreaker);
+    return Math.fround(max + (sum - max) * this.tieBreaker);
   }
   maxScore(): number {
     let max = 0;
@@ -217,7 +216,7 @@ export class ReqOptScorer extends Scorer {
     let s = this.required.score();
     const o = this.optional.doc < this.doc ? this.optional.advance(this.doc) : this.optional.doc;
     if (o === this.doc) s += this.optional.score();
-    return f(s);
+    return Math.fround(s);
   }
   maxScore(): number {
     return this.required.maxScore() + this.optional.maxScore();

@@ -8,7 +8,7 @@ import { isLive, type Segment } from '../../index/index.js';
 import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from './build-scorer.js';
 import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './field-sort.js';
-import { countTermUnion, maxScoreTopK } from './max-score.js';
+import { maxScoreTopK } from './max-score.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import { TopScoreDocs } from './top-docs.js';
@@ -95,9 +95,9 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchRe
     const ctx = new SegmentSearchContext(segment);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
-      if (terms.length > 0) {
-        if (counting && total <= limit) total += countTermUnion(terms, live, segment.maxDoc);
-        if (req.k > 0) maxScoreTopK(terms, live, top, base);
+      if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
+        const n = maxScoreTopK(terms, live, top, base, counting && total <= limit ? limit - total : -1);
+        if (n >= 0) total += n;
       }
     } else if (counting || req.k > 0) {
       const scorer = buildScorer(req.query, ctx);
@@ -118,6 +118,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchRe
         }
       }
     }
+    ctx.release();
     base += segment.maxDoc;
   }
   const ranked = top.sorted();
@@ -151,7 +152,8 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
-    const scorer = buildScorer(req.query, new SegmentSearchContext(segment));
+    const ctx = new SegmentSearchContext(segment);
+    const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = new SortValueReader(keys, segment);
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
@@ -169,6 +171,7 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
         }
       }
     }
+    ctx.release();
     base += segment.maxDoc;
   }
   const ranked = top.sorted();

@@ -24,6 +24,12 @@ export class TermScorer extends Scorer {
   private readonly blockPosStart: Uint32Array | null;
   private readonly positions: Uint32Array | null;
   private cachedMaxScore = -1;
+  /**
+   * Score for freq = 1 by encoded norm, filled lazily (NaN = not yet computed). Nearly every posting
+   * of short text has freq 1 and a document collection has only a few dozen distinct norms, so
+   * this replaces most divisions with a table read — with the very same float32 result.
+   */
+  readonly tf1: Float64Array;
 
   constructor(
     field: SegmentField,
@@ -31,8 +37,11 @@ export class TermScorer extends Scorer {
     readonly weight: number,
     /** normInverse per encoded norm (bm25.normInverseCache). */
     readonly cache: Float64Array,
+    /** A 256-entry table filled with NaN, owned by this scorer while it lives (see tf1 above). */
+    tf1: Float64Array,
   ) {
     super();
+    this.tf1 = tf1;
     this.docs = field.docs!;
     this.freqs = field.freqs;
     this.norms = field.norms;
@@ -47,6 +56,12 @@ export class TermScorer extends Scorer {
     this.positions = field.positions;
   }
 
+  /** Positions the scorer on posting index p (p = end: exhausted). */
+  seek(p: number): void {
+    this.i = p;
+    this.doc = p < this.end ? this.docs[p] : NO_MORE_DOCS;
+  }
+
   nextDoc(): number {
     if (++this.i < this.end) return (this.doc = this.docs[this.i]);
     this.i = this.end;
@@ -55,31 +70,36 @@ export class TermScorer extends Scorer {
 
   advance(target: number): number {
     const docs = this.docs;
+    const end = this.end;
     let i = this.i + 1;
-    if (i >= this.end) {
-      this.i = this.end;
+    // Candidates usually land close ahead: try the next few postings before searching.
+    const near = Math.min(end, i + 4);
+    while (i < near && docs[i] < target) i++;
+    if (i < near) {
+      this.i = i;
+      return (this.doc = docs[i]);
+    }
+    if (i >= end) {
+      this.i = end;
       return (this.doc = NO_MORE_DOCS);
     }
-    if (docs[i] < target) {
-      // Skip whole blocks by their last doc, then binary-search inside the block.
-      let b = this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);
-      const lastBlock = this.firstBlock + ((this.end - 1 - this.start) >> BLOCK_SHIFT);
-      while (b < lastBlock && this.blockLastDoc[b] < target) b++;
-      let lo = Math.max(i, this.start + ((b - this.firstBlock) << BLOCK_SHIFT));
-      let hi = Math.min(this.end, this.start + ((b - this.firstBlock + 1) << BLOCK_SHIFT));
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (docs[mid] < target) lo = mid + 1;
-        else hi = mid;
-      }
-      i = lo;
+    // Skip whole blocks by their last doc, then binary-search inside the block.
+    let b = this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);
+    const lastBlock = this.firstBlock + ((end - 1 - this.start) >> BLOCK_SHIFT);
+    while (b < lastBlock && this.blockLastDoc[b] < target) b++;
+    let lo = Math.max(i, this.start + ((b - this.firstBlock) << BLOCK_SHIFT));
+    let hi = Math.min(end, this.start + ((b - this.firstBlock + 1) << BLOCK_SHIFT));
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] < target) lo = mid + 1;
+      else hi = mid;
     }
-    if (i >= this.end) {
-      this.i = this.end;
+    if (lo >= end) {
+      this.i = end;
       return (this.doc = NO_MORE_DOCS);
     }
-    this.i = i;
-    return (this.doc = docs[i]);
+    this.i = lo;
+    return (this.doc = docs[lo]);
   }
 
   freq(): number {
@@ -87,8 +107,18 @@ export class TermScorer extends Scorer {
   }
 
   score(): number {
-    const freq = this.freqs === null ? 1 : this.freqs[this.i];
-    const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[this.doc];
+    return this.scoreAt(this.i, this.doc);
+  }
+
+  /** BM25 of posting p (whose doc is `doc`). */
+  scoreAt(p: number, doc: number): number {
+    const freq = this.freqs === null ? 1 : this.freqs[p];
+    const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
+    if (freq === 1) {
+      let v = this.tf1[norm];
+      if (v !== v) v = this.tf1[norm] = bm25Score(this.weight, 1, this.cache[norm]);
+      return v;
+    }
     return bm25Score(this.weight, freq, this.cache[norm]);
   }
 

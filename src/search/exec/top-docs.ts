@@ -1,7 +1,8 @@
 /**
  * Top-k by score for one shard: a min-heap whose root is the current k-th best hit. Ties are broken
- * by write order (earlier wins), and docs are visited in write order within a shard, so a later doc
- * is competitive only with a strictly higher score than the root — the bound pruning relies on.
+ * by write order (earlier wins). Hits may be offered in any order; a hit scoring exactly the root's
+ * score enters only if it was written earlier. `minCompetitive` is therefore a safe pruning bound
+ * for docs written after everything offered so far (equal scores lose to earlier docs).
  */
 
 export class TopScoreDocs {
@@ -40,7 +41,7 @@ export class TopScoreDocs {
     this.orders[j] = o;
   }
 
-  /** Offers a hit visited in write order; returns true when it entered the heap. */
+  /** Offers a hit; returns true when it entered the heap. */
   offer(score: number, order: number): boolean {
     if (this.capacity === 0) return false;
     if (this.size < this.capacity) {
@@ -55,7 +56,7 @@ export class TopScoreDocs {
       }
       return true;
     }
-    if (score <= this.scores[0]) return false;
+    if (score < this.scores[0] || (score === this.scores[0] && order > this.orders[0])) return false;
     this.scores[0] = score;
     this.orders[0] = order;
     let i = 0;

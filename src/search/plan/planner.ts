@@ -9,14 +9,13 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { planMultiMatch } from './multi-match.js';
 import { boolPrefixQuery, phraseQuery } from './phrase.js';
 import { planQueryString } from './query-string-plan.js';
-import { existsQuery, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
+import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
-const f = Math.fround;
 
 export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost = 1): Exec {
   if (node === null) return { t: 'match_all', score: 1 };
-  const boost = f(f(parentBoost) * f(node.boost));
+  const boost = Math.fround(Math.fround(parentBoost) * Math.fround(node.boost));
   const field = (name: string) => ctx.mapping.fields.get(name);
   switch (node.kind) {
     case 'match_all':
@@ -24,6 +23,7 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
     case 'match_none':
       return MATCH_NONE;
     case 'match': {
+      if (node.field === ID_FIELD) return idsQuery([String(node.query)], boost);
       const mf = field(node.field);
       return mf ? matchQuery(ctx, mf, String(node.query), boost, node) : MATCH_NONE;
     }
@@ -69,8 +69,10 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
     case 'constant_score':
       return { t: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
     case 'term':
+      if (node.field === ID_FIELD) return idsQuery([String(node.value)], boost);
       return termQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
     case 'terms':
+      if (node.field === ID_FIELD) return idsQuery(node.values.map(String), boost);
       return termsQuery(ctx, field(node.field), node.values, boost);
     case 'range':
       return rangeQuery(ctx, field(node.field), node, boost);

@@ -8,6 +8,7 @@ import { shardForRouting } from '../common/routing.js';
 import { DocumentMissingError, EsError, IllegalArgumentError } from '../errors/index.js';
 import { defineOwn, isPlainObject } from '../common/json.js';
 import { wildcardMatch } from '../common/wildcard.js';
+import type { UpdateRequest } from '../dsl/index.js';
 import {
   DocumentParser, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
   validateSettings, storedSource, nestSettings, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
@@ -101,7 +102,7 @@ export class IndexService {
 
   updateSettings(input: unknown): void {
     const update = flattenSettings(input);
-    validateSettings(update, 'update', this.name);
+    validateSettings(update, { name: this.name, uuid: this.uuid });
     const next = new Map(this.settings);
     for (const [k, v] of update) {
       if (v === '') next.delete(k); // null resets to the default
@@ -182,13 +183,14 @@ export class IndexService {
 
   /**
    * Partial update (ES UpdateHelper): merges `doc` into the current source, or indexes `upsert`
-   * (or `doc` with doc_as_upsert) when the document is missing. An unchanged source is a `noop`.
+   * (or `doc` with doc_as_upsert) when the document is missing. An unchanged source is a `noop`,
+   * unless `detect_noop` is false.
    */
-  update(id: string, body: { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean }, opts: WriteOptions): WriteResult | (Omit<WriteResult, 'result'> & { result: 'noop' }) {
+  update(id: string, body: UpdateRequest, opts: WriteOptions): WriteResult | (Omit<WriteResult, 'result'> & { result: 'noop' }) {
     const shard = this.shardFor(id, opts.routing);
     const prev = shard.lookup(id);
     if (!prev?.exists) {
-      const upsert = body.upsert ?? (body.docAsUpsert ? body.doc : undefined);
+      const upsert = body.upsert ?? (body.docAsUpsert ? body.doc : null);
       if (!upsert) throw new DocumentMissingError(id, this.name, this.uuid, shard.shardId);
       const text = JSON.stringify(upsert);
       return this.index(id, text, upsert, opts);
@@ -196,7 +198,7 @@ export class IndexService {
     shard.checkPreconditions(id, prev, { create: false, ifSeqNo: opts.ifSeqNo, ifPrimaryTerm: opts.ifPrimaryTerm });
     const current = JSON.parse(prev.source ?? '{}') as Record<string, unknown>;
     const merged = deepMerge(current, body.doc ?? {});
-    if (!merged.changed) {
+    if (!merged.changed && body.detectNoop) {
       return { id, shard: shard.shardId, primaryTerm: shard.primaryTerm, seqNo: prev.seqNo, version: prev.version, result: 'noop' };
     }
     const text = JSON.stringify(merged.value);

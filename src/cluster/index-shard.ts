@@ -18,6 +18,11 @@ import type { BufferedDoc, DocVersion, LatestOp, PublishedSegment, ShardSnapshot
 
 /** Merge this many adjacent segments of the same size tier (LogMergePolicy's merge factor). */
 const MERGE_FACTOR = 10;
+/**
+ * A refresh with more buffered docs than this builds several segments at once, one per pool
+ * thread (Lucene's per-thread writers flush separate segments concurrently for the same reason).
+ */
+const PARALLEL_BUILD_MIN_DOCS = 4000;
 
 export interface ShardContext {
   readonly indexName: string;
@@ -178,21 +183,10 @@ export class IndexShard {
     this.refreshingLatest = latest;
     try {
       const docs = buffer.filter((d) => !d.superseded);
-      let added: PublishedSegment | null = null;
-      if (docs.length > 0) {
-        const { mapping, limits } = this.ctx.buildInputs();
-        const id = this.nextSegmentId();
-        const built = await this.ctx.pool.build({
-          segmentId: id,
-          mapping,
-          limits,
-          docs: docs.map(({ id: docId, source, seqNo, version, indexOrder }) => ({ id: docId, source, seqNo, version, indexOrder })),
-        });
-        added = this.publishable(id, built.sab, null);
-      }
+      const added = docs.length > 0 ? await this.buildSegments(docs) : [];
       const segments = this.applyDeletes(this.snapshot.segments, deletes);
       if (this.mergeDeletes) for (const e of deletes) this.mergeDeletes.push(e);
-      this.publish(added ? [...segments, added] : segments);
+      this.publish([...segments, ...added]);
     } catch (e) {
       // Nothing acknowledged may be lost: put the captured writes back in front of newer ones.
       this.buffer = [...buffer, ...this.buffer];
@@ -206,6 +200,21 @@ export class IndexShard {
     }
     this.notifyRefreshed();
     this.maybeMerge();
+  }
+
+  /** Builds the buffered docs into segments, in parallel chunks when there are many; in write order. */
+  private async buildSegments(docs: BufferedDoc[]): Promise<PublishedSegment[]> {
+    const { mapping, limits } = this.ctx.buildInputs();
+    const chunks = Math.max(1, Math.min(this.ctx.pool.threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)));
+    const size = Math.ceil(docs.length / chunks);
+    const ids = Array.from({ length: chunks }, () => this.nextSegmentId());
+    const built = await Promise.all(ids.map((segmentId, c) => this.ctx.pool.build({
+      segmentId,
+      mapping,
+      limits,
+      docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
+    })));
+    return built.map((b, c) => this.publishable(ids[c], b.sab, null));
   }
 
   private notifyRefreshed(): void {

@@ -53,7 +53,7 @@ export class IndicesService {
       throw new IllegalArgumentError('[aliases] are not supported by this server yet');
     }
     const settings = flattenSettings(body.settings);
-    validateSettings(settings, 'create');
+    validateSettings(settings);
     let mapping: RootMapping = EMPTY_ROOT;
     if (body.mappings !== undefined) {
       try {

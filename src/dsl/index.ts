@@ -1,8 +1,11 @@
 /**
  * dsl/ — request JSON → typed, immutable nodes: queries (one parser per clause in queries/), sort,
- * `_source` filtering, whole search and count requests, and the `query_string` syntax.
+ * `_source` filtering, whole search, count and update requests, and the `query_string` syntax.
  * Pure: imports only errors/ and common/, no Node APIs. Invariant: nothing after this layer reads
- * raw request JSON, and every malformed input becomes an ES-shaped error here.
+ * raw request JSON, and every malformed input becomes an ES-shaped error here — except the
+ * `query_string` syntax, which planning parses per index because ES reports it as a shard failure.
+ * Parse errors carry the JSON path of what they point at; positions are computed only on the
+ * error path (`locateJsonPath`).
  */
 export * from './json-body.js';
 export * from './parse-helpers.js';
@@ -10,5 +13,6 @@ export * from './query-nodes.js';
 export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';
+export * from './update-request.js';
 export * from './minimum-should-match.js';
 export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';

@@ -3,14 +3,13 @@
  *
  * JSON.parse is fast but its messages carry no line/column and read nothing like ES's (Jackson's)
  * texts. On the error path only, `describeJsonError` rescans the text to find where it went wrong,
- * so a client sees `[1:10] Unexpected character ('}' (code 125)): expected a value` as from ES.
+ * so a client sees `[1:10] Unexpected character ('}' (code 125)): expected a value` as from ES;
+ * likewise `locateJsonPath` finds where a DSL parse error's JSON path sits in the text.
  */
-import { XContentParseError, ParsingError } from '../errors/index.js';
+import { XContentParseError, ParsingError, type EsError, type JsonPath, type Position } from '../errors/index.js';
+import { isPlainObject } from '../common/json.js';
 
-export interface JsonPosition {
-  line: number;
-  col: number;
-}
+export type JsonPosition = Position;
 
 export function positionAt(text: string, offset: number): JsonPosition {
   let line = 1;
@@ -33,13 +32,15 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Parses a body that must be a JSON object (search, create index, documents). */
+/** Parses a body that must be a JSON object (create index, mappings, settings, update). */
 export function parseJsonObject(text: string, what = 'request body'): Record<string, unknown> {
   const value = parseJson(text);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ParsingError(`Unknown key for a ${tokenName(value)} in [${what}].`, { line: 1, col: 1 });
+  if (!isPlainObject(value)) {
+    const e = new ParsingError(`Unknown key for a ${tokenName(value)} in [${what}].`);
+    e.markInBody();
+    throw e;
   }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** The Jackson token name ES uses in messages for a value of this JSON type. */
@@ -63,7 +64,75 @@ export function tokenName(value: unknown): string {
 export function jsonError(text: string): XContentParseError {
   const { offset, message } = describeJsonError(text);
   const p = positionAt(text, offset);
-  return new XContentParseError(`[${p.line}:${p.col}] ${message}`);
+  return new XContentParseError(`[${p.line}:${p.col}] ${message}`, undefined, null);
+}
+
+/** A parse error with the positions of its body paths filled in from the body text (error path only). */
+export function withBodyPositions(e: EsError, text: string): EsError {
+  return e.withPositions((path, atKey) => locateJsonPath(text, path, atKey));
+}
+
+/**
+ * The line/col (1-based, as Jackson reports token locations) of the value at `path` in valid JSON
+ * `text`, or of its field name with `atKey`. A path that leaves the text (a parser looked at a value
+ * it synthesised) stops at the deepest value that exists. Duplicate keys resolve to the last one,
+ * as JSON.parse keeps it.
+ */
+export function locateJsonPath(text: string, path: JsonPath, atKey = false): Position {
+  const ws = (i: number) => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+    return i;
+  };
+  const skipString = (i: number) => {
+    for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    return i + 1;
+  };
+  /** The offset just after the value starting at `i`. */
+  const skipValue = (i: number): number => {
+    if (text[i] === '"') return skipString(i);
+    if (text[i] !== '{' && text[i] !== '[') {
+      while (i < text.length && !',]} \t\n\r'.includes(text[i])) i++;
+      return i;
+    }
+    for (let depth = 0; i < text.length; ) {
+      const c = text[i];
+      if (c === '"') {
+        i = skipString(i);
+        continue;
+      }
+      if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      i++;
+      if (depth === 0) return i;
+    }
+    return i;
+  };
+  /** Members of the object or array starting at `i`: [key offset (objects only), key, value offset]. */
+  const members = (i: number): Array<[number, string | number, number]> => {
+    const out: Array<[number, string | number, number]> = [];
+    const isObject = text[i] === '{';
+    i = ws(i + 1);
+    for (let index = 0; i < text.length && text[i] !== '}' && text[i] !== ']'; index++) {
+      const keyAt = i;
+      let key: string | number = index;
+      if (isObject) {
+        const end = skipString(i);
+        key = JSON.parse(text.slice(i, end)) as string;
+        i = ws(ws(end) + 1); // past the colon
+      }
+      out.push([keyAt, key, i]);
+      i = ws(skipValue(i));
+      if (text[i] === ',') i = ws(i + 1);
+    }
+    return out;
+  };
+  let at = ws(0);
+  for (let depth = 0; depth < path.length && (text[at] === '{' || text[at] === '['); depth++) {
+    const member = members(at).filter(([, key]) => key === path[depth]).pop();
+    if (!member) break;
+    at = atKey && depth === path.length - 1 ? member[0] : member[2];
+  }
+  return positionAt(text, at);
 }
 
 function charDesc(text: string, i: number): string {

@@ -3,8 +3,12 @@
  * so a wrong type anywhere gives the same kind of error ES gives: `x_content_parse_exception`
  * "[<name>] failed to parse field [<field>]" (object-parser fields) or `parsing_exception` for
  * query-clause structure.
+ *
+ * Parsers walk objects with `forEachEntry` and arrays with `mapItems`, which locate parse errors:
+ * an error leaving the value under a key gets that key prepended to its JSON path (a try/catch,
+ * free until something throws), and `parseBody` marks the path complete at the body root.
  */
-import { ParsingError, XContentParseError, IllegalArgumentError } from '../errors/index.js';
+import { EsError, ParsingError, XContentParseError, IllegalArgumentError, NumberFormatError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { isPlainObject } from '../common/json.js';
 
@@ -13,6 +17,78 @@ export type JsonObject = { [key: string]: unknown };
 
 export function isObject(v: unknown): v is JsonObject {
   return isPlainObject(v);
+}
+
+/** Parses the value under `key`; a parse error from inside is located under `key`. */
+export function within<T>(key: string | number, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof EsError) e.prependPath(key);
+    throw e;
+  }
+}
+
+/** Visits an object's members in order, locating errors under their keys. */
+export function forEachEntry(obj: JsonObject, visit: (key: string, value: unknown) => void): void {
+  for (const key of Object.keys(obj)) within(key, () => visit(key, obj[key]));
+}
+
+/**
+ * Parses each element of an array (locating errors under their index), or a lone value as one:
+ * ES accepts a single value where an array is expected ("must": {...} ≡ "must": [{...}]).
+ */
+export function mapItems<T>(v: unknown, parse: (item: unknown) => T): T[] {
+  return Array.isArray(v) ? v.map((item, i) => within(i, () => parse(item))) : [parse(v)];
+}
+
+/** Runs the parser of a whole request body: errors leaving it are located from the body root. */
+export function parseBody<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof EsError) e.markInBody();
+    throw e;
+  }
+}
+
+/** Jackson's token names, as its "not numeric" / "not of boolean type" messages print them. */
+function jacksonToken(v: unknown): string {
+  if (typeof v === 'boolean') return v ? 'VALUE_TRUE' : 'VALUE_FALSE';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'VALUE_NUMBER_INT' : 'VALUE_NUMBER_FLOAT';
+  return tokenName(v);
+}
+
+/** Java's Double.parseDouble (without its rarities: NaN, Infinity, hex), failing with its messages. */
+function parseJavaDouble(text: string): number {
+  const t = text.trim();
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(t)) return Number(t.replace(/[dDfF]$/, ''));
+  throw t === '' ? new NumberFormatError(null) : new NumberFormatError(t);
+}
+
+/** XContentParser.floatValue()/doubleValue() with coercion: numbers, or numeric strings. */
+export function doubleValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return parseJavaDouble(v);
+  throw new XContentParseError(`Current token (${jacksonToken(v)}) not numeric, can not use numeric value accessors`);
+}
+
+/** XContentParser.intValue() with coercion: fractions truncate, numeric strings parse as doubles. */
+export function intValue(v: unknown): number {
+  const n = doubleValue(v);
+  if (n < -2147483648 || n > 2147483647 || Number.isNaN(n)) {
+    if (typeof v === 'string') throw new IllegalArgumentError(`Value [${v}] is out of range for an integer`);
+    throw new XContentParseError(`Numeric value (${String(v)}) out of range of int (-2147483648 - 2147483647)`);
+  }
+  return Math.trunc(n);
+}
+
+/** XContentParser.booleanValue(): booleans, or exactly "true"/"false". */
+export function booleanValue(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (typeof v !== 'string') throw new XContentParseError(`Current token (${jacksonToken(v)}) not of boolean type`);
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new IllegalArgumentError(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
 }
 
 /** ES object parsers: "[owner] failed to parse field [field]" with the value problem as the cause. */
@@ -53,13 +129,8 @@ export function readObject(owner: string, field: string, v: unknown): JsonObject
   throw new ParsingError(`[${owner}] ${field} must be an object but found [${tokenName(v)}]`);
 }
 
-/** ES accepts a single value where an array is expected ("must": {...} ≡ "must": [{...}]). */
-export function asArray(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [v];
-}
-
 export function readStringArray(owner: string, field: string, v: unknown): string[] {
-  return asArray(v).map((x) => readString(owner, field, x));
+  return mapItems(v, (x) => readString(owner, field, x));
 }
 
 /** The one key of a `{ "<name>": {...} }` object, or a parse error naming the clause. */

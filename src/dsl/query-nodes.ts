@@ -3,7 +3,6 @@
  * Produced once from request JSON by the parsers in `queries/`, consumed by planning in search/.
  * Nothing after parsing reads raw JSON. Option names are camelCase; JSON stays snake_case at the edge.
  */
-import type { QsBool } from './query-string/index.js';
 
 export type MinimumShouldMatch = string | number | null;
 export type Operator = 'or' | 'and';
@@ -93,8 +92,8 @@ export interface MultiMatchQuery extends Common, TextQueryOptions {
 
 export interface QueryStringQuery extends Common {
   readonly kind: 'query_string';
+  /** The syntax is parsed when the query is planned on each index, as ES does (a shard failure). */
   readonly query: string;
-  readonly parsed: QsBool;
   readonly defaultField: string | null;
   readonly fields: readonly BoostedField[] | null;
   readonly defaultOperator: Operator;

@@ -5,7 +5,7 @@
  */
 import { IllegalArgumentError, ParsingError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
-import { isObject, readBoolean, readInt, readNumber, readString } from './parse-helpers.js';
+import { booleanValue, doubleValue, forEachEntry, intValue, isObject, parseBody, readString } from './parse-helpers.js';
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
 import { parseSort, type SortSpec } from './sort.js';
@@ -37,79 +37,55 @@ export interface SearchRequest {
   readonly storedFieldsNone: boolean;
 }
 
+/** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
+const VALUE = 1;
+const OBJECT = 2;
+const ARRAY = 4;
+const KEY_TOKENS: Record<string, number> = {
+  from: VALUE, size: VALUE, timeout: VALUE, terminate_after: VALUE, min_score: VALUE, version: VALUE,
+  seq_no_primary_term: VALUE, explain: VALUE, track_scores: VALUE, track_total_hits: VALUE, profile: VALUE,
+  _source: VALUE | OBJECT | ARRAY, stored_fields: VALUE | ARRAY, sort: VALUE | OBJECT | ARRAY,
+  query: OBJECT, post_filter: OBJECT, knn: OBJECT | ARRAY, script_fields: OBJECT, indices_boost: OBJECT | ARRAY,
+  aggregations: OBJECT, aggs: OBJECT, highlight: OBJECT, suggest: OBJECT, rescore: OBJECT | ARRAY, ext: OBJECT,
+  slice: OBJECT, collapse: OBJECT, pit: OBJECT, runtime_mappings: OBJECT, rank: OBJECT, retriever: OBJECT,
+  docvalue_fields: ARRAY, stats: ARRAY, search_after: ARRAY, fields: ARRAY, sub_searches: ARRAY,
+};
+
+function tokenKind(v: unknown): number {
+  if (Array.isArray(v)) return ARRAY;
+  if (isObject(v)) return OBJECT;
+  // VALUE_NULL is not a value token for XContentParser (Token.isValue() is false).
+  return v === null ? 0 : VALUE;
+}
+
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
   'aggs', 'aggregations', 'highlight', 'post_filter', 'suggest', 'collapse', 'rescore', 'knn', 'sub_searches', 'rank',
-  'retriever', 'pit', 'runtime_mappings', 'script_fields', 'indices_boost', 'slice', 'point_in_time',
+  'retriever', 'pit', 'runtime_mappings', 'script_fields', 'indices_boost', 'slice',
 ]);
 
-export function parseSearchRequest(body: Record<string, unknown> | null): SearchRequest {
+/** Defaults the REST layer fills in before the body is read (e.g. `rest_total_hits_as_int` counts exactly). */
+export interface SearchRequestDefaults {
+  readonly trackTotalHitsUpTo: number;
+}
+
+export function parseSearchRequest(
+  body: unknown, defaults: SearchRequestDefaults = { trackTotalHitsUpTo: DEFAULT_TRACK_TOTAL_HITS_UP_TO },
+): SearchRequest {
   const r = {
     query: null as QueryNode | null, from: 0, size: DEFAULT_SIZE, sort: null as SortSpec[] | null, source: FETCH_ALL,
-    minScore: null as number | null, trackTotalHitsUpTo: DEFAULT_TRACK_TOTAL_HITS_UP_TO, trackScores: false,
+    minScore: null as number | null, trackTotalHitsUpTo: defaults.trackTotalHitsUpTo, trackScores: false,
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
     timeout: null as string | null, storedFieldsNone: false,
   };
   if (body === null) return r;
-  const owner = 'search';
-  for (const [k, v] of Object.entries(body)) {
-    switch (k) {
-      case 'query':
-        r.query = parseQuery(v);
-        break;
-      case 'from':
-        r.from = readInt(owner, k, v);
-        break;
-      case 'size':
-        r.size = readInt(owner, k, v);
-        break;
-      case 'sort':
-        r.sort = parseSort(v);
-        break;
-      case '_source':
-        r.source = parseSourceFilter(v);
-        break;
-      case 'min_score':
-        r.minScore = readNumber(owner, k, v);
-        break;
-      case 'track_total_hits':
-        r.trackTotalHitsUpTo = parseTrackTotalHits(v);
-        break;
-      case 'track_scores':
-        r.trackScores = readBoolean(owner, k, v);
-        break;
-      case 'explain':
-        r.explain = readBoolean(owner, k, v);
-        break;
-      case 'version':
-        r.version = readBoolean(owner, k, v);
-        break;
-      case 'seq_no_primary_term':
-        r.seqNoPrimaryTerm = readBoolean(owner, k, v);
-        break;
-      case 'search_after':
-        if (!Array.isArray(v)) throw new ParsingError(`[search_after] must be an array`);
-        r.searchAfter = v;
-        break;
-      case 'terminate_after':
-        r.terminateAfter = readInt(owner, k, v);
-        break;
-      case 'timeout':
-        r.timeout = readString(owner, k, v);
-        break;
-      case 'stored_fields': {
-        const fields = Array.isArray(v) ? v : [v];
-        r.storedFieldsNone = fields.length === 1 && fields[0] === '_none_';
-        break;
-      }
-      // Accepted and harmless: they only shape optional response sections ES adds on request.
-      case 'stats': case 'profile': case 'docvalue_fields': case 'fields': case 'ext': case 'track_scores_': case 'allow_partial_search_results':
-        break;
-      default:
-        if (NOT_YET.has(k)) throw new IllegalArgumentError(`[${k}] is not supported by this server yet`);
-        throw new ParsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
-    }
-  }
+  parseBody(() => {
+    if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
+    forEachEntry(body, (k, v) => {
+      if ((KEY_TOKENS[k] ?? 0) & tokenKind(v)) parseMember(r, k, v);
+      else throw new ParsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
+    });
+  });
   validatePaging(r.from, r.size);
   if (r.searchAfter && r.from > 0) {
     throw new IllegalArgumentError(`[from] parameter must be set to 0 when [search_after] is used`);
@@ -117,12 +93,47 @@ export function parseSearchRequest(body: Record<string, unknown> | null): Search
   return r;
 }
 
+/** One top-level member whose token kind ES accepts for its key. */
+function parseMember(r: { -readonly [K in keyof SearchRequest]: SearchRequest[K] }, k: string, v: unknown): void {
+  switch (k) {
+    case 'query': r.query = parseQuery(v); break;
+    case 'from': r.from = intValue(v); break;
+    case 'size': r.size = intValue(v); break;
+    case 'sort': r.sort = parseSort(v); break;
+    case '_source': r.source = parseSourceFilter(v); break;
+    case 'min_score': r.minScore = doubleValue(v); break;
+    case 'track_total_hits': r.trackTotalHitsUpTo = parseTrackTotalHits(v); break;
+    case 'track_scores': r.trackScores = booleanValue(v); break;
+    case 'explain': r.explain = booleanValue(v); break;
+    case 'version': r.version = booleanValue(v); break;
+    case 'seq_no_primary_term': r.seqNoPrimaryTerm = booleanValue(v); break;
+    case 'search_after': r.searchAfter = v as unknown[]; break;
+    case 'terminate_after': r.terminateAfter = intValue(v); break;
+    case 'timeout': r.timeout = readString('search', k, v); break;
+    case 'stored_fields': {
+      const fields = Array.isArray(v) ? v : [v];
+      r.storedFieldsNone = fields.length === 1 && fields[0] === '_none_';
+      break;
+    }
+    // Accepted and harmless: they only shape optional response sections ES adds on request.
+    case 'stats': case 'profile': case 'docvalue_fields': case 'fields': case 'ext':
+      break;
+    default:
+      throw new IllegalArgumentError(`[${k}] is not supported by this server yet`);
+  }
+}
+
+/** `track_total_hits`: a boolean (or "true"/"false"), else XContentParser.intValue(). */
 export function parseTrackTotalHits(v: unknown): number {
   if (typeof v === 'boolean' || v === 'true' || v === 'false') {
     return v === true || v === 'true' ? TRACK_TOTAL_HITS_ACCURATE : TRACK_TOTAL_HITS_DISABLED;
   }
-  const n = readInt('search', 'track_total_hits', v);
-  if (n < -1) throw new IllegalArgumentError(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
+  return trackTotalHitsUpTo(intValue(v));
+}
+
+/** SearchSourceBuilder.trackTotalHitsUpTo's check. */
+export function trackTotalHitsUpTo(n: number): number {
+  if (n < TRACK_TOTAL_HITS_DISABLED) throw new IllegalArgumentError(`[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
   return n;
 }
 
@@ -131,14 +142,17 @@ export function validatePaging(from: number, size: number): void {
   if (from < 0) throw new IllegalArgumentError(`[from] parameter cannot be negative, found [${from}]`);
 }
 
-/** `_count` body: only `query` (ES RestCountAction). */
-export function parseCountRequest(body: Record<string, unknown> | null): { query: QueryNode | null } {
+/** `_count` body: only `query` (ES RestActions.getQueryContent). */
+export function parseCountRequest(body: unknown): { query: QueryNode | null } {
   if (body === null) return { query: null };
   let query: QueryNode | null = null;
-  for (const [k, v] of Object.entries(body)) {
-    if (k === 'query') query = parseQuery(v);
-    else throw new ParsingError(`request does not support [${k}]`);
-  }
+  parseBody(() => {
+    if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
+    forEachEntry(body, (k, v) => {
+      if (k === 'query') query = parseQuery(v);
+      else throw new ParsingError(`request does not support [${k}]`, undefined, 'key');
+    });
+  });
   return { query };
 }
 

@@ -3,7 +3,7 @@
  * `_score` defaults to descending, everything else to ascending.
  */
 import { ParsingError, IllegalArgumentError } from '../errors/index.js';
-import { asArray, isObject, readString } from './parse-helpers.js';
+import { forEachEntry, isObject, mapItems, readString, within } from './parse-helpers.js';
 import type { TermValue } from './query-nodes.js';
 
 export type SortOrder = 'asc' | 'desc';
@@ -34,10 +34,10 @@ function one(field: string, opts: unknown): SortSpec {
     let o: SortOrder = field === '_score' ? 'desc' : 'asc';
     if (typeof opts === 'string') o = order(opts);
     else if (isObject(opts)) {
-      for (const [k, v] of Object.entries(opts)) {
+      forEachEntry(opts, (k, v) => {
         if (k === 'order') o = order(v);
         else throw new ParsingError(`[${field === '_score' ? '_score' : 'sort'}] unknown field [${k}]`);
-      }
+      });
     }
     return field === '_score' ? { kind: 'score', order: o } : { kind: 'doc', order: o };
   }
@@ -48,7 +48,7 @@ function one(field: string, opts: unknown): SortSpec {
   let format: string | null = null;
   if (typeof opts === 'string') o = order(opts);
   else if (isObject(opts)) {
-    for (const [k, v] of Object.entries(opts)) {
+    forEachEntry(opts, (k, v) => {
       switch (k) {
         case 'order': o = order(v); break;
         case 'missing':
@@ -66,7 +66,7 @@ function one(field: string, opts: unknown): SortSpec {
         case 'numeric_type': readString('sort', k, v); break;
         default: throw new ParsingError(`[field_sort] unknown field [${k}]`);
       }
-    }
+    });
   } else if (opts !== undefined) {
     throw new ParsingError(`[sort] failed to parse field [${field}]`);
   }
@@ -74,16 +74,13 @@ function one(field: string, opts: unknown): SortSpec {
 }
 
 export function parseSort(json: unknown): SortSpec[] {
-  const out: SortSpec[] = [];
-  for (const item of asArray(json)) {
-    if (typeof item === 'string') out.push(one(item, undefined));
-    else if (isObject(item)) {
-      const keys = Object.keys(item);
-      if (keys.length !== 1) throw new ParsingError(`[sort] expected a single field per sort object, found [${keys.join(', ')}]`);
-      out.push(one(keys[0], item[keys[0]]));
-    } else throw new ParsingError(`[sort] unexpected token [${item === null ? 'VALUE_NULL' : typeof item}]`);
-  }
-  return out;
+  return mapItems(json, (item) => {
+    if (typeof item === 'string') return one(item, undefined);
+    if (!isObject(item)) throw new ParsingError(`[sort] unexpected token [${item === null ? 'VALUE_NULL' : typeof item}]`);
+    const keys = Object.keys(item);
+    if (keys.length !== 1) throw new ParsingError(`[sort] expected a single field per sort object, found [${keys.join(', ')}]`);
+    return within(keys[0], () => one(keys[0], item[keys[0]]));
+  });
 }
 
 /** URL form `sort=field:desc,other` (ES RestSearchAction). */

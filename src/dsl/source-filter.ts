@@ -3,7 +3,7 @@
  * include/exclude), as in ES FetchSourceContext. The path matching itself is in common/source-filter.
  */
 import { ParsingError } from '../errors/index.js';
-import { asArray, isObject, readString } from './parse-helpers.js';
+import { forEachEntry, isObject, mapItems, readString } from './parse-helpers.js';
 
 import type { SourceFilter } from '../common/source-filter.js';
 
@@ -15,15 +15,15 @@ export const FETCH_ALL: SourceFilter = { fetch: true, includes: [], excludes: []
 export function parseSourceFilter(json: unknown): SourceFilter {
   if (typeof json === 'boolean') return json ? FETCH_ALL : { fetch: false, includes: [], excludes: [] };
   if (typeof json === 'string') return { fetch: true, includes: [json], excludes: [] };
-  if (Array.isArray(json)) return { fetch: true, includes: json.map((x) => readString('_source', 'includes', x)), excludes: [] };
+  if (Array.isArray(json)) return { fetch: true, includes: mapItems(json, (x) => readString('_source', 'includes', x)), excludes: [] };
   if (isObject(json)) {
     let includes: string[] = [];
     let excludes: string[] = [];
-    for (const [k, v] of Object.entries(json)) {
-      if (k === 'includes' || k === 'include') includes = asArray(v).map((x) => readString('_source', k, x));
-      else if (k === 'excludes' || k === 'exclude') excludes = asArray(v).map((x) => readString('_source', k, x));
+    forEachEntry(json, (k, v) => {
+      if (k === 'includes' || k === 'include') includes = mapItems(v, (x) => readString('_source', k, x));
+      else if (k === 'excludes' || k === 'exclude') excludes = mapItems(v, (x) => readString('_source', k, x));
       else throw new ParsingError(`Unknown key for a START_ARRAY in [${k}].`);
-    }
+    });
     return { fetch: true, includes, excludes };
   }
   throw new ParsingError(`Expected one of [VALUE_BOOLEAN, VALUE_STRING, START_ARRAY, START_OBJECT] but found [${json === null ? 'VALUE_NULL' : 'VALUE_NUMBER'}]`);

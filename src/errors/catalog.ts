@@ -31,18 +31,30 @@ export class InvalidIndexNameError extends EsError {
   }
 }
 
+/**
+ * ES ParsingException: a request-body parse error, shown with the `line`/`col` of the offending
+ * value (or of its field name, `at: 'key'`) once the HTTP layer locates it in the body.
+ */
 export class ParsingError extends EsError {
-  constructor(reason: string, position?: { line: number; col: number }, cause?: EsError) {
-    super('parsing_exception', reason, 400, {
-      metadata: position ? { line: position.line, col: position.col } : {},
-      cause,
-    });
+  constructor(reason: string, cause?: EsError, at: 'value' | 'key' = 'value') {
+    super('parsing_exception', reason, 400, { cause, location: { style: 'metadata', atKey: at === 'key' } });
   }
 }
 
+/**
+ * ES XContentParseException (object-parser failures): its reason is prefixed with `[line:col] `
+ * once located. `at: null` for an error that already carries its position (malformed JSON).
+ */
 export class XContentParseError extends EsError {
-  constructor(reason: string, cause?: EsError) {
-    super('x_content_parse_exception', reason, 400, { cause });
+  constructor(reason: string, cause?: EsError, at: 'value' | 'key' | null = 'value') {
+    super('x_content_parse_exception', reason, 400, { cause, location: at === null ? undefined : { style: 'prefix', atKey: at === 'key' } });
+  }
+}
+
+/** An unknown name in a registry of parsers (ES NamedObjectNotFoundException, an XContentParseException). */
+export class NamedObjectNotFoundError extends EsError {
+  constructor(reason: string) {
+    super('named_object_not_found_exception', reason, 400, { location: { style: 'prefix' } });
   }
 }
 
@@ -127,12 +139,21 @@ export class StatusError extends EsError {
   }
 }
 
+/** Java's NumberFormatException; `null` input is the empty string ("empty String", as Double.parseDouble says). */
 export class NumberFormatError extends EsError {
-  constructor(input: string) {
-    super('number_format_exception', `For input string: "${input}"`, 400);
+  constructor(input: string | null) {
+    super('number_format_exception', input === null ? 'empty String' : `For input string: "${input}"`, 400);
   }
 }
 
+/** java.time's DateTimeParseException, the cause ES gives for a date no format alternative parses. */
+export class DateTimeParseError extends EsError {
+  constructor(reason: string) {
+    super('date_time_parse_exception', reason, 400);
+  }
+}
+
+/** Lucene's ParseException (query_string syntax), a plain Java exception: not a root cause. */
 export class ParseError extends EsError {
   constructor(reason: string, cause?: EsError) {
     super('parse_exception', reason, 400, { cause });
@@ -158,7 +179,7 @@ export class SearchPhaseExecutionError extends EsError {
     }
     const grouped = roots.length < failures.length || failures.length === 1;
     super('search_phase_execution_exception', 'all shards failed', first?.status ?? 500, {
-      rootCauses: roots.flatMap((r) => (r.rootCauses ? r.rootCauses : [r])),
+      rootCauses: roots,
       extra: {
         phase,
         grouped,

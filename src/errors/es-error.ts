@@ -10,6 +10,44 @@
 
 export type ErrorMetadata = Record<string, unknown>;
 
+/** A path from a request body's root: object keys and array indices. */
+export type JsonPath = Array<string | number>;
+
+export interface Position {
+  readonly line: number;
+  readonly col: number;
+}
+
+/**
+ * Where a request-body parse error points (ES's XContentLocation). The DSL parses decoded JSON, so
+ * instead of a line/col this is a JSON path: it grows outward as the error leaves each enclosing
+ * parser (`prependPath`), is complete once the whole-body parser has seen it (`inBody`), and becomes
+ * line/col in the raw text only when the error is rendered (`withPositions`). Successful requests
+ * never track positions.
+ */
+export interface BodyLocation {
+  readonly path: JsonPath;
+  /** ES points at the field name, not its value (ObjectParser "unknown field", count's "request does not support"). */
+  readonly atKey: boolean;
+  /** ParsingException shows it as `line`/`col` metadata; XContentParseException prefixes its reason with `[line:col] `. */
+  readonly style: 'metadata' | 'prefix';
+  inBody: boolean;
+}
+
+/**
+ * The types that are ElasticsearchException subclasses. ES's `guessRootCauses` descends through a
+ * cause only from one of these into another; plain Java exceptions (illegal_argument_exception,
+ * number_format_exception, x_content_parse_exception, Lucene's parse_exception, …) end the descent.
+ * Kept here, beside the walk, because catalog.ts imports this module (the reverse would be a cycle).
+ */
+export const ELASTICSEARCH_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
+  'exception', 'parsing_exception', 'index_not_found_exception', 'resource_already_exists_exception',
+  'invalid_index_name_exception', 'mapper_parsing_exception', 'document_parsing_exception',
+  'strict_dynamic_mapping_exception', 'version_conflict_engine_exception', 'document_missing_exception',
+  'query_shard_exception', 'resource_not_found_exception', 'status_exception', 'search_phase_execution_exception',
+  'security_exception',
+]);
+
 /** The serialisable form of an error (what ES shows as one object of `root_cause` or `caused_by`). */
 export interface PlainError {
   type: string;
@@ -30,12 +68,17 @@ export class EsError extends Error {
   override readonly cause?: EsError;
   readonly rootCauses?: EsError[];
   readonly extra?: ErrorMetadata;
+  /** Request-body parse errors only; not carried across threads (the DSL runs on the coordinator). */
+  readonly location?: BodyLocation;
 
   constructor(
     type: string,
     reason: string,
     status: number,
-    options: { metadata?: ErrorMetadata; cause?: EsError; rootCauses?: EsError[]; extra?: ErrorMetadata } = {},
+    options: {
+      metadata?: ErrorMetadata; cause?: EsError; rootCauses?: EsError[]; extra?: ErrorMetadata;
+      location?: { style: BodyLocation['style']; atKey?: boolean };
+    } = {},
   ) {
     super(reason);
     this.name = 'EsError';
@@ -45,6 +88,7 @@ export class EsError extends Error {
     if (options.cause) this.cause = options.cause;
     if (options.rootCauses) this.rootCauses = options.rootCauses;
     if (options.extra) this.extra = options.extra;
+    if (options.location) this.location = { path: [], atKey: options.location.atKey ?? false, style: options.location.style, inBody: false };
   }
 
   get reason(): string {
@@ -58,19 +102,47 @@ export class EsError extends Error {
     return obj;
   }
 
-  /** The deepest causes, which ES lists in `root_cause`. */
-  rootCauseObjects(): Record<string, unknown>[] {
-    if (this.rootCauses && this.rootCauses.length > 0) return this.rootCauses.map((e) => e.toObject(false));
-    // ES walks `caused_by` only through ElasticsearchException wrappers that declare themselves
-    // non-root (e.g. search_phase_execution_exception); for ordinary errors the root cause is the
-    // error itself minus its cause chain.
-    return [this.toObject(false)];
+  /**
+   * What ES lists in `root_cause` (ElasticsearchException.guessRootCauses): explicit root causes
+   * (a search phase failure's shard causes) are each guessed in turn; otherwise the walk follows
+   * `caused_by` while both ends are ES exceptions, and stops at the first plain Java exception.
+   */
+  guessRootCauses(): EsError[] {
+    if (this.rootCauses && this.rootCauses.length > 0) return this.rootCauses.flatMap((e) => e.guessRootCauses());
+    const descend = this.cause && ELASTICSEARCH_EXCEPTION_TYPES.has(this.type) && ELASTICSEARCH_EXCEPTION_TYPES.has(this.cause.type);
+    return descend ? this.cause!.guessRootCauses() : [this];
   }
 
   /** The full response body `{error: {...}, status}`. */
   toBody(): Record<string, unknown> {
-    const error: Record<string, unknown> = { root_cause: this.rootCauseObjects(), ...this.toObject(), ...this.extra };
+    const rootCause = this.guessRootCauses().map((e) => e.toObject(false));
+    const error: Record<string, unknown> = { root_cause: rootCause, ...this.toObject(), ...this.extra };
     return { error, status: this.status };
+  }
+
+  /** A parse error leaving the parser of the value under `key`: the key joins its (and its causes') paths. */
+  prependPath(key: string | number): void {
+    for (let e: EsError | undefined = this; e; e = e.cause) e.location?.path.unshift(key);
+  }
+
+  /** A parse error leaving the whole-body parser: its paths now start at the body root. */
+  markInBody(): void {
+    for (let e: EsError | undefined = this; e; e = e.cause) if (e.location) e.location.inBody = true;
+  }
+
+  /** This error with body positions filled in where ES shows them (see BodyLocation); `this` when none. */
+  withPositions(locate: (path: JsonPath, atKey: boolean) => Position): EsError {
+    const cause = this.cause?.withPositions(locate);
+    const loc = this.location;
+    if (!loc?.inBody && cause === this.cause) return this;
+    let reason = this.message;
+    let metadata = this.metadata;
+    if (loc?.inBody) {
+      const p = locate(loc.path, loc.atKey);
+      if (loc.style === 'prefix') reason = `[${p.line}:${p.col}] ${reason}`;
+      else metadata = { ...metadata, line: p.line, col: p.col };
+    }
+    return new EsError(this.type, reason, this.status, { metadata, cause, rootCauses: this.rootCauses, extra: this.extra });
   }
 
   toPlain(): PlainError {

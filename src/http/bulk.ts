@@ -6,9 +6,9 @@
  */
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { parseJson } from '../dsl/index.js';
+import { parseJson, parseUpdateRequest, withBodyPositions } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { applyRefresh, ids, parseUpdateBody, writeOptions } from './documents.js';
+import { applyRefresh, ids, writeOptions } from './documents.js';
 import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { writeBody, writeStatus } from './write-responses.js';
@@ -94,7 +94,9 @@ function itemOptions(item: BulkItem, query: RestRequest['query']): WriteOptions 
 }
 
 function itemError(item: BulkItem, id: string | null, e: unknown): Record<string, unknown> {
-  const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
+  let err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
+  // Parse errors in an update body are located in its own line, as ES parses each line separately.
+  if (item.source !== null) err = withBodyPositions(err, item.source);
   return { [item.action]: { _index: item.index, _id: id, status: err.status, error: err.toObject() } };
 }
 
@@ -119,7 +121,7 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
       } else if (item.action === 'update') {
         const body = parseJson(item.source!);
         if (!isPlainObject(body)) throw new IllegalArgumentError('Failed to parse update request body');
-        result = index.update(id!, parseUpdateBody(body), opts);
+        result = index.update(id!, parseUpdateRequest(body), opts);
       } else {
         const parsed = parseDocumentLine(item.source!);
         result = index.index(id!, item.source!, parsed, opts);

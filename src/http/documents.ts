@@ -2,11 +2,10 @@
  * Single-document APIs: index (with or without an id), create, get, exists, delete, update, and
  * `_source` (ES RestIndexAction, RestGetAction, RestDeleteAction, RestUpdateAction).
  */
-import { IllegalArgumentError, ActionRequestValidationError, EsError, ParsingError } from '../errors/index.js';
+import { IllegalArgumentError, ActionRequestValidationError, EsError } from '../errors/index.js';
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
-import { isPlainObject } from '../common/json.js';
-import { parseJson, parseJsonObject, parseSourceParams } from '../dsl/index.js';
+import { parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
 import { longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
@@ -166,8 +165,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
       paths: ['/:index/_update/:id'],
       params: [...WRITE_PARAMS, 'retry_on_conflict', '_source', '_source_includes', '_source_excludes', 'lang'],
       handler: async (req) => {
-        const body = parseJsonObject(requireBody(req));
-        const update = parseUpdateBody(body);
+        const update = parseUpdateRequest(parseJsonObject(requireBody(req)));
         const policy = refreshParam(req.query);
         const index = indices.getOrAutoCreate(req.params.index);
         const result = index.update(req.params.id, update, writeOptions(req.query, false));
@@ -176,32 +174,4 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
       },
     },
   ];
-}
-
-/** The body of `_update` and of a bulk `update` item (ES UpdateRequest.fromXContent). */
-export function parseUpdateBody(body: Record<string, unknown>): { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean } {
-  const out: { doc?: Record<string, unknown>; upsert?: Record<string, unknown>; docAsUpsert: boolean } = { docAsUpsert: false };
-  for (const [k, v] of Object.entries(body)) {
-    switch (k) {
-      case 'doc':
-        if (!isPlainObject(v)) throw new ParsingError('[UpdateRequest] failed to parse field [doc]');
-        out.doc = v;
-        break;
-      case 'upsert':
-        if (!isPlainObject(v)) throw new ParsingError('[UpdateRequest] failed to parse field [upsert]');
-        out.upsert = v;
-        break;
-      case 'doc_as_upsert':
-        out.docAsUpsert = v === true || v === 'true';
-        break;
-      case 'detect_noop': case '_source': case 'scripted_upsert':
-        break;
-      case 'script':
-        throw new IllegalArgumentError('scripted updates are not supported by this server');
-      default:
-        throw new ParsingError(`[UpdateRequest] unknown field [${k}]`);
-    }
-  }
-  if (!out.doc && !out.upsert) throw new ActionRequestValidationError(['script or doc is missing']);
-  return out;
 }

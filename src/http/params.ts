@@ -10,12 +10,41 @@ export type Query = Record<string, string | undefined>;
 /** Accepted on every route (ES BaseRestHandler + RestRequest). */
 export const COMMON_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type'];
 
+/**
+ * Rejects parameters the route does not take, suggesting close names as ES's
+ * BaseRestHandler.unrecognized does: candidates with a Lucene Levenshtein similarity above 0.5,
+ * most similar first, then by name.
+ */
 export function checkParams(path: string, query: Query, allowed: readonly string[]): void {
   const unknown = Object.keys(query).filter((k) => !allowed.includes(k) && !COMMON_PARAMS.includes(k));
-  if (unknown.length > 0) {
-    const list = unknown.map((u) => `[${u}]`).join(', ');
-    throw new IllegalArgumentError(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list}`);
+  if (unknown.length === 0) return;
+  const candidates = [...new Set([...allowed, ...COMMON_PARAMS])];
+  const list = unknown.map((u) => {
+    const suggestions = candidates
+      .map((c) => ({ c, similarity: levenshteinSimilarity(u, c) }))
+      .filter((s) => s.similarity > 0.5)
+      .sort((a, b) => b.similarity - a.similarity || (a.c < b.c ? -1 : a.c > b.c ? 1 : 0))
+      .map((s) => s.c);
+    if (suggestions.length === 0) return `[${u}]`;
+    return `[${u}] -> did you mean ${suggestions.length === 1 ? `[${suggestions[0]}]` : `any of [${suggestions.join(', ')}]`}?`;
+  });
+  throw new IllegalArgumentError(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list.join(', ')}`);
+}
+
+/** Lucene's LevenshteinDistance.getDistance: 1 - edits / the longer length, over code points. */
+function levenshteinSimilarity(a: string, b: string): number {
+  const s = [...a];
+  const t = [...b];
+  if (s.length === 0 || t.length === 0) return s.length === t.length ? 1 : 0;
+  let prev = Array.from({ length: s.length + 1 }, (_, i) => i);
+  for (let j = 1; j <= t.length; j++) {
+    const cur = [j];
+    for (let i = 1; i <= s.length; i++) {
+      cur[i] = Math.min(cur[i - 1] + 1, prev[i] + 1, prev[i - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    prev = cur;
   }
+  return 1 - prev[s.length] / Math.max(s.length, t.length);
 }
 
 export function boolParam(query: Query, name: string, def: boolean): boolean {

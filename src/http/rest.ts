@@ -56,19 +56,22 @@ function decodeParams(params: unknown): Record<string, string> {
   return out;
 }
 
+/** The request's content, or null: the body, else `?source=` for clients that cannot send one (ES RestRequest). */
+export function requestContent(req: FastifyRequest): string | null {
+  if (typeof req.body === 'string' && req.body.length > 0) return req.body;
+  const source = (req.query as Query).source;
+  return source !== undefined && source !== '' ? source : null;
+}
+
 export function toRestRequest(req: FastifyRequest): RestRequest {
   const url = req.url;
   const q = url.indexOf('?');
-  const body = typeof req.body === 'string' && req.body.length > 0 ? req.body : null;
-  const query = { ...(req.query as Query) };
-  // `?source=` carries the body for clients that cannot send one with GET (ES RestRequest).
-  const sourceParam = query.source;
   return {
     method: req.method,
     path: q < 0 ? url : url.slice(0, q),
     params: decodeParams(req.params),
-    query,
-    body: body ?? (sourceParam !== undefined && sourceParam !== '' ? sourceParam : null),
+    query: { ...(req.query as Query) },
+    body: requestContent(req),
     headers: req.headers,
   };
 }

@@ -4,8 +4,9 @@
  */
 import { IllegalArgumentError } from '../errors/index.js';
 import {
-  parseCountRequest, parseJsonObject, parseQuery, parseSearchRequest, parseSortParam, parseSourceParams,
-  parseTrackTotalHits, validatePaging, type QueryNode, type SearchRequest,
+  DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseJson, parseQuery, parseSearchRequest, parseSortParam,
+  parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging,
+  type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
 import type { SearchService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
@@ -40,8 +41,12 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
   if (q.search_type !== undefined && q.search_type !== 'query_then_fetch' && q.search_type !== 'dfs_query_then_fetch') {
     throw new IllegalArgumentError(`No search type for [${q.search_type}]`);
   }
-  const body = req.body === null ? null : parseJsonObject(req.body);
-  let r: SearchRequest = parseSearchRequest(body);
+  // ES RestSearchAction.checkRestTotalHits: an integer total must be exact, so count every hit
+  // unless track_total_hits says otherwise (and refuse it when it says to count inexactly).
+  const totalHitsAsInt = boolParam(q, 'rest_total_hits_as_int', false);
+  let r: SearchRequest = parseSearchRequest(req.body === null ? null : parseJson(req.body), {
+    trackTotalHitsUpTo: totalHitsAsInt ? TRACK_TOTAL_HITS_ACCURATE : DEFAULT_TRACK_TOTAL_HITS_UP_TO,
+  });
   const fromQ = queryFromParams(q);
   if (fromQ) {
     if (r.query) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
@@ -54,7 +59,7 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
     size: intParam(q, 'size', r.size),
     sort: q.sort !== undefined ? parseSortParam(q.sort) : r.sort,
     source: source ?? r.source,
-    trackTotalHitsUpTo: q.track_total_hits !== undefined ? parseTrackTotalHits(q.track_total_hits) : r.trackTotalHitsUpTo,
+    trackTotalHitsUpTo: trackTotalHitsParam(q, r.trackTotalHitsUpTo),
     terminateAfter: intParam(q, 'terminate_after', r.terminateAfter),
     trackScores: boolParam(q, 'track_scores', r.trackScores),
     version: boolParam(q, 'version', r.version),
@@ -64,7 +69,18 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
   };
   if (r.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet');
   validatePaging(r.from, r.size);
+  if (totalHitsAsInt && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_ACCURATE && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
+    throw new IllegalArgumentError(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${r.trackTotalHitsUpTo}`);
+  }
   return r;
+}
+
+/** `track_total_hits` in the URL (ES RestSearchAction): a boolean, else an int parameter. */
+function trackTotalHitsParam(q: Query, current: number): number {
+  const v = q.track_total_hits;
+  if (v === undefined) return current;
+  if (v === 'true' || v === 'false') return v === 'true' ? TRACK_TOTAL_HITS_ACCURATE : TRACK_TOTAL_HITS_DISABLED;
+  return trackTotalHitsUpTo(intParam(q, 'track_total_hits', current));
 }
 
 export function searchRoutes(search: SearchService): RouteDef[] {
@@ -87,8 +103,7 @@ export function searchRoutes(search: SearchService): RouteDef[] {
       paths: ['/_count', '/:index/_count'],
       params: COUNT_PARAMS,
       handler: async (req) => {
-        const body = req.body === null ? null : parseJsonObject(req.body);
-        let { query } = parseCountRequest(body);
+        let { query } = parseCountRequest(req.body === null ? null : parseJson(req.body));
         const fromQ = queryFromParams(req.query);
         if (fromQ && query) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
         query = fromQ ?? query;

@@ -7,9 +7,10 @@
 import { createGunzip, createInflate } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { EsError, InternalError, RestStatusError } from '../errors/index.js';
+import { withBodyPositions } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
-import { RouteTable } from './rest.js';
+import { requestContent, RouteTable } from './rest.js';
 
 /** ES `http.max_content_length` default. */
 export const MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -17,6 +18,8 @@ export const MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
 declare module 'fastify' {
   interface FastifyRequest {
     responseType?: string;
+    /** Set when the response is an error body, which `filter_path` leaves whole (ES newErrorBuilder). */
+    errorResponse?: boolean;
   }
 }
 
@@ -25,8 +28,9 @@ export interface HttpServer {
   readonly routes: RouteTable;
 }
 
-function errorBody(err: unknown, log: FastifyInstance['log']): { status: number; body: unknown; headers?: Record<string, string> } {
-  if (err instanceof EsError) return { status: err.status, body: err.toBody() };
+function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null): { status: number; body: unknown; headers?: Record<string, string> } {
+  // Parse errors carry JSON paths; only now, on the error path, are they found in the body text.
+  if (err instanceof EsError) return { status: err.status, body: (content === null ? err : withBodyPositions(err, content)).toBody() };
   if (err instanceof RestStatusError) return { status: err.status, body: err.toBody(), headers: err.headers };
   const code = (err as { code?: string }).code;
   const statusCode = (err as { statusCode?: number }).statusCode;
@@ -56,12 +60,16 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     logController: new LogController({ disableRequestLogging: true }),
   });
   const routes = new RouteTable();
+  // ES reads a body sent with GET (e.g. _search, _count); fastify ignores GET bodies by default.
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_CONTENT_LENGTH }, (req: FastifyRequest, body: string | Buffer, done) => {
     try {
-      checkBodyContentType(req.headers['content-type']);
-      done(null, typeof body === 'string' ? body : body.toString('utf8'));
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
+      if (text.length > 0) checkBodyContentType(req.headers['content-type']);
+      done(null, text);
     } catch (e) {
       done(e as Error, undefined);
     }
@@ -98,7 +106,7 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     if (typeof payload === 'string' && payload.length > 0 && (query.filter_path !== undefined || query.pretty !== undefined)) {
       try {
         let value: unknown = JSON.parse(payload);
-        if (query.filter_path) value = applyFilterPath(value, query.filter_path);
+        if (query.filter_path && !req.errorResponse) value = applyFilterPath(value, query.filter_path);
         return query.pretty !== undefined && query.pretty !== 'false' ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value);
       } catch {
         return payload;
@@ -108,7 +116,8 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, headers } = errorBody(err, app.log);
+    const { status, body, headers } = errorBody(err, app.log, requestContent(req));
+    req.errorResponse = true;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     // A request that failed before onRequest ran (e.g. media type) still answers in JSON.
     req.responseType ??= 'application/json';
@@ -119,6 +128,7 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     const path = req.url.split('?')[0];
     const allowed = routes.allowed(path);
     req.responseType ??= 'application/json';
+    req.errorResponse = true;
     if (allowed.length > 0) {
       reply.code(405).header('Allow', allowed.join(',')).send(JSON.stringify({
         error: `Incorrect HTTP method for uri [${req.url}] and method [${req.method}], allowed: [${allowed.join(', ')}]`,

@@ -100,7 +100,8 @@ export function flattenSettings(input: unknown): Map<string, string> {
   return normalised;
 }
 
-export function validateSettings(settings: ReadonlyMap<string, string>, mode: 'create' | 'update', indexName = ''): void {
+/** Validates settings for a new index, or for an update of `updated` (where only dynamic ones may change). */
+export function validateSettings(settings: ReadonlyMap<string, string>, updated?: { name: string; uuid: string }): void {
   const nonDynamic: string[] = [];
   for (const [key, value] of settings) {
     if (UNSUPPORTED_PREFIXES.some((p) => key.startsWith(p))) {
@@ -111,10 +112,11 @@ export function validateSettings(settings: ReadonlyMap<string, string>, mode: 'c
       throw new IllegalArgumentError(`unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
     }
     if (value !== '') def.validate(value, key);
-    if (mode === 'update' && !def.dynamic) nonDynamic.push(key);
+    if (updated && !def.dynamic) nonDynamic.push(key);
   }
-  if (nonDynamic.length > 0) {
-    throw new IllegalArgumentError(`Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${indexName}]]`);
+  if (updated && nonDynamic.length > 0) {
+    // The index as ES's Index.toString() prints it: [name/uuid].
+    throw new IllegalArgumentError(`Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${updated.name}/${updated.uuid}]]`);
   }
 }
 

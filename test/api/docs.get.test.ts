@@ -34,6 +34,17 @@ describe('GET /<index>/_doc/<id>', () => {
     expect(res.body._source).toEqual({ fresh: true });
   });
 
+  it('is realtime while search is not: with refresh_interval -1 only GET sees an unrefreshed document', async () => {
+    await t.request('PUT', '/manual', { settings: { refresh_interval: '-1' } });
+    await t.request('PUT', '/manual/_doc/1', { marker: 'pending' });
+    expect((await t.request('GET', '/manual/_doc/1')).body.found).toBe(true);
+    const before = await t.request('POST', '/manual/_search', { query: { match: { marker: 'pending' } } });
+    expect(before.body.hits.total).toEqual({ value: 0, relation: 'eq' });
+    await t.request('POST', '/manual/_refresh');
+    const after = await t.request('POST', '/manual/_search', { query: { match: { marker: 'pending' } } });
+    expect(after.body.hits.total).toEqual({ value: 1, relation: 'eq' });
+  });
+
   it('is realtime for overwrites: the latest version is returned before any refresh', async () => {
     await t.request('PUT', '/shelf/_doc/overwritten?refresh=true', { v: 1 });
     await t.request('PUT', '/shelf/_doc/overwritten', { v: 2 });

@@ -1,6 +1,6 @@
 /** `bool`, `dis_max`, `constant_score`: the compound clauses (ES BoolQueryBuilder & co). */
 import { ParsingError } from '../../errors/index.js';
-import { asArray, isObject, readBoolean, readNumber, unknownParameter } from '../parse-helpers.js';
+import { forEachEntry, isObject, mapItems, readBoolean, readNumber, unknownParameter } from '../parse-helpers.js';
 import type { BoolQuery, ConstantScoreQuery, DisMaxQuery, QueryNode } from '../query-nodes.js';
 import { readCommon, readMinimumShouldMatch } from './common.js';
 
@@ -13,18 +13,18 @@ export function parseBool(body: unknown, parseQuery: ParseQuery): BoolQuery {
     kind: q as typeof q, must: [] as QueryNode[], should: [] as QueryNode[], filter: [] as QueryNode[], mustNot: [] as QueryNode[],
     minimumShouldMatch: null as string | number | null, boost: 1, name: null as string | null,
   };
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     switch (k) {
-      case 'must': node.must.push(...asArray(v).map(parseQuery)); break;
-      case 'should': node.should.push(...asArray(v).map(parseQuery)); break;
-      case 'filter': node.filter.push(...asArray(v).map(parseQuery)); break;
-      case 'must_not': case 'mustNot': node.mustNot.push(...asArray(v).map(parseQuery)); break;
+      case 'must': node.must.push(...mapItems(v, parseQuery)); break;
+      case 'should': node.should.push(...mapItems(v, parseQuery)); break;
+      case 'filter': node.filter.push(...mapItems(v, parseQuery)); break;
+      case 'must_not': case 'mustNot': node.mustNot.push(...mapItems(v, parseQuery)); break;
       case 'minimum_should_match': node.minimumShouldMatch = readMinimumShouldMatch(q, v); break;
       case 'adjust_pure_negative': readBoolean(q, k, v); break;
       default: throw new ParsingError(`[${q}] query does not support [${k}]`);
     }
-  }
+  });
   return node;
 }
 
@@ -33,14 +33,14 @@ export function parseDisMax(body: unknown, parseQuery: ParseQuery): DisMaxQuery 
   if (!isObject(body)) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
   const node = { kind: q as typeof q, queries: [] as QueryNode[], tieBreaker: 0, boost: 1, name: null as string | null };
   let found = false;
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     if (k === 'queries') {
-      node.queries = asArray(v).map(parseQuery);
+      node.queries = mapItems(v, parseQuery);
       found = true;
     } else if (k === 'tie_breaker') node.tieBreaker = readNumber(q, k, v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (!found) throw new ParsingError(`[dis_max] requires 'queries' field with at least one clause`);
   return node;
 }
@@ -50,11 +50,11 @@ export function parseConstantScore(body: unknown, parseQuery: ParseQuery): Const
   if (!isObject(body)) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
   const c = { boost: 1, name: null as string | null };
   let filter: QueryNode | null = null;
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, c)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, c)) return;
     if (k === 'filter') filter = parseQuery(v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (!filter) throw new ParsingError(`[constant_score] requires a 'filter' element`);
   return { kind: q, filter, ...c };
 }

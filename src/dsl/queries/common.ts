@@ -3,7 +3,7 @@
  * the long/short form split of single-field clauses (`{"match": {"f": "x"}}` vs `{"f": {...}}`).
  */
 import { ParsingError } from '../../errors/index.js';
-import { isObject, readNumber, readString, singleKey, unknownParameter, type JsonObject } from '../parse-helpers.js';
+import { forEachEntry, isObject, readNumber, readString, singleKey, unknownParameter, within, type JsonObject } from '../parse-helpers.js';
 import type { BoostedField, Fuzziness, MinimumShouldMatch, Operator, ZeroTermsQuery } from '../query-nodes.js';
 
 export interface CommonOptions {
@@ -63,34 +63,39 @@ export function parseBoostedField(query: string, spec: string): BoostedField {
   return { field: spec.slice(0, caret).trim(), boost };
 }
 
+/** A single-field clause split into its field, its options object and the outer `boost`/`_name`. */
+export interface FieldClause {
+  readonly field: string;
+  readonly options: JsonObject;
+  readonly outer: CommonOptions;
+}
+
 /**
  * Single-field clauses (`match`, `term`, `prefix`, …) take `{ "<field>": <value or options> }`.
- * Returns the field name and its options object; the short form becomes `{ [shortKey]: value }`.
- * `boost`/`_name` may also sit beside the field at the outer level in ES; we accept them there.
+ * The short form becomes `{ [shortKey]: value }`. `boost`/`_name` may also sit beside the field at
+ * the outer level in ES; we accept them there.
  */
-export function splitFieldClause(
-  query: string,
-  body: unknown,
-  shortKey: string,
-): { field: string; options: JsonObject; outer: CommonOptions } {
+export function splitFieldClause(query: string, body: unknown, shortKey: string): FieldClause {
   if (!isObject(body)) throw new ParsingError(`[${query}] query malformed, no start_object after query name`);
   const outer = newCommon();
   let field: string | null = null;
-  let value: unknown;
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(query, k, v, outer)) continue;
+  let options: JsonObject = {};
+  forEachEntry(body, (k, v) => {
+    if (readCommon(query, k, v, outer)) return;
     if (field !== null) throw new ParsingError(`[${query}] query doesn't support multiple fields, found [${field}] and [${k}]`);
     field = k;
-    value = v;
-  }
-  if (field === null) {
-    // e.g. {"term": {}} — ES: "[term] query malformed, no start_object after query name" for empty.
-    throw new ParsingError(`[${query}] query malformed, no field found`);
-  }
-  if (Array.isArray(value)) throw new ParsingError(`[${query}] query does not support array of values`);
-  if (isObject(value)) return { field, options: value, outer };
-  if (value === null) throw new ParsingError(`[${query}] query value cannot be null`);
-  return { field, options: { [shortKey]: value }, outer };
+    if (Array.isArray(v)) throw new ParsingError(`[${query}] query does not support array of values`);
+    if (v === null) throw new ParsingError(`[${query}] query value cannot be null`);
+    options = isObject(v) ? v : { [shortKey]: v };
+  });
+  // e.g. {"term": {}} — ES: "[term] query malformed, no start_object after query name" for empty.
+  if (field === null) throw new ParsingError(`[${query}] query malformed, no field found`);
+  return { field, options, outer };
+}
+
+/** Visits a single-field clause's options, locating errors under the field. */
+export function forEachOption(clause: FieldClause, visit: (key: string, value: unknown) => void): void {
+  within(clause.field, () => forEachEntry(clause.options, visit));
 }
 
 export { singleKey, unknownParameter };

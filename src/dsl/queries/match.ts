@@ -2,7 +2,7 @@
 import { ParsingError } from '../../errors/index.js';
 import { readBoolean, readInt, readString, unknownParameter } from '../parse-helpers.js';
 import type { MatchBoolPrefixQuery, MatchPhrasePrefixQuery, MatchPhraseQuery, MatchQuery, TextQueryOptions } from '../query-nodes.js';
-import { readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms, splitFieldClause } from './common.js';
+import { readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms, splitFieldClause, forEachOption } from './common.js';
 
 /** Options every text-analysing clause accepts; returns true when `key` was one of them. */
 function readTextOption(q: string, key: string, v: unknown, o: { -readonly [K in keyof TextQueryOptions]: TextQueryOptions[K] }): boolean {
@@ -28,7 +28,8 @@ function queryValue(q: string, v: unknown): string | number | boolean {
 
 export function parseMatch(body: unknown): MatchQuery {
   const q = 'match';
-  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const clause = splitFieldClause(q, body, 'query');
+  const { field, outer } = clause;
   const node = {
     kind: 'match' as const, field, query: '' as string | number | boolean, operator: 'or' as 'or' | 'and',
     minimumShouldMatch: null as string | number | null, fuzziness: null as string | null, prefixLength: 0,
@@ -36,8 +37,8 @@ export function parseMatch(body: unknown): MatchQuery {
     zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
   };
   let hasQuery = false;
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) return;
     switch (k) {
       case 'query': node.query = queryValue(q, v); hasQuery = true; break;
       case 'operator': node.operator = readOperator(q, v); break;
@@ -50,26 +51,27 @@ export function parseMatch(body: unknown): MatchQuery {
       case 'auto_generate_synonyms_phrase_query': case 'fuzzy_rewrite': readString(q, k, v); break;
       default: throw unknownParameter(q, k);
     }
-  }
+  });
   if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
   if (node.maxExpansions <= 0) throw new ParsingError(`[${q}] [max_expansions] must be greater than 0`);
   return node;
 }
 
 function parsePhraseLike<K extends 'match_phrase' | 'match_phrase_prefix'>(q: K, body: unknown) {
-  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const clause = splitFieldClause(q, body, 'query');
+  const { field, outer } = clause;
   const node = {
     kind: q as typeof q, field, query: '', slop: 0, maxExpansions: 50, analyzer: null as string | null, lenient: false,
     zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
   };
   let hasQuery = false;
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) return;
     if (k === 'query') { node.query = String(queryValue(q, v)); hasQuery = true; }
     else if (k === 'slop') node.slop = readInt(q, k, v);
     else if (k === 'max_expansions' && q === 'match_phrase_prefix') node.maxExpansions = readInt(q, k, v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
   if (node.slop < 0) throw new ParsingError(`[${q}] phrase slop cannot be negative`);
   return node;
@@ -86,15 +88,16 @@ export function parseMatchPhrasePrefix(body: unknown): MatchPhrasePrefixQuery {
 
 export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
   const q = 'match_bool_prefix';
-  const { field, options, outer } = splitFieldClause(q, body, 'query');
+  const clause = splitFieldClause(q, body, 'query');
+  const { field, outer } = clause;
   const node = {
     kind: q as typeof q, field, query: '', operator: 'or' as 'or' | 'and', minimumShouldMatch: null as string | number | null,
     fuzziness: null as string | null, prefixLength: 0, maxExpansions: 50, fuzzyTranspositions: true,
     analyzer: null as string | null, lenient: false, zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
   };
   let hasQuery = false;
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) return;
     switch (k) {
       case 'query': node.query = String(queryValue(q, v)); hasQuery = true; break;
       case 'operator': node.operator = readOperator(q, v); break;
@@ -106,7 +109,7 @@ export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
       case 'fuzzy_rewrite': readString(q, k, v); break;
       default: throw unknownParameter(q, k);
     }
-  }
+  });
   if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
   return node;
 }

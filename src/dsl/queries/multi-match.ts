@@ -1,6 +1,6 @@
 /** `multi_match` (ES MultiMatchQueryBuilder). */
 import { ParsingError } from '../../errors/index.js';
-import { asArray, isObject, readBoolean, readInt, readNumber, readString, unknownParameter } from '../parse-helpers.js';
+import { forEachEntry, isObject, mapItems, readBoolean, readInt, readNumber, readString, unknownParameter } from '../parse-helpers.js';
 import type { BoostedField, MultiMatchQuery, MultiMatchType } from '../query-nodes.js';
 import { parseBoostedField, readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms } from './common.js';
 
@@ -16,15 +16,15 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
     fuzzyTranspositions: true, slop: 0, analyzer: null as string | null, lenient: false,
     zeroTermsQuery: 'none' as 'none' | 'all', boost: 1, name: null as string | null,
   };
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     switch (k) {
       case 'query':
         if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ParsingError(`[${q}] unknown token after [query]`);
         node.query = v;
         break;
       case 'fields':
-        node.fields = asArray(v).map((f) => parseBoostedField(q, readString(q, k, f)));
+        node.fields = mapItems(v, (f) => parseBoostedField(q, readString(q, k, f)));
         break;
       case 'type': {
         const t = readString(q, k, v).toLowerCase() as MultiMatchType;
@@ -46,7 +46,7 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
       case 'auto_generate_synonyms_phrase_query': case 'fuzzy_rewrite': readString(q, k, v); break;
       default: throw unknownParameter(q, k);
     }
-  }
+  });
   if (node.query === null) throw new ParsingError(`[${q}] requires query value`);
   if (node.fuzziness !== null && (node.type === 'phrase' || node.type === 'phrase_prefix' || node.type === 'cross_fields')) {
     throw new ParsingError(`Fuzziness not allowed for type [${node.type}]`);

@@ -1,8 +1,10 @@
-/** `query_string` (ES QueryStringQueryBuilder); the syntax itself is parsed by ../query-string/. */
-import { ParsingError, QueryShardError, ParseError } from '../../errors/index.js';
-import { asArray, isObject, readBoolean, readInt, readNumber, readString, unknownParameter } from '../parse-helpers.js';
+/**
+ * `query_string` (ES QueryStringQueryBuilder). The syntax itself (../query-string/) is parsed at
+ * planning, per index: ES parses it while building the shard query, so syntax errors are shard failures.
+ */
+import { ParsingError } from '../../errors/index.js';
+import { forEachEntry, isObject, mapItems, readBoolean, readInt, readNumber, readString, unknownParameter } from '../parse-helpers.js';
 import type { BoostedField, MultiMatchType, QueryStringQuery } from '../query-nodes.js';
-import { parseQueryString, QueryStringSyntaxError } from '../query-string/index.js';
 import { parseBoostedField, readCommon, readFuzziness, readMinimumShouldMatch, readOperator } from './common.js';
 
 export function parseQueryStringQuery(body: unknown): QueryStringQuery {
@@ -15,12 +17,12 @@ export function parseQueryStringQuery(body: unknown): QueryStringQuery {
     tieBreaker: null as number | null, type: 'best_fields' as MultiMatchType, analyzeWildcard: false,
     allowLeadingWildcard: true, boost: 1, name: null as string | null,
   };
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     switch (k) {
       case 'query': node.query = readString(q, k, v); break;
       case 'default_field': node.defaultField = readString(q, k, v); break;
-      case 'fields': node.fields = asArray(v).map((f) => parseBoostedField(q, readString(q, k, f))); break;
+      case 'fields': node.fields = mapItems(v, (f) => parseBoostedField(q, readString(q, k, f))); break;
       case 'default_operator': node.defaultOperator = readOperator(q, v); break;
       case 'analyzer': case 'quote_analyzer': node.analyzer = readString(q, k, v); break;
       case 'lenient': node.lenient = readBoolean(q, k, v); break;
@@ -38,21 +40,10 @@ export function parseQueryStringQuery(body: unknown): QueryStringQuery {
         break;
       default: throw unknownParameter(q, k);
     }
-  }
+  });
   if (node.query === null) throw new ParsingError(`[${q}] must be provided with a [query]`);
   if (node.defaultField !== null && node.fields !== null) {
     throw new ParsingError(`[${q}] cannot use [fields] parameter in conjunction with [default_field]`);
   }
-  let parsed;
-  try {
-    parsed = parseQueryString(node.query, node.defaultOperator);
-  } catch (e) {
-    // ES reports syntax errors at query-building time on the shard: query_shard_exception
-    // "Failed to parse query [...]" caused by parse_exception "Cannot parse '...': ...".
-    if (e instanceof QueryStringSyntaxError) {
-      throw new QueryShardError(`Failed to parse query [${node.query}]`, undefined, new ParseError(e.message));
-    }
-    throw e;
-  }
-  return { ...node, query: node.query, parsed };
+  return { ...node, query: node.query };
 }

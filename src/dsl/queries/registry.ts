@@ -1,8 +1,8 @@
 /**
  * Query JSON → QueryNode. One registry line per clause; the clause parsers live beside this file.
  */
-import { ParsingError, EsError } from '../../errors/index.js';
-import { isObject } from '../parse-helpers.js';
+import { NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
+import { isObject, within } from '../parse-helpers.js';
 import type { QueryNode } from '../query-nodes.js';
 import { parseBool, parseConstantScore, parseDisMax } from './bool.js';
 import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
@@ -41,12 +41,14 @@ export function parseQuery(json: unknown): QueryNode {
   if (keys.length === 0) throw new ParsingError('query malformed, empty clause found');
   const kind = keys[0];
   if (keys.length > 1) {
-    throw new ParsingError(`[${kind}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
+    // ES stops at the second field name.
+    return within(keys[1], () => {
+      throw new ParsingError(`[${kind}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`, undefined, 'key');
+    });
   }
   const parser = Object.prototype.hasOwnProperty.call(PARSERS, kind) ? PARSERS[kind] : undefined;
-  if (!parser) {
-    throw new ParsingError(`unknown query [${kind}]`, undefined,
-      new EsError('named_object_not_found_exception', `[1:1] unknown field [${kind}]`, 400));
-  }
-  return parser(json[kind]);
+  return within(kind, () => {
+    if (!parser) throw new ParsingError(`unknown query [${kind}]`, new NamedObjectNotFoundError(`unknown field [${kind}]`));
+    return parser(json[kind]);
+  });
 }

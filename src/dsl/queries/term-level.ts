@@ -1,8 +1,8 @@
 /** Term-level clauses: `term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`. */
 import { ParsingError } from '../../errors/index.js';
-import { isObject, readBoolean, readString, unknownParameter } from '../parse-helpers.js';
+import { forEachEntry, isObject, mapItems, readBoolean, readString, unknownParameter } from '../parse-helpers.js';
 import type { ExistsQuery, IdsQuery, PrefixQuery, RangeQuery, TermQuery, TermsQuery, TermValue, WildcardQuery } from '../query-nodes.js';
-import { newCommon, readCommon, splitFieldClause } from './common.js';
+import { forEachOption, newCommon, readCommon, splitFieldClause } from './common.js';
 
 const MAX_TERMS_COUNT = 65536; // index.max_terms_count
 
@@ -14,14 +14,15 @@ function termValue(q: string, v: unknown): TermValue {
 
 export function parseTerm(body: unknown): TermQuery {
   const q = 'term';
-  const { field, options, outer } = splitFieldClause(q, body, 'value');
+  const clause = splitFieldClause(q, body, 'value');
+  const { field, outer } = clause;
   const node = { kind: q as typeof q, field, value: null as TermValue | null, caseInsensitive: false, ...outer };
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     if (k === 'value' || k === 'term') node.value = termValue(q, v);
     else if (k === 'case_insensitive') node.caseInsensitive = readBoolean(q, k, v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (node.value === null) throw new ParsingError(`[${q}] query value cannot be null`);
   return { ...node, value: node.value };
 }
@@ -32,14 +33,14 @@ export function parseTerms(body: unknown): TermsQuery {
   const c = newCommon();
   let field: string | null = null;
   let values: TermValue[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, c)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, c)) return;
     if (field !== null) throw new ParsingError(`[${q}] query does not support multiple fields`);
     field = k;
-    if (Array.isArray(v)) values = v.map((x) => termValue(q, x));
+    if (Array.isArray(v)) values = mapItems(v, (x) => termValue(q, x));
     else if (isObject(v)) throw new ParsingError(`[${q}] query does not support terms lookup yet: [${k}]`);
     else throw new ParsingError(`[${q}] query does not support [${k}]`);
-  }
+  });
   if (field === null) throw new ParsingError(`[${q}] query requires a field`);
   if (values.length > MAX_TERMS_COUNT) {
     throw new ParsingError(`The number of terms [${values.length}] used in the Terms Query request has exceeded the allowed maximum of [${MAX_TERMS_COUNT}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`);
@@ -49,8 +50,9 @@ export function parseTerms(body: unknown): TermsQuery {
 
 export function parseRange(body: unknown): RangeQuery {
   const q = 'range';
-  const { field, options, outer } = splitFieldClause(q, body, '__invalid__');
-  if ('__invalid__' in options) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
+  const clause = splitFieldClause(q, body, '__invalid__');
+  const { field, outer } = clause;
+  if ('__invalid__' in clause.options) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
   const node = {
     kind: q as typeof q, field, gt: null as TermValue | null, gte: null as TermValue | null, lt: null as TermValue | null,
     lte: null as TermValue | null, format: null as string | null, timeZone: null as string | null,
@@ -61,8 +63,8 @@ export function parseRange(body: unknown): RangeQuery {
   let from: TermValue | null = null;
   let to: TermValue | null = null;
   const bound = (k: string, v: unknown): TermValue | null => (v === null ? null : termValue(q, v));
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     switch (k) {
       case 'gt': node.gt = bound(k, v); break;
       case 'gte': node.gte = bound(k, v); break;
@@ -82,7 +84,7 @@ export function parseRange(body: unknown): RangeQuery {
       }
       default: throw unknownParameter(q, k);
     }
-  }
+  });
   // Legacy from/to/include_* (ES still accepts them) map onto the four bounds.
   if (from !== null) includeLower ? (node.gte = from) : (node.gt = from);
   if (to !== null) includeUpper ? (node.lte = to) : (node.lt = to);
@@ -94,11 +96,11 @@ export function parseExists(body: unknown): ExistsQuery {
   if (!isObject(body)) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
   const c = newCommon();
   let field: string | null = null;
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, c)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, c)) return;
     if (k === 'field') field = readString(q, k, v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (field === null) throw new ParsingError(`[${q}] must be provided with a [field]`);
   return { kind: q, field, ...c };
 }
@@ -108,31 +110,32 @@ export function parseIds(body: unknown): IdsQuery {
   if (!isObject(body)) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
   const c = newCommon();
   let values: string[] = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (readCommon(q, k, v, c)) continue;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, c)) return;
     if (k === 'values') {
       if (!Array.isArray(v)) throw new ParsingError(`[${q}] failed to parse field [values]`);
-      values = v.map((x) => {
+      values = mapItems(v, (x) => {
         if (typeof x === 'string' || typeof x === 'number') return String(x);
         throw new ParsingError(`[${q}] failed to parse field [values]`);
       });
     } else if (k === 'type' || k === 'types') {
       throw new ParsingError(`[${q}] query does not support [${k}]`);
     } else throw unknownParameter(q, k);
-  }
+  });
   return { kind: q, values, ...c };
 }
 
 function parsePatternQuery<K extends 'prefix' | 'wildcard'>(q: K, body: unknown) {
-  const { field, options, outer } = splitFieldClause(q, body, 'value');
+  const clause = splitFieldClause(q, body, 'value');
+  const { field, outer } = clause;
   const node = { kind: q as typeof q, field, value: null as string | null, caseInsensitive: false, ...outer };
-  for (const [k, v] of Object.entries(options)) {
-    if (readCommon(q, k, v, node)) continue;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
     if (k === 'value' || (q === 'prefix' && k === 'prefix') || (q === 'wildcard' && k === 'wildcard')) node.value = readString(q, k, v);
     else if (k === 'case_insensitive') node.caseInsensitive = readBoolean(q, k, v);
     else if (k === 'rewrite') readString(q, k, v);
     else throw unknownParameter(q, k);
-  }
+  });
   if (node.value === null) throw new ParsingError(`[${q}] query value cannot be null`);
   return { ...node, value: node.value };
 }

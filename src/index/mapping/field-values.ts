@@ -3,8 +3,8 @@
  * (`NumberFieldMapper`, `BooleanFieldMapper`, `DateFieldMapper`, `KeywordFieldMapper`).
  * Returns `undefined` for values that are accepted but not indexed (keyword over `ignore_above`).
  */
-import { IllegalArgumentError, EsError } from '../../errors/index.js';
-import { parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
+import { DateTimeParseError, IllegalArgumentError, EsError } from '../../errors/index.js';
+import { DateParseError, parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
 import type { ResolvedField } from './types.js';
 
 export type IndexableValue = string | number;
@@ -19,12 +19,13 @@ export function compiledFormat(spec: string): CompiledDateFormat {
   return f;
 }
 
+/** Bounds and the noun ES's NumberFieldMapper names in "Value [x] is out of range for <noun>". */
 const INT_RANGES: Record<string, [number, number, string]> = {
-  long: [-9223372036854775808, 9223372036854775807, 'long'],
-  integer: [-2147483648, 2147483647, 'integer'],
-  short: [-32768, 32767, 'short'],
-  byte: [-128, 127, 'byte'],
-  unsigned_long: [0, 18446744073709551615, 'unsigned_long'],
+  long: [-9223372036854775808, 9223372036854775807, 'a long'],
+  integer: [-2147483648, 2147483647, 'an integer'],
+  short: [-32768, 32767, 'a short'],
+  byte: [-128, 127, 'a byte'],
+  unsigned_long: [0, 18446744073709551615, 'unsigned long'],
 };
 
 /** IEEE half-precision rounding, as Lucene HalfFloatPoint stores `half_float` values. */
@@ -66,7 +67,7 @@ function parseNumeric(field: ResolvedField, value: unknown): number {
       if (!field.coerce) throw new IllegalArgumentError(`Value [${String(value)}] has a decimal part`);
       n = Math.trunc(n); // ES coerces fractional values into integer types by truncation
     }
-    if (n < range[0] || n > range[1]) throw new IllegalArgumentError(`Value [${String(value)}] is out of range for ${range[2] === 'long' ? 'a long' : `an ${range[2]}`}`);
+    if (n < range[0] || n > range[1]) throw new IllegalArgumentError(`Value [${String(value)}] is out of range for ${range[2]}`);
     return n;
   }
   if (!Number.isFinite(n)) throw new IllegalArgumentError(`[${field.type}] supports only finite values, but got [${String(value)}]`);
@@ -97,10 +98,17 @@ function parseDateValue(field: ResolvedField, value: unknown): number {
     return Math.trunc(value);
   }
   if (typeof value !== 'string') throw new IllegalArgumentError(`failed to parse date field [${JSON.stringify(value)}] with format [${field.format}]`);
+  const format = compiledFormat(field.format);
   try {
-    return compiledFormat(field.format).parse(value);
+    return format.parse(value);
   } catch (e) {
-    throw new IllegalArgumentError(`failed to parse date field [${value}] with format [${field.format}]`, new IllegalArgumentError(e instanceof Error ? e.message : String(e)));
+    if (!(e instanceof DateParseError)) throw e;
+    // ES JavaDateFormatter: caused by java.time's DateTimeParseException, "Failed to parse with all
+    // enclosed parsers" when the format has alternatives (`a||b`); a single pattern's message names
+    // the index where it failed, which the parser here does not report (0).
+    const cause = value === '' ? new IllegalArgumentError(e.message)
+      : new DateTimeParseError(format.alternatives.length > 1 ? 'Failed to parse with all enclosed parsers' : `Text '${value}' could not be parsed at index 0`);
+    throw new IllegalArgumentError(`failed to parse date field [${value}] with format [${field.format}]`, cause);
   }
 }
 

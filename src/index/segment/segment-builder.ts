@@ -14,6 +14,7 @@ import type { ResolvedField, RootMapping } from '../mapping/types.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
+import { TermHash } from './term-hash.js';
 import { bitsetWords, setBit } from './live-docs.js';
 import { intToByte4 } from './norms.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
@@ -25,14 +26,6 @@ export interface BuildDocument {
   readonly seqNo: number;
   readonly version: number;
   readonly indexOrder: number;
-}
-
-/** Postings of one term while building. */
-interface TermPostings {
-  docs: GrowableUint32;
-  freqs: GrowableUint32;
-  positions: GrowableUint32 | null;
-  lastDoc: number;
 }
 
 abstract class FieldAccumulator {
@@ -55,59 +48,78 @@ abstract class FieldAccumulator {
   }
 }
 
-/** Shared term dictionary logic for text and keyword fields. */
+/**
+ * Shared term dictionary logic for text and keyword fields, inverted the way Lucene's indexing
+ * chain avoids per-term objects: every token appends a (term, doc, position) event to one growable
+ * log; `buildTerms` counting-sorts the log by sorted term ordinal, which yields CSR postings with
+ * docs ascending and positions in order (events are appended in doc order).
+ */
 abstract class TermsAccumulator extends FieldAccumulator {
-  protected readonly terms = new Map<string, TermPostings>();
-  constructor(field: ResolvedField, private readonly withPositions: boolean) {
+  private readonly termIds = new TermHash();
+  protected readonly termList: string[] = this.termIds.terms;
+  protected readonly eventTerms = new GrowableUint32(1024);
+  protected readonly eventDocs = new GrowableUint32(1024);
+  private readonly eventPositions: GrowableUint32 | null;
+  constructor(field: ResolvedField, withPositions: boolean) {
     super(field);
+    this.eventPositions = withPositions ? new GrowableUint32(1024) : null;
   }
   protected addToken(doc: number, term: string, position: number): void {
-    let p = this.terms.get(term);
-    if (p === undefined) {
-      p = { docs: new GrowableUint32(4), freqs: new GrowableUint32(4), positions: this.withPositions ? new GrowableUint32(4) : null, lastDoc: -1 };
-      this.terms.set(term, p);
-    }
-    if (p.lastDoc !== doc) {
-      p.docs.push(doc);
-      p.freqs.push(1);
-      p.lastDoc = doc;
-    } else {
-      p.freqs.data[p.freqs.length - 1]++;
-    }
-    if (p.positions) p.positions.push(position);
+    this.eventTerms.push(this.termIds.add(term));
+    this.eventDocs.push(doc);
+    if (this.eventPositions) this.eventPositions.push(position);
   }
-  /** Sorted terms and CSR postings; returns the old→new ordinal order for doc values. */
-  protected buildTerms(structure: FieldStructure, withFreqs: boolean): { input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[] } {
-    const sorted = [...this.terms.keys()].sort(compareCodePoints);
-    const postingsStart = new Uint32Array(sorted.length + 1);
-    let total = 0;
-    let totalPositions = 0;
-    for (let t = 0; t < sorted.length; t++) {
-      const p = this.terms.get(sorted[t])!;
-      postingsStart[t] = total;
-      total += p.docs.length;
-      if (p.positions) totalPositions += p.positions.length;
+  /** Sorted terms and CSR postings (+ the term id → sorted ordinal map, for doc values). */
+  protected buildTerms(structure: FieldStructure, withFreqs: boolean): { input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[]; ordOf: Uint32Array } {
+    const termCount = this.termList.length;
+    const sortedIds = Uint32Array.from({ length: termCount }, (_, i) => i).sort((a, b) => compareCodePoints(this.termList[a], this.termList[b]));
+    const ordOf = new Uint32Array(termCount);
+    for (let o = 0; o < termCount; o++) ordOf[sortedIds[o]] = o;
+    const sorted = Array.from(sortedIds, (id) => this.termList[id]);
+
+    // Counting sort of the events by term ordinal (stable: doc order is kept within a term).
+    const events = this.eventTerms.length;
+    const evTerms = this.eventTerms.data;
+    const evDocs = this.eventDocs.data;
+    const evPositions = this.eventPositions ? this.eventPositions.data : null;
+    const eventStart = new Uint32Array(termCount + 1);
+    for (let e = 0; e < events; e++) eventStart[ordOf[evTerms[e]] + 1]++;
+    for (let t = 0; t < termCount; t++) eventStart[t + 1] += eventStart[t];
+    const cursor = eventStart.slice(0, termCount);
+    const sortedDocs = new Uint32Array(events);
+    const positions = evPositions ? new Uint32Array(events) : null;
+    for (let e = 0; e < events; e++) {
+      const slot = cursor[ordOf[evTerms[e]]]++;
+      sortedDocs[slot] = evDocs[e];
+      if (positions) positions[slot] = evPositions![e];
     }
-    postingsStart[sorted.length] = total;
-    const docs = new Uint32Array(total);
-    const freqs = withFreqs ? new Uint32Array(total) : null;
-    const positions = this.withPositions ? new Uint32Array(totalPositions) : null;
-    let pos = 0;
-    for (let t = 0; t < sorted.length; t++) {
-      const p = this.terms.get(sorted[t])!;
-      docs.set(p.docs.data.subarray(0, p.docs.length), postingsStart[t]);
-      if (freqs) freqs.set(p.freqs.data.subarray(0, p.freqs.length), postingsStart[t]);
-      if (positions && p.positions) {
-        positions.set(p.positions.data.subarray(0, p.positions.length), pos);
-        pos += p.positions.length;
+
+    // Group consecutive equal docs of a term into one posting with its frequency.
+    const postingsStart = new Uint32Array(termCount + 1);
+    const docs = new GrowableUint32(Math.max(16, events));
+    const freqs = withFreqs ? new GrowableUint32(Math.max(16, events)) : null;
+    for (let t = 0; t < termCount; t++) {
+      postingsStart[t] = docs.length;
+      let last = -1;
+      for (let e = eventStart[t]; e < eventStart[t + 1]; e++) {
+        const d = sortedDocs[e];
+        if (d !== last) {
+          docs.push(d);
+          if (freqs) freqs.push(1);
+          last = d;
+        } else if (freqs) {
+          freqs.data[freqs.length - 1]++;
+        }
       }
     }
+    postingsStart[termCount] = docs.length;
     return {
       input: {
         name: this.field.path, type: this.field.type, structure, indexed: this.field.indexed, terms: encodeStrings(sorted),
-        termCount: sorted.length, postingsStart, docs, freqs, positions,
+        termCount, postingsStart, docs: docs.toArray(), freqs: freqs ? freqs.toArray() : null, positions,
       },
       sorted,
+      ordOf,
     };
   }
 }
@@ -156,44 +168,33 @@ class TextAccumulator extends TermsAccumulator {
 }
 
 class KeywordAccumulator extends TermsAccumulator {
-  /** Per doc value list, as raw strings until ordinals are known. */
-  private readonly dvDocs = new GrowableUint32();
-  private readonly dvValues: string[] = [];
   constructor(field: ResolvedField) {
     super(field, false);
   }
   add(doc: number, value: string | number): void {
     this.markDoc(doc);
-    const term = String(value);
-    this.addToken(doc, term, 0);
-    if (this.field.docValues) {
-      this.dvDocs.push(doc);
-      this.dvValues.push(term);
-    }
+    this.addToken(doc, String(value), 0);
   }
   finishDoc(): void {}
   build(maxDoc: number): FieldInput {
-    const { input, sorted } = this.buildTerms('keyword', false);
+    const { input, ordOf } = this.buildTerms('keyword', false);
     let docValueOffsets: Uint32Array | null = null;
     let docValueOrds: Uint32Array | null = null;
     if (this.field.docValues) {
-      const ordOf = new Map<string, number>();
-      sorted.forEach((t, i) => ordOf.set(t, i));
-      // Sorted-set doc values: per doc, distinct ordinals ascending.
-      const perDoc = new Map<number, number[]>();
-      for (let i = 0; i < this.dvDocs.length; i++) {
-        const d = this.dvDocs.data[i];
-        let list = perDoc.get(d);
-        if (!list) perDoc.set(d, (list = []));
-        const o = ordOf.get(this.dvValues[i])!;
-        if (!list.includes(o)) list.push(o);
-      }
+      // Sorted-set doc values: per doc, its distinct ordinals ascending. Events are in doc order.
       docValueOffsets = new Uint32Array(maxDoc + 1);
-      const ords = new GrowableUint32(Math.max(16, this.dvDocs.length));
+      const ords = new GrowableUint32(Math.max(16, this.eventDocs.length));
+      const evDocs = this.eventDocs.data;
+      const evTerms = this.eventTerms.data;
+      const events = this.eventDocs.length;
+      const values: number[] = [];
+      let e = 0;
       for (let d = 0; d < maxDoc; d++) {
         docValueOffsets[d] = ords.length;
-        const list = perDoc.get(d);
-        if (list) for (const o of list.sort((a, b) => a - b)) ords.push(o);
+        values.length = 0;
+        while (e < events && evDocs[e] === d) values.push(ordOf[evTerms[e++]]);
+        if (values.length > 1) values.sort((a, b) => a - b);
+        for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) ords.push(values[i]);
       }
       docValueOffsets[maxDoc] = ords.length;
       docValueOrds = ords.toArray();

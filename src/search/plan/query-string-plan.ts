@@ -7,18 +7,18 @@
  * query directly, so `minimum_should_match` counts them (ES docs, query_string "minimum_should_match").
  */
 import { resolveMinimumShouldMatch, type BoostedField, type QueryStringQuery } from '../../dsl/index.js';
-import { DEFAULT_FUZZINESS, type Occur, type QsBool, type QsNode } from '../../dsl/query-string/index.js';
+import { DEFAULT_FUZZINESS, parseQueryString, QueryStringSyntaxError, type Occur, type QsBool, type QsNode } from '../../dsl/query-string/index.js';
+import { ParseError, QueryShardError } from '../../errors/index.js';
 import type { ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { defaultFieldSpecs, resolveFields, type TargetField } from './fields.js';
 import { combineGrouped, crossFields } from './multi-match.js';
 import { phraseQuery } from './phrase.js';
-import { existsQuery, rangeQuery, wildcardQuery, prefixQuery } from './term-level.js';
+import { existsQuery, ID_FIELD, idsQuery, rangeQuery, wildcardQuery, prefixQuery } from './term-level.js';
 import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
 import { asShardFailure } from './failures.js';
 
-const f = Math.fround;
 
 const DEFAULT_TIE: Record<string, number> = { best_fields: 0, most_fields: 1, cross_fields: 0, phrase: 0, phrase_prefix: 0, bool_prefix: 1 };
 
@@ -37,14 +37,28 @@ export function planQueryString(ctx: PlanContext, q: QueryStringQuery, boost: nu
   const state: QsPlanState = {
     ctx, q, lenient: q.lenient ?? allFields, defaultTargets: fields, tieBreaker: q.tieBreaker ?? DEFAULT_TIE[q.type] ?? 0,
   };
-  const root = q.parsed;
+  const root = parseSyntax(ctx, q);
   // An empty query string matches nothing in ES.
   if (root.clauses.length === 0) return MATCH_NONE;
-  return planBool(state, root, f(boost), true);
+  return planBool(state, root, Math.fround(boost), true);
+}
+
+/**
+ * ES parses the query string while building each shard's query (QueryStringQueryBuilder.doToQuery):
+ * a syntax error is query_shard_exception "Failed to parse query [...]" caused by Lucene's
+ * ParseException "Cannot parse '...': ...".
+ */
+function parseSyntax(ctx: PlanContext, q: QueryStringQuery): QsBool {
+  try {
+    return parseQueryString(q.query, q.defaultOperator);
+  } catch (e) {
+    if (e instanceof QueryStringSyntaxError) throw new QueryShardError(`Failed to parse query [${q.query}]`, ctx.index, new ParseError(e.message));
+    throw e;
+  }
 }
 
 function planBool(s: QsPlanState, node: QsBool, boost: number, topLevel: boolean): Exec {
-  const b = f(boost * f(node.boost ?? 1));
+  const b = Math.fround(boost * Math.fround(node.boost ?? 1));
   const must: Exec[] = [];
   const should: Exec[] = [];
   const mustNot: Exec[] = [];
@@ -55,7 +69,7 @@ function planBool(s: QsPlanState, node: QsBool, boost: number, topLevel: boolean
       const targets = targetsFor(s, n.field);
       if (targets.length === 1) {
         // One field: the run's terms are separate clauses of this boolean query.
-        for (const e of runTerms(s, targets[0], n.text, f(b * f(n.boost ?? 1)))) add(clause.occur, e);
+        for (const e of runTerms(s, targets[0], n.text, Math.fround(b * Math.fround(n.boost ?? 1)))) add(clause.occur, e);
         continue;
       }
     }
@@ -85,7 +99,7 @@ function matchOptions(s: QsPlanState, fuzziness: string | null): MatchOptions {
 
 /** The clauses a whitespace run produces on one field (each token a term; non-text: one exact value). */
 function runTerms(s: QsPlanState, t: TargetField, text: string, boost: number): Exec[] {
-  const b = f(boost * t.boost);
+  const b = Math.fround(boost * t.boost);
   if (t.field.type !== 'text') return [matchQuery(s.ctx, t.field, text, b, matchOptions(s, null))];
   return analyzeQueryText(t.field, text, s.q.analyzer).map((tok) => fuzzyOrTerm(s.ctx, t.field, tok.term, b, null));
 }
@@ -94,7 +108,7 @@ function runTerms(s: QsPlanState, t: TargetField, text: string, boost: number): 
 function perField(s: QsPlanState, field: string | null, build: (t: TargetField, boost: number) => Exec, boost: number): Exec {
   const targets = targetsFor(s, field);
   if (targets.length === 0) return MATCH_NONE;
-  const queries = targets.map((t) => asShardFailure(s.ctx, s.lenient, () => build(t, f(boost * f(t.boost)))));
+  const queries = targets.map((t) => asShardFailure(s.ctx, s.lenient, () => build(t, Math.fround(boost * Math.fround(t.boost)))));
   return combineGrouped(queries, s.tieBreaker, MATCH_NONE);
 }
 
@@ -104,13 +118,14 @@ function normalise(field: ResolvedField, text: string): string {
 }
 
 function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
-  const b = f(boost * f(n.boost ?? 1));
+  const b = Math.fround(boost * Math.fround(n.boost ?? 1));
   switch (n.kind) {
     case 'bool':
       return planBool(s, n, boost, false);
     case 'match_all':
       return { t: 'match_all', score: b };
     case 'term': {
+      if (n.field === ID_FIELD) return idsQuery([n.text], b);
       const fuzziness = n.fuzziness === null ? null : n.fuzziness === DEFAULT_FUZZINESS ? (s.q.fuzziness ?? 'AUTO') : n.fuzziness.toUpperCase();
       const targets = targetsFor(s, n.field);
       if (s.q.type === 'cross_fields' && targets.length > 1 && fuzziness === null) {

@@ -3,7 +3,7 @@
  * values on non-text fields. Keyword/text terms are BM25-scored (`term`) or constant (`terms`,
  * ranges, patterns); numbers, dates and booleans are point queries with a constant score, as in ES.
  */
-import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
+import { IllegalArgumentError, NumberFormatError, QueryShardError } from '../../errors/index.js';
 import type { TermValue } from '../../dsl/index.js';
 import { compiledFormat, toHalfFloat, type ResolvedField } from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
@@ -36,7 +36,8 @@ function numericValue(field: ResolvedField, value: TermValue): number {
     throw new IllegalArgumentError(`Can't parse boolean value [${String(value)}], expected [true] or [false]`);
   }
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (typeof value === 'boolean' || Number.isNaN(n)) throw new IllegalArgumentError(`For input string: "${String(value)}"`);
+  // ES NumberFieldMapper parses with Double.parseDouble: Java's NumberFormatException.
+  if (typeof value === 'boolean' || Number.isNaN(n)) throw new NumberFormatError(String(value));
   switch (field.type) {
     case 'float':
       return Math.fround(n);
@@ -192,6 +193,12 @@ export function wildcardQuery(ctx: PlanContext, field: ResolvedField | undefined
   requireTextLike(ctx, field, 'wildcard');
   return { t: 'pattern', field: field.path, regex: wildcardToRegex(pattern), flags: caseInsensitive ? 'iu' : 'u', score: Math.fround(boost) };
 }
+
+/**
+ * ES maps `_id` as a metadata field (IdFieldMapper) whose term queries are ids queries: `term`,
+ * `terms`, `match` and query_string's `_id:…` on it are planned with `idsQuery`.
+ */
+export const ID_FIELD = '_id';
 
 export function idsQuery(ids: readonly string[], boost: number): Exec {
   return ids.length === 0 ? MATCH_NONE : { t: 'ids', ids, score: Math.fround(boost) };

@@ -1,0 +1,77 @@
+/**
+ * Starting servers as child processes for HTTP scenarios, so the load generator (this process)
+ * and the server under test never share a JS thread: threadsearch from dist/, or any compiled
+ * script that prints "listening on http://host:port".
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findRepoRoot } from './report.js';
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+export function startProcess(script: string, args: readonly string[], cleanup?: () => void): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/[0-9.]+:\d+)/.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        resolve({
+          url: m[1],
+          pid: child.pid!,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => {
+                cleanup?.();
+                done();
+              });
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+/** threadsearch on a free port with a fresh data directory. */
+export function startThreadsearch(extraArgs: readonly string[] = []): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+  const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
+  return startProcess(main, ['--port', '0', '--quiet', '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+/** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */
+export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body });
+      const json = (await res.json()) as { errors?: boolean };
+      if (res.status !== 200 || json.errors) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** NDJSON bulk bodies of `batch` index actions each. */
+export function bulkBodies(index: string, docs: ReadonlyArray<{ id: string; text: string }>, batch: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < docs.length; i += batch) {
+    let body = '';
+    for (const d of docs.slice(i, i + batch)) body += `{"index":{"_index":"${index}","_id":"${d.id}"}}\n${JSON.stringify({ text: d.text })}\n`;
+    out.push(body);
+  }
+  return out;
+}

@@ -32,6 +32,11 @@ export interface SearchShardTask {
   readonly inline?: InlineBuffers;
 }
 
+/** Several shard searches in one task: under load the pool batches what is waiting (one round trip each). */
+export interface SearchBatchTask {
+  readonly searches: readonly SearchShardTask[];
+}
+
 export type WorkerReply<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly missing: readonly string[] }
@@ -56,7 +61,8 @@ export interface SegmentBuilt {
 }
 
 export type SearchShardReply = WorkerReply<ShardSearchResult>;
+export type SearchBatchReply = readonly SearchShardReply[];
 export type MergeSegmentsReply = WorkerReply<SegmentBuilt>;
 
 /** Piscina task names (named exports of the worker modules). */
-export const TASK = { search: 'search', build: 'build', merge: 'merge' } as const;
+export const TASK = { search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge' } as const;

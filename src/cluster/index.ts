@@ -11,4 +11,4 @@ export * from './indices-service.js';
 export * from './index-shard.js';
 export * from './search-service.js';
 export * from './index-resolver.js';
-export * from './render-number.js';
+

@@ -6,16 +6,18 @@
  * straight from the coordinator-owned segments — and render the response.
  */
 import { EsError, IllegalArgumentError, SearchPhaseExecutionError } from '../errors/index.js';
-import { filterSource } from '../common/source-filter.js';
-import { readId, readSource, type Segment } from '../index/index.js';
+import type { Segment } from '../index/index.js';
 import {
   TRACK_TOTAL_HITS_DISABLED, type SearchRequest, type SortSpec, type QueryNode,
 } from '../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, planQuery, type Exec, type ExecSort, type ShardSearchResult, type SortValue } from '../search/index.js';
+import {
+  HIT_STRIDE, compareSortValues, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle, type ShardSearchResult,
+  type SortValue,
+} from '../search/index.js';
 import type { IndexService } from './index-service.js';
 import type { IndicesService } from './indices-service.js';
 import type { ResolveOptions } from './index-resolver.js';
-import { float32ToJson } from './render-number.js';
+import { float32ToJson } from '../common/float-json.js';
 import type { SearchPool } from './search-pool.js';
 import type { ShardSnapshot } from './shard-state.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
@@ -115,6 +117,8 @@ export class SearchService {
       }
     }
 
+    // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
+    const singleShard = targets.length === 1 ? { from: req.from, spec: fetchSpec(req, targets[0].index, sorts.get(targets[0].index) ?? null) } : null;
     const results = await Promise.all(targets.map(async (t) => {
       try {
         return await this.pool.search(
@@ -128,6 +132,7 @@ export class SearchService {
             trackScores: req.trackScores,
             searchAfter,
             terminateAfter: req.terminateAfter,
+            fetch: singleShard,
           },
         );
       } catch (e) {
@@ -136,7 +141,6 @@ export class SearchService {
       }
     }));
 
-    const merged = mergeShardHits(targets, results, sorts);
     let total = 0;
     let gte = false;
     let maxScore = NaN;
@@ -151,9 +155,28 @@ export class SearchService {
       total = req.trackTotalHitsUpTo;
       gte = true;
     }
-    const page = merged.slice(req.from, req.from + req.size);
+    let hitsJson: string;
+    let empty: boolean;
+    if (singleShard) {
+      hitsJson = results[0].rendered ?? '[]';
+      empty = results[0].hits.length / HIT_STRIDE <= req.from;
+    } else {
+      const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
+      const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
+      const rendered = page.map((h) => {
+        let s = specs.get(h.target.index);
+        if (!s) specs.set(h.target.index, (s = { spec: fetchSpec(req, h.target.index, h.sortKeys), indexJson: JSON.stringify(h.target.index.name) }));
+        return renderHit(h, s.spec, s.indexJson);
+      });
+      hitsJson = `[${rendered.join(',')}]`;
+      empty = page.length === 0;
+    }
     const took = Math.round(performance.now() - start);
-    return { body: renderSearchResponse(req, page, { total, gte, maxScore, took, shards: targets.length, terminatedEarly, restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false }) };
+    return {
+      body: renderSearchResponse(req, hitsJson, {
+        total, gte, maxScore, took, shards: targets.length, terminatedEarly, restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
+      }),
+    };
   }
 
   async count(expression: string | undefined, query: QueryNode | null, minScore: number | null, opts: SearchOptions = {}): Promise<{ count: number; shards: number }> {
@@ -208,58 +231,46 @@ function mergeShardHits(targets: ShardTarget[], results: ShardSearchResult[], so
   return all.sort((a, b) => compareHits(a, b, keys));
 }
 
-function renderSortValue(v: SortValue, key: ExecSort, index: IndexService): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (key.kind === 'score') return float32ToJson(v);
-  if (key.kind === 'numeric' && !Number.isFinite(v)) {
-    const type = index.resolvedMapping.fields.get(key.field)?.type;
-    // ES shows Long.MAX/MIN_VALUE for missing integer/date values, ±Infinity for floating types.
-    if (type === 'double' || type === 'float' || type === 'half_float' || type === 'scaled_float') return v > 0 ? '"Infinity"' : '"-Infinity"';
-    return v > 0 ? '9223372036854775807' : '-9223372036854775808';
-  }
-  return String(v);
+/** Whether hits carry `_score`: score order, track_scores, or a sort that includes _score. */
+function tracksScores(req: SearchRequest): boolean {
+  return req.sort === null || isScoreOnly(req.sort) || req.trackScores || req.sort.some((k) => k.kind === 'score');
 }
 
-function renderSearchResponse(
-  req: SearchRequest, page: MergedHit[],
-  m: { total: number; gte: boolean; maxScore: number; took: number; shards: number; terminatedEarly: boolean; restTotalHitsAsInt: boolean },
-): string {
-  const scoreSorted = req.sort === null || isScoreOnly(req.sort);
-  const tracksScores = scoreSorted || req.trackScores || (req.sort?.some((s) => s.kind === 'score') ?? false);
+/** How each sort key renders missing values (Long.MAX_VALUE for integer/date types, "Infinity" for floating). */
+function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): MissingStyle[] | null {
+  if (!keys) return null;
+  return keys.map((k) => {
+    const type = k.kind === 'numeric' ? index.resolvedMapping.fields.get(k.field)?.type : undefined;
+    return type === 'double' || type === 'float' || type === 'half_float' || type === 'scaled_float' ? 'double' : 'long';
+  });
+}
+
+function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null): FetchSpec {
+  return {
+    index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
+    seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
+  };
+}
+
+interface ResponseMeta {
+  readonly total: number;
+  readonly gte: boolean;
+  readonly maxScore: number;
+  readonly took: number;
+  readonly shards: number;
+  readonly terminatedEarly: boolean;
+  readonly restTotalHitsAsInt: boolean;
+  readonly empty: boolean;
+}
+
+/** The response envelope around an already rendered `hits.hits` array. */
+function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
   let out = `{"took":${m.took},"timed_out":false`;
   if (m.terminatedEarly) out += ',"terminated_early":true';
   out += `,"_shards":{"total":${m.shards},"successful":${m.shards},"skipped":0,"failed":0},"hits":{`;
   if (req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
     out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
   }
-  out += `"max_score":${tracksScores && page.length > 0 && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null'},"hits":[`;
-  for (let i = 0; i < page.length; i++) {
-    const h = page[i];
-    if (i > 0) out += ',';
-    out += renderHit(req, h, tracksScores);
-  }
-  return out + ']}}';
-}
-
-function renderHit(req: SearchRequest, h: MergedHit, tracksScores: boolean): string {
-  const index = h.target.index;
-  let out = `{"_index":${JSON.stringify(index.name)},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
-  if (req.version) out += `,"_version":${h.segment.version[h.doc]}`;
-  if (req.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
-  out += `,"_score":${tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
-  if (req.source.fetch && !req.storedFieldsNone) {
-    const raw = readSource(h.segment, h.doc);
-    if (raw !== null) {
-      const filtered = req.source.includes.length === 0 && req.source.excludes.length === 0
-        ? raw
-        : JSON.stringify(filterSource(JSON.parse(raw) as Record<string, unknown>, req.source));
-      out += `,"_source":${filtered}`;
-    }
-  }
-  if (h.sortValues && h.sortKeys) {
-    const keys = h.sortKeys;
-    out += `,"sort":[${h.sortValues.map((v, i) => renderSortValue(v, keys[i], index)).join(',')}]`;
-  }
-  return out + '}';
+  const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
+  return out + `"max_score":${maxScore},"hits":${hitsJson}}}`;
 }

@@ -11,3 +11,4 @@ export { planQuery } from './plan/planner.js';
 export * from './exec/shard-search.js';
 export * from './exec/field-sort.js';
 export { maxScoreStats } from './exec/max-score.js';
+export * from './fetch-render.js';

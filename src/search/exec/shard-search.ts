@@ -12,6 +12,7 @@ import { maxScoreTopK } from './max-score.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import { TopScoreDocs } from './top-docs.js';
+import { renderHits, type FetchSpec } from '../fetch-render.js';
 
 export interface ShardSearchRequest {
   readonly query: Exec;
@@ -26,6 +27,11 @@ export interface ShardSearchRequest {
   readonly searchAfter: readonly SortValue[] | null;
   /** Stop after this many hits per shard (0 = no limit). */
   readonly terminateAfter: number;
+  /**
+   * Single-shard searches also fetch: render hits [from, k) here (ES's query_and_fetch), so the
+   * coordinator only wraps the response. null = query phase only.
+   */
+  readonly fetch?: { readonly from: number; readonly spec: FetchSpec } | null;
 }
 
 export interface ShardView {
@@ -44,6 +50,24 @@ export interface ShardSearchResult {
   readonly hits: Float64Array;
   readonly sortValues: SortValue[][] | null;
   readonly terminatedEarly: boolean;
+  /** The rendered `hits.hits` array when the request asked to fetch. */
+  readonly rendered?: string;
+}
+
+/** Renders the requested page of a result (query_and_fetch). */
+function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearchResult): ShardSearchResult {
+  if (!req.fetch) return result;
+  const page = [];
+  for (let h = req.fetch.from; h * HIT_STRIDE < result.hits.length; h++) {
+    const o = h * HIT_STRIDE;
+    page.push({
+      segment: shard.segments[result.hits[o + 1]],
+      doc: result.hits[o + 2],
+      score: result.hits[o],
+      sortValues: result.sortValues ? result.sortValues[h] : null,
+    });
+  }
+  return { ...result, rendered: renderHits(page, req.fetch.spec) };
 }
 
 /** The term scorers of a pure term disjunction (match with OR, one term, …), else null. */
@@ -77,7 +101,7 @@ function segmentOf(bases: readonly number[], order: number): number {
 }
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
-  return req.sort === null ? searchByScore(req, shard) : searchBySort(req, shard, req.sort);
+  return withFetch(req, shard, req.sort === null ? searchByScore(req, shard) : searchBySort(req, shard, req.sort));
 }
 
 function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {

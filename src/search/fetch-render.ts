@@ -1,0 +1,79 @@
+/**
+ * The fetch phase's rendering: hits → the JSON of `hits.hits`, reading `_id` and stored `_source`
+ * straight from segments and splicing the stored JSON in as is (parse/stringify only when
+ * `_source` filtering asks for it). The coordinator uses it after merging shard results; a worker
+ * uses it for single-shard searches, which query and fetch in one round trip (ES's
+ * query_and_fetch shortcut), keeping the coordinator thread free.
+ */
+import { filterSource, type SourceFilter } from '../common/source-filter.js';
+import { float32ToJson } from '../common/float-json.js';
+import { readId, readSource, type Segment } from '../index/index.js';
+import type { ExecSort, SortValue } from './exec/field-sort.js';
+
+/** How a numeric sort key renders the ±Infinity used for missing values. */
+export type MissingStyle = 'long' | 'double';
+
+export interface FetchSpec {
+  readonly index: string;
+  readonly source: SourceFilter;
+  readonly storedFieldsNone: boolean;
+  readonly version: boolean;
+  readonly seqNoPrimaryTerm: boolean;
+  /** Whether hits carry `_score` (score sort, track_scores, or a sort on _score). */
+  readonly tracksScores: boolean;
+  readonly sortKeys: readonly ExecSort[] | null;
+  /** Per sort key; only numeric keys use it. */
+  readonly missingStyles: readonly MissingStyle[] | null;
+}
+
+export interface RenderHit {
+  readonly segment: Segment;
+  readonly doc: number;
+  readonly score: number;
+  readonly sortValues: readonly SortValue[] | null;
+}
+
+function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | undefined): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (key.kind === 'score') return float32ToJson(v);
+  if (!Number.isFinite(v)) {
+    // ES shows Long.MAX/MIN_VALUE for missing integer/date values, ±Infinity for floating types.
+    if (style === 'double') return v > 0 ? '"Infinity"' : '"-Infinity"';
+    return v > 0 ? '9223372036854775807' : '-9223372036854775808';
+  }
+  return String(v);
+}
+
+export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): string {
+  let out = `{"_index":${indexJson},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
+  if (spec.version) out += `,"_version":${h.segment.version[h.doc]}`;
+  if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
+  out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
+  if (spec.source.fetch && !spec.storedFieldsNone) {
+    const raw = readSource(h.segment, h.doc);
+    if (raw !== null) {
+      const filtered = spec.source.includes.length === 0 && spec.source.excludes.length === 0
+        ? raw
+        : JSON.stringify(filterSource(JSON.parse(raw) as Record<string, unknown>, spec.source));
+      out += `,"_source":${filtered}`;
+    }
+  }
+  if (h.sortValues && spec.sortKeys) {
+    const keys = spec.sortKeys;
+    const styles = spec.missingStyles;
+    out += `,"sort":[${h.sortValues.map((v, i) => renderSortValue(v, keys[i], styles?.[i])).join(',')}]`;
+  }
+  return out + '}';
+}
+
+/** `[hit, hit, …]` for one index's hits. */
+export function renderHits(hits: readonly RenderHit[], spec: FetchSpec): string {
+  const indexJson = JSON.stringify(spec.index);
+  let out = '[';
+  for (let i = 0; i < hits.length; i++) {
+    if (i > 0) out += ',';
+    out += renderHit(hits[i], spec, indexJson);
+  }
+  return out + ']';
+}

@@ -1,0 +1,21 @@
+/**
+ * Runs every benchmark scenario, one child process each (so heaps and JIT state never mix), in
+ * sequence. Each scenario writes bench/results/<scenario>.json and its BENCHMARKS.md section.
+ *
+ *   npm run bench
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SCENARIOS = ['engine-bm25.js', 'bulk-index.js', 'http-search.js'];
+
+let failed = 0;
+for (const file of SCENARIOS) {
+  console.log(`\n=== ${file}`);
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL(`./${file}`, import.meta.url))], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    failed++;
+    console.error(`${file} failed with status ${run.status}`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);

@@ -1,22 +1,30 @@
 /**
- * The composition root: the one place that wires configuration, the search pool, the indices and
- * the HTTP routes together. Tests build an app here and drive it with `app.inject`.
+ * The composition root: the one place that wires configuration, the data directory, the search
+ * pool, the indices and the HTTP routes together. Start-up opens the data directory, loads the
+ * cluster state and recovers every index before the first request is served; `close()` is the
+ * graceful shutdown. Tests build an app here and drive it with `app.http.app.inject`.
  */
-import { mkdirSync } from 'node:fs';
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
-import { IndicesService, SearchPool, SearchService } from './cluster/index.js';
+import { IndicesService, SearchPool, SearchService, type NodeRecovery } from './cluster/index.js';
 import {
   bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, registerRoutes, rootRoutes, searchRoutes,
   type HttpServer,
 } from './http/index.js';
+import { ClusterStateStore, openDataDir } from './storage/index.js';
 
 export interface App {
   readonly http: HttpServer;
   readonly indices: IndicesService;
   readonly search: SearchService;
   readonly pool: SearchPool;
-  close(): Promise<void>;
+  /** What start-up recovery found. */
+  readonly recovery: NodeRecovery;
+  /**
+   * Graceful shutdown: stop accepting connections, let in-flight requests finish (for at most
+   * `drainMs`), flush every shard, close the translogs and the pool, release the data directory.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /** Compiled worker modules live in dist/workers whether we run from dist/ or from sources. */
@@ -25,33 +33,69 @@ export function workerDir(): URL {
   return here.pathname.includes('/dist/src/') ? new URL('../workers/', here) : new URL('../dist/workers/', here);
 }
 
-export function buildApp(config: ServerConfig, options: { logger?: boolean | object } = {}): App {
-  mkdirSync(config.dataDir, { recursive: true });
-  const pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir() });
-  const indices = new IndicesService(pool);
-  const search = new SearchService(indices, pool);
-  const http = createHttpServer({ logger: options.logger ?? false });
-  const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: randomBase64Uuid() };
-  registerRoutes(http.app, http.routes, [
-    ...rootRoutes(node),
-    ...clusterRoutes(indices, node),
-    ...indexRoutes(indices),
-    ...documentRoutes(indices),
-    ...bulkRoutes(indices),
-    ...searchRoutes(search),
-  ]);
-  let closed = false;
-  return {
-    http,
-    indices,
-    search,
-    pool,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await http.app.close();
-      indices.close();
-      await pool.close();
-    },
-  };
+/** How long shutdown waits for in-flight requests before closing their connections. */
+const DEFAULT_DRAIN_MS = 10_000;
+
+export async function createApp(config: ServerConfig, options: { logger?: boolean | object } = {}): Promise<App> {
+  const dataDir = openDataDir(config.dataDir);
+  let pool: SearchPool | null = null;
+  try {
+    const state = new ClusterStateStore(dataDir.clusterStateFile);
+    state.load();
+    // The cluster uuid is fixed when the data directory is first used (clients and logs key on it).
+    const stored = state.section<{ cluster_uuid: string }>('cluster');
+    const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: stored?.cluster_uuid ?? randomBase64Uuid() };
+    state.register('cluster', () => ({ cluster_uuid: node.clusterUuid }));
+    pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir() });
+    const indices = new IndicesService(pool, dataDir, state, { indexBufferBytes: config.indexBufferBytes });
+    const recovery = await indices.recover();
+    if (!stored) {
+      state.markChanged();
+      await state.persist();
+    }
+    const search = new SearchService(indices, pool, { defaultSearchTimeoutMs: config.searchTimeoutMs });
+    const http = createHttpServer({
+      logger: options.logger ?? false, maxInFlightRequests: config.maxInFlightRequests, indexingPressureBytes: config.indexingPressureBytes,
+    });
+    registerRoutes(http.app, http.routes, [
+      ...rootRoutes(node),
+      ...clusterRoutes(indices, node),
+      ...indexRoutes(indices),
+      ...documentRoutes(indices),
+      ...bulkRoutes(indices),
+      ...searchRoutes(search),
+    ]);
+    const searchPool = pool;
+    let closing: Promise<void> | null = null;
+    return {
+      http,
+      indices,
+      search,
+      pool: searchPool,
+      recovery,
+      close(opts = {}) {
+        closing ??= (async () => {
+          const drained = http.app.close();
+          const timer = setTimeout(() => http.app.server.closeAllConnections(), opts.drainMs ?? DEFAULT_DRAIN_MS);
+          try {
+            await drained;
+          } finally {
+            clearTimeout(timer);
+          }
+          try {
+            await indices.flushAll();
+          } finally {
+            await indices.close();
+            await searchPool.close();
+            dataDir.unlock();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    await pool?.close();
+    dataDir.unlock();
+    throw e;
+  }
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Process entry: configuration → app → listen. Prints the bound address (useful with --port 0);
- * SIGINT/SIGTERM stop accepting connections, finish in-flight requests, and exit 0.
+ * Process entry: configuration → app (data directory, recovery) → listen. Prints what recovery
+ * found and the bound address (useful with --port 0); SIGINT/SIGTERM stop accepting connections,
+ * finish in-flight requests, flush, and exit 0.
  */
-import { buildApp } from './app.js';
+import { createApp } from './app.js';
+import type { NodeRecovery } from './cluster/index.js';
 import { ConfigError, loadConfig, USAGE } from './config/config.js';
 
 async function main(): Promise<void> {
@@ -21,7 +23,9 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const app = buildApp(config, { logger: config.quiet ? { level: 'warn' } : { level: 'info' } });
+  const started = performance.now();
+  const app = await createApp(config, { logger: config.quiet ? { level: 'warn' } : { level: 'info' } });
+  reportRecovery(app.recovery, performance.now() - started, config.quiet);
   const address = await app.http.app.listen({ host: config.host, port: config.port });
   process.stdout.write(`threadsearch listening on ${address} (data: ${config.dataDir}, search threads: ${config.threads})\n`);
 
@@ -40,6 +44,32 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** One summary line (stdout) and one line per problem (stderr) — the operator's view of start-up. */
+function reportRecovery(r: NodeRecovery, startMs: number, quiet: boolean): void {
+  let shards = 0;
+  let segments = 0;
+  let replayed = 0;
+  for (const [name, ir] of r.perIndex) {
+    shards += ir.shards;
+    segments += ir.segments;
+    replayed += ir.replayed;
+    for (const p of ir.problems) process.stderr.write(`threadsearch: recovery problem in index [${name}]: ${p}\n`);
+    if (ir.lostDocs > 0 || ir.lostOps > 0) {
+      process.stderr.write(`threadsearch: index [${name}] lost data: ${ir.lostDocs} documents in damaged segment files, ${ir.lostOps} damaged translog records; it reports red health\n`);
+    }
+  }
+  for (const dir of r.removedOrphans) process.stderr.write(`threadsearch: removed index directory [${dir}] that no index owns (a create or delete cut short)\n`);
+  if (!quiet) {
+    process.stdout.write(
+      `threadsearch: started in ${Math.round(startMs)} ms; recovered ${count(r.indices, 'index', 'indices')}, ${count(shards, 'shard')}, ${count(segments, 'segment')}, ${count(replayed, 'translog operation')} replayed (recovery ${Math.round(r.tookMs)} ms)\n`,
+    );
+  }
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 main().catch((e) => {

@@ -15,6 +15,7 @@ import {
   type RootMapping,
 } from '../index/index.js';
 import { IndexShard, type WriteOutcome } from './index-shard.js';
+import { ShardStore, type DataDir } from '../storage/index.js';
 import type { SearchPool } from './search-pool.js';
 import type { DocVersion } from './shard-state.js';
 
@@ -24,6 +25,29 @@ export interface IndexMetadata {
   readonly creationDate: number;
   readonly settings: FlatSettings;
   readonly mapping: RootMapping;
+}
+
+/** What an index needs from the node: the pool, where its files go, and how to persist metadata. */
+export interface IndexDeps {
+  readonly pool: SearchPool;
+  readonly dataDir: DataDir;
+  /** Records that this index's metadata (mapping, settings) changed. */
+  stateChanged(): void;
+  /** Resolves once every recorded metadata change is durable. */
+  persistState(): Promise<void>;
+  /** Reports documents added to an indexing buffer (the node-wide memory budget). */
+  bufferGrew(bytes: number): void;
+}
+
+/** Per-index result of start-up recovery, for the log and for health. */
+export interface IndexRecovery {
+  readonly shards: number;
+  readonly segments: number;
+  readonly replayed: number;
+  readonly skipped: number;
+  readonly lostDocs: number;
+  readonly lostOps: number;
+  readonly problems: string[];
 }
 
 export interface WriteOptions {
@@ -62,7 +86,7 @@ export class IndexService {
   private refreshTimer: NodeJS.Timeout | null = null;
   private parser: DocumentParser;
 
-  constructor(meta: IndexMetadata, private readonly pool: SearchPool) {
+  constructor(meta: IndexMetadata, private readonly deps: IndexDeps) {
     this.name = meta.name;
     this.uuid = meta.uuid;
     this.creationDate = meta.creationDate;
@@ -71,13 +95,15 @@ export class IndexService {
     this.mapping = meta.mapping;
     this.resolvedMapping = resolveMapping(meta.mapping);
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
-    const ctx = {
+    this.shards = Array.from({ length: this.resolvedSettings.numberOfShards }, (_, i) => new IndexShard(i, {
       indexName: this.name,
       indexUuid: this.uuid,
-      pool,
+      pool: deps.pool,
       buildInputs: () => ({ mapping: this.mapping, limits: this.limits() }),
-    };
-    this.shards = Array.from({ length: this.resolvedSettings.numberOfShards }, (_, i) => new IndexShard(i, ctx));
+      store: new ShardStore(deps.dataDir.shardDir(this.uuid, i)),
+      translogOptions: () => ({ durability: this.resolvedSettings.translogDurability, syncIntervalMs: this.resolvedSettings.translogSyncIntervalMs }),
+      flushThresholdBytes: () => this.resolvedSettings.translogFlushThresholdBytes,
+    }));
     this.scheduleRefresh();
   }
 
@@ -112,6 +138,8 @@ export class IndexService {
     this.resolvedSettings = resolveSettings(next);
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
     this.scheduleRefresh();
+    for (const shard of this.shards) shard.reconfigureTranslog();
+    this.deps.stateChanged();
   }
 
   /** PUT _mapping (and create-index mappings): merge, then enforce the total fields limit. */
@@ -127,6 +155,7 @@ export class IndexService {
     this.mapping = next;
     this.resolvedMapping = resolved;
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+    this.deps.stateChanged();
   }
 
   /** GET _settings: nested (default) or flat keys, optionally only the named (wildcard) settings. */
@@ -169,7 +198,9 @@ export class IndexService {
     this.parseForWrite(id, sourceText, parsed);
     const prev = shard.lookup(id);
     shard.checkPreconditions(id, prev, { create: opts.create, ifSeqNo: opts.ifSeqNo, ifPrimaryTerm: opts.ifPrimaryTerm });
+    const before = shard.bufferedBytes;
     const outcome = shard.index(id, sourceText, this.nextIndexOrder++, prev);
+    this.deps.bufferGrew(shard.bufferedBytes - before);
     return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
   }
 
@@ -220,7 +251,74 @@ export class IndexService {
     };
   }
 
+  // ---- durability -------------------------------------------------------------------------------
+
+  /**
+   * Makes the writes applied so far on these shards durable before they are acknowledged: their
+   * translog records fsynced (shared with concurrent writers) and, when documents added fields,
+   * the mapping saved in the cluster state.
+   */
+  async sync(shardIds: Iterable<number>): Promise<void> {
+    const waits: Promise<void>[] = [this.deps.persistState()];
+    for (const id of new Set(shardIds)) waits.push(this.shards[id].sync());
+    await Promise.all(waits);
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.shards.map((s) => s.flush()));
+  }
+
+  /**
+   * Start-up: each shard loads its last commit and translog; the ops above the commit are
+   * replayed through the same write path (mapping included), then made searchable.
+   */
+  async recover(): Promise<IndexRecovery> {
+    let replayed = 0;
+    let skipped = 0;
+    let lostDocs = 0;
+    let lostOps = 0;
+    let segments = 0;
+    const problems: string[] = [];
+    for (const shard of this.shards) {
+      const r = await shard.recover();
+      segments += shard.snapshot.segments.length;
+      this.nextIndexOrder = Math.max(this.nextIndexOrder, r.maxIndexOrder + 1);
+      for (const op of r.ops) {
+        try {
+          if (op.op === 'index') this.parseForWrite(op.id, op.source, JSON.parse(op.source));
+          shard.replay(op);
+          if (op.op === 'index') this.nextIndexOrder = Math.max(this.nextIndexOrder, op.indexOrder + 1);
+          replayed++;
+        } catch (e) {
+          // Only an op that was never acknowledged can fail here (its mapping change did not
+          // become durable before the crash); it is dropped and reported.
+          skipped++;
+          problems.push(`shard [${shard.shardId}]: translog op seq_no ${op.seqNo} for [${op.id}] could not be replayed: ${(e as Error).message}`);
+        }
+      }
+      lostDocs += r.lostDocs;
+      lostOps += r.lostOps;
+      problems.push(...r.problems.map((p) => `shard [${shard.shardId}]: ${p}`));
+    }
+    await this.deps.persistState();
+    await this.refresh();
+    // After damage, commit what was recovered: the next start then loads a consistent commit (the
+    // damaged files stay in corrupted/ for inspection).
+    if (this.recoveredWithLoss) await this.flush();
+    return { shards: this.shards.length, segments, replayed, skipped, lostDocs, lostOps, problems };
+  }
+
+  /** True when recovery found data it could not restore (reported as red health). */
+  get recoveredWithLoss(): boolean {
+    return this.shards.some((s) => s.recoveredWithLoss);
+  }
+
   // ---- lifecycle --------------------------------------------------------------------------------
+
+  /** A newly created index: opens its shards' translogs. */
+  open(): void {
+    for (const shard of this.shards) shard.open();
+  }
 
   async refresh(): Promise<void> {
     await Promise.all(this.shards.map((s) => s.refresh()));
@@ -230,9 +328,14 @@ export class IndexService {
     await Promise.all(this.shards.map((s) => s.forceMerge(maxSegments)));
   }
 
+  /** Stops timers and background work and releases memory (the translogs stay open). */
   close(): void {
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     for (const s of this.shards) s.close();
+  }
+
+  async closeStores(): Promise<void> {
+    await Promise.all(this.shards.map((s) => s.closeStore()));
   }
 
   metadata(): IndexMetadata {

@@ -1,12 +1,18 @@
 /**
  * The registry of indices on this node: create (with settings and mappings validated as ES does),
- * delete, look up, auto-create on write, and resolve index expressions.
+ * delete, look up, auto-create on write, and resolve index expressions. Index metadata lives in
+ * the cluster state's `indices` section; changes are recorded at once and made durable by
+ * `persist()` before they are acknowledged (writes do it through `IndexService.sync`).
  */
+import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
 import { IllegalArgumentError, IndexNotFoundError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { EMPTY_ROOT, flattenSettings, parseRootMapping, resolveMapping, resolveSettings, validateSettings, type RootMapping } from '../index/index.js';
-import { IndexService } from './index-service.js';
+import {
+  EMPTY_ROOT, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, validateSettings, type RootMapping,
+} from '../index/index.js';
+import type { ClusterStateStore, DataDir } from '../storage/index.js';
+import { IndexService, type IndexDeps, type IndexMetadata, type IndexRecovery } from './index-service.js';
 import { validateIndexName } from './index-names.js';
 import { resolveIndexExpression, type ResolveOptions } from './index-resolver.js';
 import type { SearchPool } from './search-pool.js';
@@ -17,10 +23,91 @@ export interface CreateIndexBody {
   readonly aliases?: unknown;
 }
 
+/** The `indices` section of the cluster state: one entry per index, by name. */
+interface StoredIndex {
+  readonly uuid: string;
+  readonly creation_date: number;
+  readonly settings: Record<string, string>;
+  readonly mappings: Record<string, unknown>;
+}
+
+const SECTION = 'indices';
+
+export interface IndicesOptions {
+  /** `indices.memory.index_buffer_size` in bytes: unrefreshed documents across all shards. */
+  readonly indexBufferBytes: number;
+}
+
+/** Start-up recovery of every index, for the log and health. */
+export interface NodeRecovery {
+  readonly indices: number;
+  readonly tookMs: number;
+  readonly perIndex: ReadonlyMap<string, IndexRecovery>;
+  /** Directories of indices the cluster state does not name (a create or delete cut short) that were removed. */
+  readonly removedOrphans: readonly string[];
+}
+
 export class IndicesService {
   private readonly indices = new Map<string, IndexService>();
+  private readonly deps: IndexDeps;
+  /** Buffer growth since the memory controller last looked. */
+  private grownSinceCheck = 0;
 
-  constructor(private readonly pool: SearchPool) {}
+  constructor(
+    pool: SearchPool,
+    private readonly dataDir: DataDir,
+    private readonly state: ClusterStateStore,
+    private readonly options: IndicesOptions = { indexBufferBytes: Infinity },
+  ) {
+    this.deps = {
+      pool, dataDir, stateChanged: () => state.markChanged(), persistState: () => state.persist(), bufferGrew: (bytes) => this.bufferGrew(bytes),
+    };
+    state.register(SECTION, () => {
+      const out: Record<string, StoredIndex> = {};
+      for (const [name, index] of this.indices) {
+        out[name] = {
+          uuid: index.uuid, creation_date: index.creationDate, settings: Object.fromEntries(index.settings), mappings: renderRootMapping(index.mapping),
+        };
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Opens every index the cluster state names and recovers its shards (commit + translog), then
+   * removes index directories nothing names. Runs once, before the node serves requests.
+   */
+  async recover(): Promise<NodeRecovery> {
+    const start = performance.now();
+    const stored = this.state.section<Record<string, StoredIndex>>(SECTION) ?? {};
+    const perIndex = new Map<string, IndexRecovery>();
+    for (const [name, s] of Object.entries(stored)) {
+      const meta: IndexMetadata = {
+        name, uuid: s.uuid, creationDate: s.creation_date, settings: new Map(Object.entries(s.settings)), mapping: parseRootMapping(s.mappings),
+      };
+      const index = new IndexService(meta, this.deps);
+      this.indices.set(name, index);
+      perIndex.set(name, await index.recover());
+    }
+    const known = new Set([...this.indices.values()].map((i) => i.uuid));
+    const removedOrphans: string[] = [];
+    for (const dir of await readdir(this.dataDir.indicesDir)) {
+      if (known.has(dir)) continue;
+      await rm(this.dataDir.indexDir(dir), { recursive: true, force: true });
+      removedOrphans.push(dir);
+    }
+    return { indices: this.indices.size, tookMs: performance.now() - start, perIndex, removedOrphans };
+  }
+
+  /** Resolves once every metadata change so far (create, delete, mapping, settings) is durable. */
+  persist(): Promise<void> {
+    return this.state.persist();
+  }
+
+  /** True when some index recovered with data loss (reported as red health). */
+  recoveredWithLoss(name: string): boolean {
+    return this.indices.get(name)?.recoveredWithLoss ?? false;
+  }
 
   names(): string[] {
     return [...this.indices.keys()].sort();
@@ -78,8 +165,10 @@ export class IndicesService {
     full.set('index.provided_name', name);
     full.set('index.version.created', '8505000');
     full.set('index.routing.allocation.include._tier_preference', full.get('index.routing.allocation.include._tier_preference') ?? 'data_content');
-    const index = new IndexService({ name, uuid, creationDate, settings: full, mapping }, this.pool);
+    const index = new IndexService({ name, uuid, creationDate, settings: full, mapping }, this.deps);
     this.indices.set(name, index);
+    this.state.markChanged();
+    index.open();
     return index;
   }
 
@@ -88,22 +177,59 @@ export class IndicesService {
     return this.indices.get(name) ?? this.create(name, {});
   }
 
-  delete(expression: string): string[] {
+  /**
+   * Deletes indices: gone from the cluster state (durably) first, then their files; a crash in
+   * between leaves a directory that start-up removes.
+   */
+  async delete(expression: string): Promise<string[]> {
     const parts = expression.split(',');
     if (parts.some((p) => p.includes('*') || p === '_all')) {
       // action.destructive_requires_name defaults to true in 8.x.
       throw new IllegalArgumentError('Wildcard expressions or all indices are not allowed');
     }
     const names = resolveIndexExpression(expression, this.names());
-    for (const n of names) {
-      this.indices.get(n)!.close();
-      this.indices.delete(n);
+    const removed = names.map((n) => this.indices.get(n)!);
+    for (const n of names) this.indices.delete(n);
+    this.state.markChanged();
+    await this.state.persist();
+    for (const index of removed) {
+      index.close();
+      await index.closeStores();
+      await rm(this.dataDir.indexDir(index.uuid), { recursive: true, force: true });
     }
     return names;
   }
 
-  close(): void {
-    for (const index of this.indices.values()) index.close();
+  /**
+   * ES's IndexingMemoryController: when the indexing buffers of all shards together pass the
+   * budget, the largest are refreshed (turned into segments) until the rest fit. Looked at after
+   * every 1/32 of the budget written, so a bulk cannot overshoot it by much.
+   */
+  private bufferGrew(bytes: number): void {
+    this.grownSinceCheck += bytes;
+    if (this.grownSinceCheck < this.options.indexBufferBytes / 32) return;
+    this.grownSinceCheck = 0;
+    const shards = [...this.indices.values()].flatMap((i) => i.shards).filter((s) => !s.refreshing && s.bufferedBytes > 0);
+    let total = 0;
+    for (const s of shards) total += s.bufferedBytes;
+    shards.sort((a, b) => b.bufferedBytes - a.bufferedBytes);
+    for (const s of shards) {
+      if (total <= this.options.indexBufferBytes) break;
+      total -= s.bufferedBytes;
+      void s.refresh().catch(() => undefined);
+    }
+  }
+
+  /** Flushes every index (graceful shutdown: the next start replays nothing). */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.indices.values()].map((i) => i.flush()));
+  }
+
+  /** Stops background work and closes translogs (after in-flight writes are done). */
+  async close(): Promise<void> {
+    const all = [...this.indices.values()];
     this.indices.clear();
+    for (const index of all) index.close();
+    await Promise.all(all.map((i) => i.closeStores()));
   }
 }

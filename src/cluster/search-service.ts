@@ -52,8 +52,13 @@ export interface SearchOutcome {
   readonly body: string;
 }
 
+export interface SearchServiceOptions {
+  /** `search.default_search_timeout`: applies to searches without `timeout`; -1 = none. */
+  readonly defaultSearchTimeoutMs: number;
+}
+
 export class SearchService {
-  constructor(private readonly indices: IndicesService, private readonly pool: SearchPool) {}
+  constructor(private readonly indices: IndicesService, private readonly pool: SearchPool, readonly options: SearchServiceOptions = { defaultSearchTimeoutMs: -1 }) {}
 
   private targets(indices: IndexService[]): ShardTarget[] {
     const out: ShardTarget[] = [];

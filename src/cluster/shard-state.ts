@@ -17,6 +17,8 @@ export interface PublishedSegment {
 
 export interface ShardSnapshot {
   readonly segments: readonly PublishedSegment[];
+  /** Every op with seq_no ≤ checkpoint is in these segments, none above (what a flush commits). */
+  readonly checkpoint: number;
 }
 
 /** A write waiting in the indexing buffer for the next refresh. */

@@ -5,6 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
+import { parseMemorySize } from '../common/byte-size.js';
+import { parseTimeValue } from '../common/time-value.js';
 
 export interface ServerConfig {
   readonly host: string;
@@ -15,12 +18,24 @@ export interface ServerConfig {
   readonly threads: number;
   /** Tasks allowed to wait for a search thread before requests are rejected with 429. */
   readonly searchQueueSize: number;
+  /** `search.default_search_timeout` in ms, for searches without a `timeout` (-1: none, as ES). */
+  readonly searchTimeoutMs: number;
+  /** HTTP requests being handled at once before new ones are rejected with 429. */
+  readonly maxInFlightRequests: number;
+  /** `indexing_pressure.memory.limit`: bytes of write requests in flight before 429. */
+  readonly indexingPressureBytes: number;
+  /** `indices.memory.index_buffer_size`: buffered (unrefreshed) document bytes before a refresh is forced. */
+  readonly indexBufferBytes: number;
   readonly quiet: boolean;
 }
 
 export class ConfigError extends Error {}
 
-export const DEFAULTS = { host: '127.0.0.1', port: 9200, dataDir: './data', searchQueueSize: 1000 } as const;
+export const DEFAULTS = {
+  host: '127.0.0.1', port: 9200, dataDir: './data', searchQueueSize: 1000, searchTimeout: '-1', maxInFlight: 2000,
+  // ES's defaults: both are 10% of the heap.
+  indexingPressure: '10%', indexBuffer: '10%',
+} as const;
 
 function intOption(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be an integer, got [${raw}]`);
@@ -35,6 +50,10 @@ export const USAGE = `Usage: threadsearch [options]
   --port <n>          port; 0 picks a free one (env THREADSEARCH_PORT, default ${DEFAULTS.port})
   --data <dir>        data directory           (env THREADSEARCH_DATA, default ${DEFAULTS.dataDir})
   --threads <n>       search pool threads      (env THREADSEARCH_THREADS, default: available cores)
+  --search-timeout <t>  default search timeout, e.g. 30s (env THREADSEARCH_SEARCH_TIMEOUT, default ${DEFAULTS.searchTimeout}: none)
+  --max-in-flight <n>   HTTP requests handled at once before 429 (default ${DEFAULTS.maxInFlight})
+  --indexing-pressure <size>  write bytes in flight before 429, e.g. 512mb (default ${DEFAULTS.indexingPressure} of heap)
+  --index-buffer-size <size>  unrefreshed document bytes before a forced refresh (default ${DEFAULTS.indexBuffer} of heap)
   --quiet             log only warnings and errors
   --help              show this help
 `;
@@ -49,6 +68,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
         port: { type: 'string' },
         data: { type: 'string' },
         threads: { type: 'string' },
+        'search-timeout': { type: 'string' },
+        'max-in-flight': { type: 'string' },
+        'indexing-pressure': { type: 'string' },
+        'index-buffer-size': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -69,6 +92,27 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
     dataDir: resolve(v.data ?? env.THREADSEARCH_DATA ?? DEFAULTS.dataDir),
     threads: threadsRaw !== undefined ? intOption('threads', threadsRaw, 1, 256) : Math.max(1, availableParallelism()),
     searchQueueSize: DEFAULTS.searchQueueSize,
+    searchTimeoutMs: settingValue('search-timeout', v['search-timeout'] ?? env.THREADSEARCH_SEARCH_TIMEOUT ?? DEFAULTS.searchTimeout, (x, n) => parseTimeValue(x, n)),
+    maxInFlightRequests: intOption('max-in-flight', v['max-in-flight'] ?? String(DEFAULTS.maxInFlight), 1, 1_000_000),
+    indexingPressureBytes: settingValue('indexing-pressure', v['indexing-pressure'] ?? DEFAULTS.indexingPressure, (x, n) => parseMemorySize(x, n, heap)),
+    indexBufferBytes: settingValue('index-buffer-size', v['index-buffer-size'] ?? DEFAULTS.indexBuffer, (x, n) => parseMemorySize(x, n, heap)),
     quiet: v.quiet ?? false,
   };
+}
+
+const heap = getHeapStatistics().heap_size_limit;
+
+function settingValue(name: string, raw: string, parse: (raw: string, name: string) => number): number {
+  try {
+    return parse(raw, name);
+  } catch (e) {
+    throw new ConfigError(`--${name}: ${(e as Error).message}`);
+  }
+}
+
+/** Defaults for embedding (tests, benchmarks): the same values `loadConfig` fills in. */
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const base = loadConfig([], {});
+  if (base === 'help') throw new Error('unreachable');
+  return { ...base, ...overrides };
 }

@@ -8,7 +8,7 @@ import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalEr
 import { isPlainObject } from '../common/json.js';
 import { parseJson, parseUpdateRequest, withBodyPositions } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { applyRefresh, ids, writeOptions } from './documents.js';
+import { completeWrite, ids, writeOptions } from './documents.js';
 import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { writeBody, writeStatus } from './write-responses.js';
@@ -136,8 +136,11 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
       results.push(itemError(item, id, e));
     }
   }
-  let forced = false;
-  for (const [index, shards] of touched) if (await applyRefresh(policy, index, shards)) forced = true;
+  // Durable before acknowledged: every touched shard's translog synced together (one fsync each,
+  // shared with concurrent requests), indices created by items that then failed saved too.
+  const done = await Promise.all([...touched].map(([index, shards]) => completeWrite(policy, index, shards)));
+  await indices.persist();
+  const forced = done.some((f) => f);
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
   return { body: { took: Math.round(performance.now() - start), errors, items: results } };
 }

@@ -14,6 +14,8 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
         const targets = indices.resolve(req.params.index);
         let primaries = 0;
         let unassigned = 0;
+        // An index that lost data at recovery (damaged files) is red: it serves what was intact.
+        const damaged = targets.some((i) => i.recoveredWithLoss);
         for (const i of targets) {
           primaries += i.shards.length;
           // A single node cannot hold replicas: they stay unassigned, which makes the index yellow.
@@ -23,7 +25,7 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
         return {
           body: {
             cluster_name: node.clusterName,
-            status: unassigned > 0 ? 'yellow' : 'green',
+            status: damaged ? 'red' : unassigned > 0 ? 'yellow' : 'green',
             timed_out: false,
             number_of_nodes: 1,
             number_of_data_nodes: 1,

@@ -32,8 +32,19 @@ export function writeOptions(query: Query, create: boolean): WriteOptions {
   };
 }
 
+/**
+ * What every write does before answering: its translog records fsynced (group commit) and any
+ * mapping or index it created saved, then the request's refresh policy applied. True when a
+ * refresh was forced.
+ */
+export async function completeWrite(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
+  const shards = [...new Set(shardIds)];
+  await index.sync(shards);
+  return applyRefresh(policy, index, shards);
+}
+
 /** Applies the request's refresh policy to the shards a write touched; true when it forced one. */
-export async function applyRefresh(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
+async function applyRefresh(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
   if (policy === 'none') return false;
   const shards = [...new Set(shardIds)].map((s) => index.shards[s]);
   if (policy === 'immediate' || index.resolvedSettings.refreshIntervalMs <= 0) {
@@ -63,7 +74,7 @@ async function indexDocument(indices: IndicesService, req: RestRequest, id: stri
   const policy = refreshParam(req.query);
   const index = indices.getOrAutoCreate(req.params.index);
   const result = index.index(id ?? ids.next(), text, parsed, opts);
-  const forced = await applyRefresh(policy, index, [result.shard]);
+  const forced = await completeWrite(policy, index, [result.shard]);
   const status = writeStatus(result.result);
   return {
     status,
@@ -156,7 +167,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
         const index = indices.require(req.params.index);
         const policy = refreshParam(req.query);
         const result = index.delete(req.params.id, writeOptions(req.query, false));
-        const forced = await applyRefresh(policy, index, [result.shard]);
+        const forced = await completeWrite(policy, index, [result.shard]);
         return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
       },
     },
@@ -169,7 +180,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
         const policy = refreshParam(req.query);
         const index = indices.getOrAutoCreate(req.params.index);
         const result = index.update(req.params.id, update, writeOptions(req.query, false));
-        const forced = await applyRefresh(policy, index, [result.shard]);
+        const forced = await completeWrite(policy, index, [result.shard]);
         return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
       },
     },

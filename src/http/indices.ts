@@ -1,6 +1,7 @@
 /**
- * Index APIs: create, get, exists, delete, mappings, settings, refresh, force merge
- * (ES RestCreateIndexAction, RestGetIndicesAction, RestPutMappingAction, …).
+ * Index APIs: create, get, exists, delete, mappings, settings, refresh, flush, force merge
+ * (ES RestCreateIndexAction, RestGetIndicesAction, RestPutMappingAction, …). Metadata changes are
+ * durable (cluster state saved) before they are acknowledged.
  */
 import { parseJsonObject } from '../dsl/index.js';
 import type { IndexService, IndicesService } from '../cluster/index.js';
@@ -24,9 +25,10 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['PUT'],
       paths: ['/:index'],
       params: [...MASTER, 'wait_for_active_shards', 'include_type_name'],
-      handler: (req) => {
+      handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
         const index = indices.create(req.params.index, body);
+        await indices.persist();
         return { body: { acknowledged: true, shards_acknowledged: true, index: index.name } };
       },
     },
@@ -60,8 +62,8 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['DELETE'],
       paths: ['/:index'],
       params: [...MASTER, ...INDICES_OPTIONS],
-      handler: (req) => {
-        indices.delete(req.params.index);
+      handler: async (req) => {
+        await indices.delete(req.params.index);
         return { body: { acknowledged: true } };
       },
     },
@@ -79,10 +81,15 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_mapping'],
       params: [...MASTER, ...INDICES_OPTIONS, 'write_index_only'],
-      handler: (req) => {
+      handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
         const targets = indices.resolve(req.params.index);
-        for (const index of targets) index.putMapping(body);
+        try {
+          for (const index of targets) index.putMapping(body);
+        } finally {
+          // Indices updated before one that failed keep their update: it must be durable too.
+          await indices.persist();
+        }
         return { body: { acknowledged: true } };
       },
     },
@@ -102,10 +109,14 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['PUT'],
       paths: ['/_settings', '/:index/_settings'],
       params: [...MASTER, ...INDICES_OPTIONS, 'preserve_existing', 'flat_settings', 'reopen'],
-      handler: (req) => {
+      handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
         const settings = 'settings' in body ? body.settings : body;
-        for (const index of indices.resolve(req.params.index)) index.updateSettings(settings);
+        try {
+          for (const index of indices.resolve(req.params.index)) index.updateSettings(settings);
+        } finally {
+          await indices.persist();
+        }
         return { body: { acknowledged: true } };
       },
     },
@@ -116,6 +127,17 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       handler: async (req) => {
         const targets = resolveForRead(indices, req);
         await Promise.all(targets.map((i) => i.refresh()));
+        return { body: { _shards: shardsHeader(targets) } };
+      },
+    },
+    {
+      // Writes every shard's segments to disk, commits them and trims the translog.
+      methods: ['POST', 'GET'],
+      paths: ['/_flush', '/:index/_flush'],
+      params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'],
+      handler: async (req) => {
+        const targets = resolveForRead(indices, req);
+        await Promise.all(targets.map((i) => i.flush()));
         return { body: { _shards: shardsHeader(targets) } };
       },
     },

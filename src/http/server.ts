@@ -11,6 +11,7 @@ import { withBodyPositions } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
+import { Admission, type AdmissionLimits } from './admission.js';
 
 /** ES `http.max_content_length` default. */
 export const MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -26,6 +27,7 @@ declare module 'fastify' {
 export interface HttpServer {
   readonly app: FastifyInstance;
   readonly routes: RouteTable;
+  readonly admission: Admission;
 }
 
 function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null): { status: number; body: unknown; headers?: Record<string, string> } {
@@ -48,7 +50,7 @@ function errorBody(err: unknown, log: FastifyInstance['log'], content: string | 
   return { status: 500, body: new InternalError((err as Error)?.message ?? String(err)).toBody() };
 }
 
-export function createHttpServer(options: { logger: boolean | object }): HttpServer {
+export function createHttpServer(options: { logger: boolean | object } & Partial<AdmissionLimits>): HttpServer {
   const app = Fastify({
     logger: options.logger,
     bodyLimit: MAX_CONTENT_LENGTH,
@@ -79,6 +81,10 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     req.responseType = 'application/json';
     req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
   });
+  const admission = new Admission({
+    maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
+  });
+  admission.register(app);
 
   // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
   // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.
@@ -139,5 +145,5 @@ export function createHttpServer(options: { logger: boolean | object }): HttpSer
     reply.code(400).send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
   });
 
-  return { app, routes };
+  return { app, routes, admission };
 }

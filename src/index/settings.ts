@@ -7,6 +7,7 @@
 import { IllegalArgumentError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
+import { parseByteSize } from '../common/byte-size.js';
 
 export type FlatSettings = ReadonlyMap<string, string>;
 
@@ -21,6 +22,9 @@ export interface ResolvedIndexSettings {
   readonly depthLimit: number;
   readonly maxResultWindow: number;
   readonly defaultFields: readonly string[];
+  readonly translogDurability: 'request' | 'async';
+  readonly translogSyncIntervalMs: number;
+  readonly translogFlushThresholdBytes: number;
 }
 
 interface SettingDef {
@@ -48,6 +52,18 @@ const timeSetting: SettingDef['validate'] = (v, key) => {
   }
 };
 const anyString: SettingDef['validate'] = () => {};
+const byteSizeSetting: SettingDef['validate'] = (v, key) => {
+  try {
+    parseByteSize(v, key);
+  } catch (e) {
+    throw new IllegalArgumentError((e as Error).message);
+  }
+};
+const durabilitySetting: SettingDef['validate'] = (v) => {
+  if (v.toLowerCase() !== 'request' && v.toLowerCase() !== 'async') {
+    throw new IllegalArgumentError(`No enum constant org.elasticsearch.index.translog.Translog.Durability.${v.toUpperCase()}`);
+  }
+};
 
 const SETTINGS: Record<string, SettingDef> = {
   'index.number_of_shards': { dynamic: false, validate: intSetting(1, 1024) },
@@ -71,13 +87,16 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.blocks.write': { dynamic: true, validate: boolSetting },
   'index.max_inner_result_window': { dynamic: true, validate: intSetting(1) },
   'index.provided_name': { dynamic: false, validate: anyString },
+  'index.translog.durability': { dynamic: true, validate: durabilitySetting },
+  'index.translog.sync_interval': { dynamic: true, validate: timeSetting },
+  'index.translog.flush_threshold_size': { dynamic: true, validate: byteSizeSetting },
   'index.creation_date': { dynamic: false, validate: anyString },
   'index.uuid': { dynamic: false, validate: anyString },
   'index.version.created': { dynamic: false, validate: anyString },
 };
 
 /** Settings ES has that this server does not implement: rejected clearly instead of ignored. */
-const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.', 'index.default_pipeline', 'index.final_pipeline', 'index.translog.'];
+const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.', 'index.default_pipeline', 'index.final_pipeline'];
 
 /** Flattens any accepted input form into `index.*` keys with string values. */
 export function flattenSettings(input: unknown): Map<string, string> {
@@ -133,6 +152,9 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
     defaultFields: (flat.get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
+    translogDurability: flat.get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
+    translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(flat.get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,
+    translogFlushThresholdBytes: flat.has('index.translog.flush_threshold_size') ? parseByteSize(flat.get('index.translog.flush_threshold_size')!, 'index.translog.flush_threshold_size') : 512 * 1024 * 1024,
   };
 }
 

@@ -1,12 +1,14 @@
 /**
  * Builds a real server (search pool, workers, HTTP routes) for tests, with a temporary data
- * directory. `request()` goes through fastify's inject (no socket); `listen()` binds a free port
- * for clients that need a URL (the official Elasticsearch clients).
+ * directory (removed on close) or a given one (kept, so a test can restart a node on it).
+ * `request()` goes through fastify's inject (no socket); `listen()` binds a free port for clients
+ * that need a URL (the official Elasticsearch clients).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, type App } from '../../src/app.js';
+import { createApp, type App } from '../../src/app.js';
+import { defaultConfig, type ServerConfig } from '../../src/config/config.js';
 
 export interface TestResponse {
   readonly status: number;
@@ -25,9 +27,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { threads?: number } = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
-  const app = buildApp({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, searchQueueSize: 1000, quiet: true });
+export interface TestAppOptions {
+  readonly threads?: number;
+  /** Use (and keep) this data directory instead of a fresh temporary one. */
+  readonly dataDir?: string;
+  readonly config?: Partial<ServerConfig>;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
+  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, quiet: true, ...options.config }));
   await app.http.app.ready();
   const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
@@ -55,7 +64,7 @@ export async function createTestApp(options: { threads?: number } = {}): Promise
     },
     async close() {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

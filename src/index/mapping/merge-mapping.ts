@@ -76,9 +76,11 @@ export function mergeRootMapping(current: RootMapping, update: RootMapping): Roo
   return {
     ...merged,
     source,
-    dateDetection: update.dateDetection,
-    numericDetection: update.numericDetection,
-    dynamicDateFormats: update.dynamicDateFormats,
+    // ES RootObjectMapper.merge: only explicitly given root parameters replace the current ones.
+    dateDetection: update.explicitParams.has('date_detection') ? update.dateDetection : current.dateDetection,
+    numericDetection: update.explicitParams.has('numeric_detection') ? update.numericDetection : current.numericDetection,
+    dynamicDateFormats: update.explicitParams.has('dynamic_date_formats') ? update.dynamicDateFormats : current.dynamicDateFormats,
+    explicitParams: new Set([...current.explicitParams, ...update.explicitParams]),
     meta: update.meta ?? current.meta,
   };
 }

@@ -5,13 +5,14 @@
 import { MapperParsingError } from '../../errors/index.js';
 import { isPlainObject } from '../../common/json.js';
 import { parametersFor, isFieldType, KNOWN_UNSUPPORTED_TYPES } from './parameters.js';
-import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, SourceConfig } from './types.js';
+import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootParam, SourceConfig } from './types.js';
 import { DEFAULT_DYNAMIC_DATE_FORMATS } from './types.js';
 
 
 export const EMPTY_ROOT: RootMapping = {
   kind: 'object', dynamic: null, enabled: true, properties: new Map(), source: null, dateDetection: true,
   numericDetection: false, dynamicDateFormats: DEFAULT_DYNAMIC_DATE_FORMATS, meta: null,
+  explicitParams: new Set(),
 };
 
 function parseDynamic(v: unknown): DynamicMode {
@@ -166,6 +167,7 @@ function parseSourceConfig(v: unknown): SourceConfig {
 export function parseRootMapping(json: unknown): RootMapping {
   if (!isPlainObject(json)) throw new MapperParsingError('Failed to parse mapping: Expected map for property [mappings]');
   let root: RootMapping = { ...EMPTY_ROOT, properties: new Map() };
+  const explicit = new Set<RootParam>();
   const unsupported: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(json)) {
     switch (k) {
@@ -175,11 +177,12 @@ export function parseRootMapping(json: unknown): RootMapping {
         if (v !== true) throw new MapperParsingError('Failed to parse mapping: root object mapper cannot be disabled');
         break;
       case '_source': root = { ...root, source: parseSourceConfig(v) }; break;
-      case 'date_detection': root = { ...root, dateDetection: v === true || v === 'true' }; break;
-      case 'numeric_detection': root = { ...root, numericDetection: v === true || v === 'true' }; break;
+      case 'date_detection': root = { ...root, dateDetection: v === true || v === 'true' }; explicit.add(k); break;
+      case 'numeric_detection': root = { ...root, numericDetection: v === true || v === 'true' }; explicit.add(k); break;
       case 'dynamic_date_formats':
         if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new MapperParsingError('Failed to parse mapping: [dynamic_date_formats] must be a list of strings');
         root = { ...root, dynamicDateFormats: v as string[] };
+        explicit.add(k);
         break;
       case '_meta':
         if (!isPlainObject(v)) throw new MapperParsingError('Failed to parse mapping: [_meta] must be an object');
@@ -195,5 +198,5 @@ export function parseRootMapping(json: unknown): RootMapping {
   if (Object.keys(unsupported).length > 0) {
     throw unsupportedParams('Root mapping definition', unsupported);
   }
-  return root;
+  return { ...root, explicitParams: explicit };
 }

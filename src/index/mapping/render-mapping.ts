@@ -39,8 +39,10 @@ export function renderRootMapping(root: RootMapping): Record<string, unknown> {
     if (root.source.excludes.length > 0) s.excludes = root.source.excludes;
     out._source = s;
   }
-  if (!root.dateDetection) out.date_detection = false;
-  if (root.numericDetection) out.numeric_detection = true;
+  // ES renders root parameters that were given explicitly (RootObjectMapper.doXContent).
+  if (root.explicitParams.has('dynamic_date_formats')) out.dynamic_date_formats = root.dynamicDateFormats;
+  if (root.explicitParams.has('date_detection')) out.date_detection = root.dateDetection;
+  if (root.explicitParams.has('numeric_detection')) out.numeric_detection = root.numericDetection;
   if (root.properties.size > 0) out.properties = renderProperties(root.properties);
   return out;
 }

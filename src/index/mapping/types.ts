@@ -41,7 +41,14 @@ export interface RootMapping extends ObjectMapper {
   readonly numericDetection: boolean;
   readonly dynamicDateFormats: readonly string[];
   readonly meta: Readonly<Record<string, unknown>> | null;
+  /**
+   * Root parameters given explicitly (ES's `Explicit<T>`): only these override on a mapping merge,
+   * and only these are rendered.
+   */
+  readonly explicitParams: ReadonlySet<RootParam>;
 }
+
+export type RootParam = 'date_detection' | 'numeric_detection' | 'dynamic_date_formats';
 
 /** What indexing and search need to know about one concrete field path. */
 export interface ResolvedField {

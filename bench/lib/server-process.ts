@@ -12,35 +12,47 @@ import { findRepoRoot } from './report.js';
 export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Graceful stop (SIGTERM); resolves when the process has exited. */
   stop(): Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL) and resolves with the exit code or signal once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<number | string | null>;
 }
 
 export function startProcess(script: string, args: readonly string[], cleanup?: () => void): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
+    let listening = false;
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /listening on (http:\/\/[0-9.]+:\d+)/.exec(out);
+      const m = listening ? null : /listening on (http:\/\/[0-9.]+:\d+)/.exec(out);
       if (m) {
-        child.stdout!.off('data', onData);
+        listening = true;
+        const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(code ?? signal)));
+        const kill = async (signal: NodeJS.Signals) => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          const result = await exited;
+          cleanup?.();
+          return result;
+        };
         resolve({
           url: m[1],
           pid: child.pid!,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('exit', () => {
-                cleanup?.();
-                done();
-              });
-              child.kill('SIGTERM');
-            }),
+          output: () => out,
+          stop: async () => {
+            await kill('SIGTERM');
+          },
+          kill,
         });
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening:\n${out}`)));
+    child.once('exit', (code) => {
+      if (!listening) reject(new Error(`${script} exited with ${code} before listening:\n${out}`));
+    });
   });
 }
 

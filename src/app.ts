@@ -13,6 +13,8 @@ import {
 } from './http/index.js';
 import { ClusterStateStore, openDataDir } from './storage/index.js';
 
+export type { NodeRecovery };
+
 export interface App {
   readonly http: HttpServer;
   readonly indices: IndicesService;

@@ -4,8 +4,7 @@
  * found and the bound address (useful with --port 0); SIGINT/SIGTERM stop accepting connections,
  * finish in-flight requests, flush, and exit 0.
  */
-import { createApp } from './app.js';
-import type { NodeRecovery } from './cluster/index.js';
+import { createApp, type NodeRecovery } from './app.js';
 import { ConfigError, loadConfig, USAGE } from './config/config.js';
 
 async function main(): Promise<void> {

@@ -1,11 +1,23 @@
 /**
  * The one Piscina pool ("search pool"): any worker serves any shard. Segments are announced to
  * workers once over a broadcast channel and then referenced by id; a worker that missed an
- * announcement (e.g. a replacement thread) reports the ids it lacks and the task is resent with the
- * buffers inline. A full queue is ES's 429 `es_rejected_execution_exception`, never unbounded growth.
+ * announcement (e.g. a replacement thread) reports the ids it lacks and the task is resent with
+ * every buffer it names inline. A full queue is ES's 429 `es_rejected_execution_exception`, never
+ * unbounded growth.
+ *
+ * Worker faults: a worker that dies (exit, terminate, uncaught error) fails the task it was running
+ * and Piscina starts a replacement (minThreads = maxThreads; Piscina 5 replaces a worker that had
+ * finished starting up at once, one that died starting up when the next task finds the pool short
+ * of threads). Segments live in coordinator-owned SharedArrayBuffers, so nothing is lost: the
+ * replacement gets them through the `missing` → inline resend. A buffer stays available for that
+ * resend while any search or merge that refers to it is unfinished, even if the shard has dropped
+ * it meanwhile (a merge published), as Lucene keeps a searcher's segments open. A shard search whose
+ * worker died is retried once (ES retries a failed shard on another copy); a second death fails it
+ * with an `exception` (500) the coordinator reports as a shard failure. Build and merge tasks are
+ * not retried: they reject with the same error and their callers keep their inputs.
  */
 import { fileURLToPath } from 'node:url';
-import { BroadcastChannel } from 'node:worker_threads';
+import { BroadcastChannel, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
 import type { ShardSearchResult } from '../search/index.js';
@@ -19,9 +31,18 @@ const MAX_BATCH = 16;
 
 interface PendingSearch {
   readonly task: SearchShardTask;
+  /** Already resent once after its worker died: a second death fails it. */
+  retried: boolean;
   resolve(result: ShardSearchResult): void;
   reject(error: unknown): void;
 }
+
+/**
+ * The worker running a task died or failed outside the task's own error handling (the task body
+ * turns its errors into replies). Rendered as ES's generic `exception` (500); only the pool tells
+ * it apart from an error reply, to retry.
+ */
+class WorkerFailureError extends InternalError {}
 
 export interface SearchPoolOptions {
   readonly threads: number;
@@ -36,9 +57,15 @@ export class SearchPool {
   private readonly channel = new BroadcastChannel(SEGMENT_CHANNEL);
   /** Every buffer announced and not dropped, for inline resends. */
   private readonly buffers = new Map<string, SharedArrayBuffer>();
+  /** Unfinished searches and merges per buffer id: a dropped buffer goes once none refers to it. */
+  private readonly inUse = new Map<string, number>();
+  /** Ids dropped while still in use. */
+  private readonly dropWhenUnused = new Set<string>();
   private readonly searchFile: string;
   private readonly buildFile: string;
   private readonly maxQueue: number;
+  /** Configured threads: the dispatcher's bound, whatever Piscina's live count is while it replaces one. */
+  private readonly size: number;
   private closed = false;
   /** Shard searches waiting for a free thread; they leave in batches. */
   private readonly waiting: PendingSearch[] = [];
@@ -50,6 +77,7 @@ export class SearchPool {
     this.searchFile = fileURLToPath(new URL('search.js', options.workerDir));
     this.buildFile = fileURLToPath(new URL('build-segment.js', options.workerDir));
     this.maxQueue = options.maxQueue;
+    this.size = options.threads;
     this.pool = new Piscina({
       filename: this.searchFile,
       minThreads: options.threads,
@@ -61,11 +89,22 @@ export class SearchPool {
       // Per-task timing histograms cost main-thread time on every task; not needed.
       recordTiming: false,
     });
+    // Piscina emits 'error' when a worker fails while idle (its replacement is already starting);
+    // without a listener that event would be thrown on the main thread and end the process.
+    this.pool.on('error', () => {});
     (this.channel as unknown as { unref(): void }).unref();
   }
 
   get threads(): number {
     return this.pool.threads.length;
+  }
+
+  /**
+   * The pool's worker threads right now (Piscina's `threads`): for diagnostics and fault-injection
+   * tests, e.g. `workers()[0].terminate()` while a search runs.
+   */
+  workers(): readonly Worker[] {
+    return this.pool.threads;
   }
 
   /** Makes a buffer available to every worker under `id`. */
@@ -74,17 +113,59 @@ export class SearchPool {
     this.channel.postMessage({ op: 'add', id, sab });
   }
 
-  /** Lets workers release a buffer no published snapshot uses any more. */
+  /**
+   * Lets workers release a buffer no published snapshot uses any more — once no unfinished search
+   * or merge refers to it (a worker may yet need it inline).
+   */
   drop(id: string): void {
-    if (this.buffers.delete(id)) this.channel.postMessage({ op: 'drop', id });
+    if (!this.buffers.has(id)) return;
+    if (this.inUse.has(id)) this.dropWhenUnused.add(id);
+    else this.release(id);
   }
 
-  private async run<T>(task: object, name: string, filename: string): Promise<WorkerReply<T>> {
+  private release(id: string): void {
+    this.dropWhenUnused.delete(id);
+    this.buffers.delete(id);
+    this.channel.postMessage({ op: 'drop', id });
+  }
+
+  /** Marks the buffers of `refs` in use until the returned function is called (once). */
+  private retain(refs: readonly SegmentRef[]): () => void {
+    for (const r of refs) {
+      this.inUse.set(r.segment, (this.inUse.get(r.segment) ?? 0) + 1);
+      if (r.liveDocs !== null) this.inUse.set(r.liveDocs, (this.inUse.get(r.liveDocs) ?? 0) + 1);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const r of refs) {
+        this.unuse(r.segment);
+        if (r.liveDocs !== null) this.unuse(r.liveDocs);
+      }
+    };
+  }
+
+  private unuse(id: string): void {
+    const n = this.inUse.get(id)! - 1;
+    if (n > 0) {
+      this.inUse.set(id, n);
+      return;
+    }
+    this.inUse.delete(id);
+    if (this.dropWhenUnused.has(id)) this.release(id);
+  }
+
+  /**
+   * Posts one task. Rejects with 429 when Piscina's queue is full, and with a WorkerFailureError
+   * when the worker died or failed outside the task's own error handling.
+   */
+  private async run<R>(task: object, name: string, filename: string): Promise<R> {
     if (this.closed) throw new InternalError('the search pool is shutting down');
     try {
       // The search file is the pool's default: naming it again would cost a lookup per task.
       const options = filename === this.searchFile ? { name } : { name, filename };
-      return (await this.pool.run(task, options)) as WorkerReply<T>;
+      return (await this.pool.run(task, options)) as R;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       if (/Task queue is at limit|No task queue available/.test(message)) {
@@ -92,25 +173,37 @@ export class SearchPool {
           `rejected execution of ${name} task on search pool [threads = ${this.threads}, queue capacity = ${this.maxQueue}, queued tasks = ${this.pool.queueSize}]`,
         );
       }
-      throw new InternalError(`worker failed while running a ${name} task: ${message}`);
+      if (this.closed) throw new InternalError('the search pool is shutting down');
+      throw new WorkerFailureError(`worker failed while running a ${name} task: ${message}`);
     }
   }
 
-  /** Runs a task that refers to segments, resending once with inline buffers if a worker lacks some. */
-  private async runWithSegments<T>(task: { inline?: InlineBuffers }, name: string, filename: string): Promise<T> {
-    let reply = await this.run<T>(task, name, filename);
-    if (!reply.ok && 'missing' in reply) {
-      const inline: Record<string, SharedArrayBuffer> = {};
-      for (const id of reply.missing) {
-        const sab = this.buffers.get(id);
-        if (!sab) throw new InternalError(`segment buffer [${id}] is no longer available`);
-        inline[id] = sab;
-      }
-      reply = await this.run<T>({ ...task, inline }, name, filename);
+  /**
+   * Every buffer `refs` name, for a resend. Not just the ids the worker reported missing: the resend
+   * may run on another worker, and workers started at different times (replacements) have seen
+   * different announcements. Retained buffers are never dropped, so all of them are here.
+   */
+  private inlineBuffers(refs: readonly SegmentRef[]): InlineBuffers {
+    const inline: Record<string, SharedArrayBuffer> = {};
+    const add = (id: string) => {
+      const sab = this.buffers.get(id);
+      if (!sab) throw new InternalError(`segment buffer [${id}] is no longer available`);
+      inline[id] = sab;
+    };
+    for (const r of refs) {
+      add(r.segment);
+      if (r.liveDocs !== null) add(r.liveDocs);
     }
-    if (reply.ok) return reply.value;
-    if ('error' in reply) throw EsError.fromPlain(reply.error);
-    throw new InternalError(`worker could not resolve segments [${reply.missing.join(', ')}]`);
+    return inline;
+  }
+
+  /** Runs a merge, resending it once with its buffers inline if a worker lacks some. */
+  private async runMerge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
+    let reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.merge, this.buildFile);
+    if (!reply.ok && 'missing' in reply) {
+      reply = await this.run<WorkerReply<SegmentBuilt>>({ ...task, inline: this.inlineBuffers(task.sources) }, TASK.merge, this.buildFile);
+    }
+    return replyValue(reply);
   }
 
   /**
@@ -128,14 +221,26 @@ export class SearchPool {
       ));
     }
     return new Promise<ShardSearchResult>((resolve, reject) => {
-      this.waiting.push({ task: { segments, request }, resolve, reject });
+      const done = this.retain(segments);
+      this.waiting.push({
+        task: { segments, request },
+        retried: false,
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
       this.dispatchSearches();
     });
   }
 
   private dispatchSearches(): void {
-    while (this.waiting.length > 0 && this.searchesInFlight < this.threads) {
-      const batch = this.waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(this.waiting.length / (this.threads - this.searchesInFlight))));
+    while (this.waiting.length > 0 && this.searchesInFlight < this.size) {
+      const batch = this.waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(this.waiting.length / (this.size - this.searchesInFlight))));
       this.searchesInFlight++;
       void this.runBatch(batch).finally(() => {
         this.searchesInFlight--;
@@ -148,29 +253,58 @@ export class SearchPool {
     let replies: SearchBatchReply;
     try {
       replies = batch.length === 1
-        ? [await this.run<ShardSearchResult>(batch[0].task, TASK.search, this.searchFile) as SearchShardReply]
-        : ((await this.pool.run({ searches: batch.map((b) => b.task) }, { name: TASK.searchBatch })) as SearchBatchReply);
+        ? [await this.run<SearchShardReply>(batch[0].task, TASK.search, this.searchFile)]
+        : await this.run<SearchBatchReply>({ searches: batch.map((b) => b.task) }, TASK.searchBatch, this.searchFile);
     } catch (e) {
-      for (const b of batch) b.reject(e instanceof EsError ? e : new InternalError(`worker failed while running a search task: ${e instanceof Error ? e.message : String(e)}`));
+      for (const b of batch) this.searchFailed(b, e);
       return;
     }
     batch.forEach((b, i) => {
       const reply = replies[i];
-      if (reply.ok) b.resolve(reply.value);
-      else if ('error' in reply) b.reject(EsError.fromPlain(reply.error));
-      // A worker that missed a segment announcement: resend this one with its buffers inline.
-      else this.runWithSegments<ShardSearchResult>(b.task, TASK.search, this.searchFile).then(b.resolve, b.reject);
+      if ('missing' in reply) this.resendInline(b);
+      else settle(b, reply);
     });
   }
 
-  async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
-    const reply = await this.run<SegmentBuilt>(task, TASK.build, this.buildFile);
-    if (reply.ok) return reply.value;
-    throw 'error' in reply ? EsError.fromPlain(reply.error) : new InternalError('unexpected reply to a build task');
+  /** A worker that missed a segment announcement (e.g. a replacement thread): resend with the buffers inline. */
+  private resendInline(b: PendingSearch): void {
+    let inline: InlineBuffers;
+    try {
+      inline = this.inlineBuffers(b.task.segments);
+    } catch (e) {
+      b.reject(e);
+      return;
+    }
+    this.run<SearchShardReply>({ ...b.task, inline }, TASK.search, this.searchFile).then(
+      (reply) => settle(b, reply),
+      (e) => this.searchFailed(b, e),
+    );
   }
 
-  merge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
-    return this.runWithSegments<SegmentBuilt>(task, TASK.merge, this.buildFile);
+  /** A search whose task failed: retried once, ahead of waiting searches, if its worker died. */
+  private searchFailed(b: PendingSearch, e: unknown): void {
+    if (e instanceof WorkerFailureError && !b.retried && !this.closed) {
+      b.retried = true;
+      this.waiting.unshift(b);
+      this.dispatchSearches();
+      return;
+    }
+    b.reject(e instanceof EsError ? e : new InternalError(`worker failed while running a search task: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
+    const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile);
+    if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
+    return replyValue(reply);
+  }
+
+  async merge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
+    const done = this.retain(task.sources);
+    try {
+      return await this.runMerge(task);
+    } finally {
+      done();
+    }
   }
 
   async close(): Promise<void> {
@@ -178,5 +312,21 @@ export class SearchPool {
     for (const w of this.waiting.splice(0)) w.reject(new InternalError('the search pool is shutting down'));
     this.channel.close();
     await this.pool.destroy();
+  }
+}
+
+/** The value of a worker reply, or the ES error it carries. */
+function replyValue<T>(reply: WorkerReply<T>): T {
+  if (reply.ok) return reply.value;
+  if ('error' in reply) throw EsError.fromPlain(reply.error);
+  throw new InternalError(`worker could not resolve segments [${reply.missing.join(', ')}]`);
+}
+
+/** Completes a search with its worker's reply (a second `missing` means the buffers could not be resolved). */
+function settle(b: PendingSearch, reply: SearchShardReply): void {
+  try {
+    b.resolve(replyValue(reply));
+  } catch (e) {
+    b.reject(e);
   }
 }

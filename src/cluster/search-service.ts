@@ -4,15 +4,21 @@
  * scatter one task per shard to the pool, merge the per-shard top hits (k-way, by score or sort
  * values, ties by index then write order), then fetch `_id`/`_source` for the final page only —
  * straight from the coordinator-owned segments — and render the response.
+ *
+ * Timeouts and failures follow ES: `timeout` (or the server's default search timeout) becomes one
+ * absolute deadline for every shard; a shard that runs out of time returns what it collected and
+ * the response says `"timed_out": true`. A shard whose query phase fails (after the pool's one retry
+ * of a dead worker) is a shard failure: the others' hits are returned with `_shards.failures`, unless
+ * every shard failed or `allow_partial_search_results=false` (then `search_phase_execution_exception`).
  */
-import { EsError, IllegalArgumentError, SearchPhaseExecutionError } from '../errors/index.js';
+import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError } from '../errors/index.js';
 import type { Segment } from '../index/index.js';
 import {
   TRACK_TOTAL_HITS_DISABLED, type SearchRequest, type SortSpec, type QueryNode,
 } from '../dsl/index.js';
 import {
-  HIT_STRIDE, compareSortValues, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle, type ShardSearchResult,
-  type SortValue,
+  HIT_STRIDE, NO_DEADLINE, compareSortValues, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle,
+  type ShardSearchRequest, type ShardSearchResult, type SortValue,
 } from '../search/index.js';
 import type { IndexService } from './index-service.js';
 import type { IndicesService } from './indices-service.js';
@@ -28,6 +34,22 @@ export const NODE_ID = 'threadsearch-node-0';
 export interface SearchOptions {
   readonly resolve?: ResolveOptions;
   readonly restTotalHitsAsInt?: boolean;
+  /** `allow_partial_search_results` (a URL parameter in ES); default true. */
+  readonly allowPartialSearchResults?: boolean;
+}
+
+/** One shard whose query phase failed (ES ShardSearchFailure). */
+export interface ShardFailure {
+  readonly shard: number;
+  readonly index: string;
+  readonly node: string;
+  readonly cause: EsError;
+}
+
+/** The query phase of every target, by target position: a result, or null and why the shard failed. */
+interface QueryPhaseResults {
+  readonly results: Array<ShardSearchResult | null>;
+  readonly failed: Array<ShardFailure | undefined>;
 }
 
 interface ShardTarget {
@@ -92,8 +114,40 @@ export class SearchService {
     return new SearchPhaseExecutionError(phase, failures);
   }
 
+  /**
+   * The absolute Date.now() deadline shards stop at: the request's `timeout`, else the server's
+   * `search.default_search_timeout`; -1 = none. The clock starts when the coordinator takes the
+   * request (ES starts it per shard, when the shard's query phase begins), so time spent waiting for
+   * a search thread counts too and the timeout bounds the whole response.
+   */
+  private deadline(timeoutMs: number | null): number {
+    const ms = timeoutMs ?? this.options.defaultSearchTimeoutMs;
+    return ms < 0 ? NO_DEADLINE : Date.now() + ms;
+  }
+
+  /**
+   * Scatters one request per shard. A failed shard is recorded rather than failing the search; a
+   * 429 rejection fails the whole request, so clients back off and retry as they do with ES.
+   * Callers capture the snapshots and call this in the same tick (no await in between): the pool
+   * keeps every buffer a search names from then until it ends, whatever the shard publishes.
+   */
+  private async queryShards(targets: readonly ShardTarget[], request: (t: ShardTarget) => ShardSearchRequest): Promise<QueryPhaseResults> {
+    const failed: Array<ShardFailure | undefined> = [];
+    const results = await Promise.all(targets.map((t, i) => this.pool.search(
+      t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })),
+      request(t),
+    ).catch((e: unknown) => {
+      if (!(e instanceof EsError) || e.status === 429) throw e;
+      failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
+      return null;
+    })));
+    return { results, failed };
+  }
+
   async search(expression: string | undefined, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchOutcome> {
     const start = performance.now();
+    const deadline = this.deadline(req.timeoutMs);
+    const allowPartial = opts.allowPartialSearchResults ?? true;
     const indices = this.indices.resolve(expression, opts.resolve);
     for (const index of indices) {
       const window = index.resolvedSettings.maxResultWindow;
@@ -124,37 +178,35 @@ export class SearchService {
 
     // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
     const singleShard = targets.length === 1 ? { from: req.from, spec: fetchSpec(req, targets[0].index, sorts.get(targets[0].index) ?? null) } : null;
-    const results = await Promise.all(targets.map(async (t) => {
-      try {
-        return await this.pool.search(
-          t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })),
-          {
-            query: plans.get(t.index)!,
-            k,
-            trackTotalHitsUpTo: req.trackTotalHitsUpTo,
-            minScore: req.minScore,
-            sort: sorts.get(t.index) ?? null,
-            trackScores: req.trackScores,
-            searchAfter,
-            terminateAfter: req.terminateAfter,
-            fetch: singleShard,
-          },
-        );
-      } catch (e) {
-        if (e instanceof EsError && e.status !== 429 && e.status < 500) throw this.shardFailure([t.index], e);
-        throw e;
-      }
+    const queried = await this.queryShards(targets, (t) => ({
+      query: plans.get(t.index)!,
+      k,
+      trackTotalHitsUpTo: req.trackTotalHitsUpTo,
+      minScore: req.minScore,
+      sort: sorts.get(t.index) ?? null,
+      trackScores: req.trackScores,
+      searchAfter,
+      terminateAfter: req.terminateAfter,
+      fetch: singleShard,
+      deadline,
     }));
+    if (!allowPartial) timeoutsAsFailures(targets, queried);
+    const { results } = queried;
+    const failures = queried.failed.filter((f) => f !== undefined);
+    checkShardFailures(targets.length, failures, allowPartial);
 
     let total = 0;
     let gte = false;
     let maxScore = NaN;
     let terminatedEarly = false;
+    let timedOut = false;
     for (const r of results) {
+      if (r === null) continue;
       if (r.totalHits >= 0) total += r.totalHits;
       if (r.totalRelation === 'gte') gte = true;
       if (!Number.isNaN(r.maxScore) && !(r.maxScore <= maxScore)) maxScore = r.maxScore;
       if (r.terminatedEarly) terminatedEarly = true;
+      if (r.timedOut) timedOut = true;
     }
     if (req.trackTotalHitsUpTo >= 0 && total > req.trackTotalHitsUpTo) {
       total = req.trackTotalHitsUpTo;
@@ -163,8 +215,10 @@ export class SearchService {
     let hitsJson: string;
     let empty: boolean;
     if (singleShard) {
-      hitsJson = results[0].rendered ?? '[]';
-      empty = results[0].hits.length / HIT_STRIDE <= req.from;
+      // The only shard answered: with it failed, checkShardFailures has thrown.
+      const only = results[0]!;
+      hitsJson = only.rendered ?? '[]';
+      empty = only.hits.length / HIT_STRIDE <= req.from;
     } else {
       const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
       const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
@@ -179,25 +233,83 @@ export class SearchService {
     const took = Math.round(performance.now() - start);
     return {
       body: renderSearchResponse(req, hitsJson, {
-        total, gte, maxScore, took, shards: targets.length, terminatedEarly, restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
+        total, gte, maxScore, took, shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
+        restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
       }),
     };
   }
 
-  async count(expression: string | undefined, query: QueryNode | null, minScore: number | null, opts: SearchOptions = {}): Promise<{ count: number; shards: number }> {
+  /**
+   * `_count`: a size-0 search counting every hit. ES's count API takes no `timeout`, but the
+   * server's default search timeout applies (a count cut short is partial, and ES does not say so).
+   */
+  async count(
+    expression: string | undefined, query: QueryNode | null, minScore: number | null, opts: SearchOptions = {},
+  ): Promise<{ count: number; shards: ShardsHeader }> {
+    const deadline = this.deadline(null);
     const indices = this.indices.resolve(expression, opts.resolve);
     const targets = this.targets(indices);
     const stats = new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
     const plans = this.plan(indices, query, stats, Date.now());
-    const results = await Promise.all(targets.map((t) => this.pool.search(
-      t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })),
-      { query: plans.get(t.index)!, k: 0, trackTotalHitsUpTo: Number.MAX_SAFE_INTEGER, minScore, sort: null, trackScores: false, searchAfter: null, terminateAfter: 0 },
-    ).catch((e) => {
-      if (e instanceof EsError && e.status < 500 && e.status !== 429) throw this.shardFailure([t.index], e);
-      throw e;
-    })));
-    return { count: results.reduce((n, r) => n + r.totalHits, 0), shards: targets.length };
+    const { results, failed } = await this.queryShards(targets, (t) => ({
+      query: plans.get(t.index)!, k: 0, trackTotalHitsUpTo: Number.MAX_SAFE_INTEGER, minScore, sort: null, trackScores: false,
+      searchAfter: null, terminateAfter: 0, deadline,
+    }));
+    const failures = failed.filter((f) => f !== undefined);
+    checkShardFailures(targets.length, failures, opts.allowPartialSearchResults ?? true);
+    return { count: results.reduce((n, r) => n + (r?.totalHits ?? 0), 0), shards: shardsHeader(targets.length, failures) };
   }
+}
+
+/** With partial results disallowed, a shard that ran out of time has failed (ES QueryPhase). */
+function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhaseResults): void {
+  queried.results.forEach((r, i) => {
+    if (!r?.timedOut) return;
+    queried.results[i] = null;
+    queried.failed[i] = {
+      shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID,
+      cause: new QueryPhaseExecutionError('Failed to execute main query', new QueryPhaseExecutionError('Time exceeded')),
+    };
+  });
+}
+
+/**
+ * ES AbstractSearchAsyncAction at the end of the query phase: every shard failed → "all shards
+ * failed"; some failed with partial results disallowed → "Partial shards failure"; otherwise the
+ * search goes on with the shards that answered.
+ */
+function checkShardFailures(total: number, failures: readonly ShardFailure[], allowPartial: boolean): void {
+  if (failures.length === 0) return;
+  if (failures.length === total) throw new SearchPhaseExecutionError('query', [...failures]);
+  if (!allowPartial) throw new SearchPhaseExecutionError('query', [...failures], 'Partial shards failure');
+}
+
+/** `_shards` of a search or count response (ES RestActions.buildBroadcastShardsHeader). */
+export interface ShardsHeader {
+  readonly total: number;
+  readonly successful: number;
+  readonly skipped: number;
+  readonly failed: number;
+  readonly failures?: ReadonlyArray<{ shard: number; index: string; node: string; reason: Record<string, unknown> }>;
+}
+
+/**
+ * The `_shards` header; failures are listed as ES ShardSearchFailure renders them, grouped as
+ * ExceptionsHelper.groupBy does (one entry per index and distinct cause), while `failed` counts
+ * every failed shard.
+ */
+export function shardsHeader(total: number, failures: readonly ShardFailure[]): ShardsHeader {
+  const header = { total, successful: total - failures.length, skipped: 0, failed: failures.length };
+  if (failures.length === 0) return header;
+  const seen = new Set<string>();
+  const listed = [];
+  for (const f of failures) {
+    const key = `${f.index}\u0000${f.cause.type}\u0000${f.cause.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    listed.push({ shard: f.shard, index: f.index, node: f.node, reason: f.cause.toObject() });
+  }
+  return { ...header, failures: listed };
 }
 
 function isScoreOnly(sort: readonly SortSpec[]): boolean {
@@ -214,9 +326,10 @@ function compareHits(a: MergedHit, b: MergedHit, keys: readonly ExecSort[] | nul
   return a.target.indexPos - b.target.indexPos || a.indexOrder - b.indexOrder;
 }
 
-function mergeShardHits(targets: ShardTarget[], results: ShardSearchResult[], sorts: Map<IndexService, ExecSort[] | null>): MergedHit[] {
+function mergeShardHits(targets: ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>, sorts: Map<IndexService, ExecSort[] | null>): MergedHit[] {
   const all: MergedHit[] = [];
   results.forEach((r, i) => {
+    if (r === null) return;
     const t = targets[i];
     for (let h = 0; h * HIT_STRIDE < r.hits.length; h++) {
       const o = h * HIT_STRIDE;
@@ -262,17 +375,18 @@ interface ResponseMeta {
   readonly gte: boolean;
   readonly maxScore: number;
   readonly took: number;
-  readonly shards: number;
+  readonly shards: ShardsHeader;
   readonly terminatedEarly: boolean;
+  readonly timedOut: boolean;
   readonly restTotalHitsAsInt: boolean;
   readonly empty: boolean;
 }
 
 /** The response envelope around an already rendered `hits.hits` array. */
 function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
-  let out = `{"took":${m.took},"timed_out":false`;
+  let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
   if (m.terminatedEarly) out += ',"terminated_early":true';
-  out += `,"_shards":{"total":${m.shards},"successful":${m.shards},"skipped":0,"failed":0},"hits":{`;
+  out += `,"_shards":${JSON.stringify(m.shards)},"hits":{`;
   if (req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
     out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
   }

@@ -3,6 +3,7 @@
  * Unknown top-level keys fail as in ES; keys ES knows but this server does not implement yet fail
  * with a clear `illegal_argument_exception` rather than being silently ignored.
  */
+import { parseTimeValue } from '../common/time-value.js';
 import { IllegalArgumentError, ParsingError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { booleanValue, doubleValue, forEachEntry, intValue, isObject, parseBody, readString } from './parse-helpers.js';
@@ -32,7 +33,8 @@ export interface SearchRequest {
   readonly seqNoPrimaryTerm: boolean;
   readonly searchAfter: readonly unknown[] | null;
   readonly terminateAfter: number;
-  readonly timeout: string | null;
+  /** `timeout` in milliseconds (-1: none); null when the request gives none (the server default applies). */
+  readonly timeoutMs: number | null;
   /** `stored_fields: "_none_"` drops `_source` and `_id`-only hits are returned. */
   readonly storedFieldsNone: boolean;
 }
@@ -76,7 +78,7 @@ export function parseSearchRequest(
     query: null as QueryNode | null, from: 0, size: DEFAULT_SIZE, sort: null as SortSpec[] | null, source: FETCH_ALL,
     minScore: null as number | null, trackTotalHitsUpTo: defaults.trackTotalHitsUpTo, trackScores: false,
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
-    timeout: null as string | null, storedFieldsNone: false,
+    timeoutMs: null as number | null, storedFieldsNone: false,
   };
   if (body === null) return r;
   parseBody(() => {
@@ -109,7 +111,7 @@ function parseMember(r: { -readonly [K in keyof SearchRequest]: SearchRequest[K]
     case 'seq_no_primary_term': r.seqNoPrimaryTerm = booleanValue(v); break;
     case 'search_after': r.searchAfter = v as unknown[]; break;
     case 'terminate_after': r.terminateAfter = intValue(v); break;
-    case 'timeout': r.timeout = readString('search', k, v); break;
+    case 'timeout': r.timeoutMs = parseSearchTimeout(readString('search', k, v)); break;
     case 'stored_fields': {
       const fields = Array.isArray(v) ? v : [v];
       r.storedFieldsNone = fields.length === 1 && fields[0] === '_none_';
@@ -120,6 +122,23 @@ function parseMember(r: { -readonly [K in keyof SearchRequest]: SearchRequest[K]
       break;
     default:
       throw new IllegalArgumentError(`[${k}] is not supported by this server yet`);
+  }
+}
+
+/**
+ * A search `timeout` (body member or URL parameter) as ES's TimeValue.parseTimeValue reads it:
+ * a whole number with a unit, "0", or "-1" (no timeout). Bad values are ES's
+ * illegal_argument_exception (8.x TimeValue throws IllegalArgumentException, not wrapped).
+ */
+export function parseSearchTimeout(value: string): number {
+  const withUnit = /^(.*?)\s*(?:nanos|micros|ms|s|m|h|d)$/.exec(value.trim().toLowerCase());
+  if (withUnit && /^-?(\d+\.\d*|\.\d+)$/.test(withUnit[1])) {
+    throw new IllegalArgumentError(`failed to parse [${value}], fractional time values are not supported`);
+  }
+  try {
+    return parseTimeValue(value, 'timeout');
+  } catch (e) {
+    throw new IllegalArgumentError(e instanceof Error ? e.message : String(e));
   }
 }
 

@@ -165,7 +165,11 @@ export class ParseError extends EsError {
  * type `search_phase_execution_exception`, reason "all shards failed", and lists each failed shard.
  */
 export class SearchPhaseExecutionError extends EsError {
-  constructor(phase: string, failures: Array<{ shard: number; index: string; node: string; cause: EsError }>) {
+  /**
+   * `reason` is "all shards failed" unless some shards succeeded and the request disallowed partial
+   * results (ES AbstractSearchAsyncAction: "Partial shards failure", which names no `caused_by`).
+   */
+  constructor(phase: string, failures: Array<{ shard: number; index: string; node: string; cause: EsError }>, reason = 'all shards failed') {
     const first = failures[0]?.cause;
     // Distinct causes only, as ES groups identical shard failures (`grouped: true`).
     const seen = new Set<string>();
@@ -178,7 +182,7 @@ export class SearchPhaseExecutionError extends EsError {
       }
     }
     const grouped = roots.length < failures.length || failures.length === 1;
-    super('search_phase_execution_exception', 'all shards failed', first?.status ?? 500, {
+    super('search_phase_execution_exception', reason, first?.status ?? 500, {
       rootCauses: roots,
       extra: {
         phase,
@@ -187,8 +191,19 @@ export class SearchPhaseExecutionError extends EsError {
           .filter((f, i) => !grouped || failures.findIndex((g) => g.index === f.index && g.cause.message === f.cause.message) === i)
           .map((f) => ({ shard: f.shard, index: f.index, node: f.node, reason: f.cause.toObject() })),
       },
-      cause: first,
+      cause: reason === 'all shards failed' ? first : undefined,
     });
+  }
+}
+
+/**
+ * ES QueryPhaseExecutionException (a SearchException, status 500): the query phase of one shard
+ * failed. A search timeout with `allow_partial_search_results=false` is this, "Failed to execute
+ * main query" caused by "Time exceeded" (ES QueryPhase).
+ */
+export class QueryPhaseExecutionError extends EsError {
+  constructor(reason: string, cause?: EsError) {
+    super('query_phase_execution_exception', reason, 500, { cause });
   }
 }
 

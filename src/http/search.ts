@@ -4,7 +4,7 @@
  */
 import { IllegalArgumentError } from '../errors/index.js';
 import {
-  DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseJson, parseQuery, parseSearchRequest, parseSortParam,
+  DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseJson, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam,
   parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging,
   type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
@@ -66,6 +66,7 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
     seqNoPrimaryTerm: boolParam(q, 'seq_no_primary_term', r.seqNoPrimaryTerm),
     explain: boolParam(q, 'explain', r.explain),
     storedFieldsNone: q.stored_fields === '_none_' ? true : r.storedFieldsNone,
+    timeoutMs: q.timeout !== undefined ? parseSearchTimeout(q.timeout) : r.timeoutMs,
   };
   if (r.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet');
   validatePaging(r.from, r.size);
@@ -94,6 +95,7 @@ export function searchRoutes(search: SearchService): RouteDef[] {
         const outcome = await search.search(req.params.index, r, {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
+          allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
         });
         return { body: outcome.body };
       },
@@ -112,7 +114,7 @@ export function searchRoutes(search: SearchService): RouteDef[] {
         const { count, shards } = await search.count(req.params.index, query, minScore, {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
         });
-        return { body: { count, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } } };
+        return { body: { count, _shards: shards } };
       },
     },
   ];

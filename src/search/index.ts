@@ -9,6 +9,7 @@ export * from './plan/exec-nodes.js';
 export * from './plan/context.js';
 export { planQuery } from './plan/planner.js';
 export * from './exec/shard-search.js';
+export { NO_DEADLINE } from './exec/deadline.js';
 export * from './exec/field-sort.js';
 export { maxScoreStats } from './exec/max-score.js';
 export * from './fetch-render.js';

@@ -16,6 +16,7 @@
  * Per-term scores are Lucene's float32 values, summed in double and rounded once, so the top k and
  * its scores are exactly those of exhaustive evaluation (tests check it against brute force).
  */
+import type { SearchDeadline } from './deadline.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import type { TopScoreDocs } from './top-docs.js';
@@ -183,8 +184,12 @@ function countLive(count: number, windowStart: number, live: Uint32Array | null)
 /**
  * Collects the top k of a term disjunction into `top` and counts matching live docs up to
  * `countLimit` (−1: don't count). Returns the count (exact when ≤ countLimit), or −1.
+ * The deadline is checked before each window; once it has passed, the windows done so far are
+ * what `top` and the count hold (the caller reads `deadline.timedOut`).
  */
-export function maxScoreTopK(scorers: TermScorer[], live: Uint32Array | null, top: TopScoreDocs, base: number, countLimit = -1): number {
+export function maxScoreTopK(
+  scorers: TermScorer[], live: Uint32Array | null, top: TopScoreDocs, base: number, countLimit = -1, deadline: SearchDeadline | null = null,
+): number {
   const n = scorers.length;
   const order = scorers.slice();
   const bounds = new Float64Array(n);
@@ -198,6 +203,7 @@ export function maxScoreTopK(scorers: TermScorer[], live: Uint32Array | null, to
     let windowStart = NO_MORE_DOCS;
     for (let i = 0; i < n; i++) if (scorers[i].doc < windowStart) windowStart = scorers[i].doc;
     if (windowStart === NO_MORE_DOCS) break;
+    if (deadline !== null && deadline.expired()) break;
     const windowEnd = windowStart + WINDOW;
 
     // Bounds, ascending (insertion sort: n is small).

@@ -2,11 +2,13 @@
  * One shard's part of a search (the query phase): run the executable query over each segment,
  * collect the top k by score (block-max MaxScore for term disjunctions, exhaustive otherwise) or by
  * sort values, and count hits up to `track_total_hits`. The result is packed into typed arrays so
- * it crosses threads cheaply.
+ * it crosses threads cheaply. A `deadline` (ES `timeout`) stops collection early; what was
+ * collected is returned with `timedOut` set.
  */
 import { isLive, type Segment } from '../../index/index.js';
 import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from './build-scorer.js';
+import { DEADLINE_CHECK_INTERVAL, NO_DEADLINE, SearchDeadline } from './deadline.js';
 import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './field-sort.js';
 import { maxScoreTopK } from './max-score.js';
 import { NO_MORE_DOCS } from './scorer.js';
@@ -32,6 +34,11 @@ export interface ShardSearchRequest {
    * coordinator only wraps the response. null = query phase only.
    */
   readonly fetch?: { readonly from: number; readonly spec: FetchSpec } | null;
+  /**
+   * Absolute Date.now() time after which the shard stops collecting and returns what it has
+   * (ES `timeout`); absent or NO_DEADLINE = no timeout.
+   */
+  readonly deadline?: number;
 }
 
 export interface ShardView {
@@ -50,6 +57,8 @@ export interface ShardSearchResult {
   readonly hits: Float64Array;
   readonly sortValues: SortValue[][] | null;
   readonly terminatedEarly: boolean;
+  /** The deadline passed before the search finished: hits and counts are what was collected until then. */
+  readonly timedOut: boolean;
   /** The rendered `hits.hits` array when the request asked to fetch. */
   readonly rendered?: string;
 }
@@ -101,10 +110,11 @@ function segmentOf(bases: readonly number[], order: number): number {
 }
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
-  return withFetch(req, shard, req.sort === null ? searchByScore(req, shard) : searchBySort(req, shard, req.sort));
+  const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
+  return withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
 }
 
-function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
+function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
   const top = new TopScoreDocs(req.k);
   const counting = req.trackTotalHitsUpTo >= 0;
   const limit = req.trackTotalHitsUpTo;
@@ -112,7 +122,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchRe
   let terminated = false;
   const bases: number[] = [];
   let base = 0;
-  for (let s = 0; s < shard.segments.length && !terminated; s++) {
+  for (let s = 0; s < shard.segments.length && !terminated && !deadline.expired(); s++) {
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
@@ -120,14 +130,19 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchRe
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
-        const n = maxScoreTopK(terms, live, top, base, counting && total <= limit ? limit - total : -1);
+        const n = maxScoreTopK(terms, live, top, base, counting && total <= limit ? limit - total : -1, deadline);
         if (n >= 0) total += n;
       }
     } else if (counting || req.k > 0) {
       const scorer = buildScorer(req.query, ctx);
       if (scorer) {
         const needScore = req.k > 0 || req.minScore !== null;
+        let untilCheck = DEADLINE_CHECK_INTERVAL;
         for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+          if (--untilCheck === 0) {
+            untilCheck = DEADLINE_CHECK_INTERVAL;
+            if (deadline.expired()) break;
+          }
           if (!isLive(live, doc)) continue;
           const score = needScore ? scorer.score() : 0;
           if (req.minScore !== null && score < req.minScore) continue;
@@ -160,10 +175,11 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView): ShardSearchRe
     hits,
     sortValues: null,
     terminatedEarly: terminated,
+    timedOut: deadline.timedOut,
   };
 }
 
-function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[]): ShardSearchResult {
+function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[], deadline: SearchDeadline): ShardSearchResult {
   const top = new TopFieldDocs(keys, req.k);
   const needScore = req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
   const counting = req.trackTotalHitsUpTo >= 0;
@@ -172,7 +188,7 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
   let terminated = false;
   const bases: number[] = [];
   let base = 0;
-  for (let s = 0; s < shard.segments.length && !terminated; s++) {
+  for (let s = 0; s < shard.segments.length && !terminated && !deadline.expired(); s++) {
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
@@ -180,7 +196,12 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = new SortValueReader(keys, segment);
+      let untilCheck = DEADLINE_CHECK_INTERVAL;
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        if (--untilCheck === 0) {
+          untilCheck = DEADLINE_CHECK_INTERVAL;
+          if (deadline.expired()) break;
+        }
         if (!isLive(live, doc)) continue;
         const score = needScore ? scorer.score() : NaN;
         if (req.minScore !== null && score < req.minScore) continue;
@@ -213,5 +234,6 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     hits,
     sortValues: ranked.map((h) => h.values),
     terminatedEarly: terminated,
+    timedOut: deadline.timedOut,
   };
 }

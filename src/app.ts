@@ -77,7 +77,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       recovery,
       close(opts = {}) {
         closing ??= (async () => {
-          const drained = http.app.close();
+          const drained = http.drain();
           const timer = setTimeout(() => http.app.server.closeAllConnections(), opts.drainMs ?? DEFAULT_DRAIN_MS);
           try {
             await drained;

@@ -136,6 +136,9 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       paths: ['/_flush', '/:index/_flush'],
       params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'],
       handler: async (req) => {
+        // Both are accepted as ES does; a flush here always waits and always commits.
+        boolParam(req.query, 'force', false);
+        boolParam(req.query, 'wait_if_ongoing', true);
         const targets = resolveForRead(indices, req);
         await Promise.all(targets.map((i) => i.flush()));
         return { body: { _shards: shardsHeader(targets) } };

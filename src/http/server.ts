@@ -28,6 +28,11 @@ export interface HttpServer {
   readonly app: FastifyInstance;
   readonly routes: RouteTable;
   readonly admission: Admission;
+  /**
+   * Stops accepting connections and resolves once in-flight requests are answered. Responses sent
+   * meanwhile carry `Connection: close`, so keep-alive clients do not hold the server open.
+   */
+  drain(): Promise<void>;
 }
 
 function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null): { status: number; body: unknown; headers?: Record<string, string> } {
@@ -145,5 +150,17 @@ export function createHttpServer(options: { logger: boolean | object } & Partial
     reply.code(400).send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
   });
 
-  return { app, routes, admission };
+  let draining = false;
+  app.addHook('onSend', async (_req, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  return {
+    app,
+    routes,
+    admission,
+    drain: () => {
+      draining = true;
+      return app.close();
+    },
+  };
 }

@@ -51,6 +51,13 @@ const timeSetting: SettingDef['validate'] = (v, key) => {
     throw new IllegalArgumentError((e as Error).message);
   }
 };
+/** A time setting with a lower bound (ES Setting.timeSetting with minValue). */
+function minTimeSetting(minMs: number, minRep: string): SettingDef['validate'] {
+  return (v, key) => {
+    timeSetting(v, key);
+    if (parseTimeValue(v, key) < minMs) throw new IllegalArgumentError(`failed to parse value [${v}] for setting [${key}], must be >= [${minRep}]`);
+  };
+}
 const anyString: SettingDef['validate'] = () => {};
 const byteSizeSetting: SettingDef['validate'] = (v, key) => {
   try {
@@ -88,7 +95,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.max_inner_result_window': { dynamic: true, validate: intSetting(1) },
   'index.provided_name': { dynamic: false, validate: anyString },
   'index.translog.durability': { dynamic: true, validate: durabilitySetting },
-  'index.translog.sync_interval': { dynamic: true, validate: timeSetting },
+  'index.translog.sync_interval': { dynamic: true, validate: minTimeSetting(100, '100ms') },
   'index.translog.flush_threshold_size': { dynamic: true, validate: byteSizeSetting },
   'index.creation_date': { dynamic: false, validate: anyString },
   'index.uuid': { dynamic: false, validate: anyString },

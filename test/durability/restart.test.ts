@@ -177,6 +177,18 @@ describe('flush', () => {
     expect((await a.request('POST', '/missing/_flush')).status).toBe(404);
   });
 
+  it('rejects bad parameters and translog settings with ES errors', async () => {
+    const a = await start();
+    expect((await a.request('POST', '/_flush?wait_if_ongoing=maybe')).body.error.reason).toBe('Failed to parse value [maybe] only [true] or [false] are allowed.');
+    expect((await a.request('POST', '/_flush?bogus=1')).status).toBe(400);
+    const bad = async (settings: Record<string, unknown>) => (await a.request('PUT', '/t', { settings })).body.error.reason;
+    expect(await bad({ 'index.translog.durability': 'bogus' })).toBe('No enum constant org.elasticsearch.index.translog.Translog.Durability.BOGUS');
+    expect(await bad({ 'index.translog.sync_interval': '10ms' })).toBe('failed to parse value [10ms] for setting [index.translog.sync_interval], must be >= [100ms]');
+    expect(await bad({ 'index.translog.sync_interval': '1x' })).toMatch(/as a time value: unit is missing or unrecognized/);
+    expect(await bad({ 'index.translog.flush_threshold_size': 'lots' })).toMatch(/as a size in bytes/);
+    expect((await a.request('GET', '/t')).status).toBe(404);
+  });
+
   it('happens on its own when the translog passes index.translog.flush_threshold_size', async () => {
     const a = await start();
     await a.request('PUT', '/auto', { settings: { number_of_shards: 1, 'index.translog.flush_threshold_size': '2kb' } });

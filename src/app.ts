@@ -22,6 +22,8 @@ export interface App {
   readonly pool: SearchPool;
   /** What start-up recovery found. */
   readonly recovery: NodeRecovery;
+  /** Binds the HTTP server; resolves with its address (e.g. `http://127.0.0.1:9200`). */
+  listen(host: string, port: number): Promise<string>;
   /**
    * Graceful shutdown: stop accepting connections, let in-flight requests finish (for at most
    * `drainMs`), flush every shard, close the translogs and the pool, release the data directory.
@@ -37,6 +39,12 @@ export function workerDir(): URL {
 
 /** How long shutdown waits for in-flight requests before closing their connections. */
 const DEFAULT_DRAIN_MS = 10_000;
+/**
+ * Pending-connection queue of the listening socket (the kernel caps it at somaxconn). Node's 511
+ * drops connection storms on the floor — clients then wait out SYN retries — where Netty, under
+ * ES, asks for somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
 
 export async function createApp(config: ServerConfig, options: { logger?: boolean | object } = {}): Promise<App> {
   const dataDir = openDataDir(config.dataDir);
@@ -75,6 +83,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       search,
       pool: searchPool,
       recovery,
+      listen: (host, port) => http.app.listen({ host, port, backlog: LISTEN_BACKLOG }),
       close(opts = {}) {
         closing ??= (async () => {
           const drained = http.drain();

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const app = await createApp(config, { logger: config.quiet ? { level: 'warn' } : { level: 'info' } });
   reportRecovery(app.recovery, performance.now() - started, config.quiet);
-  const address = await app.http.app.listen({ host: config.host, port: config.port });
+  const address = await app.listen(config.host, config.port);
   process.stdout.write(`threadsearch listening on ${address} (data: ${config.dataDir}, search threads: ${config.threads})\n`);
 
   let stopping = false;

@@ -285,6 +285,12 @@ export class IndexShard {
       this.bufferedBytes += bufferedBytes;
       for (const [id, op] of this.latest) latest.set(id, op);
       this.latest = latest;
+      // A captured doc rewritten or deleted meanwhile was not marked superseded (the write went to
+      // the fresh map): only the copy the version map points at may be built.
+      for (const d of this.buffer) {
+        const op = latest.get(d.id);
+        d.superseded = !(op?.kind === 'index' && op.doc === d);
+      }
       for (const [id, seq] of this.deletes) deletes.set(id, Math.max(seq, deletes.get(id) ?? -1));
       this.deletes = deletes;
       throw e;

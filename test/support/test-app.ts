@@ -60,7 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     bulk: (url, lines, query = '') =>
       request('POST', url + query, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { 'content-type': 'application/x-ndjson' }),
     async listen() {
-      return app.http.app.listen({ host: '127.0.0.1', port: 0 });
+      return app.listen('127.0.0.1', 0);
     },
     async close() {
       await app.close();

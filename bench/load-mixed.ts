@@ -137,7 +137,7 @@ async function phase(name: string, server: ServerProcess, connections: number, s
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-load-'));
-const server = await startProcess(new URL('./lib/fault-server.js', import.meta.url).pathname, ['--port', '0', '--quiet', '--data', dataDir, '--threads', '2']);
+const server = await startProcess(new URL('./lib/fault-server.js', import.meta.url).pathname, ['--port', '0', '--quiet', '--no-security', '--data', dataDir, '--threads', '2']);
 const problems: string[] = [];
 const phases: PhaseResult[] = [];
 try {

@@ -8,9 +8,10 @@ import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import { IndicesService, SearchPool, SearchService, type NodeRecovery } from './cluster/index.js';
 import {
-  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, registerRoutes, rootRoutes, searchRoutes,
+  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, registerRoutes, rootRoutes, searchRoutes, securityRoutes,
   type HttpServer,
 } from './http/index.js';
+import { ApiKeyService, type SecurityState } from './security/index.js';
 import { ClusterStateStore, openDataDir } from './storage/index.js';
 
 export type { NodeRecovery };
@@ -22,6 +23,13 @@ export interface App {
   readonly pool: SearchPool;
   /** What start-up recovery found. */
   readonly recovery: NodeRecovery;
+  /** API keys; null when security is off. */
+  readonly apiKeys: ApiKeyService | null;
+  /**
+   * The bootstrap superuser key generated at this start (encoded, as clients send it), to be shown
+   * once; null when one was configured or already existed (only its hash is stored).
+   */
+  readonly generatedApiKey: string | null;
   /** Binds the HTTP server; resolves with its address (e.g. `http://127.0.0.1:9200`). */
   listen(host: string, port: number): Promise<string>;
   /**
@@ -63,18 +71,38 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       state.markChanged();
       await state.persist();
     }
-    const search = new SearchService(indices, pool, { defaultSearchTimeoutMs: config.searchTimeoutMs });
+    const search = new SearchService(indices, pool, { defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount });
+    const persistState = () => {
+      state.markChanged();
+      return state.persist();
+    };
+    let apiKeys: ApiKeyService | null = null;
+    let generatedApiKey: string | null = null;
+    if (config.securityEnabled) {
+      apiKeys = new ApiKeyService(persistState);
+      apiKeys.load(state.section<SecurityState>('security'));
+      const keys = apiKeys;
+      state.register('security', () => keys.snapshot());
+      generatedApiKey = await apiKeys.initBootstrap(config.bootstrapApiKey);
+    }
     const http = createHttpServer({
-      logger: options.logger ?? false, maxInFlightRequests: config.maxInFlightRequests, indexingPressureBytes: config.indexingPressureBytes,
+      logger: options.logger ?? false,
+      maxInFlightRequests: config.maxInFlightRequests,
+      indexingPressureBytes: config.indexingPressureBytes,
+      maxContentLength: config.maxContentLength,
+      cors: { allowOrigins: config.corsOrigins },
+      apiKeys,
     });
+    const routeSecurity = apiKeys ? { existingIndices: () => indices.names() } : null;
     registerRoutes(http.app, http.routes, [
-      ...rootRoutes(node),
+      ...rootRoutes(node, { securityEnabled: config.securityEnabled }),
+      ...securityRoutes(apiKeys),
       ...clusterRoutes(indices, node),
       ...indexRoutes(indices),
       ...documentRoutes(indices),
       ...bulkRoutes(indices),
       ...searchRoutes(search),
-    ]);
+    ], routeSecurity);
     const searchPool = pool;
     let closing: Promise<void> | null = null;
     return {
@@ -83,6 +111,8 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       search,
       pool: searchPool,
       recovery,
+      apiKeys,
+      generatedApiKey,
       listen: (host, port) => http.app.listen({ host, port, backlog: LISTEN_BACKLOG }),
       close(opts = {}) {
         closing ??= (async () => {

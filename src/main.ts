@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const app = await createApp(config, { logger: config.quiet ? { level: 'warn' } : { level: 'info' } });
   reportRecovery(app.recovery, performance.now() - started, config.quiet);
+  reportSecurity(app.generatedApiKey, config.securityEnabled);
   const address = await app.listen(config.host, config.port);
   process.stdout.write(`threadsearch listening on ${address} (data: ${config.dataDir}, search threads: ${config.threads})\n`);
 
@@ -65,6 +66,28 @@ function reportRecovery(r: NodeRecovery, startMs: number, quiet: boolean): void 
       `threadsearch: started in ${Math.round(startMs)} ms; recovered ${count(r.indices, 'index', 'indices')}, ${count(shards, 'shard')}, ${count(segments, 'segment')}, ${count(replayed, 'translog operation')} replayed (recovery ${Math.round(r.tookMs)} ms)\n`,
     );
   }
+}
+
+/**
+ * The generated bootstrap key is printed once, on the start that created it (only its hash is
+ * stored); turning security off is loud, on every start.
+ */
+function reportSecurity(generated: string | null, enabled: boolean): void {
+  if (!enabled) {
+    process.stderr.write('threadsearch: WARNING: security is disabled (--no-security): anyone who can reach this port can read, write and delete everything\n');
+    return;
+  }
+  if (generated === null) return;
+  const rule = '-'.repeat(78);
+  process.stdout.write(
+    `${rule}\n` +
+      'threadsearch: security is on. A superuser API key was generated for this data directory.\n' +
+      'It is shown only this once (only its hash is stored) — keep it safe:\n\n' +
+      `  Authorization: ApiKey ${generated}\n\n` +
+      'Clients: new Client({ node, auth: { apiKey: "<the value above>" } }). To choose the key\n' +
+      'yourself, start with THREADSEARCH_API_KEY or --api-key; --no-security turns security off.\n' +
+      `${rule}\n`,
+  );
 }
 
 function count(n: number, one: string, many = `${one}s`): string {

@@ -60,7 +60,7 @@ export function startProcess(script: string, args: readonly string[], cleanup?: 
 export function startThreadsearch(extraArgs: readonly string[] = []): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
   const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
-  return startProcess(main, ['--port', '0', '--quiet', '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
+  return startProcess(main, ['--port', '0', '--quiet', '--no-security', '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 /** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */

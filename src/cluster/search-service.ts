@@ -11,13 +11,13 @@
  * of a dead worker) is a shard failure: the others' hits are returned with `_shards.failures`, unless
  * every shard failed or `allow_partial_search_results=false` (then `search_phase_execution_exception`).
  */
-import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError } from '../errors/index.js';
+import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../errors/index.js';
 import type { Segment } from '../index/index.js';
 import {
   TRACK_TOTAL_HITS_DISABLED, type SearchRequest, type SortSpec, type QueryNode,
 } from '../dsl/index.js';
 import {
-  HIT_STRIDE, NO_DEADLINE, compareSortValues, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle,
+  HIT_STRIDE, NO_DEADLINE, compareSortValues, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle,
   type ShardSearchRequest, type ShardSearchResult, type SortValue,
 } from '../search/index.js';
 import type { IndexService } from './index-service.js';
@@ -77,7 +77,12 @@ export interface SearchOutcome {
 export interface SearchServiceOptions {
   /** `search.default_search_timeout`: applies to searches without `timeout`; -1 = none. */
   readonly defaultSearchTimeoutMs: number;
+  /** `indices.query.bool.max_clause_count`: leaf clauses a planned query may have. */
+  readonly maxClauseCount?: number;
 }
+
+/** ES 8 computes its limit from heap and search threads; this is a fixed, documented default. */
+export const DEFAULT_MAX_CLAUSE_COUNT = 4096;
 
 export class SearchService {
   constructor(private readonly indices: IndicesService, private readonly pool: SearchPool, readonly options: SearchServiceOptions = { defaultSearchTimeoutMs: -1 }) {}
@@ -96,10 +101,13 @@ export class SearchService {
     const failures: Array<{ shard: number; index: string; node: string; cause: EsError }> = [];
     for (const index of indices) {
       try {
-        plans.set(index, planQuery({
+        const exec = planQuery({
           mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now,
           index: { name: index.name, uuid: index.uuid },
-        }, query));
+        }, query);
+        const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
+        if (countClauses(exec) > max) throw new TooManyClausesError(max);
+        plans.set(index, exec);
       } catch (e) {
         if (!(e instanceof EsError)) throw e;
         for (const shard of index.shards) failures.push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });

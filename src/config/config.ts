@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { parseMemorySize } from '../common/byte-size.js';
 import { parseTimeValue } from '../common/time-value.js';
+import { decodeApiKey, type ApiKeyCredentials } from '../common/api-key-codec.js';
 
 export interface ServerConfig {
   readonly host: string;
@@ -26,6 +27,16 @@ export interface ServerConfig {
   readonly indexingPressureBytes: number;
   /** `indices.memory.index_buffer_size`: buffered (unrefreshed) document bytes before a refresh is forced. */
   readonly indexBufferBytes: number;
+  /** Authentication and authorization of every request (off only for local experiments). */
+  readonly securityEnabled: boolean;
+  /** The bootstrap superuser key (`--api-key` / THREADSEARCH_API_KEY); null: keep or generate one. */
+  readonly bootstrapApiKey: ApiKeyCredentials | null;
+  /** Origins browsers may call from (`*`, exact origins, `/regex/`); empty: no CORS. */
+  readonly corsOrigins: readonly string[];
+  /** `http.max_content_length`: larger request bodies are refused with 413. */
+  readonly maxContentLength: number;
+  /** `indices.query.bool.max_clause_count`: leaf clauses one query may expand to. */
+  readonly maxClauseCount: number;
   readonly quiet: boolean;
 }
 
@@ -34,7 +45,7 @@ export class ConfigError extends Error {}
 export const DEFAULTS = {
   host: '127.0.0.1', port: 9200, dataDir: './data', searchQueueSize: 1000, searchTimeout: '-1', maxInFlight: 2000,
   // ES's defaults: both are 10% of the heap.
-  indexingPressure: '10%', indexBuffer: '10%',
+  indexingPressure: '10%', indexBuffer: '10%', corsOrigin: '*', maxContentLength: '100mb', maxClauseCount: 4096,
 } as const;
 
 function intOption(name: string, raw: string, min: number, max: number): number {
@@ -54,6 +65,13 @@ export const USAGE = `Usage: threadsearch [options]
   --max-in-flight <n>   HTTP requests handled at once before 429 (default ${DEFAULTS.maxInFlight})
   --indexing-pressure <size>  write bytes in flight before 429, e.g. 512mb (default ${DEFAULTS.indexingPressure} of heap)
   --index-buffer-size <size>  unrefreshed document bytes before a forced refresh (default ${DEFAULTS.indexBuffer} of heap)
+  --api-key <encoded> bootstrap superuser API key, base64 of id:secret (env THREADSEARCH_API_KEY;
+                      default: generated on first start, printed once, only its hash stored)
+  --no-security       no authentication at all, for local experiments (env THREADSEARCH_SECURITY=false)
+  --cors-origin <list>  origins browsers may call from: *, exact origins, /regex/; comma-separated,
+                      empty for none (env THREADSEARCH_CORS_ORIGIN, default ${DEFAULTS.corsOrigin})
+  --max-content-length <size>  largest request body (default ${DEFAULTS.maxContentLength})
+  --max-clause-count <n>  leaf clauses one query may expand to (default ${DEFAULTS.maxClauseCount})
   --quiet             log only warnings and errors
   --help              show this help
 `;
@@ -72,6 +90,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
         'max-in-flight': { type: 'string' },
         'indexing-pressure': { type: 'string' },
         'index-buffer-size': { type: 'string' },
+        'api-key': { type: 'string' },
+        'no-security': { type: 'boolean' },
+        'cors-origin': { type: 'string' },
+        'max-content-length': { type: 'string' },
+        'max-clause-count': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -96,8 +119,28 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
     maxInFlightRequests: intOption('max-in-flight', v['max-in-flight'] ?? String(DEFAULTS.maxInFlight), 1, 1_000_000),
     indexingPressureBytes: settingValue('indexing-pressure', v['indexing-pressure'] ?? DEFAULTS.indexingPressure, (x, n) => parseMemorySize(x, n, heap)),
     indexBufferBytes: settingValue('index-buffer-size', v['index-buffer-size'] ?? DEFAULTS.indexBuffer, (x, n) => parseMemorySize(x, n, heap)),
+    securityEnabled: securityEnabled(v['no-security'], env.THREADSEARCH_SECURITY),
+    bootstrapApiKey: bootstrapKey(v['api-key'] ?? env.THREADSEARCH_API_KEY),
+    corsOrigins: (v['cors-origin'] ?? env.THREADSEARCH_CORS_ORIGIN ?? DEFAULTS.corsOrigin).split(',').map((o) => o.trim()).filter((o) => o !== ''),
+    maxContentLength: settingValue('max-content-length', v['max-content-length'] ?? DEFAULTS.maxContentLength, (x, n) => parseMemorySize(x, n, heap)),
+    maxClauseCount: intOption('max-clause-count', v['max-clause-count'] ?? String(DEFAULTS.maxClauseCount), 1, 1_000_000),
     quiet: v.quiet ?? false,
   };
+}
+
+function securityEnabled(noSecurityFlag: boolean | undefined, env: string | undefined): boolean {
+  if (noSecurityFlag) return false;
+  if (env === undefined || env === '') return true;
+  if (env === 'true' || env === 'false') return env === 'true';
+  throw new ConfigError(`THREADSEARCH_SECURITY must be true or false, got [${env}]`);
+}
+
+function bootstrapKey(raw: string | undefined): ApiKeyCredentials | null {
+  if (raw === undefined || raw === '') return null;
+  const key = decodeApiKey(raw);
+  // Never echo the value: it is a secret.
+  if (!key) throw new ConfigError('--api-key / THREADSEARCH_API_KEY must be an encoded API key: base64 of <id>:<api_key>');
+  return key;
 }
 
 const heap = getHeapStatistics().heap_size_limit;

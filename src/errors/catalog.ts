@@ -207,9 +207,61 @@ export class QueryPhaseExecutionError extends EsError {
   }
 }
 
+/** Lucene's IndexSearcher.TooManyNestedClauses, as ES 8 reports it (under "Query rewrite failed"). */
+export class TooManyClausesError extends IllegalArgumentError {
+  constructor(maxClauseCount: number) {
+    super('Query rewrite failed: too many clauses', new EsError('too_many_nested_clauses', `Query contains too many nested clauses; maxClauseCount is set to ${maxClauseCount}`, 400));
+  }
+}
+
 /** Bugs and unexpected failures: rendered without a stack trace, never a 502/503/504. */
 export class InternalError extends EsError {
   constructor(reason: string) {
     super('exception', reason, 500);
+  }
+}
+
+/** The `WWW-Authenticate` challenges ES sends with a 401, one per scheme it accepts. */
+export const AUTHENTICATE_CHALLENGES: readonly string[] = ['ApiKey'];
+
+/**
+ * ES ElasticsearchSecurityException: 401 (authentication) carries the challenges in its `header`
+ * metadata, which ES mirrors into the `WWW-Authenticate` response header; 403 (authorization) does not.
+ */
+export class SecurityError extends EsError {
+  private constructor(reason: string, status: 401 | 403, metadata?: ErrorMetadata) {
+    super('security_exception', reason, status, { metadata });
+  }
+
+  /** No `Authorization` header at all (the reason names the request path as sent, with its query string). */
+  static missingCredentials(uri: string): SecurityError {
+    return new SecurityError(`missing authentication credentials for REST request [${uri}]`, 401, { header: { 'WWW-Authenticate': [...AUTHENTICATE_CHALLENGES] } });
+  }
+
+  /** Credentials were sent but did not authenticate; `detail` is ES's `additional_unsuccessful_credentials`. */
+  static unableToAuthenticate(detail: string): SecurityError {
+    return new SecurityError('unable to authenticate with provided credentials and anonymous access is not allowed for this request', 401, {
+      additional_unsuccessful_credentials: detail,
+      header: { 'WWW-Authenticate': [...AUTHENTICATE_CHALLENGES] },
+    });
+  }
+
+  /** ES AuthorizationDenialMessages: who was refused which action, where, and what would grant it. */
+  static unauthorized(action: string, principal: string, indices: readonly string[] | null, granting: { kind: 'index' | 'cluster'; privileges: readonly string[] } | null): SecurityError {
+    let reason = `action [${action}] is unauthorized for ${principal}`;
+    if (indices !== null && indices.length > 0) reason += ` on indices [${indices.join(',')}]`;
+    if (granting && granting.privileges.length > 0) reason += `, this action is granted by the ${granting.kind} privileges [${granting.privileges.join(',')}]`;
+    return new SecurityError(reason, 403);
+  }
+
+  /** 403s that are not action denials (e.g. a derived key asking for more than its creator has). */
+  static forbidden(reason: string): SecurityError {
+    return new SecurityError(reason, 403);
+  }
+
+  /** The challenges to send as `WWW-Authenticate` headers (401 only). */
+  get challenges(): readonly string[] {
+    const header = this.metadata.header as { 'WWW-Authenticate'?: string[] } | undefined;
+    return header?.['WWW-Authenticate'] ?? [];
   }
 }

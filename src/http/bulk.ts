@@ -10,6 +10,7 @@ import { parseJson, parseUpdateRequest, withBodyPositions } from '../dsl/index.j
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
 import { completeWrite, ids, writeOptions } from './documents.js';
 import { longParam, refreshParam } from './params.js';
+import type { RequestAuthorizer } from './authorization.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { writeBody, writeStatus } from './write-responses.js';
 
@@ -113,6 +114,7 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
     const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
     try {
       const opts = itemOptions(item, req.query);
+      if (req.authorizer) authorizeItem(req.authorizer, item, indices.names());
       // ES auto-creates missing indices for every bulk action except delete.
       const index = item.action === 'delete' ? indices.require(item.index!) : indices.getOrAutoCreate(item.index!);
       let result;
@@ -145,6 +147,24 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
   return { body: { took: Math.round(performance.now() - start), errors, items: results } };
 }
 
+/**
+ * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
+ * action; a refused item fails alone with 403, as ES reports it.
+ */
+const ITEM_ACTIONS: Record<BulkItem['action'], string> = {
+  index: 'indices:data/write/index:op_type/index',
+  create: 'indices:data/write/index:op_type/create',
+  update: 'indices:data/write/update',
+  delete: 'indices:data/write/delete',
+};
+
+function authorizeItem(authorizer: RequestAuthorizer, item: BulkItem, existing: readonly string[]): void {
+  const index = [item.index!];
+  authorizer.require('indices:data/write/bulk[s]', index);
+  authorizer.require(ITEM_ACTIONS[item.action], index);
+  if (item.action !== 'delete' && !existing.includes(item.index!)) authorizer.require('indices:admin/auto_create', index);
+}
+
 /** A source line that is not JSON fails only its item, as a document parsing error. */
 function parseDocumentLine(text: string): unknown {
   try {
@@ -158,7 +178,7 @@ function parseDocumentLine(text: string): unknown {
 export function bulkRoutes(indices: IndicesService): RouteDef[] {
   const params = ['refresh', 'routing', 'pipeline', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_includes', '_source_excludes', 'list_executed_pipelines'];
   return [
-    { methods: ['POST', 'PUT'], paths: ['/_bulk'], params, handler: (req) => executeBulk(indices, req, null) },
-    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], params, handler: (req) => executeBulk(indices, req, req.params.index) },
+    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, req, null) },
+    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, req, req.params.index) },
   ];
 }

@@ -69,6 +69,9 @@ async function indexDocument(indices: IndicesService, req: RestRequest, id: stri
     throw new ActionRequestValidationError([`id [${id}] is too long, must be no longer than 512 bytes but was: ${new TextEncoder().encode(id).length}`]);
   }
   const opts = writeOptions(req.query, create || opType === 'create');
+  // ES authorizes the operation too: `create_doc` may add documents (auto ids are creates) but not overwrite.
+  const op = create || opType === 'create' || id === null ? 'create' : 'index';
+  req.authorizer?.require(`indices:data/write/index:op_type/${op}`, [req.params.index]);
   const text = requireBody(req);
   const parsed = parseJson(text);
   const policy = refreshParam(req.query);
@@ -97,24 +100,28 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_doc/:id'],
+      authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
       handler: (req) => indexDocument(indices, req, req.params.id, false),
     },
     {
       methods: ['POST'],
       paths: ['/:index/_doc'],
+      authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
       handler: (req) => indexDocument(indices, req, null, false),
     },
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_create/:id'],
+      authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
       handler: (req) => indexDocument(indices, req, req.params.id, true),
     },
     {
       methods: ['GET'],
       paths: ['/:index/_doc/:id'],
+      authz: { action: 'indices:data/read/get' },
       params: GET_PARAMS,
       handler: (req) => {
         const { index, result } = getDocument(indices, req);
@@ -136,6 +143,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['HEAD'],
       paths: ['/:index/_doc/:id'],
+      authz: { action: 'indices:data/read/get' },
       params: GET_PARAMS,
       handler: (req) => {
         const index = indices.get(req.params.index);
@@ -146,6 +154,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET'],
       paths: ['/:index/_source/:id'],
+      authz: { action: 'indices:data/read/get' },
       params: GET_PARAMS,
       handler: (req) => {
         const { index, result } = getDocument(indices, req);
@@ -162,6 +171,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['DELETE'],
       paths: ['/:index/_doc/:id'],
+      authz: { action: 'indices:data/write/delete' },
       params: WRITE_PARAMS,
       handler: async (req) => {
         const index = indices.require(req.params.index);
@@ -174,6 +184,7 @@ export function documentRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/:index/_update/:id'],
+      authz: { action: 'indices:data/write/update', autoCreate: true },
       params: [...WRITE_PARAMS, 'retry_on_conflict', '_source', '_source_includes', '_source_excludes', 'lang'],
       handler: async (req) => {
         const update = parseUpdateRequest(parseJsonObject(requireBody(req)));

@@ -11,3 +11,5 @@ export * from './documents.js';
 export * from './bulk.js';
 export * from './search.js';
 export * from './cluster.js';
+export * from './security.js';
+export * from './authorization.js';

@@ -24,6 +24,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['PUT'],
       paths: ['/:index'],
+      authz: { action: 'indices:admin/create' },
       params: [...MASTER, 'wait_for_active_shards', 'include_type_name'],
       handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
@@ -35,6 +36,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['HEAD'],
       paths: ['/:index'],
+      authz: { action: 'indices:admin/get' },
       params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout'],
       handler: (req) => {
         try {
@@ -48,6 +50,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET'],
       paths: ['/:index'],
+      authz: { action: 'indices:admin/get' },
       params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout', 'features'],
       handler: (req) => {
         const flat = boolParam(req.query, 'flat_settings', false);
@@ -61,6 +64,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['DELETE'],
       paths: ['/:index'],
+      authz: { action: 'indices:admin/delete' },
       params: [...MASTER, ...INDICES_OPTIONS],
       handler: async (req) => {
         await indices.delete(req.params.index);
@@ -70,6 +74,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET'],
       paths: ['/_mapping', '/:index/_mapping'],
+      authz: { action: 'indices:admin/mappings/get' },
       params: [...INDICES_OPTIONS, 'local', 'master_timeout'],
       handler: (req) => {
         const out: Record<string, unknown> = {};
@@ -80,6 +85,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_mapping'],
+      authz: { action: 'indices:admin/mapping/put' },
       params: [...MASTER, ...INDICES_OPTIONS, 'write_index_only'],
       handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
@@ -96,6 +102,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET'],
       paths: ['/_settings', '/:index/_settings', '/:index/_settings/:name'],
+      authz: { action: 'indices:monitor/settings/get' },
       params: [...INDICES_OPTIONS, 'local', 'master_timeout', 'flat_settings', 'include_defaults'],
       handler: (req) => {
         const flat = boolParam(req.query, 'flat_settings', false);
@@ -108,6 +115,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['PUT'],
       paths: ['/_settings', '/:index/_settings'],
+      authz: { action: 'indices:admin/settings/update' },
       params: [...MASTER, ...INDICES_OPTIONS, 'preserve_existing', 'flat_settings', 'reopen'],
       handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);
@@ -123,6 +131,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['POST', 'GET'],
       paths: ['/_refresh', '/:index/_refresh'],
+      authz: { action: 'indices:admin/refresh' },
       params: INDICES_OPTIONS,
       handler: async (req) => {
         const targets = resolveForRead(indices, req);
@@ -134,6 +143,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       // Writes every shard's segments to disk, commits them and trims the translog.
       methods: ['POST', 'GET'],
       paths: ['/_flush', '/:index/_flush'],
+      authz: { action: 'indices:admin/flush' },
       params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'],
       handler: async (req) => {
         // Both are accepted as ES does; a flush here always waits and always commits.
@@ -147,6 +157,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/_forcemerge', '/:index/_forcemerge'],
+      authz: { action: 'indices:admin/forcemerge' },
       params: [...INDICES_OPTIONS, 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion'],
       handler: async (req) => {
         const targets = resolveForRead(indices, req);

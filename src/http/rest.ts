@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { checkParams, type Query } from './params.js';
+import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 
 export interface RestRequest {
   readonly method: string;
@@ -15,6 +16,8 @@ export interface RestRequest {
   /** The raw body, or null when there is none. */
   readonly body: string | null;
   readonly headers: FastifyRequest['headers'];
+  /** The caller's permission, for checks the handler makes itself (bulk items); unset without security. */
+  readonly authorizer?: RequestAuthorizer;
 }
 
 export interface RestResponse {
@@ -30,6 +33,8 @@ export interface RouteDef {
   readonly methods: readonly HTTPMethods[];
   readonly paths: readonly string[];
   readonly params?: readonly string[];
+  /** The ES action this route performs, which the caller must be authorized for. */
+  readonly authz: RouteAuthorization;
   readonly handler: RestHandler;
 }
 
@@ -83,7 +88,13 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
   return reply.send(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
 }
 
-export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[]): void {
+/** What route authorization needs from the rest of the server. */
+export interface RouteSecurity {
+  /** The names of the existing indices (wildcards expand over them). */
+  existingIndices(): readonly string[];
+}
+
+export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[], security: RouteSecurity | null = null): void {
   for (const def of defs) {
     for (const path of def.paths) {
       table.add(path, def.methods);
@@ -91,8 +102,9 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
         method: [...def.methods],
         url: path,
         handler: async (req, reply) => {
-          const rest = toRestRequest(req);
+          let rest = toRestRequest(req);
           checkParams(rest.path, rest.query, def.params ?? []);
+          if (security && req.authentication) rest = authorizeRequest(rest, def.authz, req.authentication, () => security.existingIndices());
           return sendRest(reply, await def.handler(rest));
         },
       });

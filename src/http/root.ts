@@ -23,11 +23,17 @@ export const ES_VERSION = {
   minimum_index_compatibility_version: '7.0.0',
 };
 
-export function rootRoutes(node: NodeInfo): RouteDef[] {
+/** What `GET /` says when security is off: a body member and a `Warning` header clients surface. */
+export const SECURITY_DISABLED_WARNING = 'security is disabled (--no-security): every request is allowed without credentials';
+
+export function rootRoutes(node: NodeInfo, options: { securityEnabled: boolean }): RouteDef[] {
+  const warning = options.securityEnabled ? {} : { warning: SECURITY_DISABLED_WARNING };
+  const headers = options.securityEnabled ? undefined : { Warning: `299 Elasticsearch-${ES_VERSION.number} "${SECURITY_DISABLED_WARNING}"` };
   return [
     {
       methods: ['GET'],
       paths: ['/'],
+      authz: { action: 'cluster:monitor/main' },
       handler: () => ({
         body: {
           name: node.nodeName,
@@ -35,9 +41,11 @@ export function rootRoutes(node: NodeInfo): RouteDef[] {
           cluster_uuid: node.clusterUuid,
           version: ES_VERSION,
           tagline: 'You Know, for Search',
+          ...warning,
         },
+        headers,
       }),
     },
-    { methods: ['HEAD'], paths: ['/'], handler: () => ({ status: 200 }) },
+    { methods: ['HEAD'], paths: ['/'], authz: { action: 'cluster:monitor/main' }, handler: () => ({ status: 200 }) },
   ];
 }

@@ -89,6 +89,7 @@ export function searchRoutes(search: SearchService): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_search', '/:index/_search'],
+      authz: { action: 'indices:data/read/search' },
       params: SEARCH_PARAMS,
       handler: async (req) => {
         const r = searchRequestFrom(req);
@@ -103,6 +104,7 @@ export function searchRoutes(search: SearchService): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_count', '/:index/_count'],
+      authz: { action: 'indices:data/read/search' },
       params: COUNT_PARAMS,
       handler: async (req) => {
         let { query } = parseCountRequest(req.body === null ? null : parseJson(req.body));

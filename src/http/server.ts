@@ -6,7 +6,10 @@
  */
 import { createGunzip, createInflate } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { EsError, InternalError, RestStatusError } from '../errors/index.js';
+import { EsError, InternalError, RestStatusError, SecurityError } from '../errors/index.js';
+import type { ApiKeyService } from '../security/index.js';
+import { registerCors, type CorsOptions } from './cors.js';
+import { registerAuthentication } from './security.js';
 import { withBodyPositions } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
@@ -14,7 +17,7 @@ import { requestContent, RouteTable } from './rest.js';
 import { Admission, type AdmissionLimits } from './admission.js';
 
 /** ES `http.max_content_length` default. */
-export const MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
+export const DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,14 +38,17 @@ export interface HttpServer {
   drain(): Promise<void>;
 }
 
-function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null): { status: number; body: unknown; headers?: Record<string, string> } {
+function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null, maxContentLength: number): { status: number; body: unknown; headers?: Record<string, string> } {
   // Parse errors carry JSON paths; only now, on the error path, are they found in the body text.
+  if (err instanceof SecurityError && err.challenges.length > 0) {
+    return { status: err.status, body: err.toBody(), headers: { 'WWW-Authenticate': err.challenges.join(', ') } };
+  }
   if (err instanceof EsError) return { status: err.status, body: (content === null ? err : withBodyPositions(err, content)).toBody() };
   if (err instanceof RestStatusError) return { status: err.status, body: err.toBody(), headers: err.headers };
   const code = (err as { code?: string }).code;
   const statusCode = (err as { statusCode?: number }).statusCode;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: new EsError('content_too_long_exception', `entity content is too long for the configured buffer limit [${MAX_CONTENT_LENGTH}]`, 413).toBody() };
+    return { status: 413, body: new EsError('content_too_long_exception', `entity content is too long for the configured buffer limit [${maxContentLength}]`, 413).toBody() };
   }
   if (code?.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') {
     // A corrupt gzip/deflate request body is bad input, not a server failure.
@@ -55,10 +61,20 @@ function errorBody(err: unknown, log: FastifyInstance['log'], content: string | 
   return { status: 500, body: new InternalError((err as Error)?.message ?? String(err)).toBody() };
 }
 
-export function createHttpServer(options: { logger: boolean | object } & Partial<AdmissionLimits>): HttpServer {
+export interface HttpServerOptions extends Partial<AdmissionLimits> {
+  readonly logger: boolean | object;
+  readonly cors?: CorsOptions;
+  /** API keys to authenticate every request with; null: security off. */
+  readonly apiKeys?: ApiKeyService | null;
+  /** `http.max_content_length` in bytes. */
+  readonly maxContentLength?: number;
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH;
   const app = Fastify({
     logger: options.logger,
-    bodyLimit: MAX_CONTENT_LENGTH,
+    bodyLimit: maxContentLength,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
     exposeHeadRoutes: false,
     // Clients treat 503 as a dead node; while closing, finish requests instead.
@@ -71,7 +87,7 @@ export function createHttpServer(options: { logger: boolean | object } & Partial
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_CONTENT_LENGTH }, (req: FastifyRequest, body: string | Buffer, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
     try {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
@@ -86,10 +102,14 @@ export function createHttpServer(options: { logger: boolean | object } & Partial
     req.responseType = 'application/json';
     req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
   });
+  // Order matters: CORS answers preflights without a key; admission bounds work before any of it
+  // is spent on authentication; authentication runs before the body is read.
+  registerCors(app, options.cors ?? { allowOrigins: [] });
   const admission = new Admission({
     maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
   });
   admission.register(app);
+  if (options.apiKeys) registerAuthentication(app, options.apiKeys);
 
   // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
   // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.
@@ -127,7 +147,7 @@ export function createHttpServer(options: { logger: boolean | object } & Partial
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, headers } = errorBody(err, app.log, requestContent(req));
+    const { status, body, headers } = errorBody(err, app.log, requestContent(req), maxContentLength);
     req.errorResponse = true;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     // A request that failed before onRequest ran (e.g. media type) still answers in JSON.
@@ -139,6 +159,11 @@ export function createHttpServer(options: { logger: boolean | object } & Partial
     const path = req.url.split('?')[0];
     const allowed = routes.allowed(path);
     req.responseType ??= 'application/json';
+    if (req.method === 'OPTIONS' && allowed.length > 0) {
+      // ES answers OPTIONS on a known path with the methods it allows.
+      reply.code(200).header('Allow', allowed.join(',')).send('');
+      return;
+    }
     req.errorResponse = true;
     if (allowed.length > 0) {
       reply.code(405).header('Allow', allowed.join(',')).send(JSON.stringify({

@@ -8,6 +8,7 @@ export * from './bm25.js';
 export * from './plan/exec-nodes.js';
 export * from './plan/context.js';
 export { planQuery } from './plan/planner.js';
+export { countClauses } from './plan/clause-count.js';
 export * from './exec/shard-search.js';
 export { NO_DEADLINE } from './exec/deadline.js';
 export * from './exec/field-sort.js';

@@ -3,11 +3,13 @@
  * (es-api.md §8 "Root info", §0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecureTestApp } from '../support/secure-app.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+// The product's default: security on (with it off, GET / adds a warning; see the last test).
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createSecureTestApp();
 });
 afterAll(async () => t.close());
 
@@ -99,5 +101,19 @@ describe('HEAD / (ping)', () => {
   it('carries X-elastic-product: Elasticsearch so the client product check passes', async () => {
     const res = await t.request('HEAD', '/');
     expect(res.headers['x-elastic-product']).toBe('Elasticsearch');
+  });
+});
+
+describe('GET / with security off', () => {
+  it('warns in the body and in a Warning header', async () => {
+    const open = await createTestApp({ config: { securityEnabled: false } });
+    try {
+      const res = await open.request('GET', '/');
+      expect(res.status).toBe(200);
+      expect(res.body.warning).toMatch(/security is disabled/);
+      expect(res.headers.warning).toMatch(/^299 Elasticsearch-8\.\d+\.\d+ "security is disabled/);
+    } finally {
+      await open.close();
+    }
   });
 });

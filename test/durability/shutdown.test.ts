@@ -26,7 +26,7 @@ async function send(url: string, method: string, body?: unknown): Promise<{ stat
 describe('graceful shutdown', () => {
   it('finishes the request in flight, flushes, exits 0; the restart replays nothing', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-shutdown-'));
-    server = await startProcess(main, ['--port', '0', '--data', dataDir, '--threads', '1']);
+    server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1']);
     await send(`${server.url}/s`, 'PUT', { settings: { refresh_interval: '1s' } });
     for (let i = 0; i < 20; i++) expect((await send(`${server.url}/s/_doc/${i}`, 'PUT', { i })).status).toBe(201);
     // Held until the next scheduled refresh: in flight when the signal arrives.
@@ -37,7 +37,7 @@ describe('graceful shutdown', () => {
     expect(exit).toBe(0);
     expect(server.output()).toMatch(/SIGTERM received, shutting down/);
 
-    server = await startProcess(main, ['--port', '0', '--data', dataDir, '--threads', '1']);
+    server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1']);
     expect(server.output()).toMatch(/recovered 1 index, 1 shard, 1 segment, 0 translog operations replayed/);
     await send(`${server.url}/s/_refresh`, 'POST');
     expect((await send(`${server.url}/s/_count`, 'GET')).body.count).toBe(21);

@@ -225,7 +225,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   let server: ServerProcess | null = null;
   const start = async () => {
     const t0 = performance.now();
-    server = await startProcess(main, ['--port', '0', '--data', dataDir, '--threads', '2']);
+    server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '2']);
     maxRestartMs = Math.max(maxRestartMs, performance.now() - t0);
     return server;
   };

@@ -36,7 +36,9 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
-  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, quiet: true, ...options.config }));
+  // Security is on by default in the product; tests opt in (test/security/) so the rest of the suite
+  // exercises the APIs without keys.
+  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, quiet: true, securityEnabled: false, ...options.config }));
   await app.http.app.ready();
   const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

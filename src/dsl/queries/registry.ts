@@ -1,7 +1,7 @@
 /**
  * Query JSON → QueryNode. One registry line per clause; the clause parsers live beside this file.
  */
-import { NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
 import { isObject, within } from '../parse-helpers.js';
 import type { QueryNode } from '../query-nodes.js';
 import { parseBool, parseConstantScore, parseDisMax } from './bool.js';
@@ -34,8 +34,25 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
 
 export const SUPPORTED_QUERIES: readonly string[] = Object.keys(PARSERS);
 
+/** ES `indices.query.bool.max_nested_depth` (default 30): how deep compound queries may nest. */
+export const MAX_NESTED_DEPTH = 30;
+let depth = 0;
+
 /** Parses one query clause object `{ "<kind>": {...} }`. */
 export function parseQuery(json: unknown): QueryNode {
+  // Parsing is synchronous, so one counter tracks the current nesting (ES counts named query objects).
+  if (depth >= MAX_NESTED_DEPTH) {
+    throw new IllegalArgumentError('The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]');
+  }
+  depth++;
+  try {
+    return parseClause(json);
+  } finally {
+    depth--;
+  }
+}
+
+function parseClause(json: unknown): QueryNode {
   if (!isObject(json)) throw new ParsingError('[_na] query malformed, must start with start_object');
   const keys = Object.keys(json);
   if (keys.length === 0) throw new ParsingError('query malformed, empty clause found');

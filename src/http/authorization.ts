@@ -1,0 +1,107 @@
+/**
+ * Authorization of a REST request (ES AuthorizationService + IndicesAndAliasesResolver): every
+ * route names its ES action; cluster actions need a cluster privilege, index actions a privilege on
+ * every index the request names. Index expressions are narrowed as ES narrows them: explicitly
+ * named indices the caller may not use are a 403, while wildcards (`*`, `logs-*`, `_all`) silently
+ * expand to the authorized indices only — a caller cannot even learn which others exist.
+ */
+import { resolveIndexExpression } from '../cluster/index.js';
+import { wildcardRegExp } from '../common/wildcard.js';
+import { SecurityError } from '../errors/index.js';
+import { grantingPrivileges, isClusterAction, principal, SELF_ACTIONS, type Authentication } from '../security/index.js';
+import { resolveParams } from './params.js';
+import type { RestRequest } from './rest.js';
+
+/** What a route asks of the caller. */
+export interface RouteAuthorization {
+  /** ES action name, e.g. `indices:data/read/search` or `cluster:monitor/main`. */
+  readonly action: string;
+  /** Index actions whose indices come per item (`_bulk`): only "some index" is checked up front. */
+  readonly perItem?: boolean;
+  /** The route creates its index when missing (document writes), which needs `indices:admin/auto_create` too. */
+  readonly autoCreate?: boolean;
+}
+
+/** An expression that resolves to no index at all (ES uses the same trick: `*,-*`). */
+export const NO_INDICES = '*,-*';
+
+/** The per-request view of the caller's permission, for checks a handler makes itself (bulk items). */
+export class RequestAuthorizer {
+  constructor(readonly auth: Authentication) {}
+
+  /** The 403 for `action` on `indices`, or null when every one is allowed. */
+  denial(action: string, indices: readonly string[]): SecurityError | null {
+    if (isClusterAction(action)) {
+      return this.auth.permission.allowsCluster(action) || SELF_ACTIONS.has(action)
+        ? null
+        : SecurityError.unauthorized(action, principal(this.auth), null, { kind: 'cluster', privileges: grantingPrivileges('cluster', action) });
+    }
+    const denied = indices.filter((i) => !this.auth.permission.allowsIndex(action, i));
+    return denied.length === 0 ? null : SecurityError.unauthorized(action, principal(this.auth), denied, { kind: 'index', privileges: grantingPrivileges('index', action) });
+  }
+
+  require(action: string, indices: readonly string[]): void {
+    const e = this.denial(action, indices);
+    if (e) throw e;
+  }
+
+  /** The 403 for an action that names no index, refused because no index grants it. */
+  requireSomeIndex(action: string): void {
+    if (this.auth.permission.allowsIndexAnywhere(action)) return;
+    throw SecurityError.unauthorized(action, principal(this.auth), null, { kind: 'index', privileges: grantingPrivileges('index', action) });
+  }
+
+  /**
+   * The request's index expression narrowed to what the caller may use for `action`: explicit names
+   * are checked (403 when not allowed), wildcards replaced by the allowed indices they match.
+   * Unchanged when the caller may use every index.
+   */
+  narrow(action: string, expression: string | undefined, existing: readonly string[], expandHidden: boolean): string | undefined {
+    if (this.auth.permission.allowsEveryIndex(action)) return expression;
+    const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    const explicit = parts.filter((p) => p !== '_all' && !p.includes('*') && !p.startsWith('-'));
+    this.require(action, explicit);
+    const allowed = existing.filter((n) => this.auth.permission.allowsIndex(action, n));
+    const out = new Set<string>();
+    let sawWildcard = false;
+    for (const part of parts) {
+      if (part.startsWith('-') && sawWildcard) {
+        const re = wildcardRegExp(part.slice(1));
+        for (const n of [...out]) if (re.test(n)) out.delete(n);
+      } else if (part === '_all' || part.includes('*')) {
+        sawWildcard = true;
+        for (const n of resolveIndexExpression(part, allowed, { ignoreUnavailable: true, allowNoIndices: true, expandHidden })) out.add(n);
+      } else {
+        out.add(part);
+      }
+    }
+    return out.size === 0 ? NO_INDICES : [...out].join(',');
+  }
+}
+
+/**
+ * Checks a route's action before its handler runs and returns the request the handler should see
+ * (its `index` parameter narrowed, the authorizer attached for per-item checks).
+ */
+export function authorizeRequest(req: RestRequest, route: RouteAuthorization, auth: Authentication, existing: () => readonly string[]): RestRequest {
+  const authorizer = new RequestAuthorizer(auth);
+  const { action } = route;
+  if (isClusterAction(action)) {
+    authorizer.require(action, []);
+    return { ...req, authorizer };
+  }
+  if (route.perItem) {
+    authorizer.requireSomeIndex(action);
+    return { ...req, authorizer };
+  }
+  const names = existing();
+  const expression = req.params.index;
+  if (route.autoCreate && expression !== undefined) {
+    authorizer.require(action, [expression]);
+    if (!names.includes(expression)) authorizer.require('indices:admin/auto_create', [expression]);
+    return { ...req, authorizer };
+  }
+  const narrowed = authorizer.narrow(action, expression, names, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden);
+  if (narrowed === expression) return { ...req, authorizer };
+  return { ...req, params: { ...req.params, index: narrowed! }, authorizer };
+}

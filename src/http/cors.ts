@@ -1,0 +1,85 @@
+/**
+ * CORS for browsers (ES `http.cors.*`, Netty's CorsHandler as ES configures it): preflight
+ * `OPTIONS` requests are answered here without credentials; every other response to an allowed
+ * origin (errors included) carries `Access-Control-Allow-Origin`, so a page can read ES's error
+ * bodies. A request from an origin that is not allowed is refused with 403, as ES does.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface CorsOptions {
+  /** `*` (any origin), or exact origins and `/regex/` patterns; empty: CORS off. */
+  readonly allowOrigins: readonly string[];
+}
+
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-Elastic-Client-Meta';
+const EXPOSE_HEADERS = 'X-elastic-product';
+/** ES `http.cors.max-age` default: 20 days. */
+const MAX_AGE = '1728000';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The value for `Access-Control-Allow-Origin`, when the request came from an allowed origin. */
+    corsOrigin?: string;
+  }
+}
+
+/** Parses `--cors-origin`: a comma list of origins, `*`, or `/regex/`s; `''` turns CORS off. */
+export function parseCorsOrigins(raw: string): string[] {
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function originMatcher(patterns: readonly string[]): ((origin: string) => string | null) | null {
+  if (patterns.length === 0) return null;
+  if (patterns.includes('*')) return () => '*';
+  const regexes = patterns.filter((p) => p.length > 1 && p.startsWith('/') && p.endsWith('/')).map((p) => new RegExp(p.slice(1, -1)));
+  const exact = new Set(patterns.filter((p) => !(p.length > 1 && p.startsWith('/') && p.endsWith('/'))));
+  return (origin) => (exact.has(origin) || regexes.some((re) => re.test(origin)) ? origin : null);
+}
+
+function refuse(reply: FastifyReply): void {
+  // ES answers a refused origin with a bare 403 and no body.
+  reply.code(403).header('content-length', '0').send('');
+}
+
+/** Registers the CORS hooks; must run before authentication so preflights need no key. */
+export function registerCors(app: FastifyInstance, options: CorsOptions): void {
+  const match = originMatcher(options.allowOrigins);
+  if (!match) return;
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return;
+    const allowed = match(origin);
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    if (allowed === null) {
+      // Same-origin requests carry an Origin too (for POST); ES lets those through.
+      if (!preflight && isSameOrigin(req, origin)) return;
+      req.corsOrigin = undefined;
+      return refuse(reply);
+    }
+    req.corsOrigin = allowed;
+    if (preflight) {
+      reply
+        .code(200)
+        .header('access-control-allow-origin', allowed)
+        .header('access-control-allow-methods', ALLOW_METHODS)
+        .header('access-control-allow-headers', ALLOW_HEADERS)
+        .header('access-control-max-age', MAX_AGE)
+        .header('content-length', '0');
+      if (allowed !== '*') reply.header('vary', 'Origin');
+      return reply.send('');
+    }
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.corsOrigin === undefined) return payload;
+    reply.header('access-control-allow-origin', req.corsOrigin);
+    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+    if (req.corsOrigin !== '*') reply.header('vary', 'Origin');
+    return payload;
+  });
+}
+
+function isSameOrigin(req: FastifyRequest, origin: string): boolean {
+  const host = req.headers.host;
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+}

@@ -1,0 +1,137 @@
+/**
+ * The security REST APIs (ES RestCreateApiKeyAction, RestGetApiKeyAction, RestInvalidateApiKeyAction,
+ * RestAuthenticateAction, RestHasPrivilegesAction) and the authentication hook that runs before
+ * every request's body is read, so unauthenticated callers cost no parsing.
+ */
+import type { FastifyInstance } from 'fastify';
+import { EsError, IllegalArgumentError } from '../errors/index.js';
+import { parseJson } from '../dsl/index.js';
+import { isPlainObject } from '../common/json.js';
+import type { ApiKeyService, Authentication } from '../security/index.js';
+import { boolParam } from './params.js';
+import type { RestRequest, RouteDef } from './rest.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request runs as; unset when security is off. */
+    authentication?: Authentication;
+  }
+}
+
+/** Authenticates every request except CORS preflights and bare OPTIONS (ES lets both through). */
+export function registerAuthentication(app: FastifyInstance, keys: ApiKeyService): void {
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'OPTIONS') return;
+    req.authentication = await keys.authenticate(req.headers.authorization, req.url);
+  });
+}
+
+function caller(req: RestRequest): Authentication {
+  // Routes run after the hook; a missing authentication means the hook was not registered.
+  if (!req.authorizer) throw new SecurityDisabledError();
+  return req.authorizer.auth;
+}
+
+/** ES's answer to security APIs on a node without security. */
+class SecurityDisabledError extends EsError {
+  constructor() {
+    super('exception', 'Security is disabled on this server (started with --no-security); restart it without that flag to use the security APIs', 500);
+  }
+}
+
+function body(req: RestRequest): unknown {
+  return req.body === null ? null : parseJson(req.body);
+}
+
+function hasPrivileges(auth: Authentication, req: RestRequest): Record<string, unknown> {
+  const user = req.params.user;
+  if (user !== undefined && user !== auth.username) throw new IllegalArgumentError(`users may only check the privileges of their own account`);
+  const b = body(req);
+  if (!isPlainObject(b)) throw new IllegalArgumentError('request body is required');
+  const cluster: Record<string, boolean> = {};
+  const index: Record<string, Record<string, boolean>> = {};
+  let all = true;
+  for (const [k, v] of Object.entries(b)) {
+    if (k === 'cluster') {
+      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string')) throw new IllegalArgumentError('[cluster] must be an array of privilege names');
+      for (const p of v as string[]) all = (cluster[p] = auth.permission.hasClusterPrivilege(p)) && all;
+    } else if (k === 'index') {
+      if (!Array.isArray(v)) throw new IllegalArgumentError('[index] must be an array of index privilege checks');
+      for (const check of v) {
+        if (!isPlainObject(check) || check.names === undefined || !Array.isArray(check.privileges)) {
+          throw new IllegalArgumentError('an index privilege check needs [names] and [privileges]');
+        }
+        const names = typeof check.names === 'string' ? [check.names] : (check.names as unknown[]);
+        for (const name of names) {
+          if (typeof name !== 'string') throw new IllegalArgumentError('[names] must be strings');
+          const entry = (index[name] ??= {});
+          for (const p of check.privileges as unknown[]) {
+            if (typeof p !== 'string') throw new IllegalArgumentError('[privileges] must be strings');
+            all = (entry[p] = auth.permission.hasIndexPrivilege(p, name)) && all;
+          }
+        }
+      }
+    } else if (k === 'application') {
+      if (!Array.isArray(v) || v.length > 0) throw new IllegalArgumentError('application privileges are not supported by this server');
+    } else {
+      throw new IllegalArgumentError(`unexpected field [${k}]`);
+    }
+  }
+  return { username: auth.username, has_all_requested: all, cluster, index, application: {} };
+}
+
+export function securityRoutes(keys: ApiKeyService | null): RouteDef[] {
+  const service = (): ApiKeyService => {
+    if (!keys) throw new SecurityDisabledError();
+    return keys;
+  };
+  const API_KEY = 'cluster:admin/xpack/security/api_key';
+  return [
+    {
+      methods: ['POST', 'PUT'],
+      paths: ['/_security/api_key'],
+      params: ['refresh'],
+      authz: { action: `${API_KEY}/create` },
+      handler: async (req) => ({ body: await service().create(caller(req), body(req)) }),
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_security/api_key'],
+      params: ['id', 'name', 'owner', 'realm_name', 'username', 'with_limited_by', 'active_only', 'with_profile_uid'],
+      authz: { action: `${API_KEY}/get` },
+      handler: (req) => ({
+        body: service().get(caller(req), {
+          id: req.query.id,
+          name: req.query.name,
+          owner: boolParam(req.query, 'owner', false),
+          username: req.query.username,
+          realmName: req.query.realm_name,
+          activeOnly: boolParam(req.query, 'active_only', false),
+          withLimitedBy: boolParam(req.query, 'with_limited_by', false),
+        }),
+      }),
+    },
+    {
+      methods: ['DELETE'],
+      paths: ['/_security/api_key'],
+      params: ['refresh'],
+      authz: { action: `${API_KEY}/invalidate` },
+      handler: async (req) => ({ body: await service().invalidate(caller(req), body(req)) }),
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_security/_authenticate'],
+      authz: { action: 'cluster:admin/xpack/security/user/authenticate' },
+      handler: (req) => ({ body: service().describe(caller(req)) }),
+    },
+    {
+      methods: ['GET', 'POST'],
+      paths: ['/_security/user/_has_privileges', '/_security/user/:user/_has_privileges'],
+      authz: { action: 'cluster:admin/xpack/security/user/has_privileges' },
+      handler: (req) => {
+        service();
+        return { body: hasPrivileges(caller(req), req) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,315 @@
+/**
+ * API keys (ES ApiKeyService): creation, lookup, invalidation and authentication, over plain
+ * records that the cluster state persists (only salted hashes of secrets are ever stored).
+ *
+ * The bootstrap key authenticates as the built-in `elastic` superuser; every other key is owned by
+ * whoever created it and is limited by the creator's permission (`limited_by`). Successful
+ * verifications are cached as a fast salted digest, so a valid key costs one SHA-256 per request;
+ * invalidation and expiry are checked on every request, so they take effect at once.
+ */
+import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XContentParseError } from '../errors/index.js';
+import { isPlainObject } from '../common/json.js';
+import { parseTimeValue } from '../common/time-value.js';
+import { newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
+import { cacheDigest, digestsEqual, hashSecret, verifySecret } from './key-hasher.js';
+import { Permission } from './permission.js';
+import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
+
+export const SUPERUSER_NAME = 'elastic';
+const API_KEY_REALM = { name: '_es_api_key', type: '_es_api_key' };
+const RESERVED_REALM = { name: 'reserved', type: 'reserved' };
+
+/** Who a request runs as. */
+export interface Authentication {
+  readonly username: string;
+  readonly roles: readonly string[];
+  readonly realm: { readonly name: string; readonly type: string };
+  /** The key that authenticated the request, unless it was the bootstrap (superuser) key. */
+  readonly apiKey: { readonly id: string; readonly name: string } | null;
+  readonly permission: Permission;
+}
+
+/** How ES names the caller in a 403 (AuthorizationDenialMessages). */
+export function principal(auth: Authentication): string {
+  return auth.apiKey
+    ? `API key id [${auth.apiKey.id}] of user [${auth.username}]`
+    : `user [${auth.username}] with effective roles [${auth.roles.join(',')}]`;
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly hash: string;
+  readonly creation: number;
+  readonly expiration: number | null;
+  invalidated: boolean;
+  invalidation: number | null;
+  readonly username: string;
+  readonly realm: string;
+  readonly realmType: string;
+  /** The key that created this one (null: the bootstrap key). */
+  readonly creatorKeyId: string | null;
+  readonly metadata: Record<string, unknown>;
+  readonly roleDescriptors: RoleDescriptors;
+  /** The creator's permission chain at creation time. */
+  readonly limitedBy: readonly RoleDescriptors[];
+}
+
+export interface SecurityState {
+  readonly bootstrap: { readonly id: string; readonly hash: string } | null;
+  readonly apiKeys: readonly ApiKeyRecord[];
+}
+
+const CREATE_FIELDS = new Set(['name', 'expiration', 'role_descriptors', 'metadata']);
+const INVALIDATE_FIELDS = new Set(['id', 'ids', 'name', 'owner', 'username', 'realm_name']);
+const CACHE_LIMIT = 10_000;
+const OWN_ONLY = new Set(['manage_own_api_key']);
+
+export interface KeyQuery {
+  readonly id?: string;
+  readonly name?: string;
+  readonly owner?: boolean;
+  readonly username?: string;
+  readonly realmName?: string;
+  readonly activeOnly?: boolean;
+  readonly withLimitedBy?: boolean;
+}
+
+export class ApiKeyService {
+  private bootstrap: { id: string; hash: string } | null = null;
+  private readonly keys = new Map<string, ApiKeyRecord>();
+  /** id → digest of a secret that verified; see cacheDigest. */
+  private readonly verified = new Map<string, Buffer>();
+  private readonly superuser = new Permission([SUPERUSER]);
+
+  /** `persist` makes the current state durable (the cluster state); mutations await it before answering. */
+  constructor(private readonly persist: () => Promise<void>, private readonly now: () => number = Date.now) {}
+
+  load(state: SecurityState | undefined): void {
+    this.bootstrap = state?.bootstrap ?? null;
+    this.keys.clear();
+    for (const k of state?.apiKeys ?? []) this.keys.set(k.id, { ...k });
+  }
+
+  snapshot(): SecurityState {
+    return { bootstrap: this.bootstrap, apiKeys: [...this.keys.values()] };
+  }
+
+  /**
+   * Makes `configured` (an encoded key) the bootstrap key, or keeps the stored one, or generates a
+   * new one. Returns the generated key's encoded value, which is shown once and never stored.
+   */
+  async initBootstrap(configured: ApiKeyCredentials | null): Promise<string | null> {
+    if (configured) {
+      const same = this.bootstrap?.id === configured.id && (await verifySecret(configured.secret, this.bootstrap.hash));
+      if (!same) {
+        this.bootstrap = { id: configured.id, hash: await hashSecret(configured.secret) };
+        this.verified.delete(configured.id);
+        await this.persist();
+      }
+      return null;
+    }
+    if (this.bootstrap) return null;
+    const generated = newApiKeyCredentials();
+    this.bootstrap = { id: generated.id, hash: await hashSecret(generated.secret) };
+    await this.persist();
+    return encodeApiKey(generated);
+  }
+
+  /** Authenticates an `Authorization` header value, or throws ES's 401. */
+  async authenticate(header: string | undefined, uri: string): Promise<Authentication> {
+    if (header === undefined || header === '') throw SecurityError.missingCredentials(uri);
+    const parsed = parseAuthorization(header);
+    if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
+    if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
+    const { id, secret } = parsed.credentials;
+    if (this.bootstrap && id === this.bootstrap.id) {
+      if (!(await this.verify(id, secret, this.bootstrap.hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
+      return { username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: this.superuser };
+    }
+    const key = this.keys.get(id);
+    if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
+    if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
+    if (!(await this.verify(id, secret, key.hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
+    // Re-read: the key may have been invalidated while its secret was being verified.
+    if (this.keys.get(id)?.invalidated !== false) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
+    if (key.expiration !== null && this.now() >= key.expiration) throw SecurityError.unableToAuthenticate('API key: api key is expired');
+    return {
+      username: key.username,
+      roles: [],
+      realm: API_KEY_REALM,
+      apiKey: { id: key.id, name: key.name },
+      permission: new Permission(Object.keys(key.roleDescriptors).length > 0 ? [key.roleDescriptors, ...key.limitedBy] : key.limitedBy),
+    };
+  }
+
+  private async verify(id: string, secret: string, hash: string): Promise<boolean> {
+    const digest = cacheDigest(secret);
+    const cached = this.verified.get(id);
+    if (cached && digestsEqual(cached, digest)) return true;
+    if (!(await verifySecret(secret, hash))) return false;
+    if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(id, digest);
+    return true;
+  }
+
+  /** `POST|PUT /_security/api_key`. */
+  async create(auth: Authentication, body: unknown): Promise<Record<string, unknown>> {
+    if (!isPlainObject(body)) throw new IllegalArgumentError('request body is required');
+    for (const k of Object.keys(body)) if (!CREATE_FIELDS.has(k)) throw new XContentParseError(`[api_key_request] unknown field [${k}]`, undefined, 'key');
+    const problems: string[] = [];
+    const name = body.name;
+    if (name === undefined || name === null || name === '') problems.push('api key name is required');
+    else if (typeof name !== 'string') throw new XContentParseError('[api_key_request] name doesn\'t support values of type: ' + (Array.isArray(name) ? 'START_ARRAY' : typeof name === 'object' ? 'START_OBJECT' : 'VALUE_NUMBER'));
+    else {
+      if (name.length > 1024) problems.push('api key name may not be more than [1024] characters long');
+      if (name !== name.trim()) problems.push('api key name may not begin or end with whitespace');
+      if (name.startsWith('_')) problems.push('api key name may not begin with an underscore');
+    }
+    const metadata = body.metadata ?? {};
+    if (!isPlainObject(metadata)) throw new XContentParseError('[api_key_request] failed to parse field [metadata]');
+    for (const k of Object.keys(metadata)) if (k.startsWith('_')) problems.push(`metadata keys may not start with [_]`);
+    let expiration: number | null = null;
+    if (body.expiration !== undefined && body.expiration !== null) {
+      if (typeof body.expiration !== 'string') throw new XContentParseError('[api_key_request] failed to parse field [expiration]');
+      let ms: number;
+      try {
+        ms = parseTimeValue(body.expiration, 'expiration');
+      } catch (e) {
+        throw new IllegalArgumentError((e as Error).message);
+      }
+      if (ms <= 0) problems.push('api key expiration must be a positive time value');
+      expiration = this.now() + ms;
+    }
+    if (problems.length > 0) throw new ActionRequestValidationError([...new Set(problems)]);
+    const roleDescriptors = parseRoleDescriptors(body.role_descriptors);
+    const credentials = newApiKeyCredentials();
+    const record: ApiKeyRecord = {
+      id: credentials.id,
+      name: name as string,
+      hash: await hashSecret(credentials.secret),
+      creation: this.now(),
+      expiration,
+      invalidated: false,
+      invalidation: null,
+      username: auth.username,
+      realm: auth.realm.name,
+      realmType: auth.realm.type,
+      creatorKeyId: auth.apiKey?.id ?? null,
+      metadata,
+      roleDescriptors,
+      limitedBy: auth.permission.chain,
+    };
+    this.keys.set(record.id, record);
+    await this.persist();
+    return {
+      id: record.id,
+      name: record.name,
+      ...(expiration !== null ? { expiration } : {}),
+      api_key: credentials.secret,
+      encoded: encodeApiKey(credentials),
+    };
+  }
+
+  /** Whether the caller may see and invalidate every key, or only its own (manage_own_api_key). */
+  private canManageAll(auth: Authentication, action: string): boolean {
+    return auth.permission.allowsCluster(action, OWN_ONLY);
+  }
+
+  private owns(auth: Authentication, key: ApiKeyRecord): boolean {
+    return auth.apiKey ? key.creatorKeyId === auth.apiKey.id || key.id === auth.apiKey.id : key.creatorKeyId === null;
+  }
+
+  private select(auth: Authentication, q: KeyQuery, action: string): ApiKeyRecord[] {
+    if (q.id !== undefined && q.name !== undefined) throw new ActionRequestValidationError(['only one of [api key id, api key name] can be specified']);
+    if (q.owner && (q.username !== undefined || q.realmName !== undefined)) {
+      throw new ActionRequestValidationError(['username or realm name must not be specified when retrieving owned API keys']);
+    }
+    const all = this.canManageAll(auth, action);
+    const nameMatch = q.name === undefined || q.name === '*' ? null : q.name.endsWith('*') ? (n: string) => n.startsWith(q.name!.slice(0, -1)) : (n: string) => n === q.name;
+    return [...this.keys.values()].filter((k) => {
+      // A key may always see itself (ES: the current API key is in the caller's own scope).
+      if (!(all || this.owns(auth, k) || (auth.apiKey !== null && k.id === auth.apiKey.id))) return false;
+      if (q.owner && !this.owns(auth, k)) return false;
+      if (q.id !== undefined && k.id !== q.id) return false;
+      if (nameMatch && !nameMatch(k.name)) return false;
+      if (q.username !== undefined && k.username !== q.username) return false;
+      if (q.realmName !== undefined && k.realm !== q.realmName) return false;
+      if (q.activeOnly && (k.invalidated || (k.expiration !== null && this.now() >= k.expiration))) return false;
+      return true;
+    });
+  }
+
+  /** `GET /_security/api_key`. */
+  get(auth: Authentication, q: KeyQuery): Record<string, unknown> {
+    const keys = this.select(auth, q, 'cluster:admin/xpack/security/api_key/get');
+    return {
+      api_keys: keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        type: 'rest',
+        creation: k.creation,
+        ...(k.expiration !== null ? { expiration: k.expiration } : {}),
+        invalidated: k.invalidated,
+        ...(k.invalidation !== null ? { invalidation: k.invalidation } : {}),
+        username: k.username,
+        realm: k.realm,
+        realm_type: k.realmType,
+        metadata: k.metadata,
+        role_descriptors: renderRoleDescriptors(k.roleDescriptors),
+        ...(q.withLimitedBy ? { limited_by: k.limitedBy.map(renderRoleDescriptors) } : {}),
+      })),
+    };
+  }
+
+  /** `DELETE /_security/api_key`. */
+  async invalidate(auth: Authentication, body: unknown): Promise<Record<string, unknown>> {
+    if (!isPlainObject(body)) throw new IllegalArgumentError('request body is required');
+    for (const k of Object.keys(body)) if (!INVALIDATE_FIELDS.has(k)) throw new XContentParseError(`[invalidate_api_key_request] unknown field [${k}]`, undefined, 'key');
+    const ids = body.ids ?? (body.id !== undefined ? [body.id] : undefined);
+    if (ids !== undefined && (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string'))) {
+      throw new XContentParseError('[invalidate_api_key_request] failed to parse field [ids]');
+    }
+    for (const f of ['name', 'username', 'realm_name'] as const) {
+      if (body[f] !== undefined && typeof body[f] !== 'string') throw new XContentParseError(`[invalidate_api_key_request] failed to parse field [${f}]`);
+    }
+    const owner = body.owner === true;
+    if (!owner && ids === undefined && body.name === undefined && body.username === undefined && body.realm_name === undefined) {
+      throw new ActionRequestValidationError(['One of [api key id(s), api key name, username, realm name] must be specified if [owner] flag is false']);
+    }
+    if (ids !== undefined && (ids as string[]).length === 0) throw new ActionRequestValidationError(['Field [ids] cannot be an empty array']);
+    const action = 'cluster:admin/xpack/security/api_key/invalidate';
+    const base: KeyQuery = { name: body.name as string | undefined, owner, username: body.username as string | undefined, realmName: body.realm_name as string | undefined };
+    const candidates = ids === undefined ? this.select(auth, base, action) : (ids as string[]).flatMap((id) => this.select(auth, { ...base, id }, action));
+    const invalidated: string[] = [];
+    const previously: string[] = [];
+    for (const k of candidates) {
+      if (k.invalidated) {
+        previously.push(k.id);
+        continue;
+      }
+      k.invalidated = true;
+      k.invalidation = this.now();
+      this.verified.delete(k.id);
+      invalidated.push(k.id);
+    }
+    if (invalidated.length > 0) await this.persist();
+    return { invalidated_api_keys: invalidated, previously_invalidated_api_keys: previously, error_count: 0 };
+  }
+
+  /** `GET /_security/_authenticate`. */
+  describe(auth: Authentication): Record<string, unknown> {
+    return {
+      username: auth.username,
+      roles: auth.roles,
+      full_name: null,
+      email: null,
+      metadata: auth.apiKey ? {} : { _reserved: true },
+      enabled: true,
+      authentication_realm: auth.realm,
+      lookup_realm: auth.realm,
+      authentication_type: auth.apiKey ? 'api_key' : 'realm',
+      ...(auth.apiKey ? { api_key: auth.apiKey } : {}),
+    };
+  }
+}

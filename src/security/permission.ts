@@ -1,0 +1,113 @@
+/**
+ * What an authenticated caller may do. A permission is a chain of layers; each layer is the union
+ * of a set of role descriptors, and an action is allowed only if every layer allows it. An API
+ * key's chain is its own role descriptors (when it has any) followed by the chain of the key that
+ * created it (ES's `limited_by`), so a derived key can never exceed its creator.
+ */
+import { wildcardRegExp } from '../common/wildcard.js';
+import { privilegeGrants, privilegePatterns, type PrivilegeKind } from './privileges.js';
+import type { IndicesPrivileges, RoleDescriptors } from './role-descriptors.js';
+
+/** Index name patterns: `*` wildcards, or a `/regex/` as ES's Lucene-regexp form. */
+function namePattern(pattern: string): RegExp {
+  if (pattern.length > 1 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    try {
+      return new RegExp(`^(?:${pattern.slice(1, -1)})$`);
+    } catch {
+      return /(?!)/;
+    }
+  }
+  return wildcardRegExp(pattern);
+}
+
+interface CompiledGroup {
+  readonly names: readonly RegExp[];
+  readonly matchesAll: boolean;
+  readonly privileges: readonly string[];
+}
+
+function compileGroup(g: IndicesPrivileges): CompiledGroup {
+  return { names: g.names.map(namePattern), matchesAll: g.names.includes('*'), privileges: g.privileges };
+}
+
+/** Whether `privilege` (a name, or an action name/pattern) grants `action`. */
+function grants(kind: PrivilegeKind, privilege: string, action: string): boolean {
+  return privilege.includes(':') ? wildcardRegExp(privilege).test(action) : privilegeGrants(kind, privilege, action);
+}
+
+class Layer {
+  private readonly cluster: readonly string[];
+  private readonly groups: readonly CompiledGroup[];
+
+  constructor(roles: RoleDescriptors) {
+    this.cluster = Object.values(roles).flatMap((r) => r.cluster);
+    this.groups = Object.values(roles).flatMap((r) => r.indices.map(compileGroup));
+  }
+
+  allowsCluster(action: string, excluding?: ReadonlySet<string>): boolean {
+    return this.cluster.some((p) => !excluding?.has(p) && grants('cluster', p, action));
+  }
+
+  allowsIndex(action: string, index: string): boolean {
+    return this.groups.some((g) => g.names.some((re) => re.test(index)) && g.privileges.some((p) => grants('index', p, action)));
+  }
+
+  allowsIndexAnywhere(action: string): boolean {
+    return this.groups.some((g) => g.privileges.some((p) => grants('index', p, action)));
+  }
+
+  allowsEveryIndex(action: string): boolean {
+    return this.groups.some((g) => g.matchesAll && g.privileges.some((p) => grants('index', p, action)));
+  }
+}
+
+export class Permission {
+  private readonly layers: readonly Layer[];
+
+  /** `chain[0]` is the caller's own roles; later entries are the limits inherited from its creators. */
+  constructor(readonly chain: readonly RoleDescriptors[]) {
+    this.layers = chain.map((roles) => new Layer(roles));
+  }
+
+  /** A cluster action; `excluding` leaves named privileges out (e.g. to tell manage_own_api_key from manage_api_key). */
+  allowsCluster(action: string, excluding?: ReadonlySet<string>): boolean {
+    return this.layers.every((l) => l.allowsCluster(action, excluding));
+  }
+
+  allowsIndex(action: string, index: string): boolean {
+    return this.layers.every((l) => l.allowsIndex(action, index));
+  }
+
+  /** For requests that name their indices per item (`_bulk`): may this action run on some index? */
+  allowsIndexAnywhere(action: string): boolean {
+    return this.layers.every((l) => l.allowsIndexAnywhere(action));
+  }
+
+  /** True when the action is allowed on every index name, so index expressions need no filtering. */
+  allowsEveryIndex(action: string): boolean {
+    return this.layers.every((l) => l.allowsEveryIndex(action));
+  }
+
+  /**
+   * Whether this permission covers everything the named privilege (or action pattern) grants
+   * (`_has_privileges`). A pattern is covered when it is itself matched as an action name, which is
+   * exact for ES's hierarchical action names.
+   */
+  hasClusterPrivilege(name: string): boolean {
+    const patterns = privilegePatterns('cluster', name);
+    return patterns.length > 0 && patterns.every((p) => this.allowsCluster(p));
+  }
+
+  hasIndexPrivilege(name: string, index: string): boolean {
+    const patterns = privilegePatterns('index', name);
+    return patterns.length > 0 && patterns.every((p) => this.allowsIndex(p, index));
+  }
+
+  /**
+   * The permission of a key with roles `own` created by a caller holding `creator`. Empty `own`
+   * (ES: no role descriptors) is a snapshot of the creator's permission.
+   */
+  static derived(own: RoleDescriptors, creator: Permission): Permission {
+    return new Permission(Object.keys(own).length > 0 ? [own, ...creator.chain] : creator.chain);
+  }
+}

@@ -11,7 +11,7 @@ export const SUPERUSER_KEY = encodeApiKey(SUPERUSER);
 
 /** `request()` and `bulk()` send the superuser key; `as()` sends any key, or none. */
 export interface SecureTestApp extends TestApp {
-  /** A request with `Authorization: ApiKey <key>` (the superuser's unless given). */
+  /** A request with `Authorization: ApiKey <key>`, or with no Authorization header when `key` is null. */
   as(key: string | null, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   /** Creates an API key with the given role descriptors (as the superuser unless `by` is given); returns its encoded value and id. */
   createKey(name: string, roleDescriptors?: unknown, extra?: Record<string, unknown>, by?: string): Promise<{ id: string; encoded: string; apiKey: string }>;

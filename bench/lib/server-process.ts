@@ -56,20 +56,24 @@ export function startProcess(script: string, args: readonly string[], cleanup?: 
   });
 }
 
-/** threadsearch on a free port with a fresh data directory. */
-export function startThreadsearch(extraArgs: readonly string[] = []): Promise<ServerProcess> {
+/**
+ * threadsearch on a free port with a fresh data directory; security off unless `apiKey` (an
+ * encoded bootstrap key) is given, so scenarios that are not about security measure the engine.
+ */
+export function startThreadsearch(extraArgs: readonly string[] = [], options: { apiKey?: string } = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
   const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
-  return startProcess(main, ['--port', '0', '--quiet', '--no-security', '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
+  const security = options.apiKey !== undefined ? ['--api-key', options.apiKey] : ['--no-security'];
+  return startProcess(main, ['--port', '0', '--quiet', ...security, '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 /** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */
-export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number): Promise<void> {
+export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number, headers: Record<string, string> = {}): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
       const body = bodies[next++];
-      const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body });
+      const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...headers }, body });
       const json = (await res.json()) as { errors?: boolean };
       if (res.status !== 200 || json.errors) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
     }

@@ -81,6 +81,8 @@ export class ApiKeyService {
   /** id → digest of a secret that verified; see cacheDigest. */
   private readonly verified = new Map<string, Buffer>();
   private readonly superuser = new Permission([SUPERUSER]);
+  /** Compiled permissions by key id (records never change their roles). */
+  private readonly permissions = new Map<string, Permission>();
 
   /** `persist` makes the current state durable (the cluster state); mutations await it before answering. */
   constructor(private readonly persist: () => Promise<void>, private readonly now: () => number = Date.now) {}
@@ -139,8 +141,18 @@ export class ApiKeyService {
       roles: [],
       realm: API_KEY_REALM,
       apiKey: { id: key.id, name: key.name },
-      permission: new Permission(Object.keys(key.roleDescriptors).length > 0 ? [key.roleDescriptors, ...key.limitedBy] : key.limitedBy),
+      permission: this.permissionOf(key),
     };
+  }
+
+  private permissionOf(key: ApiKeyRecord): Permission {
+    let p = this.permissions.get(key.id);
+    if (!p) {
+      p = new Permission(Object.keys(key.roleDescriptors).length > 0 ? [key.roleDescriptors, ...key.limitedBy] : key.limitedBy);
+      if (this.permissions.size >= CACHE_LIMIT) this.permissions.delete(this.permissions.keys().next().value!);
+      this.permissions.set(key.id, p);
+    }
+    return p;
   }
 
   private async verify(id: string, secret: string, hash: string): Promise<boolean> {

@@ -128,7 +128,8 @@ const summary = {
 };
 console.log(`targets: engine/ref p50 = ${summary.engine_p50_over_ref_p50.toFixed(2)} (≤ 0.5), MiniSearch/engine p50 = ${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'} (≥ 20)`);
 
-if (DOCS === 200_000 && QUERIES === 2_000) {
+// Only the full run (default size, with peers) is a result; --no-peers is for iterating.
+if (DOCS === 200_000 && QUERIES === 2_000 && !values['no-peers']) {
   writeResult('engine-bm25', { params: { docs: DOCS, queries: QUERIES, k: K, segments: index.segments.length }, cases: rows, summary, postingsScoredPerQuery: postingsPerQuery });
   updateBenchmarksMd(
     'engine-bm25',

@@ -5,11 +5,12 @@
  * float32 scores — and the exhaustive DAAT path of the engine must agree as well.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessIndex, type HarnessDoc } from '../../bench/lib/engine-harness.js';
 import { analyzeToTokens, getAnalyzer } from '../../src/analysis/index.js';
 import { intToByte4 } from '../../src/index/index.js';
 import { averageFieldLength, bm25Idf, bm25Score, normInverseCache } from '../../src/search/index.js';
+import { maxScoreTuning } from '../../src/search/exec/max-score.js';
 
 const f = Math.fround;
 const VOCAB = Array.from({ length: 60 }, (_, i) => `w${i}`);
@@ -82,7 +83,20 @@ function expectedTopK(all: readonly AnalysedDoc[], liveOrder: ReadonlyMap<string
   return { top: scored.slice(0, k).map(({ id, score }) => ({ id, score })), total: scored.length };
 }
 
-describe('block-max MaxScore', () => {
+// Candidates live in a doc-sorted list (sparse windows) or a window accumulator (dense ones); these
+// small corpora would mostly pick the list, so each representation is forced in turn.
+describe.each([
+  ['sorted candidate lists', Number.POSITIVE_INFINITY],
+  ['window accumulators', -1],
+])('block-max MaxScore with %s', (_name, listPostings) => {
+  const saved = maxScoreTuning.listPostings;
+  beforeAll(() => {
+    maxScoreTuning.listPostings = listPostings;
+  });
+  afterAll(() => {
+    maxScoreTuning.listPostings = saved;
+  });
+
   it('returns exactly the exhaustive top-k for random term disjunctions', () => {
     fc.assert(
       fc.property(corpus, fc.integer({ min: 1, max: 25 }), ({ segments, deletes, queries }, k) => {

@@ -79,6 +79,17 @@ let scratch = Buffer.allocUnsafe(1024);
 /** Encodes `s` into the thread's scratch buffer; returns the byte length. */
 export function encodeKey(s: string): number {
   if (s.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(s.length * 3 + 64);
+  // Short ASCII keys (most terms and ids) are copied in JS: cheaper than the native write call.
+  if (s.length <= 32) {
+    const key = scratch;
+    let i = 0;
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      key[i] = c;
+    }
+    if (i === s.length) return i;
+  }
   return scratch.write(s, 0, 'utf8');
 }
 

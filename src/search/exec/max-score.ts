@@ -7,34 +7,59 @@
  * overlap the window. Sorted by bound, terms split into "non-essential" ones — together they
  * cannot lift a document above the current k-th best score — and "essential" ones. Then:
  *   - a window whose total bound cannot compete is skipped (once counting is done);
- *   - essential terms accumulate their scores into a window-local array (tight typed-array loops);
+ *   - essential terms, best bound first, add their scores to the window's candidates; between two
+ *     terms the candidates' partial scores may prove a higher bar for this window (kth-score.ts),
+ *     which moves the remaining lower-bound terms to the non-essential side — so in a query of a
+ *     rare and a frequent term, the frequent one is usually only probed, never scanned;
  *   - candidates whose partial score plus every non-essential bound cannot compete are dropped
- *     (marked as seen, for counting);
+ *     (kept as seen, for counting);
  *   - non-essential terms add only to surviving candidates — a document that no essential term
- *     contains cannot compete — and, while counting, mark the documents they alone contain;
+ *     contains cannot compete — probed with skipping `advance` when candidates are few, scanned
+ *     otherwise; while counting they also record the documents they alone contain (the last one
+ *     just counts its docs not matched, see the sparse path);
  *   - survivors go to the top-k heap, which raises the threshold for the next windows.
+ * Dense windows keep candidates in a doc-indexed accumulator (window-accumulator.ts), sparse ones
+ * in a doc-sorted merged list (candidate-list.ts).
  * Per-term scores are Lucene's float32 values, summed in double and rounded once, so the top k and
  * its scores are exactly those of exhaustive evaluation (tests check it against brute force).
  */
+import { addTerm, countLiveList, dropBelow, listBar, mergeTerm, offerList } from './candidate-list.js';
 import type { SearchDeadline } from './deadline.js';
+import { maxScoreStats } from './max-score-stats.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import type { TopScoreDocs } from './top-docs.js';
+import {
+  ACCUMULATOR_WINDOW, accumulate, accumulatorBar, addToCandidates, candidatesToList, countLive, dropCandidates, offerCandidates,
+} from './window-accumulator.js';
+
+export { maxScoreStats };
 
 /**
- * Docs per window: the granularity of bounds and of the essential/non-essential split. 16k keeps
- * the accumulator (8 bytes/doc) in L2 with little per-window overhead; measured best of 4k–64k.
+ * Docs per window, the granularity of bounds and of the essential/non-essential split. Dense
+ * queries use ACCUMULATOR_WINDOW. Sparse ones (at most `listPostings` postings per that many docs)
+ * get wider windows, up to MAX_WINDOW, of about WINDOW_POSTINGS postings each: with a few hundred
+ * postings per 16k docs the fixed cost of a window dominated, and in one wide window the rare
+ * terms, scored first, raise the bar enough to leave the frequent ones non-essential.
  */
-const WINDOW = 16384;
-/** Partial scores per window doc: > 0 candidate, 0 untouched, SEEN counted but not a candidate. */
-const acc = new Float64Array(WINDOW);
-const SEEN = -1;
-/** Candidates (partial score > 0) as a bitset: the non-essential scan tests membership in L1. */
-const candidateBits = new Uint32Array(WINDOW >>> 5);
-let touched = new Int32Array(4096);
+const MIN_WINDOW = ACCUMULATOR_WINDOW;
+const MAX_WINDOW = 1 << 18;
+const WINDOW_POSTINGS = 8192;
+/**
+ * Up to this many postings per MIN_WINDOW docs, candidates are kept in the sorted list (sequential
+ * merges); above, in the accumulator (measured: the list wins up to ~4k, then merging costs more
+ * than the accumulator's random access). Mutable only so tests can force either representation.
+ */
+export const maxScoreTuning = { listPostings: 4096 };
+/**
+ * Dense windows with at most this many candidates left move them to the sorted list, which probes
+ * the non-essential terms; more are scored by scanning the non-essential postings linearly.
+ */
+const PROBE_CANDIDATES = 512;
 
-/** Postings scored, for benchmarks' "postings per query" figure. */
-export const maxScoreStats = { postingsScored: 0 };
+/** Per-call scratch: window bounds, ascending, and their prefix sums. */
+let bounds = new Float64Array(8);
+let prefix = new Float64Array(8);
 
 /** Highest block max score of `s` over blocks overlapping [s.doc, windowEnd). */
 function windowBound(s: TermScorer, windowEnd: number): number {
@@ -50,78 +75,11 @@ function windowBound(s: TermScorer, windowEnd: number): number {
   return max;
 }
 
-function pushTouched(count: number, local: number): number {
-  if (count === touched.length) {
-    const grown = new Int32Array(touched.length * 2);
-    grown.set(touched);
-    touched = grown;
-  }
-  touched[count] = local;
-  return count + 1;
-}
-
-/** Essential term: adds its scores for docs in [windowStart, windowEnd), recording new docs. */
-function accumulate(s: TermScorer, windowStart: number, windowEnd: number, count: number): number {
-  const docs = s.docs;
-  const freqs = s.freqs;
-  const norms = s.norms;
-  const tf1 = s.tf1;
-  const end = s.end;
-  const a = acc;
-  const bits = candidateBits;
-  let p = s.i;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    const l = doc - windowStart;
-    const before = a[l];
-    if (before === 0) {
-      count = pushTouched(count, l);
-      bits[l >>> 5] |= 1 << (l & 31);
-    }
-    let score: number;
-    if ((freqs === null || freqs[p] === 1) && norms !== null && (score = tf1[norms[doc]]) === score) {
-      // the common case: freq 1, table already filled for this norm
-    } else {
-      score = s.scoreAt(p, doc);
-    }
-    a[l] = before + score;
-  }
-  maxScoreStats.postingsScored += p - s.i;
-  s.seek(p);
-  return count;
-}
-
-/**
- * Non-essential term: adds its scores to candidates only. While counting, documents seen for the
- * first time are marked SEEN and recorded (their count is taken from the touched list later).
- */
-function addToCandidates(s: TermScorer, windowStart: number, windowEnd: number, count: number, counting: boolean): number {
-  const docs = s.docs;
-  const end = s.end;
-  const a = acc;
-  const bits = candidateBits;
-  let p = s.i;
-  let scored = 0;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    const l = doc - windowStart;
-    if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) {
-      const before = a[l];
-      if (before > 0) {
-        a[l] = before + s.scoreAt(p, doc);
-        scored++;
-      }
-    } else if (counting) {
-      a[l] = SEEN;
-      bits[l >>> 5] |= 1 << (l & 31);
-      count = pushTouched(count, l);
-    }
-  }
-  maxScoreStats.postingsScored += scored;
-  s.seek(p);
-  return count;
+/** The window width for `postings` postings in a segment of `maxDoc` docs (see MIN_WINDOW). */
+function windowSize(postings: number, maxDoc: number): number {
+  let window = MIN_WINDOW;
+  while (window < MAX_WINDOW && window < maxDoc && postings * window < WINDOW_POSTINGS * maxDoc) window *= 2;
+  return window;
 }
 
 /**
@@ -170,30 +128,26 @@ function essentialOnly(
   return threshold;
 }
 
-/** Live docs among the window docs in touched[0, count). */
-function countLive(count: number, windowStart: number, live: Uint32Array | null): number {
-  if (live === null) return count;
-  let n = 0;
-  for (let c = 0; c < count; c++) {
-    const doc = windowStart + touched[c];
-    if ((live[doc >>> 5] & (1 << (doc & 31))) !== 0) n++;
-  }
-  return n;
-}
-
 /**
- * Collects the top k of a term disjunction into `top` and counts matching live docs up to
- * `countLimit` (−1: don't count). Returns the count (exact when ≤ countLimit), or −1.
- * The deadline is checked before each window; once it has passed, the windows done so far are
- * what `top` and the count hold (the caller reads `deadline.timedOut`).
+ * Collects the top k of a term disjunction over a segment of `maxDoc` docs into `top` and counts
+ * matching live docs up to `countLimit` (−1: don't count). Returns the count (exact when
+ * ≤ countLimit), or −1. The deadline is checked before each window; once it has passed, the windows
+ * done so far are what `top` and the count hold (the caller reads `deadline.timedOut`).
  */
 export function maxScoreTopK(
-  scorers: TermScorer[], live: Uint32Array | null, top: TopScoreDocs, base: number, countLimit = -1, deadline: SearchDeadline | null = null,
+  scorers: TermScorer[], live: Uint32Array | null, top: TopScoreDocs, base: number, maxDoc: number, countLimit = -1,
+  deadline: SearchDeadline | null = null,
 ): number {
   const n = scorers.length;
+  let postings = 0;
+  for (let i = 0; i < n; i++) postings += scorers[i].cost();
+  const sparse = postings * Math.min(1, MIN_WINDOW / maxDoc) <= maxScoreTuning.listPostings;
+  const window = sparse ? windowSize(postings, maxDoc) : MIN_WINDOW;
+  if (bounds.length < n) {
+    bounds = new Float64Array(n);
+    prefix = new Float64Array(n);
+  }
   const order = scorers.slice();
-  const bounds = new Float64Array(n);
-  const prefix = new Float64Array(n); // prefix[i] = Σ bounds[0..i] over the non-essential terms
   for (let i = 0; i < n; i++) scorers[i].seek(scorers[i].start);
   let threshold = top.capacity === 0 ? Infinity : top.minCompetitive;
   let counted = 0;
@@ -204,14 +158,12 @@ export function maxScoreTopK(
     for (let i = 0; i < n; i++) if (scorers[i].doc < windowStart) windowStart = scorers[i].doc;
     if (windowStart === NO_MORE_DOCS) break;
     if (deadline !== null && deadline.expired()) break;
-    const windowEnd = windowStart + WINDOW;
+    const windowEnd = windowStart + window;
 
     // Bounds, ascending (insertion sort: n is small).
-    let total = 0;
     for (let i = 0; i < n; i++) {
       const s = scorers[i];
       const b = windowBound(s, windowEnd);
-      total += b;
       let j = i;
       while (j > 0 && bounds[j - 1] > b) {
         bounds[j] = bounds[j - 1];
@@ -240,48 +192,62 @@ export function maxScoreTopK(
         continue;
       }
     }
+    // Essential terms, best bound first; between terms, a higher bar for this window may move the
+    // remaining ones to the non-essential side. `count`: window docs seen (dense) or listed (sparse).
     let count = 0;
-    for (let i = n - 1; i >= essential; i--) count = accumulate(order[i], windowStart, windowEnd, count);
-    if (essential > 0) {
-      if (!counting) {
-        // Drop candidates that cannot compete even with every non-essential term added.
-        let kept = 0;
-        for (let c = 0; c < count; c++) {
-          const l = touched[c];
-          if (acc[l] + nonEssentialBound > threshold) touched[kept++] = l;
-          else {
-            acc[l] = 0;
-            candidateBits[l >>> 5] &= ~(1 << (l & 31));
+    let bar = threshold;
+    let processedBound = 0;
+    for (let i = n - 1; i >= essential; i--) {
+      // The k-th best partial score is at most processedBound (or already the heap threshold).
+      if (i < n - 1 && top.capacity > 0 && count + top.size >= top.capacity && nonEssentialBound + bounds[essential] <= processedBound) {
+        const refined = sparse ? listBar(top, count, live) : accumulatorBar(top, count, windowStart, live);
+        if (refined > bar) {
+          bar = refined;
+          while (essential <= i && nonEssentialBound + bounds[essential] <= bar) {
+            nonEssentialBound += bounds[essential];
+            prefix[essential] = nonEssentialBound;
+            essential++;
           }
+          if (essential > i) break;
         }
-        count = kept;
-        if (count > 0) for (let i = essential - 1; i >= 0; i--) addToCandidates(order[i], windowStart, windowEnd, 0, false);
+      }
+      count = sparse ? mergeTerm(order[i], windowEnd, count, true) : accumulate(order[i], windowStart, windowEnd, count);
+      processedBound += bounds[i];
+    }
+
+    if (!sparse) {
+      if (essential > 0) count = dropCandidates(count, nonEssentialBound, bar, counting);
+      if (essential > 0 && !counting && count <= PROBE_CANDIDATES) {
+        candidatesToList(count, windowStart); // and on as a sparse window
       } else {
-        for (let c = 0; c < count; c++) {
-          const l = touched[c];
-          if (acc[l] + nonEssentialBound <= threshold) acc[l] = SEEN;
+        for (let i = essential - 1; i >= 0; i--) count = addToCandidates(order[i], windowStart, windowEnd, count, counting);
+        if (counting) {
+          counted += countLive(count, windowStart, live);
+          if (counted > countLimit) counting = false;
         }
-        for (let i = essential - 1; i >= 0; i--) count = addToCandidates(order[i], windowStart, windowEnd, count, true);
+        threshold = offerCandidates(count, windowStart, live, top, base, threshold, bar);
+        for (let i = 0; i < n; i++) if (order[i].doc < windowEnd) order[i].advance(windowEnd);
+        continue;
       }
     }
     if (counting) {
-      counted += countLive(count, windowStart, live);
+      // Every non-essential doc must be counted: all but the last term are merged in (as SEEN
+      // docs), the last is matched against the list, and its unmatched docs are what it adds.
+      // With deletes those must be checked one by one, so it is merged in too.
+      dropBelow(count, nonEssentialBound, bar, true);
+      const merged = live === null ? 1 : 0;
+      for (let i = essential - 1; i >= merged; i--) count = mergeTerm(order[i], windowEnd, count, false);
+      if (merged === 1 && essential > 0) counted += addTerm(order[0], windowEnd, count, true);
+      counted += countLiveList(count, live);
       if (counted > countLimit) counting = false;
+    } else {
+      // Non-essential terms, best bound first, each to the candidates that can still compete.
+      for (let i = essential - 1; i >= 0; i--) {
+        dropBelow(count, prefix[i], bar, false);
+        addTerm(order[i], windowEnd, count, false);
+      }
     }
-    for (let c = 0; c < count; c++) {
-      const l = touched[c];
-      const partial = acc[l];
-      acc[l] = 0;
-      candidateBits[l >>> 5] = 0;
-      if (partial <= 0) continue;
-      const score = Math.fround(partial);
-      // Candidates arrive out of doc order here, so an equal score may still win on write order:
-      // only a strictly lower score is rejected without asking the heap.
-      if (score < threshold) continue;
-      const doc = windowStart + l;
-      if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-      if (top.offer(score, base + doc)) threshold = top.minCompetitive;
-    }
+    threshold = offerList(count, live, top, base, threshold, bar);
     for (let i = 0; i < n; i++) if (order[i].doc < windowEnd) order[i].advance(windowEnd);
   }
   return countLimit >= 0 ? counted : -1;

@@ -115,7 +115,7 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
 }
 
 function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
-  const top = new TopScoreDocs(req.k);
+  const top = TopScoreDocs.reuse(req.k);
   const counting = req.trackTotalHitsUpTo >= 0;
   const limit = req.trackTotalHitsUpTo;
   let total = 0;
@@ -130,7 +130,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
-        const n = maxScoreTopK(terms, live, top, base, counting && total <= limit ? limit - total : -1, deadline);
+        const n = maxScoreTopK(terms, live, top, base, segment.maxDoc, counting && total <= limit ? limit - total : -1, deadline);
         if (n >= 0) total += n;
       }
     } else if (counting || req.k > 0) {
@@ -160,18 +160,23 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     ctx.release();
     base += segment.maxDoc;
   }
-  const ranked = top.sorted();
-  const hits = new Float64Array(ranked.length * HIT_STRIDE);
-  ranked.forEach(([score, order], i) => {
+  const size = top.sortBestFirst();
+  const hits = new Float64Array(size * HIT_STRIDE);
+  for (let i = 0; i < size; i++) {
+    const order = top.orders[i];
     const s = segmentOf(bases, order);
     const doc = order - bases[s];
-    hits.set([score, s, doc, shard.segments[s].indexOrder[doc]], i * HIT_STRIDE);
-  });
+    const o = i * HIT_STRIDE;
+    hits[o] = top.scores[i];
+    hits[o + 1] = s;
+    hits[o + 2] = doc;
+    hits[o + 3] = shard.segments[s].indexOrder[doc];
+  }
   const gte = counting && total > limit;
   return {
     totalHits: counting ? (gte ? limit : total) : -1,
     totalRelation: gte ? 'gte' : 'eq',
-    maxScore: ranked.length > 0 ? ranked[0][0] : NaN,
+    maxScore: size > 0 ? top.scores[0] : NaN,
     hits,
     sortValues: null,
     terminatedEarly: terminated,

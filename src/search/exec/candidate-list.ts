@@ -1,0 +1,224 @@
+/**
+ * MaxScore's candidates for sparse windows: a doc-sorted list of (doc, partial score) built by
+ * merging the essential terms' postings into it, best bound first. Sparse windows are wide (up
+ * to MAX_WINDOW docs in max-score.ts) and hold few postings, so a window-sized accumulator would
+ * be hit at random, a cache miss per posting; merging reads and writes only sequentially, and the
+ * list comes out in doc order, ready for probing the non-essential terms with `advance`.
+ *
+ * Entries with score SEEN are docs counted for track_total_hits that can no longer compete.
+ */
+import { maxScoreStats } from './max-score-stats.js';
+import { selectScore, selectedBar, startSelection } from './kth-score.js';
+import type { TermScorer } from './term-scorer.js';
+import type { TopScoreDocs } from './top-docs.js';
+
+const SEEN = -1;
+
+let listDocs = new Int32Array(1024);
+let listScores = new Float64Array(1024);
+let outDocs = new Int32Array(1024);
+let outScores = new Float64Array(1024);
+
+function ensureOut(capacity: number): void {
+  if (outDocs.length >= capacity) return;
+  const n = Math.max(capacity, outDocs.length * 2);
+  outDocs = new Int32Array(n);
+  outScores = new Float64Array(n);
+}
+
+function swapLists(): void {
+  const d = listDocs;
+  listDocs = outDocs;
+  outDocs = d;
+  const s = listScores;
+  listScores = outScores;
+  outScores = s;
+}
+
+/**
+ * Merges the postings of `s` below windowEnd into the list of `size` entries. `essential`: docs
+ * only `s` has become candidates; otherwise (a non-essential term while counting) they enter as
+ * SEEN, and only live candidates get the term's score. Returns the new size.
+ */
+export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essential: boolean): number {
+  const docs = s.docs;
+  const freqs = s.freqs;
+  const norms = s.norms;
+  const tf1 = s.tf1;
+  const end = s.end;
+  ensureOut(size + Math.max(0, Math.min(end - s.i, windowEnd - s.doc)));
+  const inDocs = listDocs;
+  const inScores = listScores;
+  const od = outDocs;
+  const os = outScores;
+  let p = s.i;
+  let a = 0;
+  let o = 0;
+  let scored = 0;
+  for (; p < end; p++) {
+    const doc = docs[p];
+    if (doc >= windowEnd) break;
+    while (a < size && inDocs[a] < doc) {
+      od[o] = inDocs[a];
+      os[o++] = inScores[a++];
+    }
+    if (a < size && inDocs[a] === doc) {
+      const before = inScores[a++];
+      od[o] = doc;
+      if (before > 0) {
+        os[o++] = before + s.scoreAt(p, doc);
+        scored++;
+      } else {
+        os[o++] = before;
+      }
+    } else {
+      od[o] = doc;
+      if (essential) {
+        let score: number;
+        if ((freqs === null || freqs[p] === 1) && norms !== null && (score = tf1[norms[doc]]) === score) {
+          // freq 1 with this norm already in the table: the common case
+        } else {
+          score = s.scoreAt(p, doc);
+        }
+        os[o++] = score;
+        scored++;
+      } else {
+        os[o++] = SEEN;
+      }
+    }
+  }
+  while (a < size) {
+    od[o] = inDocs[a];
+    os[o++] = inScores[a++];
+  }
+  maxScoreStats.postingsScored += scored;
+  s.seek(p);
+  swapLists();
+  return o;
+}
+
+/** The pruning bar from the heap and the list's live candidates (kth-score.ts). */
+export function listBar(top: TopScoreDocs, size: number, live: Uint32Array | null): number {
+  startSelection(top);
+  for (let a = 0; a < size; a++) {
+    const v = listScores[a];
+    if (v <= 0) continue;
+    const doc = listDocs[a];
+    if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+    selectScore(v);
+  }
+  return selectedBar();
+}
+
+/** Copies window-accumulator candidates (already in doc order) into the list. */
+export function fillList(locals: Int32Array, count: number, windowStart: number, partials: Float64Array): void {
+  if (listDocs.length < count) {
+    listDocs = new Int32Array(count);
+    listScores = new Float64Array(count);
+  }
+  for (let c = 0; c < count; c++) {
+    const l = locals[c];
+    listDocs[c] = windowStart + l;
+    listScores[c] = partials[l];
+  }
+}
+
+/** Docs in the window per listed doc above which a term is probed at the listed docs, not scanned. */
+const SCAN_RATIO = 4;
+
+/**
+ * Adds the scores of non-essential term `s` below windowEnd to the list's candidates (score > 0),
+ * by probing it at the listed docs with skipping `advance` when its postings far outnumber them
+ * (a frequent term with rare ones), else by scanning both in step. `all`: also probe SEEN entries
+ * (counting needs every listed doc's match). Returns how many of its docs below windowEnd are not
+ * listed (meaningful when `all`).
+ */
+export function addTerm(s: TermScorer, windowEnd: number, size: number, all: boolean): number {
+  const first = s.i;
+  let found = 0;
+  let scored = 0;
+  if (s.end - first > SCAN_RATIO * size) {
+    for (let a = 0; a < size && s.doc < windowEnd; a++) {
+      const before = listScores[a];
+      if (before <= 0 && !all) continue;
+      const doc = listDocs[a];
+      if (s.doc < doc) s.advance(doc);
+      if (s.doc !== doc) continue;
+      found++;
+      if (before > 0) {
+        listScores[a] = before + s.scoreAt(s.i, doc);
+        scored++;
+      }
+    }
+    if (s.doc < windowEnd) s.advance(windowEnd);
+  } else {
+    const docs = s.docs;
+    const end = s.end;
+    let p = first;
+    let a = 0;
+    for (; p < end; p++) {
+      const doc = docs[p];
+      if (doc >= windowEnd) break;
+      while (a < size && listDocs[a] < doc) a++;
+      if (a === size) {
+        // Nothing listed at or after doc: the rest of the window's postings are not listed.
+        while (p < end && docs[p] < windowEnd) p++;
+        break;
+      }
+      if (listDocs[a] !== doc) continue;
+      found++;
+      const before = listScores[a];
+      if (before > 0) {
+        listScores[a] = before + s.scoreAt(p, doc);
+        scored++;
+      }
+    }
+    s.seek(p);
+  }
+  maxScoreStats.postingsScored += scored;
+  return s.i - first - found;
+}
+
+/**
+ * Offers the listed candidates to the heap in doc order — later than everything in it, so ties
+ * lose — and returns the heap threshold.
+ */
+export function offerList(size: number, live: Uint32Array | null, top: TopScoreDocs, base: number, threshold: number, bar: number): number {
+  if (threshold > bar) bar = threshold;
+  for (let a = 0; a < size; a++) {
+    const score = listScores[a];
+    if (score <= 0) continue;
+    const final = Math.fround(score);
+    if (final <= bar) continue;
+    const doc = listDocs[a];
+    if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+    if (top.offer(final, base + doc)) {
+      threshold = top.minCompetitive;
+      if (threshold > bar) bar = threshold;
+    }
+  }
+  return threshold;
+}
+
+/**
+ * Candidates that cannot beat the bar even with `headroom` added stop being candidates: SEEN while
+ * counting (they still count), else 0.
+ */
+export function dropBelow(size: number, headroom: number, bar: number, counting: boolean): void {
+  const dropped = counting ? SEEN : 0;
+  for (let a = 0; a < size; a++) {
+    const v = listScores[a];
+    if (v > 0 && v + headroom <= bar) listScores[a] = dropped;
+  }
+}
+
+/** Live docs in the list. */
+export function countLiveList(size: number, live: Uint32Array | null): number {
+  if (live === null) return size;
+  let n = 0;
+  for (let a = 0; a < size; a++) {
+    const doc = listDocs[a];
+    if ((live[doc >>> 5] & (1 << (doc & 31))) !== 0) n++;
+  }
+  return n;
+}

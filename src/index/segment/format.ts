@@ -19,6 +19,13 @@ export const NO_FIELD = 0xffffffff;
 
 /** Postings are grouped into blocks of this many for block-max metadata (Lucene uses 128 too). */
 export const BLOCK_SIZE = 128;
+/**
+ * (freq, norm) pairs kept per block for score bounds ("impacts", as Lucene stores them): the
+ * block's Pareto front — no other posting has both a higher freq and a shorter length — in
+ * ascending norm order. Past this many, the longest pairs merge into one (their max freq with
+ * their min norm), which still bounds them. Unused slots have freq 0.
+ */
+export const IMPACTS_PER_BLOCK = 4;
 
 export enum Section {
   // segment level
@@ -46,6 +53,8 @@ export enum Section {
   Positions = 32, // Uint32[sum of freqs] (fields with positions)
   Norms = 33, // Uint8[maxDoc]: Lucene SmallFloat-encoded field length; 0 = no value
   DocsWithField = 34, // Uint32 bitset[ceil(maxDoc / 32)]
+  BlockImpactFreqs = 35, // Uint32[blocks × IMPACTS_PER_BLOCK] (norms fields with freqs); absent in older segments
+  BlockImpactNorms = 36, // Uint8[blocks × IMPACTS_PER_BLOCK]
   // field level: doc values and points
   DocValueOffsets = 40, // Uint32[maxDoc + 1]
   DocValueNumbers = 41, // Float64: sorted values per doc (numeric, date, boolean)

@@ -21,6 +21,9 @@ export interface SegmentField {
   readonly blockStart: Uint32Array | null;
   readonly blockMaxFreq: Uint32Array | null;
   readonly blockMinNorm: Uint8Array | null;
+  /** Impacts (see impacts.ts), IMPACTS_PER_BLOCK per block; null in segments written before them. */
+  readonly blockImpactFreqs: Uint32Array | null;
+  readonly blockImpactNorms: Uint8Array | null;
   readonly blockLastDoc: Uint32Array | null;
   readonly blockPosStart: Uint32Array | null;
   readonly positions: Uint32Array | null;
@@ -75,6 +78,8 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       blockStart: v(Uint32Array, Section.BlockStart),
       blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),
+      blockImpactFreqs: v(Uint32Array, Section.BlockImpactFreqs),
+      blockImpactNorms: v(Uint8Array, Section.BlockImpactNorms),
       blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
       blockPosStart: v(Uint32Array, Section.BlockPosStart),
       positions: v(Uint32Array, Section.Positions),

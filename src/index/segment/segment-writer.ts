@@ -4,7 +4,8 @@
  * total frequencies, field statistics, and sorted points for numeric range queries.
  */
 import { buildHashTable } from './bytes.js';
-import { BLOCK_SIZE, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
+import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
+import { writeBlockImpacts } from './impacts.js';
 import { SectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 
@@ -54,6 +55,8 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     blockStart[f.termCount] = blocks;
     const blockMaxFreq = new Uint32Array(blocks);
     const blockMinNorm = new Uint8Array(blocks);
+    const impactFreqs = f.norms ? new Uint32Array(blocks * IMPACTS_PER_BLOCK) : null;
+    const impactNorms = f.norms ? new Uint8Array(blocks * IMPACTS_PER_BLOCK) : null;
     const blockLastDoc = new Uint32Array(blocks);
     const blockPosStart = f.positions ? new Uint32Array(blocks) : null;
     const ttf = f.freqs ? new Uint32Array(f.termCount) : null;
@@ -77,6 +80,7 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
         }
         blockMaxFreq[b] = maxFreq;
         blockMinNorm[b] = f.norms ? minNorm : 1;
+        if (f.norms && impactFreqs && impactNorms) writeBlockImpacts(f.docs, f.freqs, f.norms, p, blockEnd, b, impactFreqs, impactNorms);
         blockLastDoc[b] = f.docs[blockEnd - 1];
         p = blockEnd;
       }
@@ -91,6 +95,10 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     w.add(Section.BlockStart, ord, blockStart);
     w.add(Section.BlockMaxFreq, ord, blockMaxFreq);
     w.add(Section.BlockMinNorm, ord, blockMinNorm);
+    if (impactFreqs && impactNorms) {
+      w.add(Section.BlockImpactFreqs, ord, impactFreqs);
+      w.add(Section.BlockImpactNorms, ord, impactNorms);
+    }
     w.add(Section.BlockLastDoc, ord, blockLastDoc);
     if (f.freqs && ttf) {
       w.add(Section.PostingFreqs, ord, f.freqs);

@@ -3,7 +3,7 @@
  * norm, block-skipping `advance` (per-block last doc ids), block-max score bounds for pruning, and
  * positions for phrase matching.
  */
-import { BLOCK_SIZE, NO_NORMS_BYTE, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, type SegmentField } from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
@@ -21,6 +21,8 @@ export class TermScorer extends Scorer {
   private readonly blockLastDoc: Uint32Array;
   private readonly blockMaxFreq: Uint32Array;
   private readonly blockMinNorm: Uint8Array;
+  private readonly impactFreqs: Uint32Array | null;
+  private readonly impactNorms: Uint8Array | null;
   private readonly blockPosStart: Uint32Array | null;
   private readonly positions: Uint32Array | null;
   private cachedMaxScore = -1;
@@ -52,6 +54,8 @@ export class TermScorer extends Scorer {
     this.blockLastDoc = field.blockLastDoc!;
     this.blockMaxFreq = field.blockMaxFreq!;
     this.blockMinNorm = field.blockMinNorm!;
+    this.impactFreqs = field.norms !== null ? field.blockImpactFreqs : null;
+    this.impactNorms = field.blockImpactNorms;
     this.blockPosStart = field.blockPosStart;
     this.positions = field.positions;
   }
@@ -131,8 +135,23 @@ export class TermScorer extends Scorer {
     return this.blockLastDoc[b];
   }
 
-  /** Upper bound of scores within block b (max freq with the shortest length in the block). */
+  /**
+   * Upper bound of scores within block b: the best of its impacts, or in segments without them the
+   * max freq with the shortest length in the block. bm25Score is monotone in freq and length.
+   */
   blockMaxScore(b: number): number {
+    const freqs = this.impactFreqs;
+    if (freqs !== null) {
+      const norms = this.impactNorms!;
+      let max = 0;
+      for (let i = b * IMPACTS_PER_BLOCK, end = i + IMPACTS_PER_BLOCK; i < end; i++) {
+        const f = freqs[i];
+        if (f === 0) break;
+        const s = bm25Score(this.weight, f, this.cache[norms[i]]);
+        if (s > max) max = s;
+      }
+      return max;
+    }
     return bm25Score(this.weight, this.blockMaxFreq[b], this.cache[this.norms === null ? NO_NORMS_BYTE : this.blockMinNorm[b]]);
   }
 

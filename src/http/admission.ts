@@ -38,11 +38,13 @@ export class Admission {
   }
 
   register(app: FastifyInstance): void {
-    app.addHook('onRequest', async (req, reply) => {
+    // Callback-style hooks (no promise per request), as in server.ts.
+    app.addHook('onRequest', (req, reply, done) => {
       if (this.inFlight >= this.limits.maxInFlightRequests) {
-        throw new RejectedExecutionError(
+        done(new RejectedExecutionError(
           `rejected execution of http request [in_flight_requests=${this.inFlight}, max_in_flight_requests=${this.limits.maxInFlightRequests}]`,
-        );
+        ));
+        return;
       }
       this.inFlight++;
       req.writeBytes = 0;
@@ -51,12 +53,21 @@ export class Admission {
         this.release(req);
       });
       const length = Number(req.headers['content-length']);
-      if (isWrite(req) && length > 0) this.reserve(req, length);
+      try {
+        if (length > 0 && isWrite(req)) this.reserve(req, length);
+      } catch (e) {
+        done(e as Error);
+        return;
+      }
+      done();
     });
 
     // A chunked write body has no length up front: count it as it arrives.
-    app.addHook('preParsing', async (req, _reply, payload) => {
-      if (!isWrite(req) || req.headers['content-length'] !== undefined) return payload;
+    app.addHook('preParsing', (req, _reply, payload, done) => {
+      if (req.headers['content-length'] !== undefined || !isWrite(req)) {
+        done(null, payload);
+        return;
+      }
       const counter = new Transform({
         transform: (chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) => {
           try {
@@ -68,7 +79,7 @@ export class Admission {
         },
       });
       payload.on('error', (e) => counter.destroy(e));
-      return payload.pipe(counter) as unknown as typeof payload;
+      done(null, payload.pipe(counter) as unknown as typeof payload);
     });
   }
 

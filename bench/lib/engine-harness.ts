@@ -35,6 +35,8 @@ export class InProcessIndex {
   liveDocs: Array<Uint32Array | null> = [];
   readonly mapping: RootMapping;
   readonly resolved: ResolvedMapping;
+  /** Index settings are resolved once, when the index is created, as the coordinator does. */
+  private readonly defaultFields = resolveSettings(new Map()).defaultFields;
   private nextOrder = 0;
   private nextSeqNo = 0;
   private generation = 0;
@@ -73,7 +75,7 @@ export class InProcessIndex {
     const node = query === null || (query as { kind?: string }).kind !== undefined ? (query as QueryNode | null) : parseQuery(query);
     return planQuery({
       mapping: this.resolved,
-      defaultFields: resolveSettings(new Map()).defaultFields,
+      defaultFields: this.defaultFields,
       stats: new SegmentStatsSource(this.segments),
       now,
       index: { name: 'harness', uuid: 'harness' },

@@ -123,17 +123,25 @@ export function fillList(locals: Int32Array, count: number, windowStart: number,
   }
 }
 
-/** Docs in the window per listed doc above which a term is probed at the listed docs, not scanned. */
-const SCAN_RATIO = 4;
+/** The widest window the list serves (bounds the bitset below). */
+export const MAX_LIST_WINDOW = 1 << 18;
+/** Listed docs of the window as bits. */
+const listBits = new Uint32Array(MAX_LIST_WINDOW >>> 5);
 
 /**
- * Adds the scores of non-essential term `s` below windowEnd to the list's candidates (score > 0),
- * by probing it at the listed docs with skipping `advance` when its postings far outnumber them
- * (a frequent term with rare ones), else by scanning both in step. `all`: also probe SEEN entries
- * (counting needs every listed doc's match). Returns how many of its docs below windowEnd are not
- * listed (meaningful when `all`).
+ * Postings per listed doc above which a term is probed at the listed docs rather than scanned
+ * (measured: 16 beats 4 and 64 once the scan tests bits).
  */
-export function addTerm(s: TermScorer, windowEnd: number, size: number, all: boolean): number {
+const SCAN_RATIO = 16;
+
+/**
+ * Adds the scores of non-essential term `s` in [windowStart, windowEnd) to the list's candidates
+ * (score > 0): by probing it at the listed docs with skipping `advance` when its postings far
+ * outnumber them (a frequent term with rare ones), else by scanning its postings against the
+ * listed docs' bits. `all`: match SEEN entries too (counting needs every listed doc's match).
+ * Returns how many of its docs in the window are not listed (meaningful when `all`).
+ */
+export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, size: number, all: boolean): number {
   const first = s.i;
   let found = 0;
   let scored = 0;
@@ -152,6 +160,14 @@ export function addTerm(s: TermScorer, windowEnd: number, size: number, all: boo
     }
     if (s.doc < windowEnd) s.advance(windowEnd);
   } else {
+    // Listed docs as bits over the window: the scan tests each posting in L1 with a predictable
+    // branch, and only a match walks the list (forward, as both are in doc order).
+    const bits = listBits;
+    for (let a = 0; a < size; a++) {
+      if (!all && listScores[a] <= 0) continue;
+      const l = listDocs[a] - windowStart;
+      bits[l >>> 5] |= 1 << (l & 31);
+    }
     const docs = s.docs;
     const end = s.end;
     let p = first;
@@ -159,13 +175,9 @@ export function addTerm(s: TermScorer, windowEnd: number, size: number, all: boo
     for (; p < end; p++) {
       const doc = docs[p];
       if (doc >= windowEnd) break;
-      while (a < size && listDocs[a] < doc) a++;
-      if (a === size) {
-        // Nothing listed at or after doc: the rest of the window's postings are not listed.
-        while (p < end && docs[p] < windowEnd) p++;
-        break;
-      }
-      if (listDocs[a] !== doc) continue;
+      const l = doc - windowStart;
+      if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
+      while (listDocs[a] < doc) a++;
       found++;
       const before = listScores[a];
       if (before > 0) {
@@ -173,6 +185,7 @@ export function addTerm(s: TermScorer, windowEnd: number, size: number, all: boo
         scored++;
       }
     }
+    for (let a = 0; a < size; a++) bits[(listDocs[a] - windowStart) >>> 5] = 0;
     s.seek(p);
   }
   maxScoreStats.postingsScored += scored;

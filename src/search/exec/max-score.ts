@@ -23,7 +23,7 @@
  * Per-term scores are Lucene's float32 values, summed in double and rounded once, so the top k and
  * its scores are exactly those of exhaustive evaluation (tests check it against brute force).
  */
-import { addTerm, countLiveList, dropBelow, listBar, mergeTerm, offerList } from './candidate-list.js';
+import { MAX_LIST_WINDOW, addTerm, countLiveList, dropBelow, listBar, mergeTerm, offerList } from './candidate-list.js';
 import type { SearchDeadline } from './deadline.js';
 import { maxScoreStats } from './max-score-stats.js';
 import { NO_MORE_DOCS } from './scorer.js';
@@ -43,7 +43,7 @@ export { maxScoreStats };
  * terms, scored first, raise the bar enough to leave the frequent ones non-essential.
  */
 const MIN_WINDOW = ACCUMULATOR_WINDOW;
-const MAX_WINDOW = 1 << 18;
+const MAX_WINDOW = MAX_LIST_WINDOW;
 const WINDOW_POSTINGS = 8192;
 /**
  * Up to this many postings per MIN_WINDOW docs, candidates are kept in the sorted list (sequential
@@ -237,14 +237,14 @@ export function maxScoreTopK(
       dropBelow(count, nonEssentialBound, bar, true);
       const merged = live === null ? 1 : 0;
       for (let i = essential - 1; i >= merged; i--) count = mergeTerm(order[i], windowEnd, count, false);
-      if (merged === 1 && essential > 0) counted += addTerm(order[0], windowEnd, count, true);
+      if (merged === 1 && essential > 0) counted += addTerm(order[0], windowStart, windowEnd, count, true);
       counted += countLiveList(count, live);
       if (counted > countLimit) counting = false;
     } else {
       // Non-essential terms, best bound first, each to the candidates that can still compete.
       for (let i = essential - 1; i >= 0; i--) {
         dropBelow(count, prefix[i], bar, false);
-        addTerm(order[i], windowEnd, count, false);
+        addTerm(order[i], windowStart, windowEnd, count, false);
       }
     }
     threshold = offerList(count, live, top, base, threshold, bar);

@@ -56,12 +56,12 @@ export class RequestAuthorizer {
    * are checked (403 when not allowed), wildcards replaced by the allowed indices they match.
    * Unchanged when the caller may use every index.
    */
-  narrow(action: string, expression: string | undefined, existing: readonly string[], expandHidden: boolean): string | undefined {
+  narrow(action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: boolean): string | undefined {
     if (this.auth.permission.allowsEveryIndex(action)) return expression;
     const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
     const explicit = parts.filter((p) => p !== '_all' && !p.includes('*') && !p.startsWith('-'));
     this.require(action, explicit);
-    const allowed = existing.filter((n) => this.auth.permission.allowsIndex(action, n));
+    const allowed = existing().filter((n) => this.auth.permission.allowsIndex(action, n));
     const out = new Set<string>();
     let sawWildcard = false;
     for (const part of parts) {
@@ -94,14 +94,13 @@ export function authorizeRequest(req: RestRequest, route: RouteAuthorization, au
     authorizer.requireSomeIndex(action);
     return { ...req, authorizer };
   }
-  const names = existing();
   const expression = req.params.index;
   if (route.autoCreate && expression !== undefined) {
     authorizer.require(action, [expression]);
-    if (!names.includes(expression)) authorizer.require('indices:admin/auto_create', [expression]);
+    if (!existing().includes(expression)) authorizer.require('indices:admin/auto_create', [expression]);
     return { ...req, authorizer };
   }
-  const narrowed = authorizer.narrow(action, expression, names, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden);
+  const narrowed = authorizer.narrow(action, expression, existing, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden);
   if (narrowed === expression) return { ...req, authorizer };
   return { ...req, params: { ...req.params, index: narrowed! }, authorizer };
 }

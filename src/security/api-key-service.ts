@@ -118,31 +118,44 @@ export class ApiKeyService {
     return encodeApiKey(generated);
   }
 
-  /** Authenticates an `Authorization` header value, or throws ES's 401. */
-  async authenticate(header: string | undefined, uri: string): Promise<Authentication> {
+  /**
+   * Authenticates an `Authorization` header value, or throws ES's 401. A key whose secret was
+   * verified before is answered synchronously (no promise, no event-loop turn); only a secret not
+   * seen yet goes through scrypt and returns a promise.
+   */
+  authenticate(header: string | undefined, uri: string): Authentication | Promise<Authentication> {
     if (header === undefined || header === '') throw SecurityError.missingCredentials(uri);
     const parsed = parseAuthorization(header);
     if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
     if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
     const { id, secret } = parsed.credentials;
     if (this.bootstrap && id === this.bootstrap.id) {
-      if (!(await this.verify(id, secret, this.bootstrap.hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
-      return { username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: this.superuser };
+      return this.afterVerify(id, secret, this.bootstrap.hash, () => ({
+        username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: this.superuser,
+      }));
     }
     const key = this.keys.get(id);
     if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
     if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
-    if (!(await this.verify(id, secret, key.hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
-    // Re-read: the key may have been invalidated while its secret was being verified.
-    if (this.keys.get(id)?.invalidated !== false) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
-    if (key.expiration !== null && this.now() >= key.expiration) throw SecurityError.unableToAuthenticate('API key: api key is expired');
-    return {
-      username: key.username,
-      roles: [],
-      realm: API_KEY_REALM,
-      apiKey: { id: key.id, name: key.name },
-      permission: this.permissionOf(key),
-    };
+    return this.afterVerify(id, secret, key.hash, () => {
+      // Re-read: the key may have been invalidated while its secret was being verified.
+      if (this.keys.get(id)?.invalidated !== false) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
+      if (key.expiration !== null && this.now() >= key.expiration) throw SecurityError.unableToAuthenticate('API key: api key is expired');
+      return { username: key.username, roles: [], realm: API_KEY_REALM, apiKey: { id: key.id, name: key.name }, permission: this.permissionOf(key) };
+    });
+  }
+
+  /** Runs `then` once the secret is known to match: now if it is cached, else after scrypt. */
+  private afterVerify(id: string, secret: string, hash: string, then: () => Authentication): Authentication | Promise<Authentication> {
+    const digest = cacheDigest(secret);
+    const cached = this.verified.get(id);
+    if (cached && digestsEqual(cached, digest)) return then();
+    return verifySecret(secret, hash).then((ok) => {
+      if (!ok) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
+      if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(id, digest);
+      return then();
+    });
   }
 
   private permissionOf(key: ApiKeyRecord): Permission {
@@ -153,16 +166,6 @@ export class ApiKeyService {
       this.permissions.set(key.id, p);
     }
     return p;
-  }
-
-  private async verify(id: string, secret: string, hash: string): Promise<boolean> {
-    const digest = cacheDigest(secret);
-    const cached = this.verified.get(id);
-    if (cached && digestsEqual(cached, digest)) return true;
-    if (!(await verifySecret(secret, hash))) return false;
-    if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(id, digest);
-    return true;
   }
 
   /** `POST|PUT /_security/api_key`. */

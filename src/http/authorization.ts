@@ -56,21 +56,30 @@ export class RequestAuthorizer {
    * are checked (403 when not allowed), wildcards replaced by the allowed indices they match.
    * Unchanged when the caller may use every index.
    */
-  narrow(action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: boolean): string | undefined {
+  narrow(action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: () => boolean): string | undefined {
     if (this.auth.permission.allowsEveryIndex(action)) return expression;
     const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
-    const explicit = parts.filter((p) => p !== '_all' && !p.includes('*') && !p.startsWith('-'));
-    this.require(action, explicit);
-    const allowed = existing().filter((n) => this.auth.permission.allowsIndex(action, n));
-    const out = new Set<string>();
+    // The same reading of the expression as the resolver's: an exclusion only after a wildcard,
+    // anything else that is not a wildcard is a name (checked, whether or not it exists).
     let sawWildcard = false;
-    for (const part of parts) {
-      if (part.startsWith('-') && sawWildcard) {
+    const steps = parts.map((part) => {
+      if (part.startsWith('-') && sawWildcard) return { kind: 'exclude' as const, part };
+      if (part === '_all' || part.includes('*')) {
+        sawWildcard = true;
+        return { kind: 'wildcard' as const, part };
+      }
+      return { kind: 'name' as const, part };
+    });
+    this.require(action, steps.filter((s) => s.kind === 'name').map((s) => s.part));
+    const allowed = existing().filter((n) => this.auth.permission.allowsIndex(action, n));
+    const options = { ignoreUnavailable: true, allowNoIndices: true, expandHidden: expandHidden() };
+    const out = new Set<string>();
+    for (const { kind, part } of steps) {
+      if (kind === 'exclude') {
         const re = wildcardRegExp(part.slice(1));
         for (const n of [...out]) if (re.test(n)) out.delete(n);
-      } else if (part === '_all' || part.includes('*')) {
-        sawWildcard = true;
-        for (const n of resolveIndexExpression(part, allowed, { ignoreUnavailable: true, allowNoIndices: true, expandHidden })) out.add(n);
+      } else if (kind === 'wildcard') {
+        for (const n of resolveIndexExpression(part, allowed, options)) out.add(n);
       } else {
         out.add(part);
       }
@@ -100,7 +109,8 @@ export function authorizeRequest(req: RestRequest, route: RouteAuthorization, au
     if (!existing().includes(expression)) authorizer.require('indices:admin/auto_create', [expression]);
     return { ...req, authorizer };
   }
-  const narrowed = authorizer.narrow(action, expression, existing, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden);
+  const expandHidden = () => resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden;
+  const narrowed = authorizer.narrow(action, expression, existing, expandHidden);
   if (narrowed === expression) return { ...req, authorizer };
   return { ...req, params: { ...req.params, index: narrowed! }, authorizer };
 }

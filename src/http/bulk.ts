@@ -114,7 +114,7 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
     const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
     try {
       const opts = itemOptions(item, req.query);
-      if (req.authorizer) authorizeItem(req.authorizer, item, indices.names());
+      if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.get(name) !== undefined);
       // ES auto-creates missing indices for every bulk action except delete.
       const index = item.action === 'delete' ? indices.require(item.index!) : indices.getOrAutoCreate(item.index!);
       let result;
@@ -158,11 +158,11 @@ const ITEM_ACTIONS: Record<BulkItem['action'], string> = {
   delete: 'indices:data/write/delete',
 };
 
-function authorizeItem(authorizer: RequestAuthorizer, item: BulkItem, existing: readonly string[]): void {
+function authorizeItem(authorizer: RequestAuthorizer, item: BulkItem, exists: (index: string) => boolean): void {
   const index = [item.index!];
   authorizer.require('indices:data/write/bulk[s]', index);
   authorizer.require(ITEM_ACTIONS[item.action], index);
-  if (item.action !== 'delete' && !existing.includes(item.index!)) authorizer.require('indices:admin/auto_create', index);
+  if (item.action !== 'delete' && !exists(item.index!)) authorizer.require('indices:admin/auto_create', index);
 }
 
 /** A source line that is not JSON fails only its item, as a document parsing error. */

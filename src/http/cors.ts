@@ -37,9 +37,9 @@ function originMatcher(patterns: readonly string[]): ((origin: string) => string
   return (origin) => (exact.has(origin) || regexes.some((re) => re.test(origin)) ? origin : null);
 }
 
-function refuse(reply: FastifyReply): void {
+function refuse(reply: FastifyReply): FastifyReply {
   // ES answers a refused origin with a bare 403 and no body.
-  reply.code(403).header('content-length', '0').send('');
+  return reply.code(403).header('content-length', '0').send('');
 }
 
 /** Registers the CORS hooks; must run before authentication so preflights need no key. */

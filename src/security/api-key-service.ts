@@ -231,6 +231,7 @@ export class ApiKeyService {
     return auth.permission.allowsCluster(action, OWN_ONLY);
   }
 
+  /** Keys the caller created, and — for an API key — itself (ES: the current key is in its own scope). */
   private owns(auth: Authentication, key: ApiKeyRecord): boolean {
     return auth.apiKey ? key.creatorKeyId === auth.apiKey.id || key.id === auth.apiKey.id : key.creatorKeyId === null;
   }
@@ -243,8 +244,7 @@ export class ApiKeyService {
     const all = this.canManageAll(auth, action);
     const nameMatch = q.name === undefined || q.name === '*' ? null : q.name.endsWith('*') ? (n: string) => n.startsWith(q.name!.slice(0, -1)) : (n: string) => n === q.name;
     return [...this.keys.values()].filter((k) => {
-      // A key may always see itself (ES: the current API key is in the caller's own scope).
-      if (!(all || this.owns(auth, k) || (auth.apiKey !== null && k.id === auth.apiKey.id))) return false;
+      if (!all && !this.owns(auth, k)) return false;
       if (q.owner && !this.owns(auth, k)) return false;
       if (q.id !== undefined && k.id !== q.id) return false;
       if (nameMatch && !nameMatch(k.name)) return false;

@@ -106,6 +106,9 @@ describe('CORS', () => {
     const res = await t.request('POST', '/books/_search', {}, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(res.text).toBe('');
+    // Refused before anything runs: a write from that origin leaves no trace.
+    expect((await t.request('PUT', '/books/_doc/evil?refresh=true', { x: 1 }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await t.request('GET', '/books/_doc/evil')).status).toBe(404);
     const plain = await t.request('POST', '/books/_search', {});
     expect(plain.status).toBe(200);
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();

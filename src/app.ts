@@ -6,9 +6,9 @@
  */
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
-import { IndicesService, SearchPool, SearchService, type NodeRecovery } from './cluster/index.js';
+import { IndicesService, MlService, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, registerRoutes, rootRoutes, searchRoutes, securityRoutes,
+  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, mlRoutes, registerRoutes, rootRoutes, searchRoutes, securityRoutes,
   type HttpServer,
 } from './http/index.js';
 import { ApiKeyService, type SecurityState } from './security/index.js';
@@ -21,6 +21,8 @@ export interface App {
   readonly indices: IndicesService;
   readonly search: SearchService;
   readonly pool: SearchPool;
+  /** Trained models and their deployments (the inference API for ingest and search). */
+  readonly ml: MlService;
   /** What start-up recovery found. */
   readonly recovery: NodeRecovery;
   /** API keys; null when security is off. */
@@ -57,6 +59,7 @@ const LISTEN_BACKLOG = 4096;
 export async function createApp(config: ServerConfig, options: { logger?: boolean | object } = {}): Promise<App> {
   const dataDir = openDataDir(config.dataDir);
   let pool: SearchPool | null = null;
+  let ml: MlService | null = null;
   try {
     const state = new ClusterStateStore(dataDir.clusterStateFile);
     state.load();
@@ -76,6 +79,11 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       state.markChanged();
       return state.persist();
     };
+    // Model deployments restart with the server (ES persistent tasks): pools load before serving.
+    const mlService = new MlService({ nodes: config.mlNodes, workerDir: workerDir(), persist: persistState });
+    ml = mlService;
+    state.register('ml', () => mlService.snapshot());
+    await mlService.restore(state.section<MlState>('ml'));
     let apiKeys: ApiKeyService | null = null;
     let generatedApiKey: string | null = null;
     if (config.securityEnabled) {
@@ -102,6 +110,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...documentRoutes(indices),
       ...bulkRoutes(indices),
       ...searchRoutes(search),
+      ...mlRoutes(mlService),
     ], routeSecurity);
     const searchPool = pool;
     let closing: Promise<void> | null = null;
@@ -110,6 +119,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       indices,
       search,
       pool: searchPool,
+      ml: mlService,
       recovery,
       apiKeys,
       generatedApiKey,
@@ -127,6 +137,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
             await indices.flushAll();
           } finally {
             await indices.close();
+            await mlService.close();
             await searchPool.close();
             dataDir.unlock();
           }
@@ -135,6 +146,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       },
     };
   } catch (e) {
+    await ml?.close();
     await pool?.close();
     dataDir.unlock();
     throw e;

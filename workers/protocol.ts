@@ -64,5 +64,40 @@ export type SearchShardReply = WorkerReply<ShardSearchResult>;
 export type SearchBatchReply = readonly SearchShardReply[];
 export type MergeSegmentsReply = WorkerReply<SegmentBuilt>;
 
+/**
+ * ML inference (workers/encode.ts): one allocation's thread encodes its share of a request's texts.
+ * Replies carry plain arrays (tokens) and a Float32Array per text.
+ */
+export interface EncodeTask {
+  readonly texts: readonly string[];
+}
+
+export interface EncodedText {
+  readonly tokens: readonly string[];
+  readonly weights: Float32Array;
+  readonly isTruncated: boolean;
+}
+
+export type EncodeReply = { readonly ok: true; readonly value: readonly EncodedText[] } | { readonly ok: false; readonly error: PlainError };
+
+/** Sent once to a fresh encode thread: it loads the model and reports what it measured. */
+export interface DescribeModelTask {
+  readonly sample: string;
+}
+
+export interface ModelDescription {
+  /** The artifact's size in bytes (SparseModel.sizeBytes). */
+  readonly sizeBytes: number;
+  /** This thread's V8 heap + external memory after loading the model and encoding a sample, after a GC. */
+  readonly threadFootprintBytes: number;
+}
+
+export type DescribeModelReply = { readonly ok: true; readonly value: ModelDescription } | { readonly ok: false; readonly error: PlainError };
+
+/** `workerData` of encode threads: probe threads load the model lazily, to measure it. */
+export interface EncodeWorkerData {
+  readonly probe: boolean;
+}
+
 /** Piscina task names (named exports of the worker modules). */
-export const TASK = { search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge' } as const;
+export const TASK = { search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge', encode: 'encode', describe: 'describe', ready: 'ready' } as const;

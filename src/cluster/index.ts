@@ -12,3 +12,4 @@ export * from './index-shard.js';
 export * from './search-service.js';
 export * from './index-resolver.js';
 
+export * from './ml-service.js';

@@ -9,6 +9,9 @@ import { getHeapStatistics } from 'node:v8';
 import { parseMemorySize } from '../common/byte-size.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { decodeApiKey, type ApiKeyCredentials } from '../common/api-key-codec.js';
+import { defaultMlNodes, MlNodesConfigError, parseMlNodes, type MlNodeConfig } from './ml-nodes.js';
+
+export type { MlNodeConfig };
 
 export interface ServerConfig {
   readonly host: string;
@@ -37,6 +40,8 @@ export interface ServerConfig {
   readonly maxContentLength: number;
   /** `indices.query.bool.max_clause_count`: leaf clauses one query may expand to. */
   readonly maxClauseCount: number;
+  /** The simulated ML nodes model deployments are placed on (`--ml-nodes`). */
+  readonly mlNodes: readonly MlNodeConfig[];
   readonly quiet: boolean;
 }
 
@@ -72,6 +77,10 @@ export const USAGE = `Usage: threadsearch [options]
                       empty for none (env THREADSEARCH_CORS_ORIGIN, default ${DEFAULTS.corsOrigin})
   --max-content-length <size>  largest request body (default ${DEFAULTS.maxContentLength})
   --max-clause-count <n>  leaf clauses one query may expand to (default ${DEFAULTS.maxClauseCount})
+  --ml-nodes <spec>   simulated ML nodes for model deployments: name:memory:processors[,...]
+                      (e.g. ml-1:16gb:8,ml-2:8gb:4) or a JSON file [{name, memory,
+                      allocated_processors}] (env THREADSEARCH_ML_NODES, default: one node
+                      with this machine's memory and cores)
   --quiet             log only warnings and errors
   --help              show this help
 `;
@@ -95,6 +104,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
         'cors-origin': { type: 'string' },
         'max-content-length': { type: 'string' },
         'max-clause-count': { type: 'string' },
+        'ml-nodes': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -124,8 +134,19 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
     corsOrigins: (v['cors-origin'] ?? env.THREADSEARCH_CORS_ORIGIN ?? DEFAULTS.corsOrigin).split(',').map((o) => o.trim()).filter((o) => o !== ''),
     maxContentLength: settingValue('max-content-length', v['max-content-length'] ?? DEFAULTS.maxContentLength, (x, n) => parseMemorySize(x, n, heap)),
     maxClauseCount: intOption('max-clause-count', v['max-clause-count'] ?? String(DEFAULTS.maxClauseCount), 1, 1_000_000),
+    mlNodes: mlNodes(v['ml-nodes'] ?? env.THREADSEARCH_ML_NODES),
     quiet: v.quiet ?? false,
   };
+}
+
+function mlNodes(raw: string | undefined): MlNodeConfig[] {
+  if (raw === undefined || raw.trim() === '') return defaultMlNodes();
+  try {
+    return parseMlNodes(raw);
+  } catch (e) {
+    if (e instanceof MlNodesConfigError) throw new ConfigError(e.message);
+    throw e;
+  }
 }
 
 function securityEnabled(noSecurityFlag: boolean | undefined, env: string | undefined): boolean {

@@ -265,3 +265,59 @@ export class SecurityError extends EsError {
     return header?.['WWW-Authenticate'] ?? [];
   }
 }
+
+// ---- Machine learning (ES ExceptionsHelper, Messages, and the trained-model transport actions) ----
+
+/** ES Messages.INFERENCE_NOT_FOUND: inference against an id that is neither a model nor a deployment. */
+export class TrainedModelNotFoundError extends ResourceNotFoundError {
+  constructor(id: string) {
+    super(`Could not find trained model [${id}]`);
+  }
+}
+
+/** ES ExceptionsHelper.missingTrainedModel: GET / DELETE / stats of ids that match no model. */
+export class MissingTrainedModelError extends ResourceNotFoundError {
+  constructor(ids: string) {
+    super(`No known trained model with model_id [${ids}]`);
+  }
+}
+
+/** ES ExceptionsHelper.missingModelDeployment: stop / update of an id with no deployment. */
+export class MissingModelDeploymentError extends ResourceNotFoundError {
+  constructor(id: string) {
+    super(`No known model deployment with id [${id}]`);
+  }
+}
+
+/** ES Messages.MODEL_ID_TAKEN (TrainedModelProvider.storeTrainedModel on a duplicate id). */
+export class TrainedModelExistsError extends EsError {
+  constructor(modelId: string) {
+    super('resource_already_exists_exception', `Trained machine learning model [${modelId}] already exists`, 400);
+  }
+}
+
+/**
+ * ES ModelDeploymentTimeoutException (an ElasticsearchStatusException, 408): `wait_for` was not
+ * reached within `timeout`. The deployment stays; its stats show how far it got.
+ */
+export class ModelDeploymentTimeoutError extends EsError {
+  constructor(timeout: string, deploymentId: string) {
+    super(
+      'model_deployment_timeout_exception',
+      `Timed out after [${timeout}] waiting for trained model deployment [${deploymentId}] to start. Use the trained model stats API to track the state of the deployment and try again once it has started.`,
+      408,
+    );
+  }
+}
+
+/**
+ * ES TransportStartTrainedModelDeploymentAction: no ML node can take a single allocation (429),
+ * with the placement explanation in an `illegal_state_exception` cause.
+ */
+export class NoMlCapacityError extends EsError {
+  constructor(explanation: string) {
+    super('status_exception', 'Could not start deployment because no ML nodes with sufficient capacity were found', 429, {
+      cause: new EsError('illegal_state_exception', `Could not start deployment because no suitable nodes were found, allocation explanation [${explanation}]`, 500),
+    });
+  }
+}

@@ -13,3 +13,4 @@ export * from './search.js';
 export * from './cluster.js';
 export * from './security.js';
 export * from './authorization.js';
+export * from './ml.js';

@@ -1,0 +1,234 @@
+/**
+ * Request bodies and URL parameters of the trained model APIs, read with ES's object-parser
+ * errors: unknown fields are `x_content_parse_exception` "[<parser>] unknown field [x]" at the
+ * field's position, wrong types "[<parser>] failed to parse field [x]".
+ */
+import { IllegalArgumentError, ParseError, StatusError, XContentParseError } from '../errors/index.js';
+import {
+  forEachEntry, isObject, mapItems, parseBody, parseJsonObject, readInt, readObject, readString, tokenName, within, type JsonObject,
+} from '../dsl/index.js';
+import { parseByteSize } from '../common/byte-size.js';
+import { parseTimeValue } from '../common/time-value.js';
+import { parseAllocationState, parsePriority, START_DEFAULTS, type StartDeploymentRequest } from '../cluster/index.js';
+import { intParam, type Query } from './params.js';
+
+function unknownField(parser: string, key: string): XContentParseError {
+  return new XContentParseError(`[${parser}] unknown field [${key}]`, undefined, 'key');
+}
+
+/** ES TimeValue.parseTimeValue on a REST parameter or body field: parse_exception on a bad value. */
+export function timeParam(value: string | undefined, name: string, def: number): { ms: number; text: string } {
+  if (value === undefined) return { ms: def, text: `${def / 1000}s` };
+  try {
+    return { ms: parseTimeValue(value, name), text: value };
+  } catch (e) {
+    throw new ParseError((e as Error).message);
+  }
+}
+
+function byteSizeParam(value: string, name: string): number {
+  try {
+    return parseByteSize(value, name);
+  } catch (e) {
+    throw new ParseError((e as Error).message);
+  }
+}
+
+const PUT_MODEL_FIELDS = new Set([
+  'model_id', 'description', 'tags', 'metadata', 'input', 'inference_config', 'model_type', 'model_size_bytes', 'estimated_operations',
+  'platform_architecture', 'prefix_strings', 'location', 'definition', 'compressed_definition', 'license_level', 'default_field_map',
+]);
+
+export interface PutModelBody {
+  readonly fieldNames: readonly string[];
+  /** `definition` / `compressed_definition` was sent (this server cannot load one). */
+  readonly hasDefinition: boolean;
+}
+
+/** `PUT _ml/trained_models/<id>` (ES TrainedModelConfig.STRICT_PARSER, the fields this server reads). */
+export function parsePutModel(body: string | null, modelId: string): PutModelBody {
+  if (body === null) throw new IllegalArgumentError('request body is required');
+  const json = parseJsonObject(body);
+  let fieldNames: string[] | null = null;
+  let hasDefinition = false;
+  parseBody(() => forEachEntry(json, (key, value) => {
+    if (!PUT_MODEL_FIELDS.has(key)) throw unknownField('trained_model_config', key);
+    switch (key) {
+      case 'model_id': {
+        const id = readString('trained_model_config', key, value);
+        if (id !== modelId) throw new StatusError(`Inconsistent model_id; '${id}' specified in the body differs from '${modelId}' specified as a URL argument`, 400);
+        break;
+      }
+      case 'input':
+        fieldNames = parseInput(readObjectField('trained_model_config', key, value));
+        break;
+      case 'definition':
+      case 'compressed_definition':
+        hasDefinition = true;
+        break;
+      case 'description':
+      case 'model_type':
+      case 'platform_architecture':
+      case 'license_level':
+        readString('trained_model_config', key, value);
+        if (key === 'model_type' && value !== 'pytorch') {
+          throw new StatusError(`[model_type] [${String(value)}] is not supported: built-in models are of type [pytorch]`, 400);
+        }
+        break;
+      case 'tags':
+        mapItems(value, (t) => readString('trained_model_config', key, t));
+        break;
+      case 'model_size_bytes':
+      case 'estimated_operations':
+        readInt('trained_model_config', key, value);
+        break;
+      case 'inference_config':
+        parseInferenceConfig(readObjectField('trained_model_config', key, value));
+        break;
+      default:
+        readObjectField('trained_model_config', key, value);
+    }
+  }));
+  if (fieldNames === null && !hasDefinition) throw new IllegalArgumentError('[input] must not be null.');
+  return { fieldNames: fieldNames ?? [], hasDefinition };
+}
+
+function readObjectField(parser: string, field: string, v: unknown): JsonObject {
+  if (isObject(v)) return v;
+  throw new XContentParseError(`[${parser}] ${field} doesn't support values of type: ${tokenName(v)}`);
+}
+
+function parseInput(input: JsonObject): string[] {
+  let names: string[] | null = null;
+  forEachEntry(input, (key, value) => {
+    if (key !== 'field_names') throw unknownField('trained_model_config_input', key);
+    names = mapItems(value, (n) => readString('trained_model_config_input', key, n));
+  });
+  if (names === null || (names as string[]).length === 0) throw new IllegalArgumentError('[field_names] must not be empty');
+  return names;
+}
+
+/** `inference_config`: only `text_expansion` (with its optional settings) applies to the built-in model. */
+export function parseInferenceConfig(config: JsonObject): { resultsField: string } {
+  let resultsField = 'predicted_value';
+  forEachEntry(config, (type, value) => {
+    if (type !== 'text_expansion') {
+      throw new StatusError(`Trained model is configured for task [text_expansion] but called with task [${type}]`, 400);
+    }
+    forEachEntry(readObject('inference_config', type, value), (key, v) => {
+      if (key === 'results_field') resultsField = readString(type, key, v);
+      else if (key === 'tokenization' || key === 'vocabulary') readObjectField(type, key, v);
+      else throw unknownField(type, key);
+    });
+  });
+  return { resultsField };
+}
+
+export interface InferBody {
+  readonly texts: string[];
+  readonly resultsField: string;
+}
+
+/** `_infer` body: `docs` of `{<input field>: text}` and an optional `inference_config`. */
+export function parseInfer(body: string | null, inputField: string): InferBody {
+  if (body === null) throw new IllegalArgumentError('request body is required');
+  const json = parseJsonObject(body);
+  let texts: string[] | null = null;
+  let resultsField = 'predicted_value';
+  parseBody(() => forEachEntry(json, (key, value) => {
+    if (key === 'docs') {
+      if (!Array.isArray(value)) throw new XContentParseError(`[infer_trained_model_request] docs doesn't support values of type: ${tokenName(value)}`);
+      texts = value.map((doc, i) => within(i, () => {
+        if (!isObject(doc)) throw new XContentParseError(`[infer_trained_model_request] docs doesn't support values of type: ${tokenName(doc)}`);
+        const text = doc[inputField];
+        if (text === undefined) throw new StatusError(`Input field [${inputField}] does not exist in the request document`, 400);
+        if (typeof text !== 'string') throw new StatusError(`Input value [${JSON.stringify(text)}] for field [${inputField}] must be a string`, 400);
+        return text;
+      }));
+    } else if (key === 'inference_config') {
+      resultsField = parseInferenceConfig(readObjectField('infer_trained_model_request', key, value)).resultsField;
+    } else if (key !== 'timeout') {
+      throw unknownField('infer_trained_model_request', key);
+    }
+  }));
+  if (texts === null || (texts as string[]).length === 0) throw new IllegalArgumentError('Validation Failed: 1: at least one document is required;');
+  return { texts, resultsField };
+}
+
+export const START_PARAMS = ['number_of_allocations', 'threads_per_allocation', 'queue_capacity', 'wait_for', 'deployment_id', 'timeout', 'priority', 'cache_size'];
+
+/**
+ * `_start`: parameters from the body (8.16+ clients) and then the query string (what v8 clients
+ * send), the query winning, as ES's RestStartTrainedModelDeploymentAction does.
+ */
+export function parseStartDeployment(modelId: string, query: Query, body: string | null): { request: StartDeploymentRequest; timeoutText: string } {
+  const values: Record<string, string> = {};
+  if (body !== null && body.trim() !== '') {
+    const json = parseJsonObject(body);
+    parseBody(() => forEachEntry(json, (key, value) => {
+      if (key === 'adaptive_allocations') {
+        const a = readObjectField('start_trained_model_deployment', key, value);
+        if (a.enabled === true) throw new StatusError('adaptive allocations are not supported by this server; set [number_of_allocations]', 400);
+        return;
+      }
+      if (key === 'model_id') {
+        const id = readString('start_trained_model_deployment', key, value);
+        if (id !== modelId) throw new StatusError(`Inconsistent model_id; '${id}' specified in the body differs from '${modelId}' specified as a URL argument`, 400);
+        return;
+      }
+      if (!START_PARAMS.includes(key)) throw unknownField('cluster:admin/xpack/ml/trained_models/deployment/start', key);
+      if (key === 'number_of_allocations' || key === 'threads_per_allocation' || key === 'queue_capacity') {
+        values[key] = String(readInt('cluster:admin/xpack/ml/trained_models/deployment/start', key, value));
+      } else {
+        values[key] = readString('cluster:admin/xpack/ml/trained_models/deployment/start', key, value);
+      }
+    }));
+  }
+  for (const k of START_PARAMS) if (query[k] !== undefined) values[k] = query[k]!;
+  const timeout = timeParam(values.timeout, 'timeout', START_DEFAULTS.timeoutMs);
+  const request: StartDeploymentRequest = {
+    modelId,
+    deploymentId: values.deployment_id ?? modelId,
+    numberOfAllocations: intParam(values, 'number_of_allocations', START_DEFAULTS.numberOfAllocations),
+    threadsPerAllocation: intParam(values, 'threads_per_allocation', START_DEFAULTS.threadsPerAllocation),
+    queueCapacity: intParam(values, 'queue_capacity', START_DEFAULTS.queueCapacity),
+    timeoutMs: timeout.ms,
+    waitFor: values.wait_for !== undefined ? parseAllocationState(values.wait_for) : START_DEFAULTS.waitFor,
+    priority: values.priority !== undefined ? parsePriority(values.priority) : START_DEFAULTS.priority,
+    cacheSize: values.cache_size !== undefined ? byteSizeParam(values.cache_size, 'cache_size') : null,
+  };
+  if (request.deploymentId === '') throw new IllegalArgumentError('[deployment_id] must not be empty');
+  return { request, timeoutText: timeout.text };
+}
+
+/** `_update`: `number_of_allocations` from the body (or the query string). */
+export function parseUpdateDeployment(query: Query, body: string | null): number {
+  let n: number | null = query.number_of_allocations !== undefined ? intParam(query, 'number_of_allocations', 1) : null;
+  if (body !== null && body.trim() !== '') {
+    const json = parseJsonObject(body);
+    parseBody(() => forEachEntry(json, (key, value) => {
+      if (key === 'number_of_allocations') n ??= readInt('update_trained_model_deployment_request', key, value);
+      else if (key === 'adaptive_allocations') {
+        const a = readObjectField('update_trained_model_deployment_request', key, value);
+        if (a.enabled === true) throw new StatusError('adaptive allocations are not supported by this server; set [number_of_allocations]', 400);
+      } else throw unknownField('update_trained_model_deployment_request', key);
+    }));
+  }
+  if (n === null) throw new IllegalArgumentError('Validation Failed: 1: [number_of_allocations] must be set;');
+  return n;
+}
+
+/** `_stop` flags may come in the body too. */
+export function parseStopBody(body: string | null): { force?: boolean; allowNoMatch?: boolean } {
+  if (body === null || body.trim() === '') return {};
+  const json = parseJsonObject(body);
+  const out: { force?: boolean; allowNoMatch?: boolean } = {};
+  parseBody(() => forEachEntry(json, (key, value) => {
+    if (key !== 'force' && key !== 'allow_no_match' && key !== 'id') throw unknownField('stop_trained_model_deployment_request', key);
+    if (key === 'id') return;
+    if (typeof value !== 'boolean') throw new XContentParseError(`[stop_trained_model_deployment_request] failed to parse field [${key}]`);
+    if (key === 'force') out.force = value;
+    else out.allowNoMatch = value;
+  }));
+  return out;
+}

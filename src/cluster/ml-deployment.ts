@@ -105,6 +105,8 @@ export class MlDeployment {
   reason = '';
   private maxAssigned = 0;
   private stopped = false;
+  /** Requests running on an allocation: a stop lets them finish before the pools close. */
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(options: DeploymentOptions) {
     this.record = options.record;
@@ -257,7 +259,7 @@ export class MlDeployment {
 
   private run(p: NodeProcess, allocation: MlAllocation, pending: Pending): void {
     const started = performance.now();
-    allocation.encode(pending.texts).then(
+    const work = allocation.encode(pending.texts).then(
       (result) => {
         p.record(pending.texts.length, performance.now() - started);
         this.settle(pending, () => pending.resolve(result));
@@ -266,7 +268,11 @@ export class MlDeployment {
         p.errorCount++;
         this.settle(pending, () => pending.reject(e instanceof EsError ? e : new InternalError(String(e))));
       },
-    ).finally(() => this.release(p, allocation));
+    ).finally(() => {
+      this.inflight.delete(work);
+      this.release(p, allocation);
+    });
+    this.inflight.add(work);
   }
 
   private settle(pending: Pending, action: () => void): void {
@@ -309,8 +315,9 @@ export class MlDeployment {
       for (const q of p.queue.splice(0)) {
         this.settle(q, () => q.reject(new RejectedExecutionError('unable to process as inference process worker service has shutdown')));
       }
-      for (const a of p.allocations) closing.push(a.close());
     }
+    await Promise.allSettled([...this.inflight]);
+    for (const p of this.processes.values()) for (const a of p.allocations) closing.push(a.close());
     await Promise.all(closing);
   }
 

@@ -1,0 +1,31 @@
+/**
+ * A WordPiece vocabulary in BERT's `vocab.txt` form: one token per line, line number = id,
+ * continuation pieces written `##x`, special tokens `[PAD] [UNK] [CLS] [SEP] [MASK] [unusedN]`.
+ */
+export interface Vocabulary {
+  readonly tokens: readonly string[];
+  readonly ids: ReadonlyMap<string, number>;
+  readonly unkId: number;
+  readonly clsId: number;
+  readonly sepId: number;
+}
+
+function requireId(ids: Map<string, number>, token: string): number {
+  const id = ids.get(token);
+  if (id === undefined) throw new Error(`vocabulary has no ${token} token`);
+  return id;
+}
+
+export function parseVocabulary(text: string): Vocabulary {
+  const tokens = text.split('\n');
+  if (tokens[tokens.length - 1] === '') tokens.pop();
+  const ids = new Map<string, number>();
+  // The first occurrence wins, as in BERT's load_vocab.
+  for (let id = 0; id < tokens.length; id++) if (!ids.has(tokens[id])) ids.set(tokens[id], id);
+  return { tokens, ids, unkId: requireId(ids, '[UNK]'), clsId: requireId(ids, '[CLS]'), sepId: requireId(ids, '[SEP]') };
+}
+
+/** `[PAD]`, `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]` and `[unusedN]`: never model output. */
+export function isSpecialToken(token: string): boolean {
+  return token.length > 2 && token.startsWith('[') && token.endsWith(']');
+}

@@ -96,7 +96,7 @@ describe('encoding', () => {
   it('does not expand a word missing from the vocabulary: its pieces carry no meaning of their own (a static model’s limit)', () => {
     const v = encode(model, 'chlorophyll');
     expect(v.tokens.every((t) => model.vocab.tokens.indexOf(t) >= 0)).toBe(true);
-    expect(v.tokens.sort()).toEqual(['##hyl', '##lor', '##op', 'ch']);
+    expect([...v.tokens].sort()).toEqual(['##hyl', '##lor', '##op', 'ch']);
   });
 
   it('gives stop words no weight', () => {

@@ -56,20 +56,40 @@ interface Scratch {
   /** 1 where a token occurred as a whole word (not only as a piece of a longer word). */
   readonly wholeWord: Uint8Array;
   readonly touched: Int32Array;
+  /** Context fit per expansion candidate, valid where `fitStamp` equals this text's generation. */
+  readonly fit: Float32Array;
+  readonly fitStamp: Uint32Array;
+  /** Expansion weights, for finding the budget's threshold. */
+  readonly weights: Float32Array;
 }
 
 let scratch: Scratch | undefined;
 
-function scratchFor(size: number): Scratch {
-  if (scratch?.tf.length !== size) {
-    scratch = { tf: new Float32Array(size), weight: new Float32Array(size), wholeWord: new Uint8Array(size), touched: new Int32Array(size) };
+function scratchFor(size: number, candidates: number): Scratch {
+  if (scratch?.tf.length !== size || scratch.fit.length !== candidates) {
+    scratch = {
+      tf: new Float32Array(size), weight: new Float32Array(size), wholeWord: new Uint8Array(size), touched: new Int32Array(size),
+      fit: new Float32Array(candidates), fitStamp: new Uint32Array(candidates), weights: new Float32Array(size),
+    };
   }
   return scratch;
 }
 
+let generationCounter = 0;
+
+/** A stamp no entry of `stamps` holds yet (wrapping clears them, once every 2³² texts). */
+function nextGeneration(stamps: Uint32Array): number {
+  generationCounter = (generationCounter + 1) >>> 0;
+  if (generationCounter === 0) {
+    stamps.fill(0);
+    generationCounter = 1;
+  }
+  return generationCounter;
+}
+
 export function encode(model: SparseModel, text: string): SparseVector {
   const { prior, canonical, neighbours, scores, neighbourCount: k, dimensions: d } = model.artifact;
-  const { tf, weight, wholeWord, touched } = scratchFor(prior.length);
+  const { tf, weight, wholeWord, touched, fit, fitStamp, weights: scratchWeights } = scratchFor(prior.length, model.artifact.candidates.length);
   const tokenized = tokenize(model.vocab, text);
   let touchedCount = 0;
 
@@ -92,7 +112,7 @@ export function encode(model: SparseModel, text: string): SparseVector {
   let length = 0;
   for (let t = 0; t < touchedCount; t++) length += tf[touched[t]];
   const lengthNorm = K1 * (1 - B + (B * length) / REFERENCE_LENGTH);
-  const centroid = new Float32Array(d);
+  const centroid = new Float64Array(d);
   let contentWords = 0;
   for (let t = 0; t < touchedCount; t++) {
     const key = touched[t];
@@ -101,43 +121,70 @@ export function encode(model: SparseModel, text: string): SparseVector {
     const c = model.candidateIndex[key];
     if (c < 0 || wholeWord[key] === 0) continue;
     contentWords++;
-    for (let x = 0; x < d; x++) centroid[x] += w * model.vectors[c * d + x];
+    for (let x = 0, at = c * d; x < d; x++, at++) centroid[x] += w * model.vectors[at];
   }
   let norm = 0;
   for (let x = 0; x < d; x++) norm += centroid[x] * centroid[x];
   const inverseNorm = norm > 0 ? 1 / Math.sqrt(norm) : 0;
 
   // 3. Expansion from each content word (only the lexical tokens are sources, not other expansions).
+  // A neighbour's fit to the context is computed once per text, and not at all when even a perfect
+  // fit could not make the expansion count.
+  const { candidates } = model.artifact;
+  const { vectors, candidateIndex } = model;
+  const generation = nextGeneration(fitStamp);
   const lexicalCount = touchedCount;
   for (let t = 0; t < lexicalCount; t++) {
     const key = touched[t];
-    const c = model.candidateIndex[key];
+    const c = candidateIndex[key];
     if (c < 0 || wholeWord[key] === 0) continue;
     const source = weight[key] * EXPANSION_SCALE;
+    const floor = MIN_EXPANSION_SHARE * weight[key];
     for (let r = 0; r < k; r++) {
       const n = neighbours[c * k + r];
       if (n === NO_NEIGHBOUR) break;
-      const sigma = scores[c * k + r] / SCORE_SCALE;
-      let fit = LONE_WORD_CONTEXT;
+      const strength = source * (scores[c * k + r] / SCORE_SCALE);
+      const target = candidates[n];
+      if (strength <= floor || strength <= weight[target]) continue;
+      let f = LONE_WORD_CONTEXT;
       if (contentWords > 1) {
-        let dot = 0;
-        for (let x = 0; x < d; x++) dot += model.vectors[n * d + x] * centroid[x];
-        fit = Math.max(0, dot * inverseNorm);
+        if (fitStamp[n] !== generation) {
+          let dot = 0;
+          for (let x = 0, at = n * d; x < d; x++, at++) dot += vectors[at] * centroid[x];
+          fit[n] = Math.max(0, dot * inverseNorm);
+          fitStamp[n] = generation;
+        }
+        f = fit[n];
       }
-      const e = source * sigma * (CONTEXT_FREE_SHARE + (1 - CONTEXT_FREE_SHARE) * fit);
-      if (e <= MIN_EXPANSION_SHARE * weight[key]) continue;
-      const target = model.artifact.candidates[n];
+      const e = strength * (CONTEXT_FREE_SHARE + (1 - CONTEXT_FREE_SHARE) * f);
+      if (e <= floor) continue;
       if (weight[target] === 0) touched[touchedCount++] = target;
       if (e > weight[target]) weight[target] = e;
     }
   }
 
   // 4. Every lexical token and the strongest expansions within budget, heaviest first (ties by
-  // token id, so output is deterministic).
-  const byWeight = (a: number, b: number): number => weight[b] - weight[a] || a - b;
-  const expansions = Array.from(touched.subarray(lexicalCount, touchedCount)).sort(byWeight);
+  // token id, so output is deterministic). The budget's weight threshold is found with a native
+  // numeric sort of the weights alone: a comparator sort of every expansion cost more than encoding.
   const budget = Math.round(EXPANSION_BUDGET * Math.sqrt(contentWords));
-  const order = [...touched.subarray(0, lexicalCount), ...expansions.slice(0, budget)].sort(byWeight);
+  const expansionCount = touchedCount - lexicalCount;
+  let threshold = 0;
+  if (expansionCount > budget) {
+    const expansionWeights = scratchWeights.subarray(0, expansionCount);
+    for (let t = 0; t < expansionCount; t++) expansionWeights[t] = weight[touched[lexicalCount + t]];
+    expansionWeights.sort();
+    threshold = expansionWeights[expansionCount - budget];
+  }
+  const order = Array.from(touched.subarray(0, lexicalCount));
+  const atThreshold: number[] = [];
+  for (let t = lexicalCount; t < touchedCount; t++) {
+    const key = touched[t];
+    if (weight[key] > threshold) order.push(key);
+    else if (weight[key] === threshold) atThreshold.push(key);
+  }
+  atThreshold.sort((a, b) => a - b);
+  order.push(...atThreshold.slice(0, Math.max(0, budget - (order.length - lexicalCount))));
+  order.sort((a, b) => weight[b] - weight[a] || a - b);
   const kept = order.slice(0, MAX_TOKENS);
   const weights = new Float32Array(kept.length);
   const tokens = kept.map((key, i) => {

@@ -23,8 +23,8 @@ export interface SparseModel {
   readonly artifact: ModelArtifact;
   /** Token id → expansion candidate index, −1 for tokens that are not candidates. */
   readonly candidateIndex: Int32Array;
-  /** The candidates' unit context vectors as floats (N × D), decoded once for the hot loop. */
-  readonly vectors: Float32Array;
+  /** The candidates' unit context vectors (N × D), decoded once to doubles for the hot loop (no float32 conversions there). */
+  readonly vectors: Float64Array;
 }
 
 /** The installed model directory: found upward from this file, so `src/` (tests) and `dist/src/` both work. */
@@ -49,7 +49,7 @@ export function readSparseModel(dir: string): SparseModel {
   if (artifact.prior.length !== vocab.tokens.length) throw new Error('model artifact and vocabulary sizes differ');
   const candidateIndex = new Int32Array(vocab.tokens.length).fill(-1);
   artifact.candidates.forEach((id, i) => (candidateIndex[id] = i));
-  const vectors = new Float32Array(artifact.vectors.length);
+  const vectors = new Float64Array(artifact.vectors.length);
   const d = artifact.dimensions;
   for (let i = 0; i < artifact.candidates.length; i++) {
     // Renormalise after int8 rounding so cosines stay cosines.

@@ -5,6 +5,8 @@
 export interface Vocabulary {
   readonly tokens: readonly string[];
   readonly ids: ReadonlyMap<string, number>;
+  /** Continuation pieces by their text without `##` (WordPiece looks them up this way). */
+  readonly continuationIds: ReadonlyMap<string, number>;
   readonly unkId: number;
   readonly clsId: number;
   readonly sepId: number;
@@ -22,7 +24,9 @@ export function parseVocabulary(text: string): Vocabulary {
   const ids = new Map<string, number>();
   // The first occurrence wins, as in BERT's load_vocab.
   for (let id = 0; id < tokens.length; id++) if (!ids.has(tokens[id])) ids.set(tokens[id], id);
-  return { tokens, ids, unkId: requireId(ids, '[UNK]'), clsId: requireId(ids, '[CLS]'), sepId: requireId(ids, '[SEP]') };
+  const continuationIds = new Map<string, number>();
+  for (const [token, id] of ids) if (token.startsWith('##') && token.length > 2) continuationIds.set(token.slice(2), id);
+  return { tokens, ids, continuationIds, unkId: requireId(ids, '[UNK]'), clsId: requireId(ids, '[CLS]'), sepId: requireId(ids, '[SEP]') };
 }
 
 /** `[PAD]`, `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]` and `[unusedN]`: never model output. */

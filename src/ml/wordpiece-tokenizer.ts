@@ -75,9 +75,42 @@ function pushNormalized(token: string, out: string[]): void {
   if (current !== '') out.push(current);
 }
 
+/** Anything but printable ASCII, tab, LF and CR sends a text down the general (Unicode) path. */
+const NOT_PLAIN_ASCII = /[^\t\n\r\x20-\x7e]/;
+const WORD = 0;
+const SPACE = 1;
+const PUNCT = 2;
+/** Class of each printable ASCII code (and tab, LF, CR): what BERT's rules make of it. */
+const ASCII_CLASS = new Uint8Array(128).map((_, cp) => {
+  if (cp === 0x20 || cp === 0x09 || cp === 0x0a || cp === 0x0d) return SPACE;
+  return isPunctuation(cp, String.fromCharCode(cp)) ? PUNCT : WORD;
+});
+
+/**
+ * The same rules for printable-ASCII text (most English), without per-character regular
+ * expressions or string building: words are slices of the lowercased text.
+ */
+function basicTokenizeAscii(text: string, out: string[]): string[] {
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const cls = ASCII_CLASS[lower.charCodeAt(i)];
+    if (cls === WORD) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) out.push(lower.slice(start, i));
+    start = -1;
+    if (cls === PUNCT) out.push(lower[i]);
+  }
+  if (start >= 0) out.push(lower.slice(start));
+  return out;
+}
+
 /** BERT's BasicTokenizer (do_lower_case, tokenize_chinese_chars, strip_accents as lowercase). */
 export function basicTokenize(text: string): string[] {
   const out: string[] = [];
+  if (!NOT_PLAIN_ASCII.test(text)) return basicTokenizeAscii(text, out);
   let current = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
@@ -97,20 +130,24 @@ export function basicTokenize(text: string): string[] {
   return out;
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Greedy longest-match-first WordPiece of one basic-tokenizer word. */
 export function wordpiece(vocab: Vocabulary, word: string): number[] {
   const whole = vocab.ids.get(word);
   if (whole !== undefined) return [whole];
-  const chars = Array.from(word);
+  // Code points, so a character outside the BMP is one character as in Python; a word without
+  // surrogates is its own code-point array and is sliced directly.
+  const chars: string | string[] = SURROGATE.test(word) ? Array.from(word) : word;
   if (chars.length > MAX_INPUT_CHARS_PER_WORD) return [vocab.unkId];
+  const slice = (from: number, to: number): string => (typeof chars === 'string' ? chars.slice(from, to) : chars.slice(from, to).join(''));
   const pieces: number[] = [];
   let start = 0;
   while (start < chars.length) {
     let end = chars.length;
     let found = -1;
     while (start < end) {
-      const piece = (start > 0 ? '##' : '') + chars.slice(start, end).join('');
-      const id = vocab.ids.get(piece);
+      const id = (start > 0 ? vocab.continuationIds : vocab.ids).get(slice(start, end));
       if (id !== undefined) {
         found = id;
         break;
@@ -124,12 +161,29 @@ export function wordpiece(vocab: Vocabulary, word: string): number[] {
   return pieces;
 }
 
+/** Words remembered per vocabulary: text repeats its words, and most words repeat across texts. */
+const WORD_CACHE_SIZE = 65_536;
+const wordCaches = new WeakMap<Vocabulary, Map<string, readonly number[]>>();
+
+function cachedWordpiece(vocab: Vocabulary, word: string): readonly number[] {
+  let cache = wordCaches.get(vocab);
+  if (!cache) wordCaches.set(vocab, (cache = new Map()));
+  let pieces = cache.get(word);
+  if (pieces === undefined) {
+    // Emptied when full rather than LRU-ordered: cheap, and a natural text's common words refill it at once.
+    if (cache.size >= WORD_CACHE_SIZE) cache.clear();
+    pieces = wordpiece(vocab, word);
+    cache.set(word, pieces);
+  }
+  return pieces;
+}
+
 /** Words and pieces of a text, cut to the first 510 content pieces as BERT truncates (`truncate: first`). */
 export function tokenize(vocab: Vocabulary, text: string): TokenizedText {
   const words: TokenizedWord[] = [];
   let pieceCount = 0;
   for (const word of basicTokenize(text)) {
-    const pieces = wordpiece(vocab, word);
+    const pieces = cachedWordpiece(vocab, word);
     const room = MAX_CONTENT_PIECES - pieceCount;
     if (pieces.length > room) {
       if (room > 0) words.push({ word, pieces: pieces.slice(0, room) });

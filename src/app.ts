@@ -74,7 +74,6 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       state.markChanged();
       await state.persist();
     }
-    const search = new SearchService(indices, pool, { defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount });
     const persistState = () => {
       state.markChanged();
       return state.persist();
@@ -84,6 +83,10 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
     ml = mlService;
     state.register('ml', () => mlService.snapshot());
     await mlService.restore(state.section<MlState>('ml'));
+    // text_expansion / sparse_vector queries encode their text through the ML service.
+    const search = new SearchService(indices, pool, {
+      defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount, inference: mlService,
+    });
     let apiKeys: ApiKeyService | null = null;
     let generatedApiKey: string | null = null;
     if (config.securityEnabled) {

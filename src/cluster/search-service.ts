@@ -28,6 +28,8 @@ import type { SearchPool } from './search-pool.js';
 import type { ShardSnapshot } from './shard-state.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
 import { SegmentStatsSource } from './stats-source.js';
+import { resolveQueryInference } from './query-inference.js';
+import type { SparseInference } from '../ml/index.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -79,6 +81,8 @@ export interface SearchServiceOptions {
   readonly defaultSearchTimeoutMs: number;
   /** `indices.query.bool.max_clause_count`: leaf clauses a planned query may have. */
   readonly maxClauseCount?: number;
+  /** Encodes `text_expansion` / `sparse_vector` query texts (the ML service); null = none. */
+  readonly inference?: SparseInference | null;
 }
 
 /** ES 8 computes its limit from heap and search threads; this is a fixed, documented default. */
@@ -154,6 +158,9 @@ export class SearchService {
 
   async search(expression: string | undefined, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchOutcome> {
     const start = performance.now();
+    // Model inference first: snapshots below are captured and searched with no await in between.
+    const query = await resolveQueryInference(req.query, this.options.inference ?? null);
+    if (query !== req.query) req = { ...req, query };
     const deadline = this.deadline(req.timeoutMs);
     const allowPartial = opts.allowPartialSearchResults ?? true;
     const indices = this.indices.resolve(expression, opts.resolve);
@@ -254,6 +261,7 @@ export class SearchService {
   async count(
     expression: string | undefined, query: QueryNode | null, minScore: number | null, opts: SearchOptions = {},
   ): Promise<{ count: number; shards: ShardsHeader }> {
+    query = await resolveQueryInference(query, this.options.inference ?? null);
     const deadline = this.deadline(null);
     const indices = this.indices.resolve(expression, opts.resolve);
     const targets = this.targets(indices);

@@ -17,13 +17,17 @@ export class SegmentStatsSource implements StatsSource {
     if (!s) {
       let docCount = 0;
       let sumTotalTermFreq = 0;
+      let sumDocFreq = 0;
+      let maxSegmentTermCount = 0;
       for (const seg of this.segments) {
         const f = seg.fields.get(field);
         if (!f) continue;
         docCount += f.info.docCount;
         sumTotalTermFreq += f.info.sumTotalTermFreq;
+        sumDocFreq += f.info.sumDocFreq;
+        if (f.info.termCount > maxSegmentTermCount) maxSegmentTermCount = f.info.termCount;
       }
-      s = { docCount, sumTotalTermFreq };
+      s = { docCount, sumTotalTermFreq, sumDocFreq, maxSegmentTermCount };
       this.fieldCache.set(field, s);
     }
     return s;

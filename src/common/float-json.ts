@@ -24,3 +24,25 @@ export function float32ToJson(x: number): string {
   }
   return String(x);
 }
+
+/**
+ * Java's `Float.toString` (what ES error messages print for float values): "1.0", "-0.5",
+ * "0.0", "NaN", "Infinity"; outside [10⁻³, 10⁷) computerized scientific notation, "1.0E-5".
+ */
+export function javaFloatToString(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const f = Math.fround(x);
+  const a = Math.abs(f);
+  const shortest = float32ToJson(f);
+  if (a >= 1e-3 && a < 1e7) {
+    // In this range JS prints plain decimals too.
+    return shortest.includes('.') ? shortest : `${shortest}.0`;
+  }
+  // Scientific: the same shortest digits, one before the point.
+  const [mantissa, exp] = Number(shortest).toExponential().split('e');
+  const m = mantissa.includes('.') ? mantissa : `${mantissa}.0`;
+  return `${m}E${Number(exp)}`;
+}

@@ -16,3 +16,4 @@ export * from './search-request.js';
 export * from './update-request.js';
 export * from './minimum-should-match.js';
 export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';
+export { DEFAULT_TOKEN_PRUNING } from './queries/token-pruning.js';

@@ -180,6 +180,55 @@ export interface DisMaxQuery extends Common {
   readonly tieBreaker: number;
 }
 
+/** `pruning_config` (ES TokenPruningConfig), defaults 5 / 0.4 / false. */
+export interface TokenPruningConfig {
+  readonly tokensFreqRatioThreshold: number;
+  readonly tokensWeightThreshold: number;
+  readonly onlyScorePrunedTokens: boolean;
+}
+
+/** One query token and its weight (ES WeightedToken), float32. */
+export interface WeightedToken {
+  readonly token: string;
+  readonly weight: number;
+}
+
+/**
+ * `text_expansion` (8.8+, deprecated 8.15): the model encodes `modelText` on the coordinator, which
+ * fills `tokens` once before planning (ES's rewrite to weighted tokens); null until then.
+ */
+export interface TextExpansionQuery extends Common {
+  readonly kind: 'text_expansion';
+  readonly field: string;
+  readonly modelId: string;
+  readonly modelText: string;
+  readonly pruningConfig: TokenPruningConfig | null;
+  readonly tokens: readonly WeightedToken[] | null;
+}
+
+/**
+ * `sparse_vector` (8.15+): `queryVector` given, or computed by the coordinator from `query` with
+ * `inferenceId` before planning. Pruning applies only when `prune` is true (`pruningConfig` or the
+ * defaults).
+ */
+export interface SparseVectorQuery extends Common {
+  readonly kind: 'sparse_vector';
+  readonly field: string;
+  readonly inferenceId: string | null;
+  readonly query: string | null;
+  readonly queryVector: readonly WeightedToken[] | null;
+  readonly prune: boolean;
+  readonly pruningConfig: TokenPruningConfig | null;
+}
+
+/** `weighted_tokens` (8.13+): a precomputed query vector; pruned when `pruning_config` is given. */
+export interface WeightedTokensQuery extends Common {
+  readonly kind: 'weighted_tokens';
+  readonly field: string;
+  readonly tokens: readonly WeightedToken[];
+  readonly pruningConfig: TokenPruningConfig | null;
+}
+
 export type QueryNode =
   | MatchAllQuery
   | MatchNoneQuery
@@ -198,7 +247,10 @@ export type QueryNode =
   | PrefixQuery
   | WildcardQuery
   | ConstantScoreQuery
-  | DisMaxQuery;
+  | DisMaxQuery
+  | TextExpansionQuery
+  | SparseVectorQuery
+  | WeightedTokensQuery;
 
 export type QueryKind = QueryNode['kind'];
 

@@ -14,4 +14,5 @@ export * from './segment/segment-writer.js';
 export * from './segment/segment-reader.js';
 export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';
+export * from './segment/feature-weights.js';
 export { compareCodePoints } from './segment/bytes.js';

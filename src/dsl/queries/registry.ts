@@ -9,6 +9,9 @@ import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePre
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
 import { parseQueryStringQuery } from './query-string.js';
+import { parseSparseVector } from './sparse-vector.js';
+import { parseTextExpansion } from './text-expansion.js';
+import { parseWeightedTokens } from './weighted-tokens.js';
 import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard } from './term-level.js';
 
 const PARSERS: Record<string, (body: unknown) => QueryNode> = {
@@ -30,6 +33,9 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   ids: parseIds,
   prefix: parsePrefix,
   wildcard: parseWildcard,
+  text_expansion: parseTextExpansion,
+  sparse_vector: parseSparseVector,
+  weighted_tokens: parseWeightedTokens,
 };
 
 export const SUPPORTED_QUERIES: readonly string[] = Object.keys(PARSERS);

@@ -12,6 +12,8 @@ import { DocumentParsingError, EsError, IllegalArgumentError, StrictDynamicMappi
 import { compiledFormat, previewValue, toIndexableValue, type IndexableValue } from './field-values.js';
 import { resolveMapping, type ResolvedMapping } from './resolve.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
+import { isFeatureType } from './types.js';
+import { parseFeatureObject } from './feature-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 
 export type FieldValueSink = (field: ResolvedField, value: IndexableValue) => void;
@@ -83,6 +85,8 @@ class DocumentParseRun {
   private readonly addedResolved = new Map<string, ResolvedField>();
   private newFieldCount = 0;
   readonly ignored: string[] = [];
+  /** Features indexed so far in this document, per feature field path. */
+  private features: Map<string, Set<string>> | null = null;
 
   constructor(
     private readonly root: RootMapping,
@@ -152,6 +156,15 @@ class DocumentParseRun {
   }
 
   private walkValue(name: string, value: unknown, frame: Frame, key: string): void {
+    if (!Array.isArray(value)) {
+      const path = frame.path ? `${frame.path}.${name}` : name;
+      const m = this.mapperAt(frame, name, path);
+      // Feature fields take whole objects (and nulls reach their parser too, as in ES).
+      if (m && m.kind === 'field' && isFeatureType(m.type)) {
+        this.indexFeatures(path, value, key);
+        return;
+      }
+    }
     if (value === null) {
       const path = frame.path ? `${frame.path}.${name}` : name;
       const m = this.mapperAt(frame, name, path);
@@ -189,6 +202,25 @@ class DocumentParseRun {
       m = created;
     }
     this.indexValue(path, m, value, key);
+  }
+
+  private indexFeatures(path: string, value: unknown, key: string): void {
+    const field = this.resolved.fields.get(path);
+    if (!field) return;
+    if (!this.features) this.features = new Map();
+    let seen = this.features.get(path);
+    if (!seen) this.features.set(path, (seen = new Set()));
+    let at = key;
+    try {
+      parseFeatureObject(field, value, seen, (feature, name) => {
+        at = name;
+        this.sink?.(field, feature);
+      });
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      // ES's DocumentParser wraps what a mapper's own parse() throws: "failed to parse: <reason>".
+      this.fail(`failed to parse: ${e.reason}`, at, e);
+    }
   }
 
   private indexValue(path: string, m: FieldMapper, value: unknown, key: string): void {

@@ -7,7 +7,10 @@ import { DateTimeParseError, IllegalArgumentError, EsError } from '../../errors/
 import { DateParseError, parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
 import type { ResolvedField } from './types.js';
 
-export type IndexableValue = string | number;
+import type { FeatureValue } from './feature-values.js';
+
+/** A scalar for text/keyword/numeric fields; one feature of a feature field's object. */
+export type IndexableValue = string | number | FeatureValue;
 
 const formatCache = new Map<string, CompiledDateFormat>();
 export function compiledFormat(spec: string): CompiledDateFormat {

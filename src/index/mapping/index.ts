@@ -5,3 +5,4 @@ export * from './render-mapping.js';
 export * from './resolve.js';
 export * from './field-values.js';
 export * from './document-parser.js';
+export * from './feature-values.js';

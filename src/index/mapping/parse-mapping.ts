@@ -6,7 +6,7 @@ import { MapperParsingError } from '../../errors/index.js';
 import { isPlainObject } from '../../common/json.js';
 import { parametersFor, isFieldType, KNOWN_UNSUPPORTED_TYPES } from './parameters.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootParam, SourceConfig } from './types.js';
-import { DEFAULT_DYNAMIC_DATE_FORMATS } from './types.js';
+import { DEFAULT_DYNAMIC_DATE_FORMATS, isFeatureType } from './types.js';
 
 
 export const EMPTY_ROOT: RootMapping = {
@@ -90,6 +90,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
   for (const [k, v] of Object.entries(def)) {
     if (k === 'type') continue;
     if (k === 'fields') {
+      if (isFeatureType(type)) throw new MapperParsingError(`unknown parameter [fields] on mapper [${name}] of type [${type}]`);
       if (inMultiField) throw new MapperParsingError(`Multi-field [${path}] cannot have multi-fields itself`);
       if (!isPlainObject(v)) throw new MapperParsingError(`Expected map for property [fields] on field [${name}] but got a class ${typeof v}`);
       fields = new Map();
@@ -104,6 +105,8 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
         if (typeof subType !== 'string' || !isFieldType(subType)) {
           throw new MapperParsingError(`No handler for type [${String(subType)}] declared on field [${sub}]`);
         }
+        // ES FieldMapper.notInMultiFields: feature fields parse whole objects, never a parent's value.
+        if (isFeatureType(subType)) throw new MapperParsingError(`Field [${sub}] of type [${subType}] can't be used in multifields`);
         fields.set(sub, parseFieldMapper(sub, subType, subDef, `${path}.${sub}`, true));
       }
       continue;

@@ -3,7 +3,7 @@
  * default filled in once, so indexing and search never re-derive them.
  */
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
-import { DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+import { isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
 
 export interface ResolvedMapping {
   readonly fields: ReadonlyMap<string, ResolvedField>;
@@ -22,7 +22,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     path,
     type: m.type,
     indexed,
-    docValues: m.type !== 'text' && p.doc_values !== false,
+    docValues: m.type !== 'text' && !isFeatureType(m.type) && p.doc_values !== false,
     norms: m.type === 'text' ? p.norms !== false : p.norms === true,
     analyzer,
     searchAnalyzer,
@@ -34,6 +34,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     scalingFactor: p.scaling_factor !== undefined ? Number(p.scaling_factor) : 1,
     positionIncrementGap: p.position_increment_gap !== undefined ? Number(p.position_increment_gap) : DEFAULT_POSITION_INCREMENT_GAP,
     isMultiField,
+    positiveScoreImpact: p.positive_score_impact !== false,
   };
 }
 

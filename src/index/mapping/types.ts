@@ -8,7 +8,15 @@ export type DynamicMode = true | false | 'strict' | 'runtime';
 
 export const NUMERIC_TYPES = ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long'] as const;
 export type NumericType = (typeof NUMERIC_TYPES)[number];
-export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType;
+/** Feature fields: an object of feature → positive float per document, indexed as postings whose
+ *  frequency is the weight's top bits (Lucene FeatureField), scored by sparse dot products. */
+export const FEATURE_TYPES = ['sparse_vector', 'rank_features'] as const;
+export type FeatureType = (typeof FEATURE_TYPES)[number];
+export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType;
+
+export function isFeatureType(t: string): t is FeatureType {
+  return t === 'sparse_vector' || t === 'rank_features';
+}
 
 export interface FieldMapper {
   readonly kind: 'field';
@@ -70,6 +78,8 @@ export interface ResolvedField {
   readonly positionIncrementGap: number;
   /** True for multi-fields (their values come from the parent field). */
   readonly isMultiField: boolean;
+  /** rank_features `positive_score_impact` (false stores 1 / value); true for other types. */
+  readonly positiveScoreImpact: boolean;
 }
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';

@@ -63,7 +63,9 @@ export enum Section {
   PointDocs = 44, // Uint32: doc of each point value
 }
 
-export type FieldStructure = 'text' | 'keyword' | 'numeric';
+/** `features`: sparse_vector / rank_features — terms are feature names, freqs encoded weights
+ *  (feature-weights.ts), no norms, positions or doc values. */
+export type FieldStructure = 'text' | 'keyword' | 'numeric' | 'features';
 
 /** Per-field metadata stored in the segment's info JSON. */
 export interface SegmentFieldInfo {

@@ -11,6 +11,9 @@ import { getAnalyzer, type Analyzer } from '../../analysis/index.js';
 import { filterSource } from '../../common/source-filter.js';
 import { DocumentParser, type DocumentParseLimits } from '../mapping/document-parser.js';
 import type { ResolvedField, RootMapping } from '../mapping/types.js';
+import type { IndexableValue } from '../mapping/field-values.js';
+import type { FeatureValue } from '../mapping/feature-values.js';
+import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
@@ -38,7 +41,7 @@ abstract class FieldAccumulator {
       this.lastDoc = doc;
     }
   }
-  abstract add(doc: number, value: string | number): void;
+  abstract add(doc: number, value: IndexableValue): void;
   abstract finishDoc(doc: number): void;
   abstract build(maxDoc: number): FieldInput;
   protected bitset(maxDoc: number): Uint32Array {
@@ -60,9 +63,12 @@ abstract class TermsAccumulator extends FieldAccumulator {
   protected readonly eventTerms = new GrowableUint32(1024);
   protected readonly eventDocs = new GrowableUint32(1024);
   private readonly eventPositions: GrowableUint32 | null;
-  constructor(field: ResolvedField, withPositions: boolean) {
+  /** Feature fields: each event's frequency is given (the encoded weight), never counted. */
+  protected readonly eventFreqs: GrowableUint32 | null;
+  constructor(field: ResolvedField, withPositions: boolean, withGivenFreqs = false) {
     super(field);
     this.eventPositions = withPositions ? new GrowableUint32(1024) : null;
+    this.eventFreqs = withGivenFreqs ? new GrowableUint32(1024) : null;
   }
   protected addToken(doc: number, term: string, position: number): void {
     this.eventTerms.push(this.termIds.add(term));
@@ -88,10 +94,13 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const cursor = eventStart.slice(0, termCount);
     const sortedDocs = new Uint32Array(events);
     const positions = evPositions ? new Uint32Array(events) : null;
+    const evFreqs = this.eventFreqs ? this.eventFreqs.data : null;
+    const givenFreqs = evFreqs ? new Uint32Array(events) : null;
     for (let e = 0; e < events; e++) {
       const slot = cursor[ordOf[evTerms[e]]]++;
       sortedDocs[slot] = evDocs[e];
       if (positions) positions[slot] = evPositions![e];
+      if (givenFreqs) givenFreqs[slot] = evFreqs![e];
     }
 
     // Group consecutive equal docs of a term into one posting with its frequency.
@@ -105,7 +114,8 @@ abstract class TermsAccumulator extends FieldAccumulator {
         const d = sortedDocs[e];
         if (d !== last) {
           docs.push(d);
-          if (freqs) freqs.push(1);
+          // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
+          if (freqs) freqs.push(givenFreqs ? givenFreqs[e] : 1);
           last = d;
         } else if (freqs) {
           freqs.data[freqs.length - 1]++;
@@ -136,7 +146,7 @@ class TextAccumulator extends TermsAccumulator {
     if (!a) throw new Error(`unknown analyzer [${field.analyzer}]`);
     this.analyzer = a;
   }
-  add(doc: number, value: string | number): void {
+  add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
     if (doc !== this.currentDoc) {
       this.currentDoc = doc;
@@ -167,11 +177,32 @@ class TextAccumulator extends TermsAccumulator {
   }
 }
 
+/**
+ * sparse_vector / rank_features: each feature is a term with one posting per document whose freq
+ * is the encoded weight (Lucene FeatureField), no positions, no norms.
+ */
+class FeaturesAccumulator extends TermsAccumulator {
+  constructor(field: ResolvedField) {
+    super(field, false, true);
+  }
+  add(doc: number, value: IndexableValue): void {
+    const { feature, weight } = value as FeatureValue;
+    this.markDoc(doc);
+    this.addToken(doc, feature, 0);
+    this.eventFreqs!.push(encodeFeatureWeight(weight));
+  }
+  finishDoc(): void {}
+  build(maxDoc: number): FieldInput {
+    const { input } = this.buildTerms('features', true);
+    return { ...input, norms: null, docsWithField: this.bitset(maxDoc), docValueOffsets: null, docValueNumbers: null, docValueOrds: null };
+  }
+}
+
 class KeywordAccumulator extends TermsAccumulator {
   constructor(field: ResolvedField) {
     super(field, false);
   }
-  add(doc: number, value: string | number): void {
+  add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
     this.addToken(doc, String(value), 0);
   }
@@ -206,7 +237,7 @@ class KeywordAccumulator extends TermsAccumulator {
 class NumericAccumulator extends FieldAccumulator {
   private readonly docs = new GrowableUint32();
   private readonly values = new GrowableFloat64();
-  add(doc: number, value: string | number): void {
+  add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
     this.docs.push(doc);
     this.values.push(value as number);
@@ -241,6 +272,9 @@ function accumulatorFor(field: ResolvedField): FieldAccumulator {
       return new TextAccumulator(field);
     case 'keyword':
       return new KeywordAccumulator(field);
+    case 'sparse_vector':
+    case 'rank_features':
+      return new FeaturesAccumulator(field);
     default:
       return new NumericAccumulator(field);
   }

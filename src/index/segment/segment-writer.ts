@@ -59,7 +59,9 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     const impactNorms = f.norms ? new Uint8Array(blocks * IMPACTS_PER_BLOCK) : null;
     const blockLastDoc = new Uint32Array(blocks);
     const blockPosStart = f.positions ? new Uint32Array(blocks) : null;
-    const ttf = f.freqs ? new Uint32Array(f.termCount) : null;
+    // Feature freqs are encoded weights, not counts: no total term frequencies (their sums would
+    // not fit a u32 either).
+    const ttf = f.freqs && f.structure !== 'features' ? new Uint32Array(f.termCount) : null;
     let pos = 0;
     for (let t = 0; t < f.termCount; t++) {
       const start = f.postingsStart[t];
@@ -91,7 +93,7 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
         sumTotalTermFreq += s;
       }
     }
-    if (!f.freqs) sumTotalTermFreq = postings;
+    if (!ttf) sumTotalTermFreq = postings;
     w.add(Section.BlockStart, ord, blockStart);
     w.add(Section.BlockMaxFreq, ord, blockMaxFreq);
     w.add(Section.BlockMinNorm, ord, blockMinNorm);
@@ -100,10 +102,8 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
       w.add(Section.BlockImpactNorms, ord, impactNorms);
     }
     w.add(Section.BlockLastDoc, ord, blockLastDoc);
-    if (f.freqs && ttf) {
-      w.add(Section.PostingFreqs, ord, f.freqs);
-      w.add(Section.TotalTermFreq, ord, ttf);
-    }
+    if (f.freqs) w.add(Section.PostingFreqs, ord, f.freqs);
+    if (ttf) w.add(Section.TotalTermFreq, ord, ttf);
     if (f.positions && blockPosStart) {
       w.add(Section.Positions, ord, f.positions);
       w.add(Section.BlockPosStart, ord, blockPosStart);

@@ -5,7 +5,8 @@
 import { termOrd, type Segment } from '../../index/index.js';
 import { assertNever } from '../../dsl/index.js';
 import { normInverseCache } from '../bm25.js';
-import type { Exec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
+import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
+import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
 import {
   ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
@@ -40,6 +41,13 @@ export class SegmentSearchContext {
     let c = this.caches.get(avgdl);
     if (!c) this.caches.set(avgdl, (c = normInverseCache(avgdl)));
     return c;
+  }
+
+  featureScorer(exec: FeatureExec): FeatureScorer | null {
+    const field = this.segment.fields.get(exec.field);
+    if (!field || !field.docs || !field.freqs) return null;
+    const ord = termOrd(field, exec.feature);
+    return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight);
   }
 
   termScorer(exec: TermExec): TermScorer | null {
@@ -79,6 +87,8 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
   switch (exec.t) {
     case 'term':
       return ctx.termScorer(exec);
+    case 'feature':
+      return ctx.featureScorer(exec);
     case 'phrase':
       return phraseScorer(exec, ctx);
     case 'match_all':

@@ -79,18 +79,24 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
   return { ...result, rendered: renderHits(page, req.fetch.spec) };
 }
 
-/** The term scorers of a pure term disjunction (match with OR, one term, …), else null. */
+/**
+ * The term scorers of a pure disjunction of terms or features (match with OR, one term, a
+ * learned-sparse query, …), else null. MaxScore needs every term score positive: a leaf of weight
+ * 0 (a zero query-token weight) still matches, so such queries run exhaustively.
+ */
 function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | null {
-  if (exec.t === 'term') {
-    const s = ctx.termScorer(exec);
+  if (exec.t === 'term' || exec.t === 'feature') {
+    if (!(exec.weight > 0)) return null;
+    const s = exec.t === 'term' ? ctx.termScorer(exec) : ctx.featureScorer(exec);
     return s ? [s] : [];
   }
   if (exec.t === 'bool' && exec.must.length === 0 && exec.filter.length === 0 && exec.mustNot.length === 0 && exec.minimumShouldMatch <= 1 && exec.should.length > 0) {
     const out: TermScorer[] = [];
     for (const c of exec.should) {
       if (c.t === 'match_none') continue;
-      if (c.t !== 'term') return null;
-      const s = ctx.termScorer(c);
+      if (c.t !== 'term' && c.t !== 'feature') return null;
+      if (!(c.weight > 0)) return null;
+      const s = c.t === 'term' ? ctx.termScorer(c) : ctx.featureScorer(c);
       if (s) out.push(s);
     }
     return out;

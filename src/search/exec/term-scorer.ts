@@ -19,13 +19,13 @@ export class TermScorer extends Scorer {
   i: number;
   private readonly firstBlock: number;
   private readonly blockLastDoc: Uint32Array;
-  private readonly blockMaxFreq: Uint32Array;
+  protected readonly blockMaxFreq: Uint32Array;
   private readonly blockMinNorm: Uint8Array;
   private readonly impactFreqs: Uint32Array | null;
   private readonly impactNorms: Uint8Array | null;
   private readonly blockPosStart: Uint32Array | null;
   private readonly positions: Uint32Array | null;
-  private cachedMaxScore = -1;
+  protected cachedMaxScore = -1;
   /**
    * Score for freq = 1 by encoded norm, filled lazily (NaN = not yet computed). Nearly every posting
    * of short text has freq 1 and a document collection has only a few dozen distinct norms, so

@@ -9,6 +9,10 @@ export interface FieldStatistics {
   /** Documents with a value for the field (Lucene `Terms.getDocCount`). */
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
+  /** Postings of the field (Lucene `Terms.getSumDocFreq`), summed over segments. */
+  readonly sumDocFreq: number;
+  /** The most distinct terms any one segment has (what ES's token pruning divides by). */
+  readonly maxSegmentTermCount: number;
 }
 
 export interface StatsSource {

@@ -14,6 +14,18 @@ export interface TermExec {
   readonly avgdl: number;
 }
 
+/**
+ * One feature of a sparse_vector / rank_features field, scored linearly as Lucene's
+ * `FeatureField.newLinearQuery` inside a `BoostQuery`: float32(weight × stored feature value), where
+ * weight = boost × query token weight. A learned-sparse query is a bool `should` of these.
+ */
+export interface FeatureExec {
+  readonly t: 'feature';
+  readonly field: string;
+  readonly feature: string;
+  readonly weight: number;
+}
+
 /** Exact phrase / sloppy phrase over positions; scored by BM25 on the phrase frequency. */
 export interface PhraseExec {
   readonly t: 'phrase';
@@ -69,6 +81,6 @@ export type DocSetExec =
   | { readonly t: 'exists'; readonly fields: readonly string[]; readonly score: number }
   | { readonly t: 'ids'; readonly ids: readonly string[]; readonly score: number };
 
-export type Exec = TermExec | PhraseExec | BoolExec | DisMaxExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
 export const MATCH_NONE: MatchNoneExec = { t: 'match_none' };

@@ -3,7 +3,9 @@
  * to the leaves (`boost` is the product of every enclosing boost, as Lucene's createWeight passes
  * it), so the executable tree's compound nodes carry none.
  */
-import { assertNever, resolveMinimumShouldMatch, type QueryNode } from '../../dsl/index.js';
+import { IllegalArgumentError } from '../../errors/index.js';
+import { DEFAULT_TOKEN_PRUNING, assertNever, resolveMinimumShouldMatch, type QueryNode, type WeightedToken } from '../../dsl/index.js';
+import { sparseQuery } from './sparse.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { planMultiMatch } from './multi-match.js';
@@ -12,6 +14,12 @@ import { planQueryString } from './query-string-plan.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
+
+/** The coordinator encodes query texts before planning (cluster/query-inference.ts). */
+function inferred(kind: string, tokens: readonly WeightedToken[] | null): readonly WeightedToken[] {
+  if (tokens === null) throw new IllegalArgumentError(`[${kind}] query text was not encoded: no inference service is available`);
+  return tokens;
+}
 
 export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost = 1): Exec {
   if (node === null) return { t: 'match_all', score: 1 };
@@ -84,6 +92,13 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return prefixQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
     case 'wildcard':
       return wildcardQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
+    case 'weighted_tokens':
+      return sparseQuery(ctx, 'weighted_tokens', node.field, node.tokens, node.pruningConfig, boost);
+    case 'text_expansion':
+      return sparseQuery(ctx, 'text_expansion', node.field, inferred(node.kind, node.tokens), node.pruningConfig, boost);
+    case 'sparse_vector':
+      return sparseQuery(ctx, 'sparse_vector', node.field, inferred(node.kind, node.queryVector),
+        node.prune ? node.pruningConfig ?? DEFAULT_TOKEN_PRUNING : null, boost);
     default:
       return assertNever(node);
   }

@@ -1,0 +1,86 @@
+/**
+ * One object of a `sparse_vector` / `rank_features` field → its (feature, weight) pairs, validated
+ * as ES's SparseVectorFieldMapper / RankFeaturesFieldMapper and Lucene's FeatureField do: the value
+ * must be an object of feature → positive normal float (numbers or numeric strings; null entries
+ * are skipped), a feature may appear once per document (arrays of objects included), and
+ * rank_features names may not contain dots (sparse_vector ones may, since 8.16). Errors are thrown
+ * bare; the document parser wraps them as ES does ("failed to parse: …").
+ */
+import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
+import { javaFloatToString } from '../../common/float-json.js';
+import { isStorableFeatureWeight } from '../segment/feature-weights.js';
+import type { ResolvedField } from './types.js';
+
+/** One feature of one document, as the document parser hands it to indexing. */
+export interface FeatureValue {
+  readonly feature: string;
+  /** float32, after `positive_score_impact: false` inverted it. */
+  readonly weight: number;
+}
+
+/** Jackson's name of the token a JSON value starts with (what ES messages print). */
+export function jsonTokenName(value: unknown): string {
+  if (value === null) return 'VALUE_NULL';
+  if (Array.isArray(value)) return 'START_ARRAY';
+  switch (typeof value) {
+    case 'object': return 'START_OBJECT';
+    case 'number': return 'VALUE_NUMBER';
+    case 'string': return 'VALUE_STRING';
+    case 'boolean': return 'VALUE_BOOLEAN';
+    default: return 'VALUE_EMBEDDED_OBJECT';
+  }
+}
+
+/** Java `Float.parseFloat` of a JSON string value (ES parses numeric strings with coercion). */
+function parseFloatString(text: string): number {
+  const t = text.trim();
+  if (t === '') throw new NumberFormatError(null);
+  if (/^[+-]?(NaN|Infinity)$/.test(t)) return Number(t);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?$/.test(t)) throw new NumberFormatError(text);
+  return Number(t.replace(/[fFdD]$/, ''));
+}
+
+/**
+ * Validates `value` (one JSON value given for the field) and passes each feature to `emit`.
+ * `seen` holds the features already indexed for this field in this document.
+ */
+export function parseFeatureObject(
+  field: ResolvedField, value: unknown, seen: Set<string>, emit: (feature: FeatureValue, at: string) => void,
+): void {
+  const type = field.type;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new IllegalArgumentError(`[${type}] fields must be json objects, expected a START_OBJECT but got: ${jsonTokenName(value)}`);
+  }
+  for (const [feature, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (type === 'rank_features' && feature.includes('.')) {
+      throw new IllegalArgumentError(`[rank_features] fields do not support dots in feature names but found [${feature}]`);
+    }
+    if (raw === null) continue; // ES: "ignore feature, this is consistent with numeric fields"
+    let weight: number;
+    if (typeof raw === 'number') weight = Math.fround(raw);
+    else if (typeof raw === 'string') weight = Math.fround(parseFloatString(raw));
+    else {
+      throw new IllegalArgumentError(
+        `[${type}] fields take hashes that map a feature to a strictly positive float, but got unexpected token ${jsonTokenName(raw)}`,
+      );
+    }
+    const key = `${field.path}.${feature}`;
+    if (seen.has(feature)) {
+      throw new IllegalArgumentError(type === 'rank_features'
+        ? `[rank_features] fields do not support indexing multiple values for the same rank feature [${key}] in the same document`
+        : `[sparse_vector] fields do not support indexing multiple values for the same feature [${key}] in the same document`);
+    }
+    if (!field.positiveScoreImpact) weight = Math.fround(1 / weight);
+    // Lucene FeatureField#setFeatureValue.
+    if (!Number.isFinite(weight)) {
+      throw new IllegalArgumentError(`featureValue must be finite, got: ${javaFloatToString(weight)} for feature ${feature} on field ${field.path}`);
+    }
+    if (!isStorableFeatureWeight(weight)) {
+      throw new IllegalArgumentError(
+        `featureValue must be a positive normal float, got: ${javaFloatToString(weight)} for feature ${feature} on field ${field.path} which is less than the minimum positive normal float: 1.1754944E-38`,
+      );
+    }
+    seen.add(feature);
+    emit({ feature, weight }, feature);
+  }
+}

@@ -5,7 +5,7 @@
 // wordpieces (§6.2's next steps). Run with `npm run build:model` (needs the build-only packages).
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertVocab } from './convert-vocab.mjs';
@@ -36,6 +36,7 @@ const P = {
   multiwordPart: 0.6,
 };
 
+mkdirSync(OUT, { recursive: true });
 const t0 = Date.now();
 const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 

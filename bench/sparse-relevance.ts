@@ -8,11 +8,14 @@
  * - sparse: title + text encoded as one text (its first 512 wordpieces), queries encoded by the
  *   same model; exact dot product over every document, document weights rounded to 8 mantissa
  *   bits as ES stores them (es-api.md §3.6), query weights full float32.
+ * - text_expansion end to end, through a server process as a client would use it: deploy the
+ *   model, encode title + text with `_infer`, bulk them into a `sparse_vector` field, and search
+ *   with `text_expansion` (skip with --no-server). It must match the in-process dot product.
  *
  * The data set is licensed for evaluation only and is never shipped: it is read from
  * ../shared/data/beir/scifact or $THREADSEARCH_SCIFACT.
  *
- *   npm run build && node dist/bench/sparse-relevance.js [--dir PATH] [--model-dir PATH] [--no-write]
+ *   npm run build && node dist/bench/sparse-relevance.js [--dir PATH] [--model-dir PATH] [--no-server] [--no-write]
  *
  * `--model-dir` evaluates another build of the artifact (tools/model-build, `X_OUT=dir/`) without
  * replacing the committed one; results are then printed, not written.
@@ -24,9 +27,12 @@ import { InProcessIndex } from './lib/engine-harness.js';
 import { startCpuProbe } from './lib/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { encode, loadSparseModel, readSparseModel, type SparseVector } from '../src/ml/index.js';
+import { encode, loadSparseModel, readSparseModel, SPARSE_MODEL_ID, type SparseVector } from '../src/ml/index.js';
+import { startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, 'model-dir': { type: 'string' }, 'no-write': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { dir: { type: 'string' }, 'model-dir': { type: 'string' }, 'no-server': { type: 'boolean' }, 'no-write': { type: 'boolean' } },
+});
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');
 if (!existsSync(resolve(DIR, 'corpus.jsonl'))) {
   console.error(`SciFact not found at ${DIR} (pass --dir or set THREADSEARCH_SCIFACT)`);
@@ -112,11 +118,58 @@ queries.forEach((q, i) => {
 });
 const sparse = evaluate(sparseRun, data.qrels);
 const cpu = probe.stop();
+const endToEnd = values['no-server'] || values['model-dir'] ? null : evaluate(await textExpansionRun(), data.qrels);
+
+/** The same retrieval as a client does it: `_infer` → bulk into a `sparse_vector` field → `text_expansion`. */
+async function textExpansionRun(): Promise<Run> {
+  const server = await startThreadsearch();
+  const call = async (method: string, path: string, body?: unknown, ndjson = false): Promise<any> => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+      body: body === undefined ? undefined : ndjson ? (body as string) : JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status !== 200 || json.errors === true) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
+    return json;
+  };
+  try {
+    await call('PUT', `/_ml/trained_models/${SPARSE_MODEL_ID}`, { input: { field_names: ['text_field'] } });
+    await call('POST', `/_ml/trained_models/${SPARSE_MODEL_ID}/deployment/_start?wait_for=started`);
+    await call('PUT', '/scifact', { mappings: { properties: { title: { type: 'text' }, text: { type: 'text' }, ml: { properties: { tokens: { type: 'sparse_vector' } } } } } });
+    const BATCH = 100;
+    for (let i = 0; i < docIds.length; i += BATCH) {
+      const ids = docIds.slice(i, i + BATCH);
+      const docs = ids.map((id) => data.corpus.get(id)!);
+      const inferred = await call('POST', `/_ml/trained_models/${SPARSE_MODEL_ID}/_infer`, { docs: docs.map((d) => ({ text_field: `${d.title}\n${d.text}` })) });
+      const lines = ids.flatMap((id, j) => [
+        JSON.stringify({ index: { _index: 'scifact', _id: id } }),
+        JSON.stringify({ title: docs[j].title, text: docs[j].text, ml: { tokens: inferred.inference_results[j].predicted_value } }),
+      ]);
+      await call('POST', '/_bulk', `${lines.join('\n')}\n`, true);
+    }
+    await call('POST', '/scifact/_refresh');
+    const run: Run = new Map();
+    for (const q of queries) {
+      const res = await call('POST', '/scifact/_search', {
+        size: TOP, _source: false, query: { text_expansion: { 'ml.tokens': { model_id: SPARSE_MODEL_ID, model_text: q.text } } },
+      });
+      run.set(q.id, res.hits.hits.map((h: { _id: string; _score: number }) => ({ docId: h._id, score: h._score })));
+    }
+    return run;
+  } finally {
+    await server.stop();
+  }
+}
 
 const row = (name: string, e: Evaluation) => ({ system: name, ndcg10: e.ndcg10, recall100: e.recall100, mrr10: e.mrr10, queries: e.queries });
 const result = {
   dataset: 'BEIR SciFact test',
-  systems: [row('BM25 (threadsearch, english analyzer, multi_match best_fields)', bm25), row('.sparse_model_2 (dot product)', sparse)],
+  systems: [
+    row('BM25 (threadsearch, english analyzer, multi_match best_fields)', bm25),
+    row('.sparse_model_2 (dot product)', sparse),
+    ...(endToEnd ? [row('.sparse_model_2 via _infer + sparse_vector + text_expansion (HTTP)', endToEnd)] : []),
+  ],
   reference: { bm25Flat: 0.6789, designBPrototype: 0.633, elserV2: 0.718, spladePlusPlus: 0.7041 },
   model: {
     sha256: model.sha256,
@@ -152,7 +205,8 @@ if (!values['no-write'] && !values['model-dir']) {
   );
   const m = result.model;
   const notes = `BEIR SciFact test split (${sparse.queries} queries, ${m.docs} documents), \`node dist/bench/sparse-relevance.js\`.
-Sparse: title + text encoded as one text, exact dot product, document weights stored with ES's 8 mantissa bits.
+Sparse: title + text encoded as one text, exact dot product, document weights stored with ES's 8 mantissa bits;
+the HTTP row does the same as a client would (\`_infer\` → \`_bulk\` into a \`sparse_vector\` field → \`text_expansion\`).
 Model output: documents ${formatNumber(m.docTokensMean, 0)} tokens on average (p10 ${m.docTokensP10}, p90 ${m.docTokensP90}; ${m.truncatedDocs} cut at 512 wordpieces),
 queries ${formatNumber(m.queryTokensMean, 0)} (p10 ${m.queryTokensP10}, p90 ${m.queryTokensP90}); encoding ${formatNumber(m.docEncodeMsMean, 2)} ms per document,
 ${formatNumber(m.queryEncodeMsMean, 2)} ms per query, one thread; model loads in ${formatNumber(m.loadMs, 0)} ms.`;

@@ -199,7 +199,10 @@ export function maxScoreTopK(
     let processedBound = 0;
     for (let i = n - 1; i >= essential; i--) {
       // The k-th best partial score is at most processedBound (or already the heap threshold).
-      if (i < n - 1 && top.capacity > 0 && count + top.size >= top.capacity && nonEssentialBound + bounds[essential] <= processedBound) {
+      // Each refinement selects over every candidate, so with many terms (learned-sparse queries
+      // have ~30) it runs after 1, 2, 4, 8, … processed terms only: a few selections per window.
+      const processed = n - 1 - i;
+      if (processed > 0 && (processed & (processed - 1)) === 0 && top.capacity > 0 && count + top.size >= top.capacity && nonEssentialBound + bounds[essential] <= processedBound) {
         const refined = sparse ? listBar(top, count, live) : accumulatorBar(top, count, windowStart, live);
         if (refined > bar) {
           bar = refined;

@@ -6,13 +6,15 @@
  */
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
-import { IndicesService, MlService, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
+import { IndicesService, MlService, NODE_ID, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, mlRoutes, registerRoutes, rootRoutes, searchRoutes, securityRoutes,
-  type HttpServer,
+  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
+  searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
+import { IngestService, type IngestState } from './ingest/index.js';
+import { TaskManager } from './tasks/index.js';
 import { ApiKeyService, type SecurityState } from './security/index.js';
-import { ClusterStateStore, openDataDir } from './storage/index.js';
+import { ClusterStateStore, openDataDir, TaskResultFiles } from './storage/index.js';
 
 export type { NodeRecovery };
 
@@ -23,6 +25,12 @@ export interface App {
   readonly pool: SearchPool;
   /** Trained models and their deployments (the inference API for ingest and search). */
   readonly ml: MlService;
+  /** Ingest pipelines. */
+  readonly ingest: IngestService;
+  /** Running tasks (reindex, by-query) and stored results. */
+  readonly tasks: TaskManager;
+  /** Time reindex/by-query tasks spent in pipelines and in writes (benchmarks read it). */
+  readonly byQueryTimings: { ingestMs: number; writeMs: number };
   /** What start-up recovery found. */
   readonly recovery: NodeRecovery;
   /** API keys; null when security is off. */
@@ -87,6 +95,11 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
     const search = new SearchService(indices, pool, {
       defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount, inference: mlService,
     });
+    const ingest = new IngestService(mlService, persistState);
+    state.register('ingest', () => ingest.snapshot());
+    ingest.restore(state.section<IngestState>('ingest'));
+    const tasks = new TaskManager(NODE_ID, new TaskResultFiles(dataDir.tasksDir));
+    const byQueryTimings = { ingestMs: 0, writeMs: 0 };
     let apiKeys: ApiKeyService | null = null;
     let generatedApiKey: string | null = null;
     if (config.securityEnabled) {
@@ -110,8 +123,11 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...securityRoutes(apiKeys),
       ...clusterRoutes(indices, node),
       ...indexRoutes(indices),
-      ...documentRoutes(indices),
-      ...bulkRoutes(indices),
+      ...documentRoutes(indices, ingest),
+      ...bulkRoutes(indices, ingest),
+      ...ingestRoutes(ingest),
+      ...reindexRoutes({ indices, ingest, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
+      ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
       ...searchRoutes(search),
       ...mlRoutes(mlService),
     ], routeSecurity);
@@ -123,6 +139,9 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       search,
       pool: searchPool,
       ml: mlService,
+      ingest,
+      tasks,
+      byQueryTimings,
       recovery,
       apiKeys,
       generatedApiKey,
@@ -136,6 +155,9 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
           } finally {
             clearTimeout(timer);
           }
+          // Running tasks stop between batches; what they wrote is flushed below.
+          tasks.cancelAll('node shutting down');
+          await tasks.drain();
           try {
             await indices.flushAll();
           } finally {

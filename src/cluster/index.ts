@@ -13,3 +13,5 @@ export * from './search-service.js';
 export * from './index-resolver.js';
 
 export * from './ml-service.js';
+export * from './doc-scan.js';
+export * from './bulk-by-scroll.js';

@@ -17,3 +17,4 @@ export * from './update-request.js';
 export * from './minimum-should-match.js';
 export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';
 export { DEFAULT_TOKEN_PRUNING } from './queries/token-pruning.js';
+export * from './by-query-request.js';

@@ -321,3 +321,37 @@ export class NoMlCapacityError extends EsError {
     });
   }
 }
+
+// ---- Ingest (ES ConfigurationUtils, FailProcessor) ----
+
+/**
+ * ES ElasticsearchParseException as ingest's ConfigurationUtils raises it for a bad pipeline or
+ * processor definition: the reason names the property (`[field] required property is missing`),
+ * and the processor's type, tag and property travel as `processor_type` / `processor_tag` /
+ * `property_name` metadata (ES's `es.*` metadata keys, rendered without the prefix).
+ */
+export class IngestConfigurationError extends EsError {
+  constructor(reason: string, where: { processorType?: string | null; processorTag?: string | null; propertyName?: string | null } = {}) {
+    const metadata: ErrorMetadata = {};
+    if (where.processorType) metadata.processor_type = where.processorType;
+    if (where.processorTag) metadata.processor_tag = where.processorTag;
+    if (where.propertyName) metadata.property_name = where.propertyName;
+    super('parse_exception', where.propertyName ? `[${where.propertyName}] ${reason}` : reason, 400, { metadata });
+  }
+}
+
+/** ES FailProcessorException: a RuntimeException, so ES answers 500 with the processor's message. */
+export class FailProcessorError extends EsError {
+  constructor(message: string) {
+    super('fail_processor_exception', message, 500);
+  }
+}
+
+// ---- Tasks (ES TaskId, TransportGetTaskAction, TransportCancelTasksAction) ----
+
+/** ES ElasticsearchTimeoutException (408): a `wait_for_completion` wait ran out. */
+export class TaskTimeoutError extends EsError {
+  constructor(taskId: string) {
+    super('timeout_exception', `Timed out waiting for completion of task [${taskId}]`, 408);
+  }
+}

@@ -8,7 +8,8 @@ import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalEr
 import { isPlainObject } from '../common/json.js';
 import { parseJson, parseUpdateRequest, withBodyPositions } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { completeWrite, ids, writeOptions } from './documents.js';
+import { completeWrite, droppedBody, ids, writeOptions } from './documents.js';
+import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RequestAuthorizer } from './authorization.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
@@ -101,22 +102,84 @@ function itemError(item: BulkItem, id: string | null, e: unknown): Record<string
   return { [item.action]: { _index: item.index, _id: id, status: err.status, error: err.toObject() } };
 }
 
-export async function executeBulk(indices: IndicesService, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
+/** A bulk item once its options, authorization and source line are checked (before pipelines). */
+interface PreparedItem {
+  readonly item: BulkItem;
+  readonly id: string | null;
+  readonly opts: WriteOptions | null;
+  readonly error: unknown;
+  /** The parsed source line of an index/create item. */
+  readonly parsed: unknown;
+  readonly pipelines: readonly string[];
+  outcome?: WriteDocumentOutcome;
+}
+
+/** `ingest_took`'s absence when no pipeline ran, as ES renders it. */
+const NO_INGEST = -1;
+
+function prepareItem(indices: IndicesService, req: RestRequest, item: BulkItem): PreparedItem {
+  const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
+  try {
+    const opts = itemOptions(item, req.query);
+    if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.get(name) !== undefined);
+    if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, pipelines: [] };
+    const parsed = parseDocumentLine(item.source!);
+    const existing = indices.get(item.index!);
+    const requested = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
+    const pipelines = resolvePipelines(requested, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
+    return { item, id, opts, error: null, parsed, pipelines };
+  } catch (e) {
+    return { item, id, opts: null, error: e, parsed: null, pipelines: [] };
+  }
+}
+
+export async function executeBulk(indices: IndicesService, ingest: IngestService, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
   const start = performance.now();
   if (req.body === null) throw new ActionRequestValidationError(['no requests added']);
   const items = parseBulkBody(req.body, defaultIndex);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const policy = refreshParam(req.query);
+  const prepared = items.map((item) => prepareItem(indices, req, item));
+  // Every pipeline runs before anything is written (ES ingests the whole bulk first), batched so
+  // an inference processor makes one model request for the bulk.
+  let ingestTook = NO_INGEST;
+  const piped = prepared.filter((p) => p.error === null && p.pipelines.length > 0 && isPlainObject(p.parsed));
+  if (piped.length > 0) {
+    const t0 = performance.now();
+    const outcomes = await runWritePipelines(ingest, piped.map((p) => ({
+      index: p.item.index!, id: p.id, routing: p.opts!.routing, source: p.parsed as Record<string, unknown>, pipelines: p.pipelines,
+    })));
+    outcomes.forEach((o, k) => (piped[k].outcome = o));
+    ingestTook = Math.round(performance.now() - t0);
+  }
   const touched = new Map<IndexService, Set<number>>();
   const results: Array<Record<string, unknown>> = [];
   let errors = false;
-  for (const item of items) {
-    const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
+  for (const p of prepared) {
+    const item = p.item;
+    let id = p.id;
     try {
-      const opts = itemOptions(item, req.query);
-      if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.get(name) !== undefined);
+      if (p.error !== null) throw p.error;
+      let opts = p.opts!;
+      let indexName = item.index!;
+      let text = item.source;
+      let parsed = p.parsed;
+      if (p.outcome) {
+        if (p.outcome.kind === 'failed') throw p.outcome.error;
+        if (p.outcome.kind === 'dropped') {
+          results.push({ [item.action]: droppedBody(indexName, id!) });
+          continue;
+        }
+        // The pipeline may have rerouted the document (`_index`, `_id`, `_routing`).
+        if (p.outcome.index !== indexName && req.authorizer) authorizeItem(req.authorizer, { ...item, index: p.outcome.index }, (name) => indices.get(name) !== undefined);
+        indexName = p.outcome.index;
+        id = p.outcome.id ?? ids.next();
+        opts = { ...opts, routing: p.outcome.routing };
+        parsed = p.outcome.source;
+        text = JSON.stringify(parsed);
+      }
       // ES auto-creates missing indices for every bulk action except delete.
-      const index = item.action === 'delete' ? indices.require(item.index!) : indices.getOrAutoCreate(item.index!);
+      const index = item.action === 'delete' ? indices.require(indexName) : indices.getOrAutoCreate(indexName);
       let result;
       if (item.action === 'delete') {
         result = index.delete(id!, opts);
@@ -125,8 +188,7 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
         if (!isPlainObject(body)) throw new IllegalArgumentError('Failed to parse update request body');
         result = index.update(id!, parseUpdateRequest(body), opts);
       } else {
-        const parsed = parseDocumentLine(item.source!);
-        result = index.index(id!, item.source!, parsed, opts);
+        result = index.index(id!, text!, parsed, opts);
       }
       let shards = touched.get(index);
       if (!shards) touched.set(index, (shards = new Set()));
@@ -144,7 +206,8 @@ export async function executeBulk(indices: IndicesService, req: RestRequest, def
   await indices.persist();
   const forced = done.some((f) => f);
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
-  return { body: { took: Math.round(performance.now() - start), errors, items: results } };
+  const took = Math.round(performance.now() - start);
+  return { body: ingestTook === NO_INGEST ? { took, errors, items: results } : { took, ingest_took: ingestTook, errors, items: results } };
 }
 
 /**
@@ -175,10 +238,10 @@ function parseDocumentLine(text: string): unknown {
   }
 }
 
-export function bulkRoutes(indices: IndicesService): RouteDef[] {
+export function bulkRoutes(indices: IndicesService, ingest: IngestService): RouteDef[] {
   const params = ['refresh', 'routing', 'pipeline', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_includes', '_source_excludes', 'list_executed_pipelines'];
   return [
-    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, req, null) },
-    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, req, req.params.index) },
+    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, ingest, req, null) },
+    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, ingest, req, req.params.index) },
   ];
 }

@@ -5,6 +5,8 @@
 import { IllegalArgumentError, ActionRequestValidationError, EsError } from '../errors/index.js';
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
+import { isPlainObject } from '../common/json.js';
+import { resolvePipelines, runWritePipelines, type IngestService } from '../ingest/index.js';
 import { parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
 import { longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
@@ -20,9 +22,6 @@ export const ids = new TimeBasedIdGenerator();
 export function writeOptions(query: Query, create: boolean): WriteOptions {
   if (query.version !== undefined || query.version_type !== undefined) {
     throw new IllegalArgumentError('external versioning ([version], [version_type]) is not supported by this server yet; use [if_seq_no] and [if_primary_term]');
-  }
-  if (query.pipeline !== undefined && query.pipeline !== '_none') {
-    throw new IllegalArgumentError(`pipeline with id [${query.pipeline}] does not exist`);
   }
   return {
     create,
@@ -60,7 +59,15 @@ function requireBody(req: RestRequest): string {
   return req.body;
 }
 
-async function indexDocument(indices: IndicesService, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
+/**
+ * What ES answers for a document a pipeline dropped: nothing was written, `result: noop` with
+ * version -3 (the "not found" version marker).
+ */
+export function droppedBody(index: string, id: string): Record<string, unknown> {
+  return { _index: index, _id: id, _version: -3, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 }, status: 200 };
+}
+
+async function indexDocument(indices: IndicesService, ingest: IngestService, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
   const opType = req.query.op_type;
   if (opType !== undefined && opType !== 'index' && opType !== 'create') {
     throw new IllegalArgumentError(`opType must be 'create' or 'index', found: [${opType}]`);
@@ -73,10 +80,30 @@ async function indexDocument(indices: IndicesService, req: RestRequest, id: stri
   const op = create || opType === 'create' || id === null ? 'create' : 'index';
   req.authorizer?.require(`indices:data/write/index:op_type/${op}`, [req.params.index]);
   const text = requireBody(req);
-  const parsed = parseJson(text);
+  let parsed = parseJson(text);
   const policy = refreshParam(req.query);
-  const index = indices.getOrAutoCreate(req.params.index);
-  const result = index.index(id ?? ids.next(), text, parsed, opts);
+  let indexName = req.params.index;
+  let docId = id ?? ids.next();
+  let routing = opts.routing;
+  let sourceText = text;
+  const existing = indices.get(indexName);
+  const pipelines = resolvePipelines(req.query.pipeline ?? null, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
+  if (pipelines.length > 0 && isPlainObject(parsed)) {
+    const [outcome] = await runWritePipelines(ingest, [{ index: indexName, id: docId, routing, source: parsed, pipelines }]);
+    if (outcome.kind === 'failed') throw outcome.error;
+    if (outcome.kind === 'dropped') {
+      const { status: _, ...body } = droppedBody(indexName, docId);
+      return { status: 200, body };
+    }
+    if (outcome.index !== indexName) req.authorizer?.require(`indices:data/write/index:op_type/${op}`, [outcome.index]);
+    indexName = outcome.index;
+    docId = outcome.id ?? ids.next();
+    routing = outcome.routing;
+    parsed = outcome.source;
+    sourceText = JSON.stringify(parsed);
+  }
+  const index = indices.getOrAutoCreate(indexName);
+  const result = index.index(docId, sourceText, parsed, { ...opts, routing });
   const forced = await completeWrite(policy, index, [result.shard]);
   const status = writeStatus(result.result);
   return {
@@ -95,28 +122,28 @@ function getDocument(indices: IndicesService, req: RestRequest) {
   return { index, result: index.get(req.params.id, req.query.routing ?? null) };
 }
 
-export function documentRoutes(indices: IndicesService): RouteDef[] {
+export function documentRoutes(indices: IndicesService, ingest: IngestService): RouteDef[] {
   return [
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_doc/:id'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, req, req.params.id, false),
+      handler: (req) => indexDocument(indices, ingest, req, req.params.id, false),
     },
     {
       methods: ['POST'],
       paths: ['/:index/_doc'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, req, null, false),
+      handler: (req) => indexDocument(indices, ingest, req, null, false),
     },
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_create/:id'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, req, req.params.id, true),
+      handler: (req) => indexDocument(indices, ingest, req, req.params.id, true),
     },
     {
       methods: ['GET'],

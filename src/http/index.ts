@@ -14,3 +14,6 @@ export * from './cluster.js';
 export * from './security.js';
 export * from './authorization.js';
 export * from './ml.js';
+export * from './ingest.js';
+export * from './tasks.js';
+export * from './reindex.js';

@@ -100,10 +100,13 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.creation_date': { dynamic: false, validate: anyString },
   'index.uuid': { dynamic: false, validate: anyString },
   'index.version.created': { dynamic: false, validate: anyString },
+  // Pipeline ids: whether the pipeline exists is checked when a write uses it, as in ES.
+  'index.default_pipeline': { dynamic: true, validate: anyString },
+  'index.final_pipeline': { dynamic: true, validate: anyString },
 };
 
 /** Settings ES has that this server does not implement: rejected clearly instead of ignored. */
-const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.', 'index.default_pipeline', 'index.final_pipeline'];
+const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.'];
 
 /** Flattens any accepted input form into `index.*` keys with string values. */
 export function flattenSettings(input: unknown): Map<string, string> {

@@ -13,4 +13,9 @@ export interface SparseInference {
    * the deployment's queue is full, 408 `status_exception` after `timeoutMs`.
    */
   infer(id: string, texts: readonly string[], options?: { timeoutMs?: number }): Promise<SparseVector[]>;
+  /**
+   * The model's first input field name (`input.field_names[0]`), which the inference processor's
+   * legacy `field_map` form maps document fields onto; throws as `infer` does for an unknown id.
+   */
+  inputField?(id: string): string;
 }

@@ -24,6 +24,8 @@ export interface DataDir {
   readonly clusterStateFile: string;
   /** Holds one directory per index, named by its uuid. */
   readonly indicesDir: string;
+  /** Finished task results (`tasks/<n>.json`). */
+  readonly tasksDir: string;
   shardDir(indexUuid: string, shard: number): string;
   indexDir(indexUuid: string): string;
   /** Releases the lock (graceful shutdown). */
@@ -113,6 +115,7 @@ export function openDataDir(root: string): DataDir {
     root,
     clusterStateFile: join(root, 'cluster-state.json'),
     indicesDir: join(root, 'indices'),
+    tasksDir: join(root, 'tasks'),
     indexDir: (uuid) => join(root, 'indices', uuid),
     shardDir: (uuid, shard) => join(root, 'indices', uuid, String(shard)),
     unlock: () => {

@@ -11,3 +11,4 @@ export * from './data-dir.js';
 export * from './cluster-state-store.js';
 export * from './shard-store.js';
 export * from './translog.js';
+export * from './task-results.js';

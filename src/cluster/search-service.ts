@@ -5,6 +5,9 @@
  * values, ties by index then write order), then fetch `_id`/`_source` for the final page only —
  * straight from the coordinator-owned segments — and render the response.
  *
+ * Hybrid requests (an rrf retriever, `sub_searches` + `rank`) take the same steps with several ranked
+ * lists per shard, fused by reciprocal rank fusion before the fetch (hybrid-search.ts).
+ *
  * Timeouts and failures follow ES: `timeout` (or the server's default search timeout) becomes one
  * absolute deadline for every shard; a shard that runs out of time returns what it collected and
  * the response says `"timed_out": true`. A shard whose query phase fails (after the pool's one retry
@@ -30,6 +33,7 @@ import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
 import { SegmentStatsSource } from './stats-source.js';
 import { resolveQueryInference } from './query-inference.js';
 import type { SparseInference } from '../ml/index.js';
+import { hybridSearch, type HybridHost } from './hybrid-search.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -49,12 +53,12 @@ export interface ShardFailure {
 }
 
 /** The query phase of every target, by target position: a result, or null and why the shard failed. */
-interface QueryPhaseResults {
+export interface QueryPhaseResults {
   readonly results: Array<ShardSearchResult | null>;
   readonly failed: Array<ShardFailure | undefined>;
 }
 
-interface ShardTarget {
+export interface ShardTarget {
   readonly index: IndexService;
   readonly indexPos: number;
   readonly shardId: number;
@@ -121,6 +125,18 @@ export class SearchService {
     return plans;
   }
 
+  /** `from + size` (or a hybrid list's window) beyond `index.max_result_window` fails every shard of that index. */
+  private checkResultWindow(indices: IndexService[], requested: number): void {
+    for (const index of indices) {
+      const window = index.resolvedSettings.maxResultWindow;
+      if (requested > window) {
+        throw this.shardFailure([index], new IllegalArgumentError(
+          `Result window is too large, from + size must be less than or equal to: [${window}] but was [${requested}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+        ));
+      }
+    }
+  }
+
   private shardFailure(indices: IndexService[], e: EsError, phase = 'query'): SearchPhaseExecutionError {
     const failures = indices.flatMap((index) => index.shards.map((s) => ({ shard: s.shardId, index: index.name, node: NODE_ID, cause: e })));
     return new SearchPhaseExecutionError(phase, failures);
@@ -156,7 +172,22 @@ export class SearchService {
     return { results, failed };
   }
 
+  /** What the hybrid flow uses of this service; the steps stay here, shared by both flows. */
+  private hybridHost(): HybridHost {
+    return {
+      pool: this.pool,
+      inference: this.options.inference ?? null,
+      resolve: (expression, opts) => this.indices.resolve(expression, opts),
+      targets: (indices) => this.targets(indices),
+      plan: (indices, query, stats, now) => this.plan(indices, query, stats, now),
+      checkResultWindow: (indices, requested) => this.checkResultWindow(indices, requested),
+      shardFailure: (indices, e) => this.shardFailure(indices, e),
+      deadline: (timeoutMs) => this.deadline(timeoutMs),
+    };
+  }
+
   async search(expression: string | undefined, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchOutcome> {
+    if (req.fusion !== null) return hybridSearch(this.hybridHost(), expression, req, opts);
     const start = performance.now();
     // Model inference first: snapshots below are captured and searched with no await in between.
     const query = await resolveQueryInference(req.query, this.options.inference ?? null);
@@ -164,14 +195,7 @@ export class SearchService {
     const deadline = this.deadline(req.timeoutMs);
     const allowPartial = opts.allowPartialSearchResults ?? true;
     const indices = this.indices.resolve(expression, opts.resolve);
-    for (const index of indices) {
-      const window = index.resolvedSettings.maxResultWindow;
-      if (req.from + req.size > window) {
-        throw this.shardFailure([index], new IllegalArgumentError(
-          `Result window is too large, from + size must be less than or equal to: [${window}] but was [${req.from + req.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
-        ));
-      }
-    }
+    this.checkResultWindow(indices, req.from + req.size);
     const targets = this.targets(indices);
     const segments = targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader));
     const stats = new SegmentStatsSource(segments);
@@ -278,7 +302,7 @@ export class SearchService {
 }
 
 /** With partial results disallowed, a shard that ran out of time has failed (ES QueryPhase). */
-function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhaseResults): void {
+export function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhaseResults): void {
   queried.results.forEach((r, i) => {
     if (!r?.timedOut) return;
     queried.results[i] = null;
@@ -294,7 +318,7 @@ function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhase
  * failed"; some failed with partial results disallowed → "Partial shards failure"; otherwise the
  * search goes on with the shards that answered.
  */
-function checkShardFailures(total: number, failures: readonly ShardFailure[], allowPartial: boolean): void {
+export function checkShardFailures(total: number, failures: readonly ShardFailure[], allowPartial: boolean): void {
   if (failures.length === 0) return;
   if (failures.length === total) throw new SearchPhaseExecutionError('query', [...failures]);
   if (!allowPartial) throw new SearchPhaseExecutionError('query', [...failures], 'Partial shards failure');
@@ -379,14 +403,14 @@ function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): M
   });
 }
 
-function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null): FetchSpec {
+export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null): FetchSpec {
   return {
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
   };
 }
 
-interface ResponseMeta {
+export interface ResponseMeta {
   readonly total: number;
   readonly gte: boolean;
   readonly maxScore: number;
@@ -399,7 +423,7 @@ interface ResponseMeta {
 }
 
 /** The response envelope around an already rendered `hits.hits` array. */
-function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
+export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
   let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
   if (m.terminatedEarly) out += ',"terminated_early":true';
   out += `,"_shards":${JSON.stringify(m.shards)},"hits":{`;

@@ -4,11 +4,13 @@
  * with a clear `illegal_argument_exception` rather than being silently ignored.
  */
 import { parseTimeValue } from '../common/time-value.js';
-import { IllegalArgumentError, ParsingError } from '../errors/index.js';
+import { ActionRequestValidationError, IllegalArgumentError, ParsingError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { booleanValue, doubleValue, forEachEntry, intValue, isObject, parseBody, readString } from './parse-helpers.js';
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
+import { legacyFusion, parseRank, parseSubSearches, type RrfRank } from './rank.js';
+import { filteredQuery, parseRetriever, toFusionNode, type Fusion, type ParsedRetriever } from './retriever.js';
 import { parseSort, type SortSpec } from './sort.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
 
@@ -37,6 +39,11 @@ export interface SearchRequest {
   readonly timeoutMs: number | null;
   /** `stored_fields: "_none_"` drops `_source` and `_id`-only hits are returned. */
   readonly storedFieldsNone: boolean;
+  /**
+   * Hybrid search (an `rrf` retriever, or `sub_searches` + `rank`): ranked lists fused at the
+   * coordinator; `query` is then null. A top-level `standard` retriever is folded into the plain members.
+   */
+  readonly fusion: Fusion | null;
 }
 
 /** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
@@ -62,9 +69,25 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'aggs', 'aggregations', 'highlight', 'post_filter', 'suggest', 'collapse', 'rescore', 'knn', 'sub_searches', 'rank',
-  'retriever', 'pit', 'runtime_mappings', 'script_fields', 'indices_boost', 'slice',
+  'aggs', 'aggregations', 'highlight', 'post_filter', 'suggest', 'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
+  'script_fields', 'indices_boost', 'slice',
 ]);
+
+/** Members ES's `rank` validation names, by their names in its messages (SearchRequest.validate). */
+const RANK_CONFLICTS: Record<string, string> = {
+  rescore: 'rescore', collapse: 'collapse', suggest: 'suggest', highlight: 'highlighter', pit: 'point in time',
+};
+
+/** What parsing collects besides the request members: the hybrid forms, before they are put together. */
+interface HybridParts {
+  rank: RrfRank | null;
+  subSearches: QueryNode[] | null;
+  retriever: ParsedRetriever | null;
+  /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
+  notYet: string[];
+  sizeGiven: boolean;
+  profile: boolean;
+}
 
 /** Defaults the REST layer fills in before the body is read (e.g. `rest_total_hits_as_int` counts exactly). */
 export interface SearchRequestDefaults {
@@ -78,16 +101,19 @@ export function parseSearchRequest(
     query: null as QueryNode | null, from: 0, size: DEFAULT_SIZE, sort: null as SortSpec[] | null, source: FETCH_ALL,
     minScore: null as number | null, trackTotalHitsUpTo: defaults.trackTotalHitsUpTo, trackScores: false,
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
-    timeoutMs: null as number | null, storedFieldsNone: false,
+    timeoutMs: null as number | null, storedFieldsNone: false, fusion: null as Fusion | null,
   };
   if (body === null) return r;
+  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], sizeGiven: false, profile: false };
   parseBody(() => {
     if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
     forEachEntry(body, (k, v) => {
-      if ((KEY_TOKENS[k] ?? 0) & tokenKind(v)) parseMember(r, k, v);
+      if ((KEY_TOKENS[k] ?? 0) & tokenKind(v)) parseMember(r, parts, k, v);
       else throw new ParsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
     });
   });
+  assembleHybrid(r, parts);
+  if (parts.notYet.length > 0) throw new IllegalArgumentError(`[${parts.notYet[0]}] is not supported by this server yet`);
   validatePaging(r.from, r.size);
   if (r.searchAfter && r.from > 0) {
     throw new IllegalArgumentError(`[from] parameter must be set to 0 when [search_after] is used`);
@@ -95,12 +121,31 @@ export function parseSearchRequest(
   return r;
 }
 
+type MutableRequest = { -readonly [K in keyof SearchRequest]: SearchRequest[K] };
+
 /** One top-level member whose token kind ES accepts for its key. */
-function parseMember(r: { -readonly [K in keyof SearchRequest]: SearchRequest[K] }, k: string, v: unknown): void {
+function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknown): void {
+  if (NOT_YET.has(k)) {
+    parts.notYet.push(k);
+    return;
+  }
   switch (k) {
-    case 'query': r.query = parseQuery(v); break;
+    case 'query':
+      // ES keeps `query` as the first sub-search, so the two members exclude each other.
+      if (parts.subSearches !== null) throw new IllegalArgumentError('cannot specify field [query] and field [sub_searches]');
+      r.query = parseQuery(v);
+      break;
+    case 'sub_searches':
+      if (r.query !== null) throw new IllegalArgumentError('cannot specify field [sub_searches] and field [query]');
+      parts.subSearches = parseSubSearches(v);
+      break;
+    case 'rank': parts.rank = parseRank(v); break;
+    case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
-    case 'size': r.size = intValue(v); break;
+    case 'size':
+      r.size = intValue(v);
+      parts.sizeGiven = true;
+      break;
     case 'sort': r.sort = parseSort(v); break;
     case '_source': r.source = parseSourceFilter(v); break;
     case 'min_score': r.minScore = doubleValue(v); break;
@@ -117,11 +162,57 @@ function parseMember(r: { -readonly [K in keyof SearchRequest]: SearchRequest[K]
       r.storedFieldsNone = fields.length === 1 && fields[0] === '_none_';
       break;
     }
+    case 'profile': parts.profile = booleanValue(v); break;
     // Accepted and harmless: they only shape optional response sections ES adds on request.
-    case 'stats': case 'profile': case 'docvalue_fields': case 'fields': case 'ext':
+    case 'stats': case 'docvalue_fields': case 'fields': case 'ext':
       break;
     default:
       throw new IllegalArgumentError(`[${k}] is not supported by this server yet`);
+  }
+}
+
+/**
+ * Puts the hybrid members together as SearchSourceBuilder does after parsing: a `retriever` excludes
+ * the members it would set itself (one illegal_argument_exception listing them all); a top-level
+ * `standard` retriever is a plain query; `rank` fuses `sub_searches` (or the lone `query`).
+ */
+function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
+  const { retriever, rank, subSearches } = parts;
+  if (retriever !== null) {
+    const specified: string[] = [];
+    if (r.query !== null || subSearches !== null) specified.push('query');
+    if (parts.notYet.includes('knn')) specified.push('knn');
+    if (r.searchAfter !== null) specified.push('search_after');
+    if (r.terminateAfter !== 0) specified.push('terminate_after');
+    if (r.sort !== null) specified.push('sort');
+    if (parts.notYet.includes('rescore')) specified.push('rescore');
+    if (r.minScore !== null) specified.push('min_score');
+    if (rank !== null) specified.push('rank');
+    if (specified.length > 0) throw new IllegalArgumentError(`cannot specify [retriever] and [${specified.join(', ')}]`);
+    if (retriever.kind === 'standard') {
+      r.query = filteredQuery(retriever.query, retriever.filter);
+      r.minScore = retriever.minScore;
+      r.sort = retriever.sort as SortSpec[] | null;
+      r.searchAfter = retriever.searchAfter as unknown[] | null;
+      r.terminateAfter = retriever.terminateAfter;
+    } else {
+      r.fusion = { root: toFusionNode(retriever), legacy: false, windowSizeName: 'rank_window_size', conflicts: [], sizeGiven: parts.sizeGiven };
+    }
+    return;
+  }
+  if (rank !== null) {
+    // Members `rank` cannot be combined with are ES validation errors (rank.ts), not "not yet".
+    const conflicts = parts.notYet.filter((k) => k in RANK_CONFLICTS).map((k) => RANK_CONFLICTS[k]);
+    parts.notYet = parts.notYet.filter((k) => !(k in RANK_CONFLICTS));
+    if (parts.profile) conflicts.push('profile');
+    const queries = subSearches ?? (r.query !== null ? [r.query] : []);
+    r.fusion = legacyFusion(queries, rank, r.minScore, conflicts, parts.sizeGiven);
+    r.query = null;
+    return;
+  }
+  if (subSearches !== null) {
+    if (subSearches.length >= 2) throw new ActionRequestValidationError(['[sub_searches] requires [rank]']);
+    r.query = subSearches.length === 1 ? subSearches[0] : null;
   }
 }
 

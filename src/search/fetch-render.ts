@@ -31,6 +31,8 @@ export interface RenderHit {
   readonly doc: number;
   readonly score: number;
   readonly sortValues: readonly SortValue[] | null;
+  /** The hit's 1-based position in a fused list (`_rank`, the legacy RRF form only). */
+  readonly rank?: number;
 }
 
 function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | undefined): string {
@@ -50,6 +52,7 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): str
   if (spec.version) out += `,"_version":${h.segment.version[h.doc]}`;
   if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
   out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
+  if (h.rank !== undefined) out += `,"_rank":${h.rank}`;
   if (spec.source.fetch && !spec.storedFieldsNone) {
     const raw = readSource(h.segment, h.doc);
     if (raw !== null) {

@@ -1,0 +1,214 @@
+/**
+ * Hybrid search on the coordinator: several ranked lists (an rrf retriever's standard leaves, or the
+ * legacy `sub_searches`) fused by reciprocal rank fusion (rrf.ts), in one scatter and one fetch.
+ *
+ * 1. Model texts of every list are encoded in one inference round (one call per model).
+ * 2. Each list is planned once per index over the same index-wide statistics.
+ * 3. Every shard gets one task per list (top `rank_window_size` by score, no counting) plus, when
+ *    `track_total_hits` asks, one counting task for the union of the lists (ES's compound query:
+ *    a `bool` should of the lists' queries, so `hits.total` counts documents matching any list).
+ *    All are submitted in the same tick, so a busy pool batches them into shared tasks.
+ * 4. Each list is merged globally (all shards, by score, ties by index then write order) and cut
+ *    to its window — ranks are global, never per shard, so results do not depend on sharding.
+ * 5. Lists are fused bottom-up (a nested rrf retriever's fused list, cut to its window, is one list of
+ *    its parent); the page is cut from the fused list and only its documents are fetched.
+ *
+ * A shard that fails any of its tasks is a failed shard (its lists are left out, as ES leaves out a
+ * failed shard's hits); the failure semantics are otherwise those of a plain search.
+ */
+import { EsError, IllegalArgumentError, QueryPhaseExecutionError, type SearchPhaseExecutionError } from '../errors/index.js';
+import type { Segment } from '../index/index.js';
+import { TRACK_TOTAL_HITS_DISABLED, type BoolQuery, type QueryNode, type SearchRequest } from '../dsl/index.js';
+import { validateFusion } from '../dsl/rank.js';
+import { fusionLeaves, withLeafQueries, type RrfNode } from '../dsl/retriever.js';
+import { HIT_STRIDE, renderHit, type Exec, type ShardSearchRequest, type ShardSearchResult } from '../search/index.js';
+import type { SparseInference } from '../ml/index.js';
+import type { IndexService } from './index-service.js';
+import type { ResolveOptions } from './index-resolver.js';
+import { resolveQueryInference } from './query-inference.js';
+import { reciprocalRankFusion, type FusedDoc, type RankedList } from './rrf.js';
+import type { SearchPool } from './search-pool.js';
+import {
+  checkShardFailures, fetchSpec, NODE_ID, renderSearchResponse, shardsHeader, type SearchOptions, type SearchOutcome,
+  type ShardFailure, type ShardTarget,
+} from './search-service.js';
+import { SegmentStatsSource } from './stats-source.js';
+
+/** The search service's steps the hybrid flow shares. */
+export interface HybridHost {
+  readonly pool: SearchPool;
+  readonly inference: SparseInference | null;
+  resolve(expression: string | undefined, opts: ResolveOptions | undefined): IndexService[];
+  targets(indices: IndexService[]): ShardTarget[];
+  plan(indices: IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): Map<IndexService, Exec>;
+  checkResultWindow(indices: IndexService[], requested: number): void;
+  shardFailure(indices: IndexService[], e: EsError): SearchPhaseExecutionError;
+  deadline(timeoutMs: number | null): number;
+}
+
+/**
+ * Document keys for fusion: index position × 2^40 + index-wide write order, so ascending keys are
+ * the plain search's tie order (index, then write order). Write orders stay far below 2^40.
+ */
+const INDEX_KEY_STRIDE = 2 ** 40;
+
+interface DocRef {
+  readonly target: ShardTarget;
+  readonly segment: Segment;
+  readonly doc: number;
+}
+
+/** One list's hits from every shard, merged: best first, cut to the window. */
+interface MergedList extends RankedList {
+  readonly keys: number[];
+  readonly scores: number[];
+}
+
+export async function hybridSearch(host: HybridHost, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
+  const start = performance.now();
+  validateFusion(req);
+  const root = await resolveLeafInference(req.fusion!.root, host.inference);
+  const legacy = req.fusion!.legacy;
+  const leaves = fusionLeaves(root);
+  const windows = leafWindows(root);
+  const deadline = host.deadline(req.timeoutMs);
+  const allowPartial = opts.allowPartialSearchResults ?? true;
+  const indices = host.resolve(expression, opts.resolve);
+  host.checkResultWindow(indices, Math.max(req.from + req.size, ...windows));
+  if (req.searchAfter !== null) throw host.shardFailure(indices, new IllegalArgumentError('search_after needs a sort'));
+
+  const targets = host.targets(indices);
+  const stats = new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
+  const now = Date.now();
+  const plans = leaves.map((leaf) => host.plan(indices, leaf.query, stats, now));
+  const countPlan = req.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED ? null : host.plan(indices, unionQuery(leaves.map((l) => l.query)), stats, now);
+
+  // Scatter: every task of the request in this tick (snapshots were captured with no await since).
+  const base = { sort: null, trackScores: false, searchAfter: null, terminateAfter: req.terminateAfter, fetch: null, deadline } as const;
+  const perTarget = targets.map((t) => {
+    const segments = t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }));
+    const requests: ShardSearchRequest[] = leaves.map((leaf, i) => ({
+      ...base, query: plans[i].get(t.index)!, k: windows[i], trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED, minScore: leaf.minScore,
+    }));
+    if (countPlan) requests.push({ ...base, query: countPlan.get(t.index)!, k: 0, trackTotalHitsUpTo: req.trackTotalHitsUpTo, minScore: null });
+    return requests.map((r) => host.pool.search(segments, r));
+  });
+  const failed: Array<ShardFailure | undefined> = [];
+  const results = await Promise.all(perTarget.map((tasks, i) => Promise.all(tasks).catch((e: unknown) => {
+    if (!(e instanceof EsError) || e.status === 429) throw e;
+    failed[i] = { shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID, cause: e };
+    return null;
+  })));
+  if (!allowPartial) {
+    results.forEach((r, i) => {
+      if (!r?.some((x) => x.timedOut)) return;
+      results[i] = null;
+      failed[i] = {
+        shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID,
+        cause: new QueryPhaseExecutionError('Failed to execute main query', new QueryPhaseExecutionError('Time exceeded')),
+      };
+    });
+  }
+  const failures = failed.filter((f) => f !== undefined);
+  checkShardFailures(targets.length, failures, allowPartial);
+
+  // Global per-list merge, then fusion.
+  const docs = new Map<number, DocRef>();
+  const lists = leaves.map((_, i) => mergeList(targets, results, i, windows[i], docs));
+  let cursor = 0;
+  const fuse = (node: RrfNode): FusedDoc[] => {
+    const childLists = node.retrievers.map((c): RankedList => {
+      if (c.kind === 'standard') return lists[cursor++];
+      const fused = fuse(c).slice(0, c.rankWindowSize);
+      return { keys: fused.map((d) => d.key), scores: fused.map((d) => d.score) };
+    });
+    return reciprocalRankFusion(childLists, node.rankConstant);
+  };
+  let fused = fuse(root);
+  // The legacy coordinator pages over every fused document; a retriever returns its top window.
+  if (!legacy) fused = fused.slice(0, root.rankWindowSize);
+  const page = fused.slice(req.from, req.from + req.size);
+
+  const specs = new Map<IndexService, { spec: ReturnType<typeof fetchSpec>; indexJson: string }>();
+  const rendered = page.map((d, i) => {
+    const ref = docs.get(d.key)!;
+    let s = specs.get(ref.target.index);
+    if (!s) specs.set(ref.target.index, (s = { spec: fetchSpec(req, ref.target.index, null), indexJson: JSON.stringify(ref.target.index.name) }));
+    return renderHit({ segment: ref.segment, doc: ref.doc, score: d.score, sortValues: null, rank: legacy ? req.from + i + 1 : undefined }, s.spec, s.indexJson);
+  });
+
+  let total = 0;
+  let gte = false;
+  let terminatedEarly = false;
+  let timedOut = false;
+  for (const r of results) {
+    if (r === null) continue;
+    for (const x of r) {
+      if (x.terminatedEarly) terminatedEarly = true;
+      if (x.timedOut) timedOut = true;
+    }
+    if (countPlan) {
+      const count = r[r.length - 1];
+      total += count.totalHits;
+      if (count.totalRelation === 'gte') gte = true;
+    }
+  }
+  if (req.trackTotalHitsUpTo >= 0 && total > req.trackTotalHitsUpTo) {
+    total = req.trackTotalHitsUpTo;
+    gte = true;
+  }
+  return {
+    body: renderSearchResponse(req, `[${rendered.join(',')}]`, {
+      total, gte, maxScore: fused.length > 0 ? fused[0].score : NaN, took: Math.round(performance.now() - start),
+      shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
+      restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty: page.length === 0,
+    }),
+  };
+}
+
+/** Every leaf's model texts encoded in one round: the leaves' queries go through as one `bool`. */
+async function resolveLeafInference(root: RrfNode, inference: SparseInference | null): Promise<RrfNode> {
+  const queries = fusionLeaves(root).map((l) => l.query);
+  const all = unionQuery(queries);
+  const resolved = await resolveQueryInference(all, inference);
+  return resolved === all ? root : withLeafQueries(root, (resolved as BoolQuery).should);
+}
+
+/** A document matching any of `queries` (ES's compound query for totals and aggregations). */
+function unionQuery(queries: readonly QueryNode[]): BoolQuery {
+  return { kind: 'bool', must: [], should: queries, filter: [], mustNot: [], minimumShouldMatch: null, boost: 1, name: null };
+}
+
+/** Each leaf's window: the `rank_window_size` of the rrf node it belongs to, in `fusionLeaves` order. */
+function leafWindows(root: RrfNode): number[] {
+  const out: number[] = [];
+  const walk = (n: RrfNode) => {
+    for (const c of n.retrievers) {
+      if (c.kind === 'standard') out.push(n.rankWindowSize);
+      else walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** List `list`'s hits over all answering shards, best first (ties by index, write order), cut to `window`. */
+function mergeList(
+  targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult[] | null>, list: number, window: number, docs: Map<number, DocRef>,
+): MergedList {
+  const hits: Array<{ key: number; score: number }> = [];
+  results.forEach((r, i) => {
+    if (r === null) return;
+    const t = targets[i];
+    const h = r[list].hits;
+    for (let o = 0; o < h.length; o += HIT_STRIDE) {
+      const key = t.indexPos * INDEX_KEY_STRIDE + h[o + 3];
+      hits.push({ key, score: h[o] });
+      if (!docs.has(key)) docs.set(key, { target: t, segment: t.snapshot.segments[h[o + 1]].reader, doc: h[o + 2] });
+    }
+  });
+  hits.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.key - b.key));
+  const top = hits.slice(0, window);
+  return { keys: top.map((x) => x.key), scores: top.map((x) => x.score) };
+}
+

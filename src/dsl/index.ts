@@ -1,6 +1,7 @@
 /**
  * dsl/ — request JSON → typed, immutable nodes: queries (one parser per clause in queries/), sort,
- * `_source` filtering, whole search, count and update requests, and the `query_string` syntax.
+ * `_source` filtering, whole search (with its hybrid forms: retrievers, `sub_searches` + `rank`), count
+ * and update requests, and the `query_string` syntax.
  * Pure: imports only errors/ and common/, no Node APIs. Invariant: nothing after this layer reads
  * raw request JSON, and every malformed input becomes an ES-shaped error here — except the
  * `query_string` syntax, which planning parses per index because ES reports it as a shard failure.
@@ -14,6 +15,8 @@ export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';
 export * from './update-request.js';
+export * from './retriever.js';
+export * from './rank.js';
 export * from './minimum-should-match.js';
 export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';
 export { DEFAULT_TOKEN_PRUNING } from './queries/token-pruning.js';

@@ -1,6 +1,6 @@
 /**
  * Cluster state on disk: one JSON document of named sections. Each service that owns durable
- * metadata (indices now; pipelines, model deployments, API keys, finished tasks later) registers a
+ * metadata (indices, ingest pipelines, model deployments, API keys) registers a
  * section with a function that snapshots it, and calls `save()` after changing it. Saves are
  * atomic (temp → fsync → rename → fsync dir) and coalesced: a save requested while one is running
  * is folded into the next.

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessIndex, type HarnessDoc } from '../../bench/lib/engine-harness.js';
 import { maxScoreTuning } from '../../src/search/exec/max-score.js';
+import { featureAccumulationTuning } from '../../src/search/exec/feature-taat.js';
 
 const f = Math.fround;
 const VOCAB = Array.from({ length: 80 }, (_, i) => (i % 9 === 0 ? `t.${i}` : `t${i}`));
@@ -100,15 +101,19 @@ function build(segments: Corpus['segments'], deletes: number[]) {
 }
 
 describe.each([
-  ['sorted candidate lists', Number.POSITIVE_INFINITY],
-  ['window accumulators', -1],
-])('sparse MaxScore with %s', (_name, listPostings) => {
-  const saved = maxScoreTuning.listPostings;
+  ['MaxScore with sorted candidate lists', Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+  ['MaxScore with window accumulators', -1, Number.POSITIVE_INFINITY],
+  ['term-at-a-time accumulation', Number.POSITIVE_INFINITY, 1],
+])('sparse top-k by %s', (_name, listPostings, minTerms) => {
+  const saved = { ...maxScoreTuning };
+  const savedAccumulation = { ...featureAccumulationTuning };
   beforeAll(() => {
     maxScoreTuning.listPostings = listPostings;
+    Object.assign(featureAccumulationTuning, { minTerms, minPostingsPerDoc: 0 });
   });
   afterAll(() => {
-    maxScoreTuning.listPostings = saved;
+    Object.assign(maxScoreTuning, saved);
+    Object.assign(featureAccumulationTuning, savedAccumulation);
   });
 
   it('returns exactly the exhaustive top-k of the sparse dot product', () => {

@@ -20,6 +20,15 @@ export class FeatureScorer extends TermScorer {
     return Math.fround(this.weight * decodeFeatureWeight(this.freqs![p]));
   }
 
+  /** Adds every posting's score to `acc[doc]` (feature-taat.ts); returns the postings added. */
+  accumulate(acc: Float64Array): number {
+    const docs = this.docs;
+    const freqs = this.freqs!;
+    const weight = this.weight;
+    for (let p = this.start; p < this.end; p++) acc[docs[p]] += Math.fround(weight * decodeFeatureWeight(freqs[p]));
+    return this.end - this.start;
+  }
+
   override blockMaxScore(b: number): number {
     return Math.fround(this.weight * decodeFeatureWeight(this.blockMaxFreq[b]));
   }

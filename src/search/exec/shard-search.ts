@@ -1,6 +1,7 @@
 /**
  * One shard's part of a search (the query phase): run the executable query over each segment,
- * collect the top k by score (block-max MaxScore for term disjunctions, exhaustive otherwise) or by
+ * collect the top k by score (block-max MaxScore for term disjunctions, accumulation for long
+ * learned-sparse ones, exhaustive otherwise) or by
  * sort values, and count hits up to `track_total_hits`. The result is packed into typed arrays so
  * it crosses threads cheaply. A `deadline` (ES `timeout`) stops collection early; what was
  * collected is returned with `timedOut` set.
@@ -10,6 +11,7 @@ import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from './build-scorer.js';
 import { DEADLINE_CHECK_INTERVAL, NO_DEADLINE, SearchDeadline } from './deadline.js';
 import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './field-sort.js';
+import { featureAccumulateTopK, prefersAccumulation } from './feature-taat.js';
 import { maxScoreTopK } from './max-score.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
@@ -136,7 +138,10 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
-        const n = maxScoreTopK(terms, live, top, base, segment.maxDoc, counting && total <= limit ? limit - total : -1, deadline);
+        const countLimit = counting && total <= limit ? limit - total : -1;
+        const n = prefersAccumulation(terms, segment.maxDoc)
+          ? featureAccumulateTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline)
+          : maxScoreTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline);
         if (n >= 0) total += n;
       }
     } else if (counting || req.k > 0) {

@@ -53,7 +53,7 @@ export interface ShardFailure {
 }
 
 /** The query phase of every target, by target position: a result, or null and why the shard failed. */
-export interface QueryPhaseResults {
+interface QueryPhaseResults {
   readonly results: Array<ShardSearchResult | null>;
   readonly failed: Array<ShardFailure | undefined>;
 }
@@ -302,7 +302,7 @@ export class SearchService {
 }
 
 /** With partial results disallowed, a shard that ran out of time has failed (ES QueryPhase). */
-export function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhaseResults): void {
+function timeoutsAsFailures(targets: readonly ShardTarget[], queried: QueryPhaseResults): void {
   queried.results.forEach((r, i) => {
     if (!r?.timedOut) return;
     queried.results[i] = null;

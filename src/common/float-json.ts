@@ -12,11 +12,25 @@ export function float32ToJson(x: number): string {
   if (!Number.isFinite(x)) return 'null';
   if (x === 0) return '0';
   const e = Math.floor(Math.log10(Math.abs(x)));
-  for (let p = 1; p <= 9; p++) {
-    const k = p - 1 - e; // scale exponent
-    if (k > 22 || k < -22) break; // outside exact powers of ten: use the slow path
-    const y = k >= 0 ? Math.round(x * POW10[k]) / POW10[k] : Math.round(x / POW10[-k]) * POW10[-k];
-    if (Math.fround(y) === x) return String(y);
+  // Fewest digits that read back as x, by binary search over 1…9: a rounding to p digits that
+  // reads back stays within x's float32 interval at p + 1 digits too, so "reads back" is monotone
+  // in p. (Model outputs print hundreds of weights per document: the linear scan was the cost.)
+  if (e - 8 >= -22 && e <= 22) {
+    let lo = 1;
+    let hi = 9;
+    let best = '';
+    while (lo <= hi) {
+      const p = (lo + hi) >>> 1;
+      const k = p - 1 - e; // scale exponent
+      const y = k >= 0 ? Math.round(x * POW10[k]) / POW10[k] : Math.round(x / POW10[-k]) * POW10[-k];
+      if (Math.fround(y) === x) {
+        best = String(y);
+        hi = p - 1;
+      } else {
+        lo = p + 1;
+      }
+    }
+    if (best !== '') return best;
   }
   for (let p = 1; p <= 9; p++) {
     const s = x.toPrecision(p);

@@ -6,11 +6,24 @@
 import { float32ToJson } from '../common/float-json.js';
 import type { SparseVector } from './sparse-encoder.js';
 
+/** Tokens as JSON keys, by token: the vocabulary is small and fixed, so each is quoted once. */
+const quotedTokens = new Map<string, string>();
+const MAX_QUOTED_TOKENS = 100_000;
+
+function quoted(token: string): string {
+  let q = quotedTokens.get(token);
+  if (q === undefined) {
+    if (quotedTokens.size >= MAX_QUOTED_TOKENS) quotedTokens.clear();
+    quotedTokens.set(token, (q = JSON.stringify(token)));
+  }
+  return q;
+}
+
 export function predictedValueJson(v: SparseVector): string {
   let out = '{';
   for (let i = 0; i < v.tokens.length; i++) {
     if (i > 0) out += ',';
-    out += JSON.stringify(v.tokens[i]) + ':' + float32ToJson(v.weights[i]);
+    out += quoted(v.tokens[i]) + ':' + float32ToJson(v.weights[i]);
   }
   return out + '}';
 }

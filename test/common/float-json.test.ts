@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { float32ToJson } from '../../src/common/float-json.js';
+
+/** The fewest significant digits any decimal that reads back as the float32 `x` needs. */
+function fewestDigits(x: number): number {
+  for (let p = 1; p <= 9; p++) if (Math.fround(Number(x.toPrecision(p))) === x) return p;
+  return 9;
+}
+
+function significantDigits(s: string): number {
+  const mantissa = s.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return Math.max(1, mantissa.length);
+}
+
+describe('float32ToJson', () => {
+  it('prints the shortest decimal that reads back as the float32, for any finite float32', () => {
+    fc.assert(
+      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const s = float32ToJson(x);
+        if (x === 0) {
+          expect(s).toBe('0');
+        } else {
+          // Reads back exactly, with no more digits than needed (at a tie either neighbour will do).
+          expect(Math.fround(Number(s))).toBe(x);
+          expect(significantDigits(s)).toBe(fewestDigits(x));
+        }
+      }),
+      { numRuns: 20_000, seed: 42 },
+    );
+  });
+
+  it('prints model weights and scores as ES does', () => {
+    expect(float32ToJson(Math.fround(3.8033624))).toBe('3.8033624');
+    expect(float32ToJson(Math.fround(0.1))).toBe('0.1');
+    expect(float32ToJson(Math.fround(1.3862943611198906))).toBe('1.3862944');
+    expect(float32ToJson(1)).toBe('1');
+    expect(float32ToJson(Math.fround(1e-30))).toBe('1e-30');
+    expect(float32ToJson(Infinity)).toBe('null');
+  });
+});

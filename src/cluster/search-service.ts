@@ -17,7 +17,7 @@
 import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../errors/index.js';
 import type { Segment } from '../index/index.js';
 import {
-  TRACK_TOTAL_HITS_DISABLED, type SearchRequest, type SortSpec, type QueryNode,
+  TRACK_TOTAL_HITS_DISABLED, filteredQuery, type SearchRequest, type SortSpec, type QueryNode,
 } from '../dsl/index.js';
 import {
   HIT_STRIDE, NO_DEADLINE, compareSortValues, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle,
@@ -34,6 +34,7 @@ import { SegmentStatsSource } from './stats-source.js';
 import { resolveQueryInference } from './query-inference.js';
 import type { SparseInference } from '../ml/index.js';
 import { hybridSearch, type HybridHost } from './hybrid-search.js';
+import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -199,7 +200,15 @@ export class SearchService {
     const targets = this.targets(indices);
     const segments = targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader));
     const stats = new SegmentStatsSource(segments);
-    const plans = this.plan(indices, req.query, stats, Date.now());
+    const now = Date.now();
+    // post_filter narrows the hits only: shards rank `query AND post_filter` (the filter does not
+    // score) and aggregate over `query` alone.
+    const hitsQuery = req.postFilter === null ? req.query : filteredQuery(req.query ?? { kind: 'match_all', boost: 1, name: null }, [req.postFilter]);
+    const plans = this.plan(indices, hitsQuery, stats, now);
+    const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(
+      indices, req.aggs, req.postFilter === null ? plans : this.plan(indices, req.query, stats, now), stats, now,
+      (index, e) => this.shardFailure([index], e),
+    );
     const sorts = new Map<IndexService, ExecSort[] | null>();
     const k = req.from + req.size;
     let searchAfter: SortValue[] | null = null;
@@ -228,6 +237,7 @@ export class SearchService {
       terminateAfter: req.terminateAfter,
       fetch: singleShard,
       deadline,
+      aggs: aggPlans?.forShard(t.index) ?? null,
     }));
     if (!allowPartial) timeoutsAsFailures(targets, queried);
     const { results } = queried;
@@ -274,6 +284,7 @@ export class SearchService {
       body: renderSearchResponse(req, hitsJson, {
         total, gte, maxScore, took, shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
         restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
+        aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results),
       }),
     };
   }
@@ -420,6 +431,8 @@ export interface ResponseMeta {
   readonly timedOut: boolean;
   readonly restTotalHitsAsInt: boolean;
   readonly empty: boolean;
+  /** The rendered `aggregations` object, when the request asked for aggregations. */
+  readonly aggregations?: string;
 }
 
 /** The response envelope around an already rendered `hits.hits` array. */
@@ -431,5 +444,6 @@ export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: Re
     out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
   }
   const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
-  return out + `"max_score":${maxScore},"hits":${hitsJson}}}`;
+  out += `"max_score":${maxScore},"hits":${hitsJson}}`;
+  return out + (m.aggregations === undefined ? '}' : `,"aggregations":${m.aggregations}}`);
 }

@@ -6,14 +6,11 @@
 import { IllegalArgumentError, QueryShardError } from '../errors/index.js';
 import { compiledFormat, type ResolvedField } from '../index/index.js';
 import type { SortSpec } from '../dsl/index.js';
-import type { ExecSort, SortValue } from '../search/index.js';
+import { fielddataError, type ExecSort, type SortValue } from '../search/index.js';
 import type { IndexService } from './index-service.js';
 
-export function fielddataError(field: string, index: string): IllegalArgumentError {
-  return new IllegalArgumentError(
-    `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
-  );
-}
+/** The same error aggregations raise; one definition, in search/. */
+export { fielddataError };
 
 function numericMissing(spec: Extract<SortSpec, { kind: 'field' }>, field: ResolvedField | null): number {
   const desc = spec.order === 'desc';

@@ -12,6 +12,8 @@ import { parseQuery } from './queries/registry.js';
 import { legacyFusion, parseRank, parseSubSearches, type RrfRank } from './rank.js';
 import { filteredQuery, parseRetriever, toFusionNode, type Fusion, type ParsedRetriever } from './retriever.js';
 import { parseSort, type SortSpec } from './sort.js';
+import type { AggNode } from './aggs/agg-nodes.js';
+import { parseAggregations } from './aggs/registry.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
 
 export const DEFAULT_SIZE = 10;
@@ -44,6 +46,10 @@ export interface SearchRequest {
    * coordinator; `query` is then null. A top-level `standard` retriever is folded into the plain members.
    */
   readonly fusion: Fusion | null;
+  /** `aggs` / `aggregations`: computed over every hit of `query`, before `post_filter`; null = none. */
+  readonly aggs: readonly AggNode[] | null;
+  /** `post_filter`: narrows the hits (and their total) after aggregations were computed. */
+  readonly postFilter: QueryNode | null;
 }
 
 /** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
@@ -69,7 +75,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'aggs', 'aggregations', 'highlight', 'post_filter', 'suggest', 'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
+  'highlight', 'suggest', 'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -85,6 +91,8 @@ interface HybridParts {
   retriever: ParsedRetriever | null;
   /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
   notYet: string[];
+  /** `aggs` / `aggregations` / `post_filter` as given, in body order: hybrid searches do not take them yet. */
+  aggMembers: string[];
   sizeGiven: boolean;
   profile: boolean;
 }
@@ -102,9 +110,10 @@ export function parseSearchRequest(
     minScore: null as number | null, trackTotalHitsUpTo: defaults.trackTotalHitsUpTo, trackScores: false,
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
     timeoutMs: null as number | null, storedFieldsNone: false, fusion: null as Fusion | null,
+    aggs: null as AggNode[] | null, postFilter: null as QueryNode | null,
   };
   if (body === null) return r;
-  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], sizeGiven: false, profile: false };
+  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], aggMembers: [], sizeGiven: false, profile: false };
   parseBody(() => {
     if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
     forEachEntry(body, (k, v) => {
@@ -113,6 +122,8 @@ export function parseSearchRequest(
     });
   });
   assembleHybrid(r, parts);
+  // Hybrid (RRF) searches fuse ranked lists; aggregations over the fused set are not built yet.
+  if (r.fusion !== null) parts.notYet.unshift(...parts.aggMembers);
   if (parts.notYet.length > 0) throw new IllegalArgumentError(`[${parts.notYet[0]}] is not supported by this server yet`);
   validatePaging(r.from, r.size);
   if (r.searchAfter && r.from > 0) {
@@ -140,6 +151,14 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       parts.subSearches = parseSubSearches(v);
       break;
     case 'rank': parts.rank = parseRank(v); break;
+    case 'aggs': case 'aggregations':
+      r.aggs = parseAggregations(v);
+      parts.aggMembers.push(k);
+      break;
+    case 'post_filter':
+      r.postFilter = parseQuery(v);
+      parts.aggMembers.push(k);
+      break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
     case 'size':

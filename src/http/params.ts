@@ -3,6 +3,7 @@
  * ES's error texts, and a per-route list of accepted names (anything else is rejected with
  * "request [path] contains unrecognized parameter: [x]").
  */
+import { suggestions } from '../common/did-you-mean.js';
 import { IllegalArgumentError } from '../errors/index.js';
 
 export type Query = Record<string, string | undefined>;
@@ -20,31 +21,11 @@ export function checkParams(path: string, query: Query, allowed: readonly string
   if (unknown.length === 0) return;
   const candidates = [...new Set([...allowed, ...COMMON_PARAMS])];
   const list = unknown.map((u) => {
-    const suggestions = candidates
-      .map((c) => ({ c, similarity: levenshteinSimilarity(u, c) }))
-      .filter((s) => s.similarity > 0.5)
-      .sort((a, b) => b.similarity - a.similarity || (a.c < b.c ? -1 : a.c > b.c ? 1 : 0))
-      .map((s) => s.c);
-    if (suggestions.length === 0) return `[${u}]`;
-    return `[${u}] -> did you mean ${suggestions.length === 1 ? `[${suggestions[0]}]` : `any of [${suggestions.join(', ')}]`}?`;
+    const close = suggestions(u, candidates);
+    if (close.length === 0) return `[${u}]`;
+    return `[${u}] -> did you mean ${close.length === 1 ? `[${close[0]}]` : `any of [${close.join(', ')}]`}?`;
   });
   throw new IllegalArgumentError(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list.join(', ')}`);
-}
-
-/** Lucene's LevenshteinDistance.getDistance: 1 - edits / the longer length, over code points. */
-function levenshteinSimilarity(a: string, b: string): number {
-  const s = [...a];
-  const t = [...b];
-  if (s.length === 0 || t.length === 0) return s.length === t.length ? 1 : 0;
-  let prev = Array.from({ length: s.length + 1 }, (_, i) => i);
-  for (let j = 1; j <= t.length; j++) {
-    const cur = [j];
-    for (let i = 1; i <= s.length; i++) {
-      cur[i] = Math.min(cur[i - 1] + 1, prev[i] + 1, prev[i - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return 1 - prev[s.length] / Math.max(s.length, t.length);
 }
 
 export function boolParam(query: Query, name: string, def: boolean): boolean {

@@ -14,3 +14,4 @@ export { NO_DEADLINE } from './exec/deadline.js';
 export * from './exec/field-sort.js';
 export { maxScoreStats } from './exec/max-score.js';
 export * from './fetch-render.js';
+export * from './aggs/index.js';

@@ -17,6 +17,9 @@ import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import { TopScoreDocs } from './top-docs.js';
 import { renderHits, type FetchSpec } from '../fetch-render.js';
+import { collectAggs } from '../aggs/aggregate.js';
+import { matchingDocs } from '../aggs/doc-lists.js';
+import type { AggPartial, ExecAgg } from '../aggs/exec-aggs.js';
 
 export interface ShardSearchRequest {
   readonly query: Exec;
@@ -41,6 +44,11 @@ export interface ShardSearchRequest {
    * (ES `timeout`); absent or NO_DEADLINE = no timeout.
    */
   readonly deadline?: number;
+  /**
+   * Aggregations over every live doc matching `query` — the search's query without its
+   * `post_filter`, so buckets count documents the post filter later removes from the hits.
+   */
+  readonly aggs?: { readonly aggs: readonly ExecAgg[]; readonly query: Exec } | null;
 }
 
 export interface ShardView {
@@ -63,6 +71,8 @@ export interface ShardSearchResult {
   readonly timedOut: boolean;
   /** The rendered `hits.hits` array when the request asked to fetch. */
   readonly rendered?: string;
+  /** One partial per requested aggregation, reduced by the coordinator. */
+  readonly aggs?: AggPartial[];
 }
 
 /** Renders the requested page of a result (query_and_fetch). */
@@ -119,7 +129,13 @@ function segmentOf(bases: readonly number[], order: number): number {
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
-  return withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  const result = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  if (!req.aggs) return result;
+  // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
+  // while aggregations need all of them.
+  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline);
+  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs);
+  return { ...result, aggs, timedOut: deadline.timedOut };
 }
 
 function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {

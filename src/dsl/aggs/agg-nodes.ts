@@ -1,0 +1,87 @@
+/**
+ * Parsed aggregations (ES AggregationBuilder), one node per named aggregation, with its
+ * sub-aggregations. Defaults are filled here, at the edge; field types are resolved later, per
+ * index, by the planner (search/aggs/plan-aggs.ts).
+ */
+import type { QueryNode } from '../query-nodes.js';
+
+/** A `missing` value as sent: applied to documents without the field. */
+export type MissingValue = string | number | boolean;
+
+export interface AggCommon {
+  readonly name: string;
+  readonly subs: readonly AggNode[];
+}
+
+export interface TermsOrder {
+  readonly key: '_count' | '_key';
+  readonly desc: boolean;
+}
+
+/** `include` / `exclude` of terms (ES IncludeExclude): a regular expression, or exact values. */
+export type TermsFilter = { readonly regex: string } | { readonly values: readonly (string | number | boolean)[] };
+
+export interface TermsAgg extends AggCommon {
+  readonly kind: 'terms';
+  readonly field: string;
+  readonly size: number;
+  /** Parsed and validated; shards return every term (exact counts), so it does not change results. */
+  readonly shardSize: number | null;
+  readonly order: readonly TermsOrder[];
+  readonly minDocCount: number;
+  readonly missing: MissingValue | null;
+  readonly include: TermsFilter | null;
+  readonly exclude: TermsFilter | null;
+}
+
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality';
+
+export interface MetricAgg extends AggCommon {
+  readonly kind: MetricKind;
+  readonly field: string;
+  readonly missing: MissingValue | null;
+}
+
+/** One `range` / `date_range` entry; `from` inclusive, `to` exclusive, as ES does. */
+export interface RangeSpec {
+  readonly key: string | null;
+  readonly from: number | string | null;
+  readonly to: number | string | null;
+}
+
+export interface RangeAgg extends AggCommon {
+  readonly kind: 'range' | 'date_range';
+  readonly field: string;
+  readonly ranges: readonly RangeSpec[];
+  readonly keyed: boolean;
+  /** date_range only: the format of `from`/`to` and of `*_as_string`; null = the field's. */
+  readonly format: string | null;
+  readonly missing: MissingValue | null;
+}
+
+export interface HistogramAgg extends AggCommon {
+  readonly kind: 'histogram';
+  readonly field: string;
+  readonly interval: number;
+  readonly offset: number;
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+  readonly order: TermsOrder;
+  readonly missing: number | null;
+}
+
+export interface FilterAgg extends AggCommon {
+  readonly kind: 'filter';
+  readonly filter: QueryNode;
+}
+
+export interface FiltersAgg extends AggCommon {
+  readonly kind: 'filters';
+  /** Named filters render as an object of buckets, anonymous ones as an array. */
+  readonly named: boolean;
+  readonly keys: readonly string[];
+  readonly filters: readonly QueryNode[];
+  readonly otherBucketKey: string | null;
+}
+
+export type AggNode = TermsAgg | MetricAgg | RangeAgg | HistogramAgg | FilterAgg | FiltersAgg;

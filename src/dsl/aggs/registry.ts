@@ -1,0 +1,101 @@
+/**
+ * `aggs` / `aggregations` JSON → AggNode[] (ES AggregatorFactories.parseAggregators): each
+ * `"<name>": { "<type>": {...}, "aggs": {...}, "meta": {...} }`. One registry line per type; the
+ * parsers live beside this file.
+ */
+import { didYouMean } from '../../common/did-you-mean.js';
+import { AggregationInitializationError } from '../../errors/aggregations.js';
+import { NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
+import { tokenName } from '../json-body.js';
+import { forEachEntry, isObject, within } from '../parse-helpers.js';
+import type { AggNode } from './agg-nodes.js';
+import { parseFilterAgg, parseFiltersAgg } from './filter.js';
+import { parseHistogram } from './histogram.js';
+import { parseMetric } from './metrics.js';
+import { parseRangeAgg } from './range.js';
+import { parseTerms } from './terms.js';
+
+type AggParser = (name: string, body: unknown, subs: readonly AggNode[]) => AggNode;
+
+const PARSERS: Record<string, AggParser> = {
+  terms: parseTerms,
+  min: (n, b, s) => parseMetric('min', n, b, s),
+  max: (n, b, s) => parseMetric('max', n, b, s),
+  avg: (n, b, s) => parseMetric('avg', n, b, s),
+  sum: (n, b, s) => parseMetric('sum', n, b, s),
+  value_count: (n, b, s) => parseMetric('value_count', n, b, s),
+  cardinality: (n, b, s) => parseMetric('cardinality', n, b, s),
+  range: (n, b, s) => parseRangeAgg('range', n, b, s),
+  date_range: (n, b, s) => parseRangeAgg('date_range', n, b, s),
+  histogram: parseHistogram,
+  filter: parseFilterAgg,
+  filters: parseFiltersAgg,
+};
+
+/** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
+export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality']);
+
+/** Types ES has that this server does not: named in a clear error rather than "unknown". */
+const NOT_YET = [
+  'date_histogram', 'stats', 'extended_stats', 'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
+  'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'missing', 'global', 'sampler', 'geo_distance',
+  'weighted_avg', 'median_absolute_deviation', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
+  'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
+  'bucket_sort', 'bucket_selector', 'bucket_script', 'avg_bucket', 'sum_bucket', 'max_bucket', 'min_bucket',
+  'stats_bucket', 'cumulative_sum', 'derivative', 'moving_fn', 'serial_diff',
+];
+
+/** AggregatorFactories.VALID_AGG_NAME. */
+const VALID_NAME = /^[^[\]>]+$/;
+
+/** ES `search.max_buckets` would stop runaway requests later; nesting is bounded like queries are. */
+const MAX_DEPTH = 30;
+
+export function parseAggregations(json: unknown, depth = 0): AggNode[] {
+  if (!isObject(json)) throw new ParsingError(`Unexpected token ${tokenName(json)} in [aggs].`);
+  if (depth >= MAX_DEPTH) throw new ParsingError(`The nested depth of the aggregations exceeds the maximum of [${MAX_DEPTH}]`);
+  const out: AggNode[] = [];
+  forEachEntry(json, (name, def) => {
+    if (!VALID_NAME.test(name)) {
+      throw new ParsingError(`Invalid aggregation name [${name}]. Aggregation names can contain any character except '[', ']', and '>'`);
+    }
+    if (!isObject(def)) throw new ParsingError(`Aggregation definition for [${name} starts with a [${tokenName(def)}], expected a [START_OBJECT].`);
+    out.push(parseOne(name, def, depth));
+  });
+  return out;
+}
+
+function parseOne(name: string, def: Record<string, unknown>, depth: number): AggNode {
+  let type: string | null = null;
+  let body: unknown;
+  let subsJson: unknown = undefined;
+  forEachEntry(def, (k, v) => {
+    if (!isObject(v)) {
+      throw new ParsingError(`Expected [START_OBJECT] under [${k}], but got a [${tokenName(v)}] in [${name}]`);
+    }
+    if (k === 'aggs' || k === 'aggregations') {
+      if (subsJson !== undefined) throw new ParsingError(`Found two sub aggregation definitions under [${name}]`);
+      subsJson = v;
+    } else if (k === 'meta') {
+      // Echoed by ES in the response; accepted here and not echoed (no client reads it back).
+    } else {
+      if (type !== null) throw new ParsingError(`Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`);
+      if (!Object.prototype.hasOwnProperty.call(PARSERS, k)) {
+        if (NOT_YET.includes(k)) throw new ParsingError(`[${k}] aggregations are not supported by this server yet`);
+        throw new ParsingError(
+          `Unknown aggregation type [${k}]${didYouMean(k, [...Object.keys(PARSERS), ...NOT_YET])}`,
+          new NamedObjectNotFoundError(`unknown field [${k}]`), 'key',
+        );
+      }
+      type = k;
+      body = v;
+    }
+  });
+  if (type === null) throw new ParsingError(`Missing definition for aggregation [${name}]`);
+  const subs = subsJson === undefined ? [] : within('aggs', () => parseAggregations(subsJson, depth + 1));
+  if (subs.length > 0 && METRIC_TYPES.has(type)) {
+    throw new AggregationInitializationError(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
+  }
+  const t: string = type;
+  return within(t, () => PARSERS[t](name, body, subs));
+}

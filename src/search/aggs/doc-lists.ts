@@ -1,0 +1,75 @@
+/**
+ * The documents an aggregation collects from, per segment of a shard: sorted doc ids (Int32Array
+ * per segment). The top level gets every live document the query matches (not only the top k,
+ * and before `post_filter`); bucket aggregations hand each bucket its own lists to sub-aggregations.
+ */
+import { isLive, type Segment } from '../../index/index.js';
+import type { Exec } from '../plan/exec-nodes.js';
+import { SegmentSearchContext, buildScorer } from '../exec/build-scorer.js';
+import { DEADLINE_CHECK_INTERVAL, type SearchDeadline } from '../exec/deadline.js';
+import { NO_MORE_DOCS } from '../exec/scorer.js';
+
+export type DocLists = readonly Int32Array[];
+
+/** Every live doc of each segment matching `query` (and scoring at least `minScore`, as ES applies it before aggregating). */
+export function matchingDocs(
+  query: Exec, segments: readonly Segment[], liveDocs: ReadonlyArray<Uint32Array | null>, minScore: number | null, deadline: SearchDeadline,
+): Int32Array[] {
+  const out: Int32Array[] = [];
+  for (let s = 0; s < segments.length; s++) {
+    const segment = segments[s];
+    const live = liveDocs[s];
+    if (deadline.expired()) {
+      out.push(new Int32Array(0));
+      continue;
+    }
+    const ctx = new SegmentSearchContext(segment);
+    const scorer = buildScorer(query, ctx);
+    let docs = new Int32Array(64);
+    let n = 0;
+    if (scorer) {
+      let untilCheck = DEADLINE_CHECK_INTERVAL;
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        if (--untilCheck === 0) {
+          untilCheck = DEADLINE_CHECK_INTERVAL;
+          if (deadline.expired()) break;
+        }
+        if (!isLive(live, doc)) continue;
+        if (minScore !== null && scorer.score() < minScore) continue;
+        if (n === docs.length) {
+          const grown = new Int32Array(n * 2);
+          grown.set(docs);
+          docs = grown;
+        }
+        docs[n++] = doc;
+      }
+    }
+    ctx.release();
+    out.push(docs.subarray(0, n));
+  }
+  return out;
+}
+
+/** One byte per doc of `segment`: 1 where `query` matches (filter buckets intersect their parent's docs with it). */
+export function queryMatches(query: Exec, segment: Segment): Uint8Array {
+  const bits = new Uint8Array(segment.maxDoc);
+  const ctx = new SegmentSearchContext(segment);
+  const scorer = buildScorer(query, ctx);
+  if (scorer) for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) bits[doc] = 1;
+  ctx.release();
+  return bits;
+}
+
+/** Per-bucket doc lists while collecting: one growable list per segment. */
+export class BucketDocs {
+  private readonly lists: number[][];
+  constructor(segmentCount: number) {
+    this.lists = Array.from({ length: segmentCount }, () => []);
+  }
+  add(segment: number, doc: number): void {
+    this.lists[segment].push(doc);
+  }
+  toDocLists(): DocLists {
+    return this.lists.map((l) => Int32Array.from(l));
+  }
+}

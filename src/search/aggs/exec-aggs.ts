@@ -1,0 +1,120 @@
+/**
+ * Planned aggregations (what a shard needs to collect, plus what the coordinator needs to reduce
+ * and render) and their per-shard partial results. Both are plain data: they cross threads by
+ * structured clone (workers/protocol.ts).
+ */
+import type { TermsFilter, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+import type { Exec } from '../plan/exec-nodes.js';
+
+/**
+ * How a field's doc values are read and its keys rendered: keyword ordinals, or numbers (integer
+ * types render integral keys, `double` ones as doubles, dates with `key_as_string`, booleans as
+ * 0/1 with "false"/"true"). `unmapped` fields have no values.
+ */
+export type ValuesType = 'keyword' | 'long' | 'double' | 'date' | 'boolean' | 'unmapped';
+
+export interface ValuesSource {
+  readonly field: string;
+  readonly type: ValuesType;
+  /** Dates: the format `*_as_string` uses (the field's, or the aggregation's own). */
+  readonly format: string | null;
+  /** What documents without a value count as, already converted to the field's type; null = nothing. */
+  readonly missing: string | number | null;
+}
+
+interface ExecAggCommon {
+  readonly name: string;
+  readonly subs: readonly ExecAgg[];
+}
+
+export interface ExecTerms extends ExecAggCommon {
+  readonly t: 'terms';
+  readonly source: ValuesSource;
+  readonly size: number;
+  readonly order: readonly TermsOrder[];
+  readonly minDocCount: number;
+  /** Applied at reduce: counts are exact, so dropping a bucket there equals never collecting it. */
+  readonly include: TermsFilter | null;
+  readonly exclude: TermsFilter | null;
+}
+
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality';
+
+export interface ExecMetric extends ExecAggCommon {
+  readonly t: 'metric';
+  readonly kind: MetricKind;
+  readonly source: ValuesSource;
+}
+
+export interface ExecRangeBucket {
+  /** The name the request gave, or null (the key is then built from the bounds). */
+  readonly key: string | null;
+  /** Bounds as numbers (-Infinity / Infinity when open); from inclusive, to exclusive. */
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface ExecRange extends ExecAggCommon {
+  readonly t: 'range';
+  readonly kind: 'range' | 'date_range';
+  readonly source: ValuesSource;
+  /** In ES's order: by from, then to (RangeAggregator sorts them). */
+  readonly ranges: readonly ExecRangeBucket[];
+  readonly keyed: boolean;
+}
+
+export interface ExecHistogram extends ExecAggCommon {
+  readonly t: 'histogram';
+  readonly source: ValuesSource;
+  readonly interval: number;
+  readonly offset: number;
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+  readonly order: TermsOrder;
+}
+
+export interface ExecFilter extends ExecAggCommon {
+  readonly t: 'filter';
+  readonly query: Exec;
+}
+
+export interface ExecFilters extends ExecAggCommon {
+  readonly t: 'filters';
+  readonly named: boolean;
+  readonly keys: readonly string[];
+  readonly queries: readonly Exec[];
+  readonly otherBucketKey: string | null;
+}
+
+export type ExecAgg = ExecTerms | ExecMetric | ExecRange | ExecHistogram | ExecFilter | ExecFilters;
+
+/** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
+export type BucketSubs = AggPartial[][];
+
+/** Terms and histograms: every bucket of the shard (exact counts: no shard_size cut). */
+export interface KeyedBucketsPartial {
+  readonly t: 'keyed_buckets';
+  readonly keys: Array<string | number>;
+  readonly counts: number[];
+  readonly subs: BucketSubs;
+}
+
+/** Range and filters buckets: fixed positions known from the request. */
+export interface FixedBucketsPartial {
+  readonly t: 'fixed_buckets';
+  readonly counts: number[];
+  readonly subs: BucketSubs;
+}
+
+/** Everything the single-value metrics need; values counts values (not docs), as ES does. */
+export interface MetricPartial {
+  readonly t: 'metric';
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  /** cardinality only: the distinct values seen (exact). */
+  distinct: Array<string | number> | null;
+}
+
+export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial;

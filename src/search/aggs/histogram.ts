@@ -1,0 +1,91 @@
+/**
+ * `histogram` (ES HistogramAggregator, InternalHistogram): bucket key
+ * `floor((value - offset) / interval) * interval + offset`; a doc counts once per bucket. With
+ * `min_doc_count` 0 (the default) the reduce fills the gaps between the first and last key with
+ * empty buckets, after checking `search.max_buckets` so a tiny interval cannot exhaust memory.
+ */
+import type { Segment } from '../../index/index.js';
+import type { ExecHistogram, KeyedBucketsPartial } from './exec-aggs.js';
+import { BucketDocs, type DocLists } from './doc-lists.js';
+import { segmentValues } from './field-values.js';
+import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import { formatAsString, javaDouble } from './key-format.js';
+
+function bucketKey(agg: ExecHistogram, v: number): number {
+  return Math.floor((v - agg.offset) / agg.interval) * agg.interval + agg.offset;
+}
+
+export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
+  const index = new Map<number, number>();
+  const keys: number[] = [];
+  const counts: number[] = [];
+  const withSubs = agg.subs.length > 0;
+  const bucketDocs: BucketDocs[] = [];
+  const add = (key: number, s: number, doc: number): void => {
+    let b = index.get(key);
+    if (b === undefined) {
+      b = keys.length;
+      index.set(key, b);
+      keys.push(key);
+      counts.push(0);
+      if (withSubs) bucketDocs.push(new BucketDocs(segments.length));
+    }
+    counts[b]++;
+    if (withSubs) bucketDocs[b].add(s, doc);
+  };
+  const missing = typeof agg.source.missing === 'number' ? agg.source.missing : null;
+  for (let s = 0; s < segments.length; s++) {
+    const list = docs[s];
+    const { offsets, numbers } = segmentValues(segments[s], agg.source);
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i];
+      const start = offsets && numbers ? offsets[doc] : 0;
+      const end = offsets && numbers ? offsets[doc + 1] : 0;
+      if (start === end) {
+        if (missing !== null) add(bucketKey(agg, missing), s, doc);
+        continue;
+      }
+      let previous = NaN;
+      for (let j = start; j < end; j++) {
+        const key = bucketKey(agg, numbers![j]);
+        // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
+        if (key !== previous) add(key, s, doc);
+        previous = key;
+      }
+    }
+  }
+  return { t: 'keyed_buckets', keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+}
+
+export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget): Record<string, unknown> {
+  let keys = [...merged.keys()] as number[];
+  if (agg.minDocCount === 0 && keys.length > 0) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const k of keys) {
+      if (k < min) min = k;
+      if (k > max) max = k;
+    }
+    budget.take(Math.floor((max - min) / agg.interval) + 1);
+    // Keys are recomputed from the bucket index, as ES's nextKey rounds, so gaps land on bucket keys.
+    keys = [];
+    for (let k = min; k <= max; k = bucketKey(agg, k + agg.interval + agg.interval / 2)) keys.push(k);
+  } else {
+    keys = keys.filter((k) => merged.get(k)!.count >= agg.minDocCount);
+    budget.take(keys.length);
+  }
+  const order = agg.order;
+  keys.sort((a, b) => {
+    const c = order.key === '_key' ? a - b : (merged.get(a)?.count ?? 0) - (merged.get(b)?.count ?? 0) || a - b;
+    return order.desc ? -c : c;
+  });
+  const buckets = keys.map((key) => {
+    const out: Record<string, unknown> = {};
+    const asString = formatAsString(agg.source, key);
+    if (asString !== null) out.key_as_string = asString;
+    out.key = key;
+    return [asString ?? javaDouble(key), Object.assign(out, renderBucketBody(agg.subs, merged.get(key), budget))] as const;
+  });
+  if (!agg.keyed) return { buckets: buckets.map(([, b]) => b) };
+  return { buckets: Object.fromEntries(buckets) };
+}

@@ -1,0 +1,9 @@
+/**
+ * search/aggs — aggregations: planned per index on the coordinator (plan-aggs.ts), collected per
+ * shard in workers over every matching live doc (before `post_filter`), reduced and rendered on the
+ * coordinator (aggregate.ts). Partials are plain data. One file per aggregation family.
+ */
+export * from './exec-aggs.js';
+export { planAggregations, fielddataError } from './plan-aggs.js';
+export { collectAggs, reduceAggs, renderAggs, BucketBudget } from './aggregate.js';
+export { matchingDocs } from './doc-lists.js';

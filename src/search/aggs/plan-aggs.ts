@@ -1,0 +1,129 @@
+/**
+ * Parsed aggregations + one index's mapping → planned aggregations (ES ValuesSourceConfig.resolve):
+ * field types decide how values are read and keys rendered; fields without doc values fail as ES
+ * does (`text`: fielddata disabled; types an aggregation cannot read: "not supported for
+ * aggregation"); `missing` is converted to the field's type; filters are planned as queries.
+ * Runs on the coordinator, per index; errors are that index's shard failures.
+ */
+import { compiledFormat, type ResolvedField } from '../../index/index.js';
+import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
+import type { AggNode, MissingValue, RangeAgg } from '../../dsl/aggs/agg-nodes.js';
+import { parseDateMath } from '../../common/dates/index.js';
+import type { PlanContext } from '../plan/context.js';
+import { planQuery } from '../plan/planner.js';
+import type { ExecAgg, ExecRangeBucket, ValuesSource, ValuesType } from './exec-aggs.js';
+
+/** ES TextFieldMapper's error for aggregations and sorting on a text field without fielddata. */
+export function fielddataError(field: string, index: string): IllegalArgumentError {
+  return new IllegalArgumentError(
+    `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+  );
+}
+
+const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+const FLOATING = new Set(['double', 'float', 'half_float', 'scaled_float']);
+
+function valuesType(field: ResolvedField): ValuesType | null {
+  if (field.type === 'keyword') return 'keyword';
+  if (field.type === 'date') return 'date';
+  if (field.type === 'boolean') return 'boolean';
+  if (INTEGRAL.has(field.type)) return 'long';
+  if (FLOATING.has(field.type)) return 'double';
+  return null;
+}
+
+function unsupported(field: ResolvedField, aggType: string): IllegalArgumentError {
+  return new IllegalArgumentError(`Field [${field.path}] of type [${field.type}] is not supported for aggregation [${aggType}]`);
+}
+
+function numberOf(v: MissingValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  const n = Number(v.trim());
+  if (v.trim() === '' || Number.isNaN(n)) throw new NumberFormatError(v.trim() === '' ? null : v);
+  return n;
+}
+
+function convertMissing(v: MissingValue | null, type: ValuesType, format: string | null, ctx: PlanContext): string | number | null {
+  if (v === null) return null;
+  switch (type) {
+    case 'keyword': return String(v);
+    case 'unmapped': return typeof v === 'boolean' ? String(v) : v;
+    case 'boolean':
+      if (v === true || v === 'true') return 1;
+      if (v === false || v === 'false') return 0;
+      throw new IllegalArgumentError(`Failed to parse value [${String(v)}] as only [true] or [false] are allowed.`);
+    case 'date':
+      return typeof v === 'number' ? v : parseDateMath(String(v), ctx.now, compiledFormat(format!), false);
+    default: return numberOf(v);
+  }
+}
+
+/**
+ * Resolves `field` for aggregation `aggType`. `numericOnly`: keyword values are not numbers
+ * (min/max/avg/sum, range, histogram).
+ */
+function resolveSource(
+  ctx: PlanContext, aggType: string, fieldName: string, missing: MissingValue | null, numericOnly: boolean, formatOverride: string | null = null,
+): ValuesSource {
+  const field = ctx.mapping.fields.get(fieldName);
+  if (!field) return { field: fieldName, type: 'unmapped', format: null, missing: convertMissing(missing, 'unmapped', null, ctx) };
+  if (field.type === 'text') throw fielddataError(fieldName, ctx.index.name);
+  const type = valuesType(field);
+  if (type === null || (numericOnly && type === 'keyword')) throw unsupported(field, aggType);
+  if (!field.docValues) {
+    throw new IllegalArgumentError(`Can't load fielddata on [${fieldName}] because fielddata is unsupported on fields of type [${field.type}]. Use doc values instead.`);
+  }
+  const format = type === 'date' ? formatOverride ?? field.format : null;
+  return { field: fieldName, type, format, missing: convertMissing(missing, type, format, ctx) };
+}
+
+function rangeBound(agg: RangeAgg, v: number | string | null, source: ValuesSource, ctx: PlanContext, open: number): number {
+  if (v === null) return open;
+  if (typeof v === 'number') return v;
+  if (agg.kind === 'range') return numberOf(v);
+  const format = source.format ?? agg.format ?? 'strict_date_optional_time||epoch_millis';
+  return parseDateMath(v, ctx.now, compiledFormat(format), false);
+}
+
+export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): ExecAgg[] {
+  return aggs.map((agg) => planAggregation(ctx, agg));
+}
+
+function planAggregation(ctx: PlanContext, agg: AggNode): ExecAgg {
+  const subs = planAggregations(ctx, agg.subs);
+  const name = agg.name;
+  switch (agg.kind) {
+    case 'terms':
+      return {
+        t: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
+        size: agg.size, order: agg.order, minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
+      };
+    case 'min': case 'max': case 'avg': case 'sum':
+      return { t: 'metric', kind: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
+    case 'value_count': case 'cardinality':
+      return { t: 'metric', kind: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
+    case 'range': case 'date_range': {
+      const source = resolveSource(ctx, agg.kind, agg.field, agg.missing, true, agg.kind === 'date_range' ? agg.format : null);
+      const ranges: ExecRangeBucket[] = agg.ranges.map((r) => ({
+        key: r.key, from: rangeBound(agg, r.from, source, ctx, -Infinity), to: rangeBound(agg, r.to, source, ctx, Infinity),
+      }));
+      // RangeAggregator sorts its ranges by from, then to; buckets come out in that order.
+      ranges.sort((a, b) => a.from - b.from || a.to - b.to);
+      const dated = agg.kind === 'date_range' ? { ...source, format: source.format ?? agg.format ?? 'strict_date_optional_time' } : source;
+      return { t: 'range', kind: agg.kind, name, subs, source: dated, ranges, keyed: agg.keyed };
+    }
+    case 'histogram':
+      return {
+        t: 'histogram', name, subs, source: resolveSource(ctx, 'histogram', agg.field, agg.missing, true),
+        interval: agg.interval, offset: agg.offset, minDocCount: agg.minDocCount, keyed: agg.keyed, order: agg.order,
+      };
+    case 'filter':
+      return { t: 'filter', name, subs, query: planQuery(ctx, agg.filter) };
+    case 'filters':
+      return {
+        t: 'filters', name, subs, named: agg.named, keys: agg.keys, queries: agg.filters.map((f) => planQuery(ctx, f)),
+        otherBucketKey: agg.otherBucketKey,
+      };
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `range` / `date_range` (ES RangeAggregator, InternalRange): a doc counts once in every range one
+ * of its values falls in (`from` inclusive, `to` exclusive). Keys default to "from-to" with "*"
+ * for an open end, numbers printed as Java doubles ("10.0-20.0") and dates with the format.
+ */
+import type { Segment } from '../../index/index.js';
+import type { ExecRange, ExecRangeBucket, FixedBucketsPartial } from './exec-aggs.js';
+import { BucketDocs, type DocLists } from './doc-lists.js';
+import { segmentValues } from './field-values.js';
+import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import { formatAsString, javaDouble } from './key-format.js';
+
+export function collectRange(agg: ExecRange, segments: readonly Segment[], docs: DocLists): FixedBucketsPartial {
+  const ranges = agg.ranges;
+  const counts = new Array<number>(ranges.length).fill(0);
+  const withSubs = agg.subs.length > 0;
+  const bucketDocs = withSubs ? ranges.map(() => new BucketDocs(segments.length)) : [];
+  const missing = typeof agg.source.missing === 'number' ? agg.source.missing : null;
+  for (let s = 0; s < segments.length; s++) {
+    const list = docs[s];
+    const { offsets, numbers } = segmentValues(segments[s], agg.source);
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i];
+      const start = offsets && numbers ? offsets[doc] : 0;
+      const end = offsets && numbers ? offsets[doc + 1] : 0;
+      for (let r = 0; r < ranges.length; r++) {
+        const { from, to } = ranges[r];
+        let hit = false;
+        if (start === end) hit = missing !== null && missing >= from && missing < to;
+        else for (let j = start; j < end && !hit; j++) hit = numbers![j] >= from && numbers![j] < to;
+        if (!hit) continue;
+        counts[r]++;
+        if (withSubs) bucketDocs[r].add(s, doc);
+      }
+    }
+  }
+  return { t: 'fixed_buckets', counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+}
+
+function boundText(agg: ExecRange, v: number): string {
+  return agg.kind === 'date_range' ? formatAsString(agg.source, v) ?? javaDouble(v) : javaDouble(v);
+}
+
+function rangeKey(agg: ExecRange, r: ExecRangeBucket): string {
+  if (r.key !== null) return r.key;
+  return `${r.from === -Infinity ? '*' : boundText(agg, r.from)}-${r.to === Infinity ? '*' : boundText(agg, r.to)}`;
+}
+
+export function renderRange(agg: ExecRange, buckets: readonly MergedBucket[], budget: BucketBudget): Record<string, unknown> {
+  budget.take(agg.ranges.length);
+  const rendered = agg.ranges.map((r, i) => {
+    const out: Record<string, unknown> = {};
+    if (!agg.keyed) out.key = rangeKey(agg, r);
+    if (r.from !== -Infinity) {
+      out.from = r.from;
+      if (agg.kind === 'date_range') out.from_as_string = boundText(agg, r.from);
+    }
+    if (r.to !== Infinity) {
+      out.to = r.to;
+      if (agg.kind === 'date_range') out.to_as_string = boundText(agg, r.to);
+    }
+    return [rangeKey(agg, r), Object.assign(out, renderBucketBody(agg.subs, buckets[i], budget))] as const;
+  });
+  if (!agg.keyed) return { buckets: rendered.map(([, b]) => b) };
+  return { buckets: Object.fromEntries(rendered) };
+}

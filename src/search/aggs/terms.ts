@@ -1,0 +1,136 @@
+/**
+ * `terms` (ES TermsAggregator / InternalTerms): one bucket per distinct value of the matching docs
+ * (a doc counts once per value, however often it repeats). Shards return every bucket, so counts
+ * are exact whatever the shard count: `doc_count_error_upper_bound` is 0 and
+ * `sum_other_doc_count` counts the docs of the buckets beyond `size` (among those meeting
+ * `min_doc_count`), as ES reports them when shards return all their terms.
+ */
+import { termAt, type Segment } from '../../index/index.js';
+import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
+import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
+import { BucketDocs, type DocLists } from './doc-lists.js';
+import { segmentValues } from './field-values.js';
+import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import { compareKeys, formatAsString } from './key-format.js';
+
+export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
+  const index = new Map<string | number, number>();
+  const keys: Array<string | number> = [];
+  const counts: number[] = [];
+  const withSubs = agg.subs.length > 0;
+  const bucketDocs: BucketDocs[] = [];
+  const bucketOf = (key: string | number): number => {
+    let b = index.get(key);
+    if (b === undefined) {
+      b = keys.length;
+      index.set(key, b);
+      keys.push(key);
+      counts.push(0);
+      if (withSubs) bucketDocs.push(new BucketDocs(segments.length));
+    }
+    return b;
+  };
+  const missing = agg.source.missing;
+  for (let s = 0; s < segments.length; s++) {
+    const segment = segments[s];
+    const list = docs[s];
+    const { offsets, ords, numbers, field } = segmentValues(segment, agg.source);
+    if (ords && field && offsets) {
+      // Count per ordinal first and resolve each ordinal's term once.
+      const termCount = field.info.termCount;
+      const local = new Int32Array(termCount);
+      const localBucket = withSubs ? new Int32Array(termCount).fill(-1) : null;
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i];
+        const start = offsets[doc];
+        const end = offsets[doc + 1];
+        if (start === end) {
+          if (missing !== null) addDoc(bucketOf(missing), s, doc);
+          continue;
+        }
+        for (let j = start; j < end; j++) {
+          const ord = ords[j];
+          local[ord]++;
+          if (localBucket) {
+            if (localBucket[ord] < 0) localBucket[ord] = bucketOf(termAt(segment, field, ord));
+            bucketDocs[localBucket[ord]].add(s, doc);
+          }
+        }
+      }
+      for (let ord = 0; ord < termCount; ord++) {
+        if (local[ord] > 0 || agg.minDocCount === 0) counts[bucketOf(termAt(segment, field, ord))] += local[ord];
+      }
+    } else if (numbers && offsets) {
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i];
+        const start = offsets[doc];
+        const end = offsets[doc + 1];
+        if (start === end && missing !== null) addDoc(bucketOf(missing), s, doc);
+        for (let j = start; j < end; j++) {
+          if (j > start && numbers[j] === numbers[j - 1]) continue;
+          addDoc(bucketOf(numbers[j]), s, doc);
+        }
+      }
+      // min_doc_count 0 lists every value the field has in the segment, matching or not.
+      if (agg.minDocCount === 0) for (let j = 0; j < numbers.length; j++) bucketOf(numbers[j]);
+    } else if (missing !== null) {
+      for (let i = 0; i < list.length; i++) addDoc(bucketOf(missing), s, list[i]);
+    }
+  }
+  function addDoc(b: number, s: number, doc: number): void {
+    counts[b]++;
+    if (withSubs) bucketDocs[b].add(s, doc);
+  }
+  return { t: 'keyed_buckets', keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+}
+
+/**
+ * A predicate for `include` / `exclude` (ES IncludeExclude). Regular expressions match the whole
+ * key and use JavaScript syntax (Lucene's RegExp agrees on the common operators: . * + ? | [] ()
+ * {n,m}); exact values compare as the key's type (numbers by value, `true`/`false` as 1/0).
+ */
+function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string | number) => boolean {
+  if ('regex' in f) {
+    const re = new RegExp(`^(?:${f.regex})$`, 'u');
+    return (key) => re.test(typeof key === 'number' ? formatAsString(source, key) ?? String(key) : key);
+  }
+  const numeric = source.type === 'long' || source.type === 'double' || source.type === 'boolean';
+  const set = new Set<string | number>(f.values.map((v) => {
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    return numeric && typeof v === 'string' ? Number(v) : v;
+  }));
+  // Dates and booleans may also be listed as their formatted strings.
+  return (key) => set.has(key) || (typeof key === 'number' && set.has(formatAsString(source, key) ?? ''));
+}
+
+export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedBucket>, budget: BucketBudget): Record<string, unknown> {
+  const include = agg.include ? termsFilter(agg.include, agg.source) : null;
+  const exclude = agg.exclude ? termsFilter(agg.exclude, agg.source) : null;
+  const eligible: Array<[string | number, MergedBucket]> = [];
+  for (const entry of merged) {
+    if (entry[1].count < agg.minDocCount) continue;
+    if ((include && !include(entry[0])) || (exclude && exclude(entry[0]))) continue;
+    eligible.push(entry);
+  }
+  eligible.sort(([ka, a], [kb, b]) => {
+    for (const o of agg.order) {
+      const c = o.key === '_count' ? a.count - b.count : compareKeys(ka, kb);
+      if (c !== 0) return o.desc ? -c : c;
+    }
+    return 0;
+  });
+  const shown = eligible.slice(0, agg.size);
+  let other = 0;
+  for (let i = shown.length; i < eligible.length; i++) other += eligible[i][1].count;
+  budget.take(shown.length);
+  return {
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: other,
+    buckets: shown.map(([key, b]) => {
+      const out: Record<string, unknown> = { key };
+      const asString = typeof key === 'number' ? formatAsString(agg.source, key) : null;
+      if (asString !== null) out.key_as_string = asString;
+      return Object.assign(out, renderBucketBody(agg.subs, b, budget));
+    }),
+  };
+}

@@ -189,6 +189,23 @@ describe('sub-aggregations', () => {
     });
   });
 
+  it('echoes `meta` first in the aggregation it belongs to', async () => {
+    const res = await aggs({ f: { meta: { label: 'Food', n: 1 }, filter: { term: { tag: 'food' } }, aggs: { m: { meta: { x: true }, max: { field: 'price' } } } } });
+    expect(res).toEqual({ f: { meta: { label: 'Food', n: 1 }, doc_count: 3, m: { meta: { x: true }, value: 40 } } });
+    expect(Object.keys(res.f)[0]).toBe('meta');
+  });
+
+  it('counts only live documents: deleted and updated ones leave their old buckets', async () => {
+    for (const index of ['buckets1', 'buckets3']) {
+      await seed(t, index, [['7', { tag: 'temp', price: 1 }], ['8', { tag: 'temp', price: 2 }]]);
+      expect((await t.request('DELETE', `/${index}/_doc/7?refresh=true`)).status).toBe(200);
+      await seed(t, index, [['8', { tag: 'kept', price: 3 }]]);
+    }
+    const res = await aggs({ t: { terms: { field: 'tag', include: ['temp', 'kept'] } }, n: { value_count: { field: 'price' } } });
+    expect(res).toEqual({ t: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'kept', doc_count: 1 }] }, n: { value: 8 } });
+    for (const index of ['buckets1', 'buckets3']) expect((await t.request('DELETE', `/${index}/_doc/8?refresh=true`)).status).toBe(200);
+  });
+
   it('renders empty histogram buckets with empty sub-aggregations', async () => {
     const res = await aggs({ h: { histogram: { field: 'price', interval: 10 }, aggs: { m: { max: { field: 'price' } } } } }, { query: { terms: { price: [5, 30] } } });
     expect(res.h.buckets[1]).toEqual({ key: 10, doc_count: 0, m: { value: null } });

@@ -11,6 +11,8 @@ export type MissingValue = string | number | boolean;
 export interface AggCommon {
   readonly name: string;
   readonly subs: readonly AggNode[];
+  /** `meta`: echoed as is in the aggregation's response. */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface TermsOrder {

@@ -69,6 +69,7 @@ function parseOne(name: string, def: Record<string, unknown>, depth: number): Ag
   let type: string | null = null;
   let body: unknown;
   let subsJson: unknown = undefined;
+  let meta: Record<string, unknown> | null = null;
   forEachEntry(def, (k, v) => {
     if (!isObject(v)) {
       throw new ParsingError(`Expected [START_OBJECT] under [${k}], but got a [${tokenName(v)}] in [${name}]`);
@@ -77,7 +78,7 @@ function parseOne(name: string, def: Record<string, unknown>, depth: number): Ag
       if (subsJson !== undefined) throw new ParsingError(`Found two sub aggregation definitions under [${name}]`);
       subsJson = v;
     } else if (k === 'meta') {
-      // Echoed by ES in the response; accepted here and not echoed (no client reads it back).
+      meta = v;
     } else {
       if (type !== null) throw new ParsingError(`Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`);
       if (!Object.prototype.hasOwnProperty.call(PARSERS, k)) {
@@ -97,5 +98,6 @@ function parseOne(name: string, def: Record<string, unknown>, depth: number): Ag
     throw new AggregationInitializationError(`Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
   }
   const t: string = type;
-  return within(t, () => PARSERS[t](name, body, subs));
+  const node = within(t, () => PARSERS[t](name, body, subs));
+  return meta === null ? node : { ...node, meta };
 }

@@ -100,6 +100,8 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
       case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget); break;
       case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget); break;
     }
+    // ES prints `meta` first (InternalAggregation.toXContent).
+    if (agg.meta !== undefined) out[agg.name] = { meta: agg.meta, ...(out[agg.name] as object) };
   });
   return out;
 }

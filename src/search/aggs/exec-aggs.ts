@@ -25,6 +25,7 @@ export interface ValuesSource {
 interface ExecAggCommon {
   readonly name: string;
   readonly subs: readonly ExecAgg[];
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface ExecTerms extends ExecAggCommon {

@@ -91,6 +91,11 @@ export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): Ex
 }
 
 function planAggregation(ctx: PlanContext, agg: AggNode): ExecAgg {
+  const exec = planOne(ctx, agg);
+  return agg.meta === undefined ? exec : { ...exec, meta: agg.meta };
+}
+
+function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
   const subs = planAggregations(ctx, agg.subs);
   const name = agg.name;
   switch (agg.kind) {

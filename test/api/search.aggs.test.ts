@@ -207,4 +207,17 @@ describe('aggregation errors', () => {
     res = await t.request('POST', '/aggs1/_search', { aggs: { a: { terms: { field: 'tag' }, max: { field: 'price' } } } });
     expectErrorType(res, 400, 'parsing_exception', 'Found two aggregation type definitions in [a]: [terms] and [max]');
   });
+
+  it('rejects bad orders, bad names and huge sizes', async () => {
+    let res = await t.request('POST', '/aggs1/_search', { aggs: { a: { terms: { field: 'tag', order: { _count: 'up' } } } } });
+    expectErrorType(res, 400, 'parsing_exception', 'Unknown terms order direction [up]');
+    res = await t.request('POST', '/aggs1/_search', { aggs: { a: { terms: { field: 'tag', order: { _count: 1 } } } } });
+    expectErrorType(res, 400, 'parsing_exception', 'Unexpected token VALUE_NUMBER for [order]');
+    res = await t.request('POST', '/aggs1/_search', { aggs: { 'a[0]': { terms: { field: 'tag' } } } });
+    expectErrorType(res, 400, 'parsing_exception', "Invalid aggregation name [a[0]]. Aggregation names can contain any character except '[', ']', and '>'");
+    res = await t.request('POST', '/aggs1/_search', { aggs: { a: { terms: { field: 'tag', size: 1e12 } } } });
+    expectErrorType(res, 400, 'x_content_parse_exception');
+    res = await t.request('POST', '/aggs1/_search', { aggs: { a: { terms: { field: 'tag', size: 'many' } } } });
+    expect(res.status).toBe(400);
+  });
 });

@@ -21,8 +21,9 @@ export function parseOrderEntry(agg: string, v: unknown): TermsOrder {
   if (!isObject(v)) throw new ParsingError(`Order elements must be of type object in [${agg}] found token of type [${tokenName(v)}].`);
   let order: TermsOrder | null = null;
   forEachEntry(v, (key, dirValue) => {
-    const dir = readString('order', key, dirValue).toLowerCase();
-    if (dir !== 'asc' && dir !== 'desc') throw new ParsingError(`Unknown terms order direction [${String(dirValue)}] in terms aggregation [${agg}]`);
+    if (typeof dirValue !== 'string') throw new ParsingError(`Unexpected token ${tokenName(dirValue)} for [order]`);
+    const dir = dirValue.toLowerCase();
+    if (dir !== 'asc' && dir !== 'desc') throw new ParsingError(`Unknown terms order direction [${dirValue}]`);
     const desc = dir === 'desc';
     if (key === '_count') order = { key: '_count', desc };
     else if (key === '_key' || key === '_term') order = { key: '_key', desc };

@@ -8,7 +8,7 @@ import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import { IndicesService, MlService, NODE_ID, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  bulkRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
+  aliasRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -117,18 +117,21 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
     });
-    const routeSecurity = apiKeys ? { existingIndices: () => indices.names() } : null;
+    const routeSecurity = apiKeys ? { existingIndices: () => [...indices.names(), ...indices.aliases.names()] } : null;
     registerRoutes(http.app, http.routes, [
       ...rootRoutes(node, { securityEnabled: config.securityEnabled }),
       ...securityRoutes(apiKeys),
       ...clusterRoutes(indices, node),
       ...indexRoutes(indices),
+      ...aliasRoutes(indices),
       ...documentRoutes(indices, ingest),
       ...bulkRoutes(indices, ingest),
       ...ingestRoutes(ingest),
       ...reindexRoutes({ indices, ingest, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
       ...searchRoutes(search),
+      ...msearchRoutes(indices, search),
+      ...mgetRoutes(indices),
       ...mlRoutes(mlService),
     ], routeSecurity);
     const searchPool = pool;

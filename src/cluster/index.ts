@@ -15,3 +15,4 @@ export * from './index-resolver.js';
 export * from './ml-service.js';
 export * from './doc-scan.js';
 export * from './bulk-by-scroll.js';
+export * from './aliases.js';

@@ -6,12 +6,13 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
-import { IllegalArgumentError, IndexNotFoundError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
-import { isPlainObject } from '../common/json.js';
+import { IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import {
   EMPTY_ROOT, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, validateSettings, type RootMapping,
 } from '../index/index.js';
 import type { ClusterStateStore, DataDir } from '../storage/index.js';
+import { parseIndexAliases, type AliasAction, type QueryNode } from '../dsl/index.js';
+import { AliasRegistry, aliasFilteredQuery, singleIndexOf, validateAliasName, type StoredAlias } from './aliases.js';
 import { IndexService, type IndexDeps, type IndexMetadata, type IndexRecovery } from './index-service.js';
 import { validateIndexName } from './index-names.js';
 import { resolveIndexExpression, type ResolveOptions } from './index-resolver.js';
@@ -29,6 +30,8 @@ interface StoredIndex {
   readonly creation_date: number;
   readonly settings: Record<string, string>;
   readonly mappings: Record<string, unknown>;
+  /** Absent when the index has no aliases. */
+  readonly aliases?: Record<string, StoredAlias>;
 }
 
 const SECTION = 'indices';
@@ -49,6 +52,13 @@ export interface NodeRecovery {
 
 export class IndicesService {
   private readonly indices = new Map<string, IndexService>();
+  /** The aliases of every index, stored with it in the `indices` section. */
+  readonly aliases = new AliasRegistry();
+  /**
+   * The expression each `resolve()` result came from, so a search can apply the filters of the
+   * aliases it reached an index through without every caller threading the expression along.
+   */
+  private readonly resolvedFrom = new WeakMap<readonly IndexService[], string | undefined>();
   private readonly deps: IndexDeps;
   /** Buffer growth since the memory controller last looked. */
   private grownSinceCheck = 0;
@@ -65,8 +75,10 @@ export class IndicesService {
     state.register(SECTION, () => {
       const out: Record<string, StoredIndex> = {};
       for (const [name, index] of this.indices) {
+        const aliases = this.aliases.stored(name);
         out[name] = {
           uuid: index.uuid, creation_date: index.creationDate, settings: Object.fromEntries(index.settings), mappings: renderRootMapping(index.mapping),
+          ...(aliases ? { aliases } : {}),
         };
       }
       return out;
@@ -87,6 +99,7 @@ export class IndicesService {
       };
       const index = new IndexService(meta, this.deps);
       this.indices.set(name, index);
+      this.aliases.load(name, s.aliases);
       perIndex.set(name, await index.recover());
     }
     const known = new Set([...this.indices.values()].map((i) => i.uuid));
@@ -117,14 +130,69 @@ export class IndicesService {
     return this.indices.get(name);
   }
 
+  /** The index a read of one document names: an index, or an alias with exactly one index. */
   require(name: string): IndexService {
     const index = this.indices.get(name);
-    if (!index) throw new IndexNotFoundError(name);
-    return index;
+    if (index) return index;
+    return this.indices.get(singleIndexOf(this.aliases, name))!;
+  }
+
+  /** The index a write of one document to `name` goes to: an index, or an alias's write index. */
+  requireWrite(name: string): IndexService {
+    const index = this.indices.get(name);
+    if (index) return index;
+    if (!this.aliases.has(name)) throw new IndexNotFoundError(name);
+    return this.indices.get(this.aliases.writeIndexOf(name))!;
+  }
+
+  /** What a write to `name` would reach without creating anything (for pipelines and checks), or undefined. */
+  writeTarget(name: string): IndexService | undefined {
+    const index = this.indices.get(name);
+    if (index || !this.aliases.has(name)) return index;
+    try {
+      return this.indices.get(this.aliases.writeIndexOf(name));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** True when `name` is an index or an alias. */
+  exists(name: string): boolean {
+    return this.indices.has(name) || this.aliases.has(name);
   }
 
   resolve(expression: string | undefined, options?: ResolveOptions): IndexService[] {
-    return resolveIndexExpression(expression, this.names(), options).map((n) => this.indices.get(n)!);
+    const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table()).map((n) => this.indices.get(n)!);
+    this.resolvedFrom.set(out, expression);
+    return out;
+  }
+
+  /**
+   * `query` for `index` as a search over `resolved` (a `resolve()` result) must run it: with the
+   * filters of the filtered aliases the index was reached through (ES IndicesService.buildAliasFilter).
+   */
+  searchQuery(resolved: readonly IndexService[], index: IndexService, query: QueryNode | null): QueryNode | null {
+    if (!this.resolvedFrom.has(resolved)) return query;
+    const filters = this.aliases.searchFilters(this.resolvedFrom.get(resolved), index.name);
+    return filters === null ? query : aliasFilteredQuery(query, filters);
+  }
+
+  /**
+   * Applies `POST /_aliases` actions atomically and durably; `remove_index` actions delete their
+   * indices once the new aliases are saved.
+   */
+  async applyAliasActions(actions: readonly AliasAction[]): Promise<void> {
+    const removed = this.aliases.apply(
+      actions,
+      (expression) => resolveIndexExpression(expression, this.names(), { ignoreUnavailable: false, allowNoIndices: false, expandHidden: false }),
+      (name) => {
+        const index = this.indices.get(name);
+        return index ? { name, uuid: index.uuid } : undefined;
+      },
+    );
+    this.state.markChanged();
+    if (removed.length > 0) await this.deleteResolved(removed);
+    await this.state.persist();
   }
 
   create(name: string, body: CreateIndexBody): IndexService {
@@ -136,8 +204,15 @@ export class IndicesService {
         throw new IllegalArgumentError(`unknown key [${key}] for create index`);
       }
     }
-    if (body.aliases !== undefined && !(isPlainObject(body.aliases) && Object.keys(body.aliases).length === 0)) {
-      throw new IllegalArgumentError('[aliases] are not supported by this server yet');
+    // ES MetadataCreateIndexService.validateIndexName: an index may not take an alias's name.
+    if (this.aliases.has(name)) throw new InvalidIndexNameError(name, 'already exists as alias');
+    const aliases = body.aliases === undefined ? new Map() : parseIndexAliases(body.aliases);
+    for (const alias of aliases.keys()) {
+      validateAliasName(alias);
+      if (alias === name || this.indices.has(alias)) {
+        const clash = this.indices.get(alias);
+        throw new InvalidAliasNameError(alias, 'an index or data stream exists with the same name as the alias', clash ? { name: alias, uuid: clash.uuid } : undefined);
+      }
     }
     const settings = flattenSettings(body.settings);
     validateSettings(settings);
@@ -166,6 +241,9 @@ export class IndicesService {
     full.set('index.version.created', '8505000');
     full.set('index.routing.allocation.include._tier_preference', full.get('index.routing.allocation.include._tier_preference') ?? 'data_content');
     const index = new IndexService({ name, uuid, creationDate, settings: full, mapping }, this.deps);
+    if (aliases.size > 0) {
+      this.aliases.apply([...aliases].map(([alias, properties]) => ({ kind: 'add', indices: [name], aliases: [alias], properties, mustExist: null })), () => [name], () => undefined);
+    }
     this.indices.set(name, index);
     this.state.markChanged();
     index.open();
@@ -174,7 +252,10 @@ export class IndicesService {
 
   /** Write to a missing index creates it with dynamic mapping (action.auto_create_index: true). */
   getOrAutoCreate(name: string): IndexService {
-    return this.indices.get(name) ?? this.create(name, {});
+    const index = this.indices.get(name);
+    if (index) return index;
+    if (this.aliases.has(name)) return this.requireWrite(name);
+    return this.create(name, {});
   }
 
   /**
@@ -187,9 +268,21 @@ export class IndicesService {
       // action.destructive_requires_name defaults to true in 8.x.
       throw new IllegalArgumentError('Wildcard expressions or all indices are not allowed');
     }
+    // ES 8: deleting through an alias is refused rather than deleting what it points to.
+    const alias = parts.map((p) => p.trim()).find((p) => !this.indices.has(p) && this.aliases.has(p));
+    if (alias) throw new IllegalArgumentError(`The provided expression [${alias}] matches an alias, specify the corresponding concrete indices instead.`);
     const names = resolveIndexExpression(expression, this.names());
+    await this.deleteResolved(names);
+    return names;
+  }
+
+  /** Removes indices (and their aliases) from the cluster state durably, then their files. */
+  private async deleteResolved(names: readonly string[]): Promise<void> {
     const removed = names.map((n) => this.indices.get(n)!);
-    for (const n of names) this.indices.delete(n);
+    for (const n of names) {
+      this.indices.delete(n);
+      this.aliases.removeIndex(n);
+    }
     this.state.markChanged();
     await this.state.persist();
     for (const index of removed) {
@@ -197,7 +290,6 @@ export class IndicesService {
       await index.closeStores();
       await rm(this.dataDir.indexDir(index.uuid), { recursive: true, force: true });
     }
-    return names;
   }
 
   /**

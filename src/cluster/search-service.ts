@@ -113,7 +113,7 @@ export class SearchService {
         const exec = planQuery({
           mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now,
           index: { name: index.name, uuid: index.uuid },
-        }, query);
+        }, this.indices.searchQuery(indices, index, query));
         const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
         plans.set(index, exec);

@@ -21,3 +21,5 @@ export * from './minimum-should-match.js';
 export { parseQuery, SUPPORTED_QUERIES } from './queries/registry.js';
 export { DEFAULT_TOKEN_PRUNING } from './queries/token-pruning.js';
 export * from './by-query-request.js';
+export * from './alias-actions.js';
+export * from './mget-request.js';

@@ -31,6 +31,24 @@ export class InvalidIndexNameError extends EsError {
   }
 }
 
+/** ES InvalidAliasNameException: a bad alias name, or one that clashes with an index (metadata: that index). */
+export class InvalidAliasNameError extends EsError {
+  constructor(name: string, description: string, index?: { name: string; uuid: string }) {
+    super('invalid_alias_name_exception', `Invalid alias name [${name}]: ${description}`, 400, {
+      metadata: { index_uuid: index?.uuid ?? NA, index: index?.name ?? name },
+    });
+  }
+}
+
+/** ES AliasesNotFoundException (a ResourceNotFoundException): "aliases [a,b] missing". */
+export class AliasesNotFoundError extends EsError {
+  constructor(names: readonly string[]) {
+    super('aliases_not_found_exception', `aliases [${names.join(',')}] missing`, 404, {
+      metadata: { 'resource.type': 'aliases', 'resource.id': names.length === 1 ? names[0] : [...names] },
+    });
+  }
+}
+
 /**
  * ES ParsingException: a request-body parse error, shown with the `line`/`col` of the offending
  * value (or of its field name, `at: 'key'`) once the HTTP layer locates it in the body.
@@ -66,7 +84,7 @@ export class IllegalArgumentError extends EsError {
 
 export class ActionRequestValidationError extends EsError {
   constructor(messages: string[]) {
-    const reason = 'Validation Failed: ' + messages.map((m, i) => `${i + 1}: ${m};`).join(' ');
+    const reason = 'Validation Failed: ' + messages.map((m, i) => `${i + 1}: ${m};`).join('');
     super('action_request_validation_exception', reason, 400);
   }
 }

@@ -121,10 +121,10 @@ function prepareItem(indices: IndicesService, req: RestRequest, item: BulkItem):
   const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
   try {
     const opts = itemOptions(item, req.query);
-    if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.get(name) !== undefined);
+    if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.exists(name));
     if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, pipelines: [] };
     const parsed = parseDocumentLine(item.source!);
-    const existing = indices.get(item.index!);
+    const existing = indices.writeTarget(item.index!);
     const requested = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
     const pipelines = resolvePipelines(requested, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
     return { item, id, opts, error: null, parsed, pipelines };
@@ -171,7 +171,7 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
           continue;
         }
         // The pipeline may have rerouted the document (`_index`, `_id`, `_routing`).
-        if (p.outcome.index !== indexName && req.authorizer) authorizeItem(req.authorizer, { ...item, index: p.outcome.index }, (name) => indices.get(name) !== undefined);
+        if (p.outcome.index !== indexName && req.authorizer) authorizeItem(req.authorizer, { ...item, index: p.outcome.index }, (name) => indices.exists(name));
         indexName = p.outcome.index;
         id = p.outcome.id ?? ids.next();
         opts = { ...opts, routing: p.outcome.routing };
@@ -179,7 +179,7 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
         text = JSON.stringify(parsed);
       }
       // ES auto-creates missing indices for every bulk action except delete.
-      const index = item.action === 'delete' ? indices.require(indexName) : indices.getOrAutoCreate(indexName);
+      const index = item.action === 'delete' ? indices.requireWrite(indexName) : indices.getOrAutoCreate(indexName);
       let result;
       if (item.action === 'delete') {
         result = index.delete(id!, opts);

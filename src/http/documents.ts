@@ -86,7 +86,7 @@ async function indexDocument(indices: IndicesService, ingest: IngestService, req
   let docId = id ?? ids.next();
   let routing = opts.routing;
   let sourceText = text;
-  const existing = indices.get(indexName);
+  const existing = indices.writeTarget(indexName);
   const pipelines = resolvePipelines(req.query.pipeline ?? null, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
   if (pipelines.length > 0 && isPlainObject(parsed)) {
     const [outcome] = await runWritePipelines(ingest, [{ index: indexName, id: docId, routing, source: parsed, pipelines }]);
@@ -173,8 +173,12 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       authz: { action: 'indices:data/read/get' },
       params: GET_PARAMS,
       handler: (req) => {
-        const index = indices.get(req.params.index);
-        if (!index) return { status: 404 };
+        let index;
+        try {
+          index = indices.require(req.params.index);
+        } catch {
+          return { status: 404 };
+        }
         return { status: index.get(req.params.id, req.query.routing ?? null).found ? 200 : 404 };
       },
     },
@@ -201,7 +205,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       authz: { action: 'indices:data/write/delete' },
       params: WRITE_PARAMS,
       handler: async (req) => {
-        const index = indices.require(req.params.index);
+        const index = indices.requireWrite(req.params.index);
         const policy = refreshParam(req.query);
         const result = index.delete(req.params.id, writeOptions(req.query, false));
         const forced = await completeWrite(policy, index, [result.shard]);

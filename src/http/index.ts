@@ -17,3 +17,6 @@ export * from './ml.js';
 export * from './ingest.js';
 export * from './tasks.js';
 export * from './reindex.js';
+export * from './aliases.js';
+export * from './msearch.js';
+export * from './mget.js';

@@ -4,7 +4,7 @@
  * durable (cluster state saved) before they are acknowledged.
  */
 import { parseJsonObject } from '../dsl/index.js';
-import type { IndexService, IndicesService } from '../cluster/index.js';
+import { render, type IndexService, type IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams } from './params.js';
 import type { RestRequest, RouteDef } from './rest.js';
 
@@ -17,6 +17,10 @@ function shardsHeader(indices: IndexService[]): { total: number; successful: num
 
 function resolveForRead(indices: IndicesService, req: RestRequest): IndexService[] {
   return indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
+}
+
+function renderAliases(indices: IndicesService, index: string): Record<string, unknown> {
+  return Object.fromEntries([...indices.aliases.aliasesOf(index)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([a, p]) => [a, render(p)]));
 }
 
 export function indexRoutes(indices: IndicesService): RouteDef[] {
@@ -56,7 +60,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
         const flat = boolParam(req.query, 'flat_settings', false);
         const out: Record<string, unknown> = {};
         for (const index of resolveForRead(indices, req)) {
-          out[index.name] = { aliases: {}, mappings: index.renderMapping(), settings: index.renderSettings(flat) };
+          out[index.name] = { aliases: renderAliases(indices, index.name), mappings: index.renderMapping(), settings: index.renderSettings(flat) };
         }
         return { body: out };
       },

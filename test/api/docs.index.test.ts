@@ -93,7 +93,7 @@ describe('PUT /<index>/_doc/<id>', () => {
 
   it('a request without a body fails with action_request_validation_exception', async () => {
     const res = await t.request('PUT', '/docs/_doc/no-body');
-    expectEsError(res, 400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing; 2: content type is missing;');
+    expectEsError(res, 400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;2: content type is missing;');
   });
 
   it('an id longer than 512 bytes is rejected', async () => {

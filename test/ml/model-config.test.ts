@@ -52,7 +52,7 @@ describe('validateStartDeployment (ES StartTrainedModelDeploymentAction.Request.
   });
   it('lists every problem at once', () => {
     expect(validationError(request({ numberOfAllocations: 0, threadsPerAllocation: 0, queueCapacity: 0 }))).toBe(
-      'Validation Failed: 1: [number_of_allocations] must be a positive integer; 2: [threads_per_allocation] must be a positive integer; 3: [threads_per_allocation] must be a power of 2 less than or equal to 32; 4: [queue_capacity] must be a positive integer;',
+      'Validation Failed: 1: [number_of_allocations] must be a positive integer;2: [threads_per_allocation] must be a positive integer;3: [threads_per_allocation] must be a power of 2 less than or equal to 32;4: [queue_capacity] must be a positive integer;',
     );
   });
   it('bounds queue_capacity and forces 1 × 1 for low priority', () => {

@@ -56,7 +56,7 @@ describe('role descriptors', () => {
   it('rejects unknown privileges with ES request validation wording', () => {
     const e = error({ a: { cluster: ['fly'], indices: [{ names: ['x'], privileges: ['reed'] }] } });
     expect(e.type).toBe('action_request_validation_exception');
-    expect(e.message).toMatch(/^Validation Failed: 1: unknown cluster privilege \[fly\]\. a privilege must be either one of the predefined cluster privilege names \[.*\] or a pattern over one of the available cluster actions; 2: unknown index privilege \[reed\]/);
+    expect(e.message).toMatch(/^Validation Failed: 1: unknown cluster privilege \[fly\]\. a privilege must be either one of the predefined cluster privilege names \[.*\] or a pattern over one of the available cluster actions;2: unknown index privilege \[reed\]/);
   });
 
   it.each([

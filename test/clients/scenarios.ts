@@ -480,6 +480,86 @@ export function describeClientScenarios(flavour: ClientFlavour): void {
       });
     });
 
+    describe('multi-request APIs and aliases', () => {
+      it('msearch answers each search in order, a failing one in place with its status', async () => {
+        const noun = NOUNS[3];
+        const expected = docs.filter((d) => d.title.split(' ').includes(noun)).length;
+        const res = await client.msearch<Product>({
+          searches: [
+            { index: 'products' }, { size: 0, query: { match: { title: noun } } },
+            { index: 'no-such-index' }, { query: { match_all: {} } },
+            {}, { size: 1, query: { ids: { values: [docs[0].sku] } } },
+          ],
+        }, { meta: true });
+        expect(res.headers['content-type']).toBe(vendorJson);
+        const [first, missing, third] = res.body.responses as any[];
+        expect(first.status).toBe(200);
+        expect(first.hits.total.value).toBe(expected);
+        expect(missing.status).toBe(404);
+        expect(missing.error.type).toBe('index_not_found_exception');
+        expect(third.hits.hits[0]._id).toBe(docs[0].sku);
+      });
+
+      it('helpers.msearch batches searches through _msearch', async () => {
+        const m = client.helpers.msearch({ operations: 2, flushInterval: 50 });
+        try {
+          const [a, b] = await Promise.all([
+            m.search({ index: 'products' }, { query: { ids: { values: [docs[1].sku] } } }),
+            m.search({ index: 'products' }, { query: { ids: { values: [docs[2].sku] } } }),
+          ]);
+          expect(a.documents.map((d: any) => d.sku)).toEqual([docs[1].sku]);
+          expect(b.documents.map((d: any) => d.sku)).toEqual([docs[2].sku]);
+        } finally {
+          m.stop();
+        }
+        expect(sent.some((r) => r.path === '/_msearch')).toBe(true);
+      });
+
+      it('mget returns documents by id with per-document _source and found:false for missing ones', async () => {
+        const res = await client.mget<Product>({
+          docs: [{ _index: 'products', _id: docs[5].sku, _source: ['sku', 'price'] }, { _index: 'products', _id: 'nope' }],
+        });
+        const [hit, miss] = res.docs as any[];
+        expect(hit.found).toBe(true);
+        expect(hit._source).toEqual({ sku: docs[5].sku, price: docs[5].price });
+        expect(miss).toEqual({ _index: 'products', _id: 'nope', found: false });
+        const byIds = await client.mget<Product>({ index: 'products', ids: [docs[7].sku, docs[8].sku] });
+        expect((byIds.docs as any[]).map((d) => d._source.sku)).toEqual([docs[7].sku, docs[8].sku]);
+      });
+
+      it('aliases: updateAliases, getAlias, existsAlias, search and writes through them, deleteAlias', async () => {
+        await client.indices.create({ index: 'shop-1' });
+        await client.indices.create({ index: 'shop-2' });
+        expect(await client.indices.updateAliases({
+          actions: [{ add: { index: 'shop-1', alias: 'shop' } }, { add: { index: 'shop-2', alias: 'shop', is_write_index: true } }],
+        })).toMatchObject({ acknowledged: true });
+        await client.indices.putAlias({ index: 'products', name: 'red-products', filter: { term: { color: 'red' } } });
+        expect(await client.indices.existsAlias({ name: 'shop' })).toBe(true);
+        expect(await client.indices.existsAlias({ name: 'nope' })).toBe(false);
+        const got = await client.indices.getAlias({ name: 'shop' });
+        expect(got).toEqual({ 'shop-1': { aliases: { shop: {} } }, 'shop-2': { aliases: { shop: { is_write_index: true } } } });
+        const written = await client.index({ index: 'shop', id: 'x', document: { n: 1 }, refresh: true });
+        expect(written._index).toBe('shop-2');
+        expect((await client.count({ index: 'shop' })).count).toBe(1);
+        expect((await client.count({ index: 'red-products' })).count).toBe(docs.filter((d) => d.color === 'red').length);
+        await client.indices.deleteAlias({ index: 'shop-1', name: 'shop' });
+        expect(Object.keys(await client.indices.getAlias({ name: 'shop' }))).toEqual(['shop-2']);
+        // ES answers a missing alias with its string-form error body.
+        const missing = (await rejection(() => client.indices.getAlias({ name: 'nope' }))) as ResponseErrorLike;
+        expect(missing).toBeInstanceOf(errors.ResponseError);
+        expect(missing.meta.statusCode).toBe(404);
+        expect(missing.meta.body).toEqual({ error: 'alias [nope] missing', status: 404 });
+      });
+
+      it('update with doc_as_upsert creates, then merges', async () => {
+        const created = await client.update({ index: 'shop-2', id: 'u', doc: { a: 1 }, doc_as_upsert: true });
+        expect(created.result).toBe('created');
+        const updated = await client.update({ index: 'shop-2', id: 'u', doc: { b: 2 } });
+        expect(updated.result).toBe('updated');
+        expect((await client.get({ index: 'shop-2', id: 'u' }))._source).toEqual({ a: 1, b: 2 });
+      });
+    });
+
     describe('with compression: true', () => {
       let gz: EsClient;
       let gzSent: SentRequest[];

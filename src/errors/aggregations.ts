@@ -10,6 +10,13 @@ export class AggregationInitializationError extends EsError {
   }
 }
 
+/** ES AggregationExecutionException.InvalidPath: a bucket order names no usable sub-aggregation. */
+export class AggregationExecutionError extends EsError {
+  constructor(reason: string) {
+    super('aggregation_execution_exception', reason, 400);
+  }
+}
+
 /** ES `search.max_buckets` default (MultiBucketConsumerService.DEFAULT_MAX_BUCKETS). */
 export const DEFAULT_MAX_BUCKETS = 65_536;
 

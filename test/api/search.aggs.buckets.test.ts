@@ -189,6 +189,25 @@ describe('sub-aggregations', () => {
     });
   });
 
+  it('orders terms by a metric sub-aggregation or through a filter, ties by key', async () => {
+    const keys = async (order: unknown, aggsOf: Record<string, unknown>) =>
+      (await aggs({ t: { terms: { field: 'tag', order }, aggs: aggsOf } })).t.buckets.map((b: { key: string }) => b.key);
+    const prices = { top: { max: { field: 'price' } }, cheap: { filter: { range: { price: { lt: 15 } } }, aggs: { n: { value_count: { field: 'price' } } } } };
+    // max price: animal 20, classic 10, food 40, grain 40.
+    expect(await keys({ top: 'desc' }, prices)).toEqual(['food', 'grain', 'animal', 'classic']);
+    expect(await keys({ 'top.value': 'asc' }, prices)).toEqual(['classic', 'animal', 'food', 'grain']);
+    // docs priced under 15: animal 1 (10), classic 1 (10), food 1 (doc 6 has 5), grain 1.
+    expect(await keys([{ cheap: 'desc' }, { _key: 'desc' }], prices)).toEqual(['grain', 'food', 'classic', 'animal']);
+    expect(await keys({ 'cheap>n': 'desc' }, prices)).toEqual(['food', 'grain', 'animal', 'classic']);
+    const res = await t.request('POST', '/buckets1/_search', { aggs: { t: { terms: { field: 'tag', order: { nope: 'desc' } } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe('search_phase_execution_exception');
+    expect(res.body.error.root_cause[0]).toEqual({
+      type: 'aggregation_execution_exception',
+      reason: 'Invalid aggregation order path [nope]. The provided aggregation [nope] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.',
+    });
+  });
+
   it('echoes `meta` first in the aggregation it belongs to', async () => {
     const res = await aggs({ f: { meta: { label: 'Food', n: 1 }, filter: { term: { tag: 'food' } }, aggs: { m: { meta: { x: true }, max: { field: 'price' } } } } });
     expect(res).toEqual({ f: { meta: { label: 'Food', n: 1 }, doc_count: 3, m: { meta: { x: true }, value: 40 } } });

@@ -15,8 +15,9 @@ export interface AggCommon {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
+/** `_count`, `_key`, or a path to a sub-aggregation's value (`avg_price`, `in_stock>avg_price`, `m.value`). */
 export interface TermsOrder {
-  readonly key: '_count' | '_key';
+  readonly key: string;
   readonly desc: boolean;
 }
 

@@ -33,7 +33,10 @@ export function parseHistogram(name: string, body: unknown, subs: readonly AggNo
       }
     },
     keyed: (v) => { keyed = booleanValue(v); },
-    order: (v) => { order = mapItems(v, (o) => parseOrderEntry(name, o))[0]; },
+    order: (v) => {
+      order = mapItems(v, (o) => parseOrderEntry(name, o))[0];
+      if (order.key !== '_key' && order.key !== '_count') throw new IllegalArgumentError(`ordering [histogram] buckets by a sub-aggregation is not supported by this server yet`);
+    },
     missing: (v) => { missing = doubleValue(v); },
   });
   if (field === null) throw new IllegalArgumentError('Required one of fields [field, script], but none were specified. ');

@@ -25,10 +25,8 @@ export function parseOrderEntry(agg: string, v: unknown): TermsOrder {
     const dir = dirValue.toLowerCase();
     if (dir !== 'asc' && dir !== 'desc') throw new ParsingError(`Unknown terms order direction [${dirValue}]`);
     const desc = dir === 'desc';
-    if (key === '_count') order = { key: '_count', desc };
-    else if (key === '_key' || key === '_term') order = { key: '_key', desc };
-    // Ordering by a sub-aggregation's value needs metric paths, which this server does not resolve yet.
-    else throw new IllegalArgumentError(`ordering [${agg}] by sub-aggregation [${key}] is not supported by this server yet`);
+    // `_term` is the pre-6.0 name of `_key`; any other key is a sub-aggregation path, resolved when planning.
+    order = { key: key === '_term' ? '_key' : key, desc };
   });
   if (order === null) throw new ParsingError(`Must specify at least one field for [order]`);
   return order;

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_BUCKETS, TooManyBucketsError } from '../../errors/aggregati
 import type { AggPartial, BucketSubs, ExecAgg, FixedBucketsPartial, KeyedBucketsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
-import { collectMetric, reduceMetric, renderMetric } from './metrics.js';
+import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
 import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
@@ -75,6 +75,37 @@ function mergeFixed(parts: readonly FixedBucketsPartial[]): MergedBucket[] {
     }
   }
   return out;
+}
+
+/**
+ * The value a bucket sorts by under a sub-aggregation order path (see ExecBucketOrder): reduces
+ * just the aggregations on the path, for this bucket.
+ */
+export function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, path: readonly number[]): number {
+  let aggs = subAggs;
+  let current = bucket;
+  for (let i = 0; i < path.length; i++) {
+    const at = path[i];
+    const agg = aggs[at];
+    const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
+    const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
+    if (reduced.t === 'metric') return metricSortValue(agg as Extract<ExecAgg, { t: 'metric' }>, reduced.value);
+    const inner = reduced.t === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
+    if (i === path.length - 1) return inner.count;
+    aggs = agg.subs;
+    current = inner;
+  }
+  return current.count;
+}
+
+/** Java's Double.compare: NaN above everything, -0 below 0. */
+export function compareDoubles(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  const an = Number.isNaN(a);
+  const bn = Number.isNaN(b);
+  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
+  return Object.is(a, b) ? 0 : Object.is(a, -0) ? -1 : 1;
 }
 
 /** Counts the buckets of a response against `search.max_buckets` (ES MultiBucketConsumer). */

@@ -4,6 +4,7 @@
  * structured clone (workers/protocol.ts).
  */
 import type { TermsFilter, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+export type { TermsOrder };
 import type { Exec } from '../plan/exec-nodes.js';
 
 /**
@@ -28,11 +29,22 @@ interface ExecAggCommon {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A terms order: by count, by key, or by a sub-aggregation's value — `path` is the chain of
+ * sub-aggregation positions, every step but the last a `filter` (single bucket), the last a metric
+ * (its value) or a `filter` (its doc_count).
+ */
+export interface ExecBucketOrder {
+  readonly key: '_count' | '_key' | 'path';
+  readonly desc: boolean;
+  readonly path: readonly number[];
+}
+
 export interface ExecTerms extends ExecAggCommon {
   readonly t: 'terms';
   readonly source: ValuesSource;
   readonly size: number;
-  readonly order: readonly TermsOrder[];
+  readonly order: readonly ExecBucketOrder[];
   readonly minDocCount: number;
   /** Applied at reduce: counts are exact, so dropping a bucket there equals never collecting it. */
   readonly include: TermsFilter | null;

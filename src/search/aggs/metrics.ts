@@ -80,6 +80,18 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
   return out;
 }
 
+/** The value a bucket order sorts by (ES SingleValue.value()): empty min/max are ±Infinity, an empty avg NaN. */
+export function metricSortValue(agg: ExecMetric, m: MetricPartial): number {
+  switch (agg.kind) {
+    case 'min': return m.count > 0 ? m.min : Infinity;
+    case 'max': return m.count > 0 ? m.max : -Infinity;
+    case 'avg': return m.count > 0 ? m.sum / m.count : NaN;
+    case 'sum': return m.sum;
+    case 'value_count': return m.count;
+    case 'cardinality': return m.distinct!.length;
+  }
+}
+
 /** `{ value }` (+ `value_as_string` for dates and booleans), null where ES prints null for no values. */
 export function renderMetric(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
   let value: number | null;

@@ -7,11 +7,12 @@
  */
 import { compiledFormat, type ResolvedField } from '../../index/index.js';
 import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
-import type { AggNode, MissingValue, RangeAgg } from '../../dsl/aggs/agg-nodes.js';
+import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+import { AggregationExecutionError } from '../../errors/aggregations.js';
 import { parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
-import type { ExecAgg, ExecRangeBucket, ValuesSource, ValuesType } from './exec-aggs.js';
+import type { ExecAgg, ExecBucketOrder, ExecRangeBucket, ValuesSource, ValuesType } from './exec-aggs.js';
 
 /** ES TextFieldMapper's error for aggregations and sorting on a text field without fielddata. */
 export function fielddataError(field: string, index: string): IllegalArgumentError {
@@ -86,6 +87,34 @@ function rangeBound(agg: RangeAgg, v: number | string | null, source: ValuesSour
   return parseDateMath(v, ctx.now, compiledFormat(format), false);
 }
 
+/**
+ * A bucket order's sub-aggregation path (ES AggregationPath): `a>b>c`, each step but the last a
+ * single-bucket aggregation, the last a single-value metric (optionally `.value`) or a single-bucket
+ * aggregation (its doc_count).
+ */
+function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder {
+  if (o.key === '_count' || o.key === '_key') return { key: o.key, desc: o.desc, path: [] };
+  const steps = o.key.split('>');
+  const path: number[] = [];
+  let level = subs;
+  steps.forEach((step, i) => {
+    const last = i === steps.length - 1;
+    const name = last && step.endsWith('.value') ? step.slice(0, -'.value'.length) : step;
+    const at = level.findIndex((a) => a.name === name);
+    if (at < 0) {
+      throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
+    }
+    const sub = level[at];
+    const usable = sub.t === 'filter' || (last && sub.t === 'metric');
+    if (!usable) {
+      throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
+    }
+    path.push(at);
+    level = sub.subs;
+  });
+  return { key: 'path', desc: o.desc, path };
+}
+
 export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): ExecAgg[] {
   return aggs.map((agg) => planAggregation(ctx, agg));
 }
@@ -102,7 +131,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
     case 'terms':
       return {
         t: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
-        size: agg.size, order: agg.order, minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
+        size: agg.size, order: agg.order.map((o) => resolveOrder(o, subs)), minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
       };
     case 'min': case 'max': case 'avg': case 'sum':
       return { t: 'metric', kind: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };

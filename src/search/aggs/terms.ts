@@ -10,7 +10,7 @@ import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
 import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
 import { BucketDocs, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
-import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import { bucketOrderValue, collectBucketSubs, compareDoubles, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
 import { compareKeys, formatAsString } from './key-format.js';
 
 export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
@@ -112,9 +112,13 @@ export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedB
     if ((include && !include(entry[0])) || (exclude && exclude(entry[0]))) continue;
     eligible.push(entry);
   }
+  // Sub-aggregation orders reduce the path's aggregations once per bucket, before sorting.
+  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, bucketOrderValue(agg.subs, b, o.path)])) : null));
   eligible.sort(([ka, a], [kb, b]) => {
-    for (const o of agg.order) {
-      const c = o.key === '_count' ? a.count - b.count : compareKeys(ka, kb);
+    for (let i = 0; i < agg.order.length; i++) {
+      const o = agg.order[i];
+      const values = byPath[i];
+      const c = o.key === '_count' ? a.count - b.count : values ? compareDoubles(values.get(a)!, values.get(b)!) : compareKeys(ka, kb);
       if (c !== 0) return o.desc ? -c : c;
     }
     return 0;

@@ -130,6 +130,13 @@ describe('terms', () => {
     expect((await aggs({ p: { terms: { field: 'price', include: [5, '40'] } } })).p.buckets).toEqual([{ key: 5, doc_count: 1 }, { key: 40, doc_count: 1 }]);
   });
 
+  it('stops at terminate_after with the hits, as ES collects both in one pass', async () => {
+    const res = await t.request('POST', '/aggs1/_search', { size: 0, terminate_after: 2, aggs: { n: { value_count: { field: 'title.none' } }, c: { cardinality: { field: 'price' } } } });
+    expect(res.body.terminated_early).toBe(true);
+    expect(res.body.hits.total).toEqual({ value: 2, relation: 'eq' });
+    expect(res.body.aggregations.c).toEqual({ value: 2 });
+  });
+
   it('returns no buckets for an unmapped field', async () => {
     expect((await aggs({ u: { terms: { field: 'nope' } } })).u).toEqual({ doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] });
   });

@@ -11,15 +11,21 @@ import { NO_MORE_DOCS } from '../exec/scorer.js';
 
 export type DocLists = readonly Int32Array[];
 
-/** Every live doc of each segment matching `query` (and scoring at least `minScore`, as ES applies it before aggregating). */
+/**
+ * Every live doc of each segment matching `query` (and scoring at least `minScore`, as ES applies it
+ * before aggregating); with `terminateAfter` > 0 only the first that many of the shard, as ES's
+ * terminate_after stops the one collector that feeds both hits and aggregations.
+ */
 export function matchingDocs(
   query: Exec, segments: readonly Segment[], liveDocs: ReadonlyArray<Uint32Array | null>, minScore: number | null, deadline: SearchDeadline,
+  terminateAfter = 0,
 ): Int32Array[] {
   const out: Int32Array[] = [];
+  let remaining = terminateAfter > 0 ? terminateAfter : Infinity;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
     const live = liveDocs[s];
-    if (deadline.expired()) {
+    if (deadline.expired() || remaining === 0) {
       out.push(new Int32Array(0));
       continue;
     }
@@ -42,6 +48,7 @@ export function matchingDocs(
           docs = grown;
         }
         docs[n++] = doc;
+        if (--remaining === 0) break;
       }
     }
     ctx.release();

@@ -133,7 +133,7 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
   // while aggregations need all of them.
-  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline);
+  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter);
   const aggs = collectAggs(req.aggs.aggs, shard.segments, docs);
   return { ...result, aggs, timedOut: deadline.timedOut };
 }

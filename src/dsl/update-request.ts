@@ -5,7 +5,7 @@
 import { ActionRequestValidationError, IllegalArgumentError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { forEachEntry, isObject, parseBody, readBoolean, type JsonObject } from './parse-helpers.js';
-import { parseSourceFilter } from './source-filter.js';
+import { parseSourceFilter, type SourceFilter } from './source-filter.js';
 
 export interface UpdateRequest {
   readonly doc: JsonObject | null;
@@ -13,6 +13,8 @@ export interface UpdateRequest {
   readonly docAsUpsert: boolean;
   /** false: write a new version even when the merged document equals the current one. */
   readonly detectNoop: boolean;
+  /** `_source`: what the response's `get` section shows of the document after the update; null for no section. */
+  readonly source: SourceFilter | null;
 }
 
 const OWNER = 'UpdateRequest';
@@ -23,7 +25,7 @@ function objectField(key: string, v: unknown): JsonObject {
 }
 
 export function parseUpdateRequest(body: JsonObject): UpdateRequest {
-  const r = { doc: null as JsonObject | null, upsert: null as JsonObject | null, docAsUpsert: false, detectNoop: true };
+  const r = { doc: null as JsonObject | null, upsert: null as JsonObject | null, docAsUpsert: false, detectNoop: true, source: null as SourceFilter | null };
   parseBody(() => forEachEntry(body, (k, v) => {
     switch (k) {
       case 'doc': r.doc = objectField(k, v); break;
@@ -31,8 +33,7 @@ export function parseUpdateRequest(body: JsonObject): UpdateRequest {
       case 'doc_as_upsert': r.docAsUpsert = readBoolean(OWNER, k, v); break;
       case 'detect_noop': r.detectNoop = readBoolean(OWNER, k, v); break;
       case 'scripted_upsert': readBoolean(OWNER, k, v); break;
-      // Only shapes the response's `get` section, which this server does not render yet.
-      case '_source': parseSourceFilter(v); break;
+      case '_source': r.source = parseSourceFilter(v); break;
       case 'script': throw new IllegalArgumentError('scripted updates are not supported by this server');
       default: throw new XContentParseError(`[${OWNER}] unknown field [${k}]`, undefined, 'key');
     }

@@ -6,14 +6,14 @@
  */
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { parseJson, parseUpdateRequest, withBodyPositions } from '../dsl/index.js';
+import { parseJson, parseSourceFilter, parseUpdateRequest, withBodyPositions, type SourceFilter } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
 import { completeWrite, droppedBody, ids, writeOptions } from './documents.js';
 import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RequestAuthorizer } from './authorization.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
-import { writeBody, writeStatus } from './write-responses.js';
+import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
 type Action = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
@@ -181,12 +181,16 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
       // ES auto-creates missing indices for every bulk action except delete.
       const index = item.action === 'delete' ? indices.requireWrite(indexName) : indices.getOrAutoCreate(indexName);
       let result;
+      let getSource: SourceFilter | null = null;
       if (item.action === 'delete') {
         result = index.delete(id!, opts);
       } else if (item.action === 'update') {
         const body = parseJson(item.source!);
         if (!isPlainObject(body)) throw new IllegalArgumentError('Failed to parse update request body');
-        result = index.update(id!, parseUpdateRequest(body), opts);
+        const update = parseUpdateRequest(body);
+        // The update line's `_source` wins over the action line's (ES BulkRequestParser).
+        getSource = update.source ?? (item.meta._source !== undefined ? parseSourceFilter(item.meta._source) : null);
+        result = index.update(id!, update, opts);
       } else {
         result = index.index(id!, text!, parsed, opts);
       }
@@ -194,7 +198,8 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
       if (!shards) touched.set(index, (shards = new Set()));
       shards.add(result.shard);
       const status = item.action === 'update' && result.result === 'noop' ? 200 : writeStatus(result.result);
-      results.push({ [item.action]: { ...writeBody(index, result, false), status } });
+      const get = updateGetSection(index, result.id, opts.routing, getSource);
+      results.push({ [item.action]: { ...writeBody(index, result, false), status, ...(get ? { get } : {}) } });
     } catch (e) {
       errors = true;
       results.push(itemError(item, id, e));

@@ -9,9 +9,9 @@ import { isPlainObject } from '../common/json.js';
 import { resolvePipelines, runWritePipelines, type IngestService } from '../ingest/index.js';
 import { parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
+import { intParam, longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
-import { writeBody, writeStatus } from './write-responses.js';
+import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
 const WRITE_PARAMS = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream'];
 const INDEX_PARAMS = [...WRITE_PARAMS, 'op_type', 'pipeline', 'list_executed_pipelines'];
@@ -219,11 +219,20 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       params: [...WRITE_PARAMS, 'retry_on_conflict', '_source', '_source_includes', '_source_excludes', 'lang'],
       handler: async (req) => {
         const update = parseUpdateRequest(parseJsonObject(requireBody(req)));
+        // An update reads and writes the document in one synchronous step on the coordinator, so no
+        // other write can slip in between and a conflict retry never has anything to retry; the
+        // parameter is still validated as ES does.
+        intParam(req.query, 'retry_on_conflict', 0);
         const policy = refreshParam(req.query);
+        const opts = writeOptions(req.query, false);
         const index = indices.getOrAutoCreate(req.params.index);
-        const result = index.update(req.params.id, update, writeOptions(req.query, false));
+        const result = index.update(req.params.id, update, opts);
         const forced = await completeWrite(policy, index, [result.shard]);
-        return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
+        const body = writeBody(index, result, forced);
+        // The body's `_source` wins over the URL's, as in ES RestUpdateAction.
+        const get = updateGetSection(index, result.id, opts.routing, update.source ?? sourceFilterFor(req.query));
+        if (get) body.get = get;
+        return { status: writeStatus(result.result), body };
       },
     },
   ];

@@ -1,5 +1,6 @@
 /** The body ES returns for one write (single-document APIs and each bulk item). */
 import type { IndexService, WriteResult } from '../cluster/index.js';
+import { filterSource, type SourceFilter } from '../common/source-filter.js';
 
 export function shardsWritten(index: IndexService, result: string): { total: number; successful: number; failed: number } {
   if (result === 'noop') return { total: 0, successful: 0, failed: 0 };
@@ -18,6 +19,21 @@ export function writeBody(index: IndexService, r: Pick<WriteResult, 'id' | 'vers
   };
   if (forcedRefresh) body.forced_refresh = true;
   return body;
+}
+
+/**
+ * The `get` section of an update response (ES UpdateResponse + GetResult.toXContentEmbedded) when
+ * the request asked for `_source`: the document as the update left it, filtered as asked.
+ */
+export function updateGetSection(index: IndexService, id: string, routing: string | null, filter: SourceFilter | null): Record<string, unknown> | null {
+  if (filter === null || !filter.fetch) return null;
+  const doc = index.get(id, routing);
+  const get: Record<string, unknown> = { _seq_no: doc.seqNo, _primary_term: doc.primaryTerm, found: doc.found };
+  if (doc.source !== null) {
+    const source = JSON.parse(doc.source) as Record<string, unknown>;
+    get._source = filter.includes.length > 0 || filter.excludes.length > 0 ? filterSource(source, filter) : source;
+  }
+  return get;
 }
 
 export function writeStatus(result: string): number {

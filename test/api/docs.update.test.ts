@@ -160,3 +160,56 @@ describe('POST /<index>/_update/<id> errors', () => {
     expect(res.headers.allow).toBe('POST');
   });
 });
+
+describe('POST /<index>/_update/<id> response "get" section and retry_on_conflict', () => {
+  it('"_source": true in the body returns the updated document under "get"', async () => {
+    await t.request('PUT', '/profiles/_doc/g1', { a: 1, nested_g: { c: 2 } });
+    const res = await t.request('POST', '/profiles/_update/g1', { doc: { a: 5 }, _source: true });
+    expect(res.status).toBe(200);
+    expect(res.body.get).toEqual({ _seq_no: res.body._seq_no, _primary_term: 1, found: true, _source: { a: 5, nested_g: { c: 2 } } });
+  });
+
+  it('"_source" filters the "get" section; the URL _source_includes works too', async () => {
+    await t.request('PUT', '/profiles/_doc/g2', { a: 1, b: 2 });
+    const body = await t.request('POST', '/profiles/_update/g2', { doc: { a: 3 }, _source: ['b'] });
+    expect(body.body.get._source).toEqual({ b: 2 });
+    const url = await t.request('POST', '/profiles/_update/g2?_source_includes=a', { doc: { a: 4 } });
+    expect(url.body.get._source).toEqual({ a: 4 });
+  });
+
+  it('a noop and an upsert carry the "get" section too; without _source there is none', async () => {
+    await t.request('PUT', '/profiles/_doc/g3', { a: 1 });
+    const noop = await t.request('POST', '/profiles/_update/g3', { doc: { a: 1 }, _source: true });
+    expect(noop.body.result).toBe('noop');
+    expect(noop.body.get._source).toEqual({ a: 1 });
+    const up = await t.request('POST', '/profiles/_update/g4', { doc: { z: 1 }, doc_as_upsert: true, _source: true });
+    expect(up.status).toBe(201);
+    expect(up.body.get).toMatchObject({ found: true, _source: { z: 1 } });
+    const none = await t.request('POST', '/profiles/_update/g3', { doc: { a: 2 } });
+    expect(none.body.get).toBeUndefined();
+    const off = await t.request('POST', '/profiles/_update/g3', { doc: { a: 3 }, _source: false });
+    expect(off.body.get).toBeUndefined();
+  });
+
+  it('bulk update items return "get" when their line asks for _source', async () => {
+    await t.request('PUT', '/profiles/_doc/g5', { a: 1 });
+    const res = await t.bulk('/_bulk', [{ update: { _index: 'profiles', _id: 'g5' } }, { doc: { b: 2 }, _source: true }]);
+    expect(res.body.items[0].update.get).toMatchObject({ found: true, _source: { a: 1, b: 2 } });
+  });
+
+  it('retry_on_conflict is accepted as an integer and refused otherwise', async () => {
+    await t.request('PUT', '/profiles/_doc/g6', { a: 1 });
+    expect((await t.request('POST', '/profiles/_update/g6?retry_on_conflict=3', { doc: { a: 2 } })).body.result).toBe('updated');
+    const bad = await t.request('POST', '/profiles/_update/g6?retry_on_conflict=x', { doc: { a: 2 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.reason).toBe('Failed to parse int parameter [retry_on_conflict] with value [x]');
+  });
+
+  it('updates through an alias go to its write index', async () => {
+    await t.request('PUT', '/profiles/_alias/people');
+    await t.request('PUT', '/profiles/_doc/g7', { a: 1 });
+    const res = await t.request('POST', '/people/_update/g7', { doc: { a: 2 } });
+    expect(res.body._index).toBe('profiles');
+    expect(await source('g7')).toEqual({ a: 2 });
+  });
+});

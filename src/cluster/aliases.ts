@@ -5,7 +5,7 @@
  * properties), which the `indices` cluster-state section stores with each index. Lookups by alias
  * name are derived from that table.
  */
-import { AliasesNotFoundError, IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError } from '../errors/index.js';
+import { AliasesNotFoundError, IllegalArgumentError, IllegalStateError, IndexNotFoundError, InvalidAliasNameError } from '../errors/index.js';
 import { wildcardRegExp } from '../common/wildcard.js';
 import { parseQuery, type AliasAction, type AliasProperties, type QueryNode } from '../dsl/index.js';
 import { validateIndexOrAliasName } from './index-names.js';
@@ -156,10 +156,11 @@ export class AliasRegistry {
         throw new AliasesNotFoundError(missing);
       }
     }
-    // ES validates the final state: one write index per alias.
+    // ES validates the final state when building the metadata (IndexAbstraction.Alias): one write
+    // index per alias, an IllegalStateException there, hence ES's 500.
     for (const alias of aliasNames()) {
       const writers = [...next].filter(([, m]) => m.get(alias)?.isWriteIndex === true).map(([i]) => i).sort();
-      if (writers.length > 1) throw new IllegalArgumentError(`alias [${alias}] has more than one write index [${writers.join(',')}]`);
+      if (writers.length > 1) throw new IllegalStateError(`alias [${alias}] has more than one write index [${writers.join(',')}]`);
     }
     this.byIndex.clear();
     for (const [i, m] of next) if (m.size > 0) this.byIndex.set(i, m);

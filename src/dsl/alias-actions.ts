@@ -34,26 +34,26 @@ function refuseRouting(key: string): never {
   throw new IllegalArgumentError(`alias [${key}] is not supported by this server`);
 }
 
-function validateFilter(filter: unknown): JsonObject {
+function validateFilter(filter: unknown, alias: string): JsonObject {
   if (!isObject(filter)) throw new XContentParseError(`[filter] must be an object but found [${tokenName(filter)}]`);
   try {
     parseQuery(filter);
   } catch (e) {
     // ES AliasValidator: "failed to parse filter for alias [x]" with the query's error as the cause.
-    if (e instanceof EsError) throw new IllegalArgumentError('failed to parse filter for alias', e);
+    if (e instanceof EsError) throw new IllegalArgumentError(`failed to parse filter for alias [${alias}]`, e);
     throw e;
   }
   return filter;
 }
 
 /** The body of `PUT /{index}/_alias/{name}` (ES RestIndexPutAliasAction) or one entry of create-index `aliases`. */
-export function parseAliasProperties(body: JsonObject, owner: string): AliasProperties {
+export function parseAliasProperties(body: JsonObject, owner: string, alias: string): AliasProperties {
   let filter: JsonObject | null = null;
   let isWriteIndex: boolean | null = null;
   let isHidden: boolean | null = null;
   forEachEntry(body, (k, v) => {
     switch (k) {
-      case 'filter': filter = validateFilter(v); break;
+      case 'filter': filter = validateFilter(v, alias); break;
       case 'is_write_index': isWriteIndex = readBoolean(owner, k, v); break;
       case 'is_hidden': isHidden = readBoolean(owner, k, v); break;
       case 'routing': case 'index_routing': case 'search_routing': refuseRouting(k); break;
@@ -105,7 +105,7 @@ function parseAction(kind: (typeof ACTIONS)[number], body: unknown): AliasAction
   if (problems.length > 0) throw new ActionRequestValidationError(problems);
   if (kind === 'remove_index') return { kind, indices: indices! };
   if (kind === 'remove') return { kind, indices: indices!, aliases: aliases!, mustExist };
-  return { kind, indices: indices!, aliases: aliases!, properties: parseAliasProperties(props, kind), mustExist };
+  return { kind, indices: indices!, aliases: aliases!, properties: parseAliasProperties(props, kind, aliases![0]), mustExist };
 }
 
 /** `POST /_aliases`: `{"actions": [{"add": {...}}, {"remove": {...}}, {"remove_index": {...}}]}`. */
@@ -134,7 +134,7 @@ export function parseIndexAliases(v: unknown): Map<string, AliasProperties> {
   const out = new Map<string, AliasProperties>();
   forEachEntry(v, (name, props) => {
     if (!isObject(props)) throw new IllegalArgumentError(`[${name}] must be an object but found [${tokenName(props)}]`);
-    out.set(name, parseAliasProperties(props, 'alias'));
+    out.set(name, parseAliasProperties(props, 'alias', name));
   });
   return out;
 }

@@ -40,6 +40,13 @@ export class InvalidAliasNameError extends EsError {
   }
 }
 
+/** Java's IllegalStateException: ES renders it as a 500 (e.g. an alias given two write indices). */
+export class IllegalStateError extends EsError {
+  constructor(reason: string) {
+    super('illegal_state_exception', reason, 500);
+  }
+}
+
 /** ES AliasesNotFoundException (a ResourceNotFoundException): "aliases [a,b] missing". */
 export class AliasesNotFoundError extends EsError {
   constructor(names: readonly string[]) {

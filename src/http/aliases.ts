@@ -74,8 +74,8 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       authz: { action: ACTION },
       params: MASTER,
       handler: async (req) => {
-        const properties = parseBody(() => parseAliasProperties(req.body === null ? {} : parseJsonObject(req.body), 'alias'));
         const aliases = req.params.name.split(',');
+        const properties = parseBody(() => parseAliasProperties(req.body === null ? {} : parseJsonObject(req.body), 'alias', aliases[0]));
         req.authorizer?.require(ACTION, aliases);
         await indices.applyAliasActions([{ kind: 'add', indices: [req.params.index], aliases, properties, mustExist: null }]);
         return { body: ACKNOWLEDGED };

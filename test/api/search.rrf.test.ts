@@ -195,7 +195,7 @@ describe('retriever (8.14+)', () => {
 describe('validation errors', () => {
   const two = [{ query: LEXICAL }, { query: SPARSE }];
   const validation = (res: TestResponse, ...messages: string[]) =>
-    expectEsError(res, 400, 'action_request_validation_exception', `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join(' ')}`);
+    expectEsError(res, 400, 'action_request_validation_exception', `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join('')}`);
 
   it('rejects a size above the window, naming the parameter as sent', async () => {
     validation(await search({ sub_searches: two, rank: { rrf: { window_size: 5 } }, size: 6 }), '[rank] requires [window_size: 5] be greater than or equal to [size: 6]');

@@ -146,7 +146,9 @@ export class ByScrollJob {
 
   async run(): Promise<Record<string, unknown>> {
     const start = performance.now();
-    this.scan = await DocScan.open(this.req.source, this.req.query, this.deps.pool, this.deps.inference);
+    // Sources named through filtered aliases read only what the filters let through, as a search would.
+    this.scan = await DocScan.open(this.req.source, this.req.query, this.deps.pool, this.deps.inference,
+      (index, query) => this.deps.indices.searchQuery(this.req.source, index, query));
     const maxPerSlice = this.req.maxDocs === null ? null : splitMaxDocs(this.req.maxDocs, this.req.slices);
     await Promise.all(this.slices.map((s, i) => this.runSlice(s, i, maxPerSlice?.[i] ?? null)));
     if (this.req.refresh) await this.refreshTargets();
@@ -297,7 +299,8 @@ export class ByScrollJob {
 
   private async refreshTargets(): Promise<void> {
     const names = this.req.dest ? [this.req.dest.index] : this.req.source.map((i) => i.name);
-    await Promise.all(names.map((n) => this.deps.indices.get(n)?.refresh()));
+    // A dest alias names its write index, where the copies went.
+    await Promise.all(names.map((n) => this.deps.indices.writeTarget(n)?.refresh()));
   }
 
   /** Stops after the current batch (shutdown). */

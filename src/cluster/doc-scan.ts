@@ -63,20 +63,32 @@ function allLive(snapshot: ShardSnapshot): Int32Array {
 export class DocScan {
   private constructor(private readonly shards: readonly ShardHits[]) {}
 
-  static async open(indices: readonly IndexService[], query: QueryNode | null, pool: SearchPool, inference: SparseInference | null): Promise<DocScan> {
+  /**
+   * `queryFor` gives each index its own query (the filters of the filtered aliases it was named
+   * through); by default every index runs `query`.
+   */
+  static async open(
+    indices: readonly IndexService[], query: QueryNode | null, pool: SearchPool, inference: SparseInference | null,
+    queryFor: (index: IndexService, query: QueryNode | null) => QueryNode | null = (_, q) => q,
+  ): Promise<DocScan> {
     const resolved = await resolveQueryInference(query, inference);
+    const queries = new Map(indices.map((index) => [index, queryFor(index, resolved)]));
+    const matchesAll = (index: IndexService) => {
+      const q = queries.get(index)!;
+      return q === null || q.kind === 'match_all';
+    };
     // Snapshots are captured and the shard tasks posted in one tick (the pool then keeps their buffers).
     const targets = indices.flatMap((index) => index.shards.map((shard) => ({ index, shard, snapshot: shard.snapshot })));
-    const matchAll = resolved === null || resolved.kind === 'match_all';
-    if (matchAll) {
+    if (indices.every(matchesAll)) {
       return new DocScan(targets.map((t) => ({ index: t.index, primaryTerm: t.shard.primaryTerm, segments: t.snapshot.segments.map((s) => s.reader), docs: allLive(t.snapshot) })));
     }
     const stats = new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
     const now = Date.now();
-    const plans = new Map(indices.map((index) => [index, planQuery({
+    const plans = new Map(indices.filter((i) => !matchesAll(i)).map((index) => [index, planQuery({
       mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now, index: { name: index.name, uuid: index.uuid },
-    }, resolved)]));
+    }, queries.get(index)!)]));
     const results = await Promise.all(targets.map((t) => {
+      if (!plans.has(t.index)) return null;
       let live = 0;
       for (const s of t.snapshot.segments) live += s.liveCount;
       if (live === 0) return null;
@@ -86,6 +98,7 @@ export class DocScan {
       });
     }));
     return new DocScan(targets.map((t, i) => {
+      if (!plans.has(t.index)) return { index: t.index, primaryTerm: t.shard.primaryTerm, segments: t.snapshot.segments.map((s) => s.reader), docs: allLive(t.snapshot) };
       const r = results[i];
       const n = r ? r.hits.length / HIT_STRIDE : 0;
       const docs = new Int32Array(n * 2);

@@ -234,6 +234,24 @@ describe('aliases at index creation and in GET /<index>', () => {
   });
 });
 
+describe('reindex and by-query requests through aliases', () => {
+  it('_reindex from a filtered alias copies only what the filter lets through, into an alias\'s write index', async () => {
+    await t.request('PUT', '/copy-1', { aliases: { copy: {} } });
+    const res = await t.request('POST', '/_reindex?refresh=true', { source: { index: 'errors' }, dest: { index: 'copy' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.total).toBe(1);
+    expect(ids(await t.request('POST', '/copy-1/_search'))).toEqual(['a']);
+  });
+
+  it('_delete_by_query through a filtered alias deletes only filtered documents', async () => {
+    await seed(t, 'dbq-1', [['x', { level: 'error' }], ['y', { level: 'info' }]]);
+    await t.request('PUT', '/dbq-1/_alias/dbq-errors', { filter: { term: { level: 'error' } } });
+    const res = await t.request('POST', '/dbq-errors/_delete_by_query?refresh=true', { query: { match_all: {} } });
+    expect(res.body.deleted).toBe(1);
+    expect(ids(await t.request('POST', '/dbq-1/_search'))).toEqual(['y']);
+  });
+});
+
 describe('durability', () => {
   it('aliases survive a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'threadsearch-alias-'));

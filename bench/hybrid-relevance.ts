@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { startCpuProbe } from './lib/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+import { jsonCaller, loadSciFactWithModel, SCIFACT_MODEL } from './lib/scifact-server.js';
 import { startThreadsearch } from './lib/server-process.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, 'no-write': { type: 'boolean' } } });
@@ -32,7 +33,7 @@ if (!existsSync(resolve(DIR, 'corpus.jsonl'))) {
   console.error(`SciFact not found at ${DIR} (pass --dir or set THREADSEARCH_SCIFACT)`);
   process.exit(2);
 }
-const MODEL = '.sparse_model_2';
+const MODEL = SCIFACT_MODEL;
 const TOP = 100;
 const WINDOW = 100;
 const RANK_CONSTANT = 60;
@@ -43,16 +44,7 @@ const queries = judgedQueries(data);
 const probe = startCpuProbe();
 const server = await startThreadsearch();
 
-async function call(method: string, path: string, body?: unknown, ndjson = false): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
-    body: body === undefined ? undefined : ndjson ? (body as string) : JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  if (res.status !== 200 || json.errors === true) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
-  return json;
-}
+const call = jsonCaller(server.url);
 
 const bm25Query = (text: string) => ({ multi_match: { query: text, type: 'best_fields', fields: ['title', 'text'], tie_breaker: 0.5 } });
 const sparseQuery = (text: string, boost = 1) => ({ text_expansion: { 'ml.tokens': { model_id: MODEL, model_text: text, boost } } });
@@ -81,29 +73,8 @@ const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.le
 
 let result;
 try {
-  await call('PUT', `/_ml/trained_models/${MODEL}`, { input: { field_names: ['text_field'] } });
-  await call('POST', `/_ml/trained_models/${MODEL}/deployment/_start?wait_for=started`);
-  await call('PUT', '/scifact', {
-    mappings: {
-      properties: {
-        title: { type: 'text', analyzer: 'english' }, text: { type: 'text', analyzer: 'english' },
-        ml: { properties: { tokens: { type: 'sparse_vector' } } },
-      },
-    },
-  });
-  const docIds = [...data.corpus.keys()];
   const ingestStart = performance.now();
-  for (let i = 0; i < docIds.length; i += BATCH) {
-    const ids = docIds.slice(i, i + BATCH);
-    const docs = ids.map((id) => data.corpus.get(id)!);
-    const inferred = await call('POST', `/_ml/trained_models/${MODEL}/_infer`, { docs: docs.map((d) => ({ text_field: `${d.title}\n${d.text}` })) });
-    const lines = ids.flatMap((id, j) => [
-      JSON.stringify({ index: { _index: 'scifact', _id: id } }),
-      JSON.stringify({ title: docs[j].title, text: docs[j].text, ml: { tokens: inferred.inference_results[j].predicted_value } }),
-    ]);
-    await call('POST', '/_bulk', `${lines.join('\n')}\n`, true);
-  }
-  await call('POST', '/scifact/_refresh');
+  await loadSciFactWithModel(call, data, { analyzer: 'english', batch: BATCH });
   const ingestMs = performance.now() - ingestStart;
 
   const bm25 = await runSystem((text) => ({ query: bm25Query(text) }));
@@ -134,7 +105,7 @@ try {
   const cpu = probe.stop();
   result = {
     dataset: 'BEIR SciFact test',
-    docs: docIds.length,
+    docs: data.corpus.size,
     ingestMs,
     systems: [
       row('BM25 (multi_match best_fields, tie_breaker 0.5)', bm25, evaluate(bm25.run, data.qrels)),

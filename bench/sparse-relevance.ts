@@ -28,6 +28,7 @@ import { startCpuProbe } from './lib/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { encode, loadSparseModel, readSparseModel, SPARSE_MODEL_ID, type SparseVector } from '../src/ml/index.js';
+import { jsonCaller, loadSciFactWithModel } from './lib/scifact-server.js';
 import { startThreadsearch } from './lib/server-process.js';
 
 const { values } = parseArgs({
@@ -123,32 +124,9 @@ const endToEnd = values['no-server'] || values['model-dir'] ? null : evaluate(aw
 /** The same retrieval as a client does it: `_infer` → bulk into a `sparse_vector` field → `text_expansion`. */
 async function textExpansionRun(): Promise<Run> {
   const server = await startThreadsearch();
-  const call = async (method: string, path: string, body?: unknown, ndjson = false): Promise<any> => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
-      body: body === undefined ? undefined : ndjson ? (body as string) : JSON.stringify(body),
-    });
-    const json = (await res.json()) as any;
-    if (res.status !== 200 || json.errors === true) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
-    return json;
-  };
+  const call = jsonCaller(server.url);
   try {
-    await call('PUT', `/_ml/trained_models/${SPARSE_MODEL_ID}`, { input: { field_names: ['text_field'] } });
-    await call('POST', `/_ml/trained_models/${SPARSE_MODEL_ID}/deployment/_start?wait_for=started`);
-    await call('PUT', '/scifact', { mappings: { properties: { title: { type: 'text' }, text: { type: 'text' }, ml: { properties: { tokens: { type: 'sparse_vector' } } } } } });
-    const BATCH = 100;
-    for (let i = 0; i < docIds.length; i += BATCH) {
-      const ids = docIds.slice(i, i + BATCH);
-      const docs = ids.map((id) => data.corpus.get(id)!);
-      const inferred = await call('POST', `/_ml/trained_models/${SPARSE_MODEL_ID}/_infer`, { docs: docs.map((d) => ({ text_field: `${d.title}\n${d.text}` })) });
-      const lines = ids.flatMap((id, j) => [
-        JSON.stringify({ index: { _index: 'scifact', _id: id } }),
-        JSON.stringify({ title: docs[j].title, text: docs[j].text, ml: { tokens: inferred.inference_results[j].predicted_value } }),
-      ]);
-      await call('POST', '/_bulk', `${lines.join('\n')}\n`, true);
-    }
-    await call('POST', '/scifact/_refresh');
+    await loadSciFactWithModel(call, data, { batch: 100 });
     const run: Run = new Map();
     for (const q of queries) {
       const res = await call('POST', '/scifact/_search', {

@@ -15,7 +15,7 @@ import { generateBm25Corpus } from './lib/corpus.js';
 import { latencyStats, startCpuProbe } from './lib/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, startThreadsearch } from './lib/server-process.js';
-import { generateSparseCorpus, type SparseVectors } from './lib/sparse-corpus.js';
+import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
 const DOCS = Number(values.docs ?? 200_000);
@@ -25,11 +25,7 @@ const BATCH = 2_000;
 
 const lexical = generateBm25Corpus({ docs: DOCS });
 const sparse = generateSparseCorpus({ docs: DOCS, queries: QUERIES });
-const vector = (v: SparseVectors, i: number) => {
-  const out: Record<string, number> = {};
-  for (let j = v.offsets[i]; j < v.offsets[i + 1]; j++) out[`t${v.tokens[j]}`] = v.weights[j];
-  return out;
-};
+const vector = sparseVectorObject;
 
 const server = await startThreadsearch();
 const post = async (path: string, body: unknown): Promise<any> => {

@@ -105,3 +105,10 @@ export function generateSparseCorpus(params: Partial<SparseCorpusParams> = {}): 
   const queries = drawVectors(p.queries, p.queryNnzMin, p.queryNnzMax);
   return { params: p, rankToToken, docs, queries };
 }
+
+/** Vector `i` as a `sparse_vector` field value: `{ t<token id>: weight }`. */
+export function sparseVectorObject(v: SparseVectors, i: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let j = v.offsets[i]; j < v.offsets[i + 1]; j++) out[`t${v.tokens[j]}`] = v.weights[j];
+  return out;
+}

@@ -80,3 +80,36 @@ export class BucketDocs {
     return this.lists.map((l) => Int32Array.from(l));
   }
 }
+
+/**
+ * The buckets of a keyed bucket aggregation while collecting (terms, histogram): bucket number by
+ * key, in first-seen order, with doc counts and — when there are sub-aggregations — each bucket's
+ * docs.
+ */
+export class KeyedBucketCollector<K extends string | number> {
+  private readonly index = new Map<K, number>();
+  readonly keys: K[] = [];
+  readonly counts: number[] = [];
+  readonly bucketDocs: BucketDocs[] = [];
+
+  constructor(private readonly segmentCount: number, private readonly withSubs: boolean) {}
+
+  /** The bucket of `key`, created empty on first sight. */
+  bucketOf(key: K): number {
+    let b = this.index.get(key);
+    if (b === undefined) {
+      b = this.keys.length;
+      this.index.set(key, b);
+      this.keys.push(key);
+      this.counts.push(0);
+      if (this.withSubs) this.bucketDocs.push(new BucketDocs(this.segmentCount));
+    }
+    return b;
+  }
+
+  /** Counts `doc` of segment `s` in bucket `b` (and lists it for the sub-aggregations). */
+  addDoc(b: number, s: number, doc: number): void {
+    this.counts[b]++;
+    if (this.withSubs) this.bucketDocs[b].add(s, doc);
+  }
+}

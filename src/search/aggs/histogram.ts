@@ -6,7 +6,7 @@
  */
 import type { Segment } from '../../index/index.js';
 import type { ExecHistogram, KeyedBucketsPartial } from './exec-aggs.js';
-import { BucketDocs, type DocLists } from './doc-lists.js';
+import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
 import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
 import { formatAsString, javaDouble } from './key-format.js';
@@ -16,23 +16,8 @@ function bucketKey(agg: ExecHistogram, v: number): number {
 }
 
 export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
-  const index = new Map<number, number>();
-  const keys: number[] = [];
-  const counts: number[] = [];
-  const withSubs = agg.subs.length > 0;
-  const bucketDocs: BucketDocs[] = [];
-  const add = (key: number, s: number, doc: number): void => {
-    let b = index.get(key);
-    if (b === undefined) {
-      b = keys.length;
-      index.set(key, b);
-      keys.push(key);
-      counts.push(0);
-      if (withSubs) bucketDocs.push(new BucketDocs(segments.length));
-    }
-    counts[b]++;
-    if (withSubs) bucketDocs[b].add(s, doc);
-  };
+  const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
+  const add = (key: number, s: number, doc: number): void => buckets.addDoc(buckets.bucketOf(key), s, doc);
   const missing = typeof agg.source.missing === 'number' ? agg.source.missing : null;
   for (let s = 0; s < segments.length; s++) {
     const list = docs[s];
@@ -54,7 +39,7 @@ export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[
       }
     }
   }
-  return { t: 'keyed_buckets', keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+  return { t: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: collectBucketSubs(agg.subs, segments, buckets.bucketDocs) };
 }
 
 export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget): Record<string, unknown> {

@@ -8,28 +8,17 @@
 import { termAt, type Segment } from '../../index/index.js';
 import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
 import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
-import { BucketDocs, type DocLists } from './doc-lists.js';
+import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
 import { bucketOrderValue, collectBucketSubs, compareDoubles, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
 import { compareKeys, formatAsString } from './key-format.js';
 
 export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
-  const index = new Map<string | number, number>();
-  const keys: Array<string | number> = [];
-  const counts: number[] = [];
   const withSubs = agg.subs.length > 0;
-  const bucketDocs: BucketDocs[] = [];
-  const bucketOf = (key: string | number): number => {
-    let b = index.get(key);
-    if (b === undefined) {
-      b = keys.length;
-      index.set(key, b);
-      keys.push(key);
-      counts.push(0);
-      if (withSubs) bucketDocs.push(new BucketDocs(segments.length));
-    }
-    return b;
-  };
+  const buckets = new KeyedBucketCollector<string | number>(segments.length, withSubs);
+  const bucketOf = (key: string | number): number => buckets.bucketOf(key);
+  const addDoc = (b: number, s: number, doc: number): void => buckets.addDoc(b, s, doc);
+  const { counts, bucketDocs } = buckets;
   const missing = agg.source.missing;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
@@ -77,11 +66,7 @@ export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs:
       for (let i = 0; i < list.length; i++) addDoc(bucketOf(missing), s, list[i]);
     }
   }
-  function addDoc(b: number, s: number, doc: number): void {
-    counts[b]++;
-    if (withSubs) bucketDocs[b].add(s, doc);
-  }
-  return { t: 'keyed_buckets', keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+  return { t: 'keyed_buckets', keys: buckets.keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
 }
 
 /**

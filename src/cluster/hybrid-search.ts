@@ -5,8 +5,9 @@
  * 1. Model texts of every list are encoded in one inference round (one call per model).
  * 2. Each list is planned once per index over the same index-wide statistics.
  * 3. Every shard gets one task per list (top `rank_window_size` by score, no counting) plus, when
- *    `track_total_hits` asks, one counting task for the union of the lists (ES's compound query:
- *    a `bool` should of the lists' queries, so `hits.total` counts documents matching any list).
+ *    `track_total_hits` or `aggs` ask, one task over the union of the lists (ES's compound query:
+ *    a `bool` should of the lists' queries, so `hits.total` counts and aggregations bucket every
+ *    document matching any list, not only the fused page or windows).
  *    All are submitted in the same tick, so a busy pool batches them into shared tasks.
  * 4. Each list is merged globally (all shards, by score, ties by index then write order) and cut
  *    to its window — ranks are global, never per shard, so results do not depend on sharding.
@@ -27,6 +28,7 @@ import type { IndexService } from './index-service.js';
 import type { ResolveOptions } from './index-resolver.js';
 import { resolveQueryInference } from './query-inference.js';
 import { reciprocalRankFusion, type FusedDoc, type RankedList } from './rrf.js';
+import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import type { SearchPool } from './search-pool.js';
 import {
   checkShardFailures, fetchSpec, NODE_ID, renderSearchResponse, shardsHeader, type SearchOptions, type SearchOutcome,
@@ -81,7 +83,11 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   const stats = new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
   const now = Date.now();
   const plans = leaves.map((leaf) => host.plan(indices, leaf.query, stats, now));
-  const countPlan = req.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED ? null : host.plan(indices, unionQuery(leaves.map((l) => l.query)), stats, now);
+  // Totals and aggregations are over the union of the lists' matches (ES's compound query), in one
+  // task per shard that collects no hits.
+  const counts = req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED;
+  const unionPlan = counts || req.aggs !== null ? host.plan(indices, unionQuery(leaves.map((l) => l.query)), stats, now) : null;
+  const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(indices, req.aggs, unionPlan!, stats, now, (index, e) => host.shardFailure([index], e));
 
   // Scatter: every task of the request in this tick (snapshots were captured with no await since).
   const base = { sort: null, trackScores: false, searchAfter: null, terminateAfter: req.terminateAfter, fetch: null, deadline } as const;
@@ -90,7 +96,11 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
     const requests: ShardSearchRequest[] = leaves.map((leaf, i) => ({
       ...base, query: plans[i].get(t.index)!, k: windows[i], trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED, minScore: leaf.minScore,
     }));
-    if (countPlan) requests.push({ ...base, query: countPlan.get(t.index)!, k: 0, trackTotalHitsUpTo: req.trackTotalHitsUpTo, minScore: null });
+    if (unionPlan) {
+      requests.push({
+        ...base, query: unionPlan.get(t.index)!, k: 0, trackTotalHitsUpTo: req.trackTotalHitsUpTo, minScore: null, aggs: aggPlans?.forShard(t.index) ?? null,
+      });
+    }
     return requests.map((r) => host.pool.search(segments, r));
   });
   const failed: Array<ShardFailure | undefined> = [];
@@ -147,7 +157,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
       if (x.terminatedEarly) terminatedEarly = true;
       if (x.timedOut) timedOut = true;
     }
-    if (countPlan) {
+    if (counts) {
       const count = r[r.length - 1];
       total += count.totalHits;
       if (count.totalRelation === 'gte') gte = true;
@@ -162,6 +172,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
       total, gte, maxScore: fused.length > 0 ? fused[0].score : NaN, took: Math.round(performance.now() - start),
       shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
       restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty: page.length === 0,
+      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results.map((r) => (r === null ? null : r[r.length - 1]))),
     }),
   };
 }

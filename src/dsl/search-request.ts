@@ -91,8 +91,8 @@ interface HybridParts {
   retriever: ParsedRetriever | null;
   /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
   notYet: string[];
-  /** `aggs` / `aggregations` / `post_filter` as given, in body order: hybrid searches do not take them yet. */
-  aggMembers: string[];
+  /** Members hybrid searches do not take yet (`post_filter`), as given. */
+  fusionUnsupported: string[];
   sizeGiven: boolean;
   profile: boolean;
 }
@@ -113,7 +113,7 @@ export function parseSearchRequest(
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null,
   };
   if (body === null) return r;
-  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], aggMembers: [], sizeGiven: false, profile: false };
+  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
   parseBody(() => {
     if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
     forEachEntry(body, (k, v) => {
@@ -122,8 +122,8 @@ export function parseSearchRequest(
     });
   });
   assembleHybrid(r, parts);
-  // Hybrid (RRF) searches fuse ranked lists; aggregations over the fused set are not built yet.
-  if (r.fusion !== null) parts.notYet.unshift(...parts.aggMembers);
+  // Hybrid (RRF) searches aggregate over the union of their lists' matches; post_filter is not built for them yet.
+  if (r.fusion !== null) parts.notYet.unshift(...parts.fusionUnsupported);
   if (parts.notYet.length > 0) throw new IllegalArgumentError(`[${parts.notYet[0]}] is not supported by this server yet`);
   validatePaging(r.from, r.size);
   if (r.searchAfter && r.from > 0) {
@@ -153,11 +153,10 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
     case 'rank': parts.rank = parseRank(v); break;
     case 'aggs': case 'aggregations':
       r.aggs = parseAggregations(v);
-      parts.aggMembers.push(k);
       break;
     case 'post_filter':
       r.postFilter = parseQuery(v);
-      parts.aggMembers.push(k);
+      parts.fusionUnsupported.push(k);
       break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;

@@ -263,9 +263,52 @@ describe('validation errors', () => {
     expect(res.body.error.root_cause[0].reason).toMatch(/^Result window is too large, from \+ size must be less than or equal to: \[10000\] but was \[20000\]/);
   });
 
-  it('keeps aggregations rejected as not implemented yet', async () => {
-    expectEsError(await search({ sub_searches: two, rank: { rrf: {} }, aggs: { t: { terms: { field: 'tag' } } } }), 400, 'illegal_argument_exception',
-      '[aggs] is not supported by this server yet');
+  it('keeps post_filter rejected as not implemented yet', async () => {
+    expectEsError(await search({ sub_searches: two, rank: { rrf: {} }, post_filter: { term: { tag: 'a' } } }), 400, 'illegal_argument_exception',
+      '[post_filter] is not supported by this server yet');
+  });
+});
+
+describe('aggregations with RRF', () => {
+  // Union of the lists' matches: "cherry" → 4; sparse `red` → 2, 4. Not the fused page (size 1) nor the windows.
+  const lists = [{ match: { title: 'cherry' } }, { sparse_vector: { field: 'ml.tokens', query_vector: { red: 1 } } }];
+  const aggs = { tags: { terms: { field: 'tag' } }, n: { value_count: { field: 'tag' } } };
+  const expected = {
+    tags: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'b', doc_count: 2 }] },
+    n: { value: 2 },
+  };
+
+  it('aggregates every document matching any list, in both forms and with 1 or 3 shards', async () => {
+    for (const index of ['h1', 'h3']) {
+      const legacy = await search({ sub_searches: lists.map((query) => ({ query })), rank: { rrf: { window_size: 1 } }, size: 1, aggs }, index);
+      const retriever = await search({
+        retriever: { rrf: { retrievers: lists.map((query) => ({ standard: { query } })), rank_window_size: 1 } }, size: 1, aggregations: aggs,
+      }, index);
+      for (const res of [legacy, retriever]) {
+        expect(res.status).toBe(200);
+        expect(res.body.hits.hits).toHaveLength(1);
+        expect(res.body.hits.total).toEqual({ value: 2, relation: 'eq' });
+        expect(res.body.aggregations).toEqual(expected);
+      }
+    }
+  });
+
+  it('aggregates with track_total_hits false, and over each child filter', async () => {
+    const res = await search({
+      retriever: { rrf: { retrievers: [{ standard: { query: { match: { title: 'apple' } } } }, { standard: { query: SPARSE } }], filter: { term: { tag: 'a' } } } },
+      track_total_hits: false, aggs: { tags: { terms: { field: 'tag' } } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.hits.total).toBeUndefined();
+    // apple or fruit/red, tag a: 1, 3, 5.
+    expect(res.body.aggregations.tags.buckets).toEqual([{ key: 'a', doc_count: 3 }]);
+  });
+
+  it('rejects aggregations on text fields as a plain search does', async () => {
+    const res = await search({ sub_searches: lists.map((query) => ({ query })), rank: { rrf: {} }, aggs: { t: { terms: { field: 'title' } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.root_cause[0].type).toBe('illegal_argument_exception');
+    expect(res.body.error.root_cause[0].reason).toMatch(/^Fielddata is disabled on \[title\]/);
   });
 });
 

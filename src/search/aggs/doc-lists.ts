@@ -8,6 +8,7 @@ import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from '../exec/build-scorer.js';
 import { DEADLINE_CHECK_INTERVAL, type SearchDeadline } from '../exec/deadline.js';
 import { NO_MORE_DOCS } from '../exec/scorer.js';
+import { bitsToDocs, collectDisjunction, disjunctionLeaves } from '../exec/disjunction-docs.js';
 
 export type DocLists = readonly Int32Array[];
 
@@ -22,11 +23,18 @@ export function matchingDocs(
 ): Int32Array[] {
   const out: Int32Array[] = [];
   let remaining = terminateAfter > 0 ? terminateAfter : Infinity;
+  // A pure disjunction (match, learned-sparse, a hybrid union) is the union of its postings.
+  const unionLeaves = minScore === null && terminateAfter === 0 ? disjunctionLeaves(query) : null;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
     const live = liveDocs[s];
     if (deadline.expired() || remaining === 0) {
       out.push(new Int32Array(0));
+      continue;
+    }
+    if (unionLeaves !== null) {
+      const bits = new Uint32Array((segment.maxDoc + 31) >>> 5);
+      out.push(bitsToDocs(bits, collectDisjunction(unionLeaves, segment, live, bits)));
       continue;
     }
     const ctx = new SegmentSearchContext(segment);

@@ -19,6 +19,7 @@ import { TopScoreDocs } from './top-docs.js';
 import { renderHits, type FetchSpec } from '../fetch-render.js';
 import { collectAggs } from '../aggs/aggregate.js';
 import { matchingDocs } from '../aggs/doc-lists.js';
+import { collectDisjunction, disjunctionLeaves } from './disjunction-docs.js';
 import type { AggPartial, ExecAgg } from '../aggs/exec-aggs.js';
 
 export interface ShardSearchRequest {
@@ -146,10 +147,18 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
   let terminated = false;
   const bases: number[] = [];
   let base = 0;
+  // Counting only (a hybrid search's union task, a size-0 match): a pure disjunction is counted
+  // as the union of its postings, without scoring.
+  const unionLeaves = req.k === 0 && counting && req.minScore === null && req.terminateAfter === 0 ? disjunctionLeaves(req.query) : null;
   for (let s = 0; s < shard.segments.length && !terminated && !deadline.expired(); s++) {
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
+    if (unionLeaves !== null) {
+      if (total <= limit) total += collectDisjunction(unionLeaves, segment, live, new Uint32Array((segment.maxDoc + 31) >>> 5), limit - total);
+      base += segment.maxDoc;
+      continue;
+    }
     const ctx = new SegmentSearchContext(segment);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {

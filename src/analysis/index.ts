@@ -1,7 +1,8 @@
 /**
  * analysis/ — text analysis compatible with Elasticsearch and Lucene: tokenizers (standard,
- * letter, whitespace, keyword), token filters (lowercase, english possessive, stop, porter stem)
- * and the built-in analyzers (`standard`, `english`, `simple`, `whitespace`, `keyword`, `stop`).
+ * letter, whitespace, keyword), token filters (lowercase, english possessive, stop, porter stem),
+ * analyzer wrappers for many-to-one and one-to-many filters (fixed shingles, edge n-grams) and the
+ * built-in analyzers (`standard`, `english`, `simple`, `whitespace`, `keyword`, `stop`).
  * Index-time and query-time analysis both come from here, so terms always agree.
  *
  * Invariants:
@@ -36,4 +37,6 @@ export { lowercaseFilter } from './lowercase-filter.js';
 export { englishPossessiveFilter } from './english-possessive-filter.js';
 export { ENGLISH_STOP_WORDS, englishStopFilter, stopFilter } from './stop-filter.js';
 export { porterStem, porterStemFilter } from './porter-stemmer.js';
+export { MAX_FIXED_SHINGLE_SIZE, fixedShingleAnalyzer, type FixedShingleOptions } from './fixed-shingle-filter.js';
+export { edgeNGramAnalyzer, type EdgeNGramOptions } from './edge-ngram-filter.js';
 export type { TokenFilter, Tokenizer } from './token-stream.js';

@@ -20,7 +20,14 @@ const doc = fc.record({
   words: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 5 }),
   tokens: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e'), fc.double({ min: 0.01, max: 5, noNaN: true }), { maxKeys: 3 }),
 });
-const corpus = fc.record({
+interface Corpus {
+  segments: Array<Array<{ words: string[]; tokens: Record<string, number> }>>;
+  deletes: number[];
+  words: string[];
+  tokens: Record<string, number>;
+  limit: number;
+}
+const corpus: fc.Arbitrary<Corpus> = fc.record({
   segments: fc.array(fc.array(doc, { minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 3 }),
   deletes: fc.array(fc.nat(), { maxLength: 20 }),
   words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
@@ -28,7 +35,7 @@ const corpus = fc.record({
   limit: fc.constantFrom(0, 3, 10, 10_000),
 });
 
-function build(c: fc.Infer<typeof corpus>) {
+function build(c: Corpus) {
   const index = new InProcessIndex(MAPPING);
   const all: Array<{ id: string; words: string[]; tokens: Record<string, number> }> = [];
   c.segments.forEach((seg, s) => {

@@ -1,0 +1,40 @@
+/**
+ * FeatureScorer.accumulate's table path (float32(w × (256 + m)) · 2^k instead of rounding every
+ * product) must give exactly float32(w × stored) — the score scoreAt, MaxScore and ES give — for
+ * every stored weight and query weight, including magnitudes where products leave float32's normal
+ * range (those take the rounding path).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InProcessIndex } from '../../bench/lib/engine-harness.js';
+import { termOrd } from '../../src/index/index.js';
+import { FeatureScorer, exactExponents } from '../../src/search/exec/feature-scorer.js';
+
+const f32 = Math.fround;
+const positiveFloat32 = fc.float({ min: f32(1.2e-38), max: f32(3.4e38), noNaN: true, noDefaultInfinity: true }).filter((w) => w > 0);
+const weight = fc.oneof(positiveFloat32, fc.double({ min: 1e-3, max: 10, noNaN: true }), fc.constantFrom(1, 0.5, 1e-40, 1e-30, 1e30, 2 ** -133, 2 ** 120));
+
+describe('FeatureScorer.accumulate', () => {
+  it('adds exactly the rounded products scoreAt gives, at any magnitude', () => {
+    fc.assert(fc.property(fc.array(positiveFloat32, { minLength: 1, maxLength: 40 }), weight, (stored, w) => {
+      const index = new InProcessIndex({ properties: { v: { type: 'rank_features' } } });
+      index.addSegment(stored.map((x, i) => ({ id: String(i), source: { v: { t: x } } })));
+      const field = index.segments[0].fields.get('v')!;
+      const scorer = new FeatureScorer(field, termOrd(field, 't'), w);
+      const acc = new Float64Array(stored.length);
+      expect(scorer.accumulate(acc)).toBe(stored.length);
+      const expected = new Float64Array(stored.length);
+      for (let p = scorer.start; p < scorer.end; p++) expected[scorer.docs[p]] = scorer.scoreAt(p);
+      expect([...acc]).toEqual([...expected]);
+    }), { numRuns: 300 });
+  });
+
+  it('keeps the table path to exponents where both products are normal', () => {
+    expect(exactExponents(1)).toEqual([1, 253]);
+    expect(exactExponents(2 ** -140)).toEqual([1, 0]);
+    const [lo, hi] = exactExponents(2 ** -100);
+    expect(2 ** -100 * 256 * 2 ** (lo - 135)).toBeGreaterThanOrEqual(2 ** -126);
+    expect(2 ** -100 * 256 * 2 ** (lo - 1 - 135)).toBeLessThan(2 ** -126);
+    expect(2 ** -100 * 512 * 2 ** (hi - 135)).toBeLessThanOrEqual(2 ** 127);
+  });
+});

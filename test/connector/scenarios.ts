@@ -6,8 +6,8 @@
  * plain-JS answers over the catalogue. The scenarios follow the captured ones of
  * ../shared/reference/search-ui-connector.md §8. Each test file runs them with one credential.
  */
-import { describe, expect, it } from 'vitest';
-import type { AutocompleteQueryConfig, AutocompleteResponseState, FacetConfiguration, Filter, QueryConfig, RequestState, ResponseState, SearchResult } from '@elastic/search-ui';
+import { describe, expect, it, vi } from 'vitest';
+import { SearchDriver, type AutocompleteQueryConfig, type AutocompleteResponseState, type FacetConfiguration, type Filter, type QueryConfig, type RequestState, type ResponseState, type SearchResult } from '@elastic/search-ui';
 import { connectorFor, type ConnectorServer, type Exchange } from './fixture.js';
 import { DATE_RANGES, FILTER_CASES, PRICE_RANGES } from './filter-cases.js';
 import { BY_ID, fieldValues, ids, INDEX, inRange, PRODUCTS, termsBuckets, tokens, type Product } from './products.js';
@@ -150,6 +150,13 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       expect(sortedIds(resultIds(response))).toEqual(ids(expected));
     });
 
+    it('search_fields may name a keyword field: it matches the whole value', async () => {
+      const { response } = await search({ searchTerm: 'phones', current: 1, resultsPerPage: 20 }, { search_fields: { title: {}, description: {}, category: { weight: 2 } }, result_fields: TITLE_AND_PRICE });
+      const expected = PRODUCTS.filter((p) => p.category === 'phones' || wordStartingWith(['title', 'description'], 'phones')(p));
+      expect(sortedIds(resultIds(response))).toEqual(ids(expected));
+      expect(response.totalResults).toBe(expected.length);
+    });
+
     it('a term that matches nothing gives an empty page', async () => {
       const { response } = await search({ searchTerm: 'xylophone', current: 1, resultsPerPage: 10 }, { search_fields: { title: {}, description: {} }, result_fields: TITLE_AND_PRICE });
       expect(response).toMatchObject({ results: [], totalResults: 0, totalPages: 0, pagingStart: 0, pagingEnd: 0, resultSearchTerm: 'xylophone' });
@@ -235,6 +242,18 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
         ...expectedFacets(PRODUCTS.filter(ofBrand), { category: FACETS.category }),
         ...expectedFacets(PRODUCTS.filter(inCategory), { 'brand.keyword': FACETS['brand.keyword'] }),
       });
+    });
+
+    it('with every facet disjunctive, the shared wrapper is sent with no aggregations and each facet counts without its own filter', async () => {
+      const facets = { category: FACETS.category, tags: FACETS.tags };
+      const { response, body } = await search(
+        { current: 1, resultsPerPage: 40, filters: [{ field: 'tags', type: 'all', values: ['outdoor'] }] },
+        { result_fields: TITLE_AND_PRICE, facets, disjunctiveFacets: ['category', 'tags'] },
+      );
+      expect(body.aggs.facet_bucket_all.aggs).toEqual({});
+      const outdoor = PRODUCTS.filter((p) => fieldValues(p, 'tags').includes('outdoor'));
+      expect(sortedIds(resultIds(response))).toEqual(ids(outdoor));
+      expect(response.facets).toEqual({ ...expectedFacets(outdoor, { category: facets.category }), ...expectedFacets(PRODUCTS, { tags: facets.tags }) });
     });
   });
 
@@ -343,6 +362,18 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       expect(got).toEqual(ids(expected));
     });
 
+    it('_score first, then a field: relevance order with ties broken by the field', async () => {
+      const { response, body } = await sorted({ sortList: [{ field: '_score', direction: 'desc' }, { field: 'price', direction: 'asc' }] }, 'camera');
+      expect(body.sort).toEqual([{ _score: 'desc' }, { price: 'asc' }]);
+      expect(sortedIds(resultIds(response))).toEqual(ids(PRODUCTS.filter(wordStartingWith(['title', 'description'], 'camera'))));
+      const keys = response.results.map((r) => r._meta.rawHit.sort as [number, number]);
+      for (let i = 1; i < keys.length; i++) {
+        const [[s0, p0], [s1, p1]] = [keys[i - 1], keys[i]];
+        expect(s0 > s1 || (s0 === s1 && p0 < p1), `sort values ${JSON.stringify(keys)}`).toBe(true);
+      }
+      expect(response.results.map((r) => r.price.raw)).toEqual(keys.map((k) => k[1]));
+    });
+
     it('sortList entries without a direction are dropped (sort: [], relevance order)', async () => {
       const { response, body } = await sorted({ sortList: [{ field: 'price', direction: '' }] });
       expect(body.sort).toEqual([]);
@@ -417,6 +448,22 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       expect(response.autocompletedResults[0].title).toEqual({ raw: 'Wireless Earbuds' });
     });
 
+    it('results: fuzziness: true forgives a typo in the words before the one being typed', async () => {
+      const { response, exchanges } = await autocomplete('wirless ea', { results: { resultsPerPage: 5, search_fields: SAYT_FIELDS, result_fields: { title: { raw: {} } }, fuzziness: true } }, 1);
+      expect(exchanges[0].requestBody.query.bool.must[0].multi_match.fuzziness).toBe('AUTO');
+      expect(sortedIds(resultIds(response))).toEqual(['p12', 'p13', 'p21']);
+      expect(response.autocompletedResults[0].title).toEqual({ raw: 'Wireless Earbuds' });
+    });
+
+    it('results: the results filters narrow the completions', async () => {
+      const { response } = await autocomplete(
+        'lap',
+        { results: { resultsPerPage: 10, search_fields: SAYT_FIELDS, result_fields: { title: { raw: {} } }, filters: [{ field: 'category', type: 'none', values: ['laptops'] }] } },
+        1,
+      );
+      expect(sortedIds(resultIds(response))).toEqual(ids(PRODUCTS.filter((p) => startsLap(p) && p.category !== 'laptops')));
+    });
+
     it('suggestions: the completion suggester returns inputs starting with the typed text, heaviest first', async () => {
       const { response, exchanges } = await autocomplete('lap', { suggestions: { size: 4, types: { documents: { fields: ['suggest'] } } } }, 1);
       expect(response.autocompletedSuggestions).toEqual({
@@ -468,6 +515,79 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       const { response, exchanges } = await autocomplete('', { suggestions: { types: { documents: { fields: ['suggest'] } } } }, 1);
       expect(exchanges[0].requestBody).toEqual({ size: 0, _source: { includes: [] } });
       expect(response.autocompletedSuggestions).toEqual({ documents: [{ suggestion: undefined }] });
+    });
+  });
+
+  describe('through the headless SearchDriver (what <SearchProvider> runs)', () => {
+    /** A driver as a shop page configures it, without URL state (there is no browser history in Node). */
+    function driver(): { d: SearchDriver; exchanges: Exchange[] } {
+      const s = server();
+      s.exchanges.length = 0;
+      const d = new SearchDriver({
+        apiConnector: connector(),
+        trackUrlState: false,
+        alwaysSearchOnInitialLoad: true,
+        initialState: { resultsPerPage: 5 },
+        searchQuery: { search_fields: { title: { weight: 3 }, description: {} }, result_fields: TITLE_AND_PRICE, facets: FACETS, disjunctiveFacets: ['category'] },
+        autocompleteQuery: {
+          results: { resultsPerPage: 3, search_fields: { title: { weight: 3 }, 'title._2gram': {}, 'title._3gram': {} }, result_fields: { title: { raw: {} } } },
+          suggestions: { size: 2, types: { documents: { fields: ['suggest'] } } },
+        },
+      });
+      return { d, exchanges: s.exchanges };
+    }
+    /** Waits until `count` requests were answered and the driver is no longer loading. */
+    const settled = (d: SearchDriver, exchanges: Exchange[], count: number) =>
+      vi.waitFor(() => {
+        expect(exchanges).toHaveLength(count);
+        expect(d.getState().isLoading).toBe(false);
+      });
+
+    it('initial load, a facet click with a sort, then clearing it and paging', async () => {
+      const { d, exchanges } = driver();
+      try {
+        await settled(d, exchanges, 1);
+        const first = d.getState();
+        expect(first).toMatchObject({ wasSearched: true, error: '', totalResults: ALL, totalPages: 6, pagingStart: 1, pagingEnd: 5, current: 1 });
+        expect(first.results).toHaveLength(5);
+        expect(first.facets).toEqual(expectedFacets(PRODUCTS));
+
+        d.getActions().addFilter('category', 'laptops', 'any');
+        d.getActions().setSort([{ field: 'price', direction: 'asc' }], '');
+        // The driver debounces its searches by a tick: two actions in a row make one request.
+        await settled(d, exchanges, 2);
+        const laptops = PRODUCTS.filter((p) => p.category === 'laptops').sort(byPrice);
+        const filtered = d.getState();
+        expect(filtered).toMatchObject({ totalResults: laptops.length, totalPages: 2, filters: [{ field: 'category', type: 'any', values: ['laptops'] }] });
+        expect(resultIds(filtered)).toEqual(ids(laptops).slice(0, 5));
+        // Disjunctive: the category facet still offers every category.
+        expect(filtered.facets.category).toEqual(expectedFacets(PRODUCTS, { category: FACETS.category }).category);
+        expect(filtered.facets.tags).toEqual(expectedFacets(laptops, { tags: FACETS.tags }).tags);
+
+        d.getActions().removeFilter('category');
+        d.getActions().setCurrent(2);
+        await settled(d, exchanges, 3);
+        expect(d.getState()).toMatchObject({ totalResults: ALL, current: 2, pagingStart: 6, pagingEnd: 10, filters: [] });
+        expect(resultIds(d.getState())).toEqual(ids([...PRODUCTS].sort(byPrice)).slice(5, 10));
+      } finally {
+        d.tearDown();
+      }
+    });
+
+    it('typing in the search box autocompletes results and suggestions', async () => {
+      const { d, exchanges } = driver();
+      try {
+        await settled(d, exchanges, 1);
+        d.getActions().setSearchTerm('lap', { autocompleteResults: true, autocompleteSuggestions: true, refresh: false });
+        await vi.waitFor(() => expect(d.getState().autocompletedResults).toHaveLength(3));
+        expect(exchanges).toHaveLength(3);
+        failUnlessAnswered(exchanges);
+        const state = d.getState();
+        for (const r of state.autocompletedResults) expect(PRODUCTS.filter(wordStartingWith(['title'], 'lap')).map((p) => p.title)).toContain(r.title.raw);
+        expect(state.autocompletedSuggestions).toEqual({ documents: [{ suggestion: 'Laptop Pro 14' }, { suggestion: 'Laptop Air 13' }] });
+      } finally {
+        d.tearDown();
+      }
     });
   });
 }

@@ -15,6 +15,7 @@ import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, ResolvedField, Roo
 import { isFeatureType } from './types.js';
 import { parseFeatureObject } from './feature-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
+import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
 
 export type FieldValueSink = (field: ResolvedField, value: IndexableValue) => void;
 
@@ -245,7 +246,13 @@ class DocumentParseRun {
         e,
       );
     }
-    if (v !== undefined && this.sink) this.sink(field, v);
+    if (v === undefined || !this.sink) return;
+    this.sink(field, v);
+    // search_as_you_type: the hidden subfields index the same text, when the root is indexed (as in ES).
+    const sayt = field.searchAsYouType;
+    if (sayt?.role === 'root' && field.indexed) {
+      for (const path of searchAsYouTypeSubfieldPaths(sayt)) this.sink(this.resolved.fields.get(path)!, v);
+    }
   }
 
   // ---- dynamic mapping -------------------------------------------------------------------------

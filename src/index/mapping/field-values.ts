@@ -125,6 +125,7 @@ function toText(value: unknown): string {
 export function toIndexableValue(field: ResolvedField, value: unknown): IndexableValue | undefined {
   switch (field.type) {
     case 'text':
+    case 'search_as_you_type':
       return toText(value);
     case 'keyword': {
       const s = toText(value);

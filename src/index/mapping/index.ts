@@ -6,3 +6,5 @@ export * from './resolve.js';
 export * from './field-values.js';
 export * from './document-parser.js';
 export * from './feature-values.js';
+export * from './search-as-you-type.js';
+export * from './field-analyzers.js';

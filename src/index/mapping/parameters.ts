@@ -6,6 +6,7 @@ import { MapperParsingError } from '../../errors/index.js';
 import { getAnalyzer } from '../../analysis/index.js';
 import type { FieldType } from './types.js';
 import { NUMERIC_TYPES, isFeatureType } from './types.js';
+import { checkDocValues, checkMaxShingleSize } from './search-as-you-type.js';
 
 type Check = (value: unknown, field: string) => unknown;
 
@@ -59,6 +60,13 @@ const DATE: Record<string, Check> = {
 };
 const BOOLEAN: Record<string, Check> = { ...COMMON, index: bool, doc_values: bool, null_value: bool, copy_to: any, boost: any, script: any, on_script_error: str };
 
+/** ES SearchAsYouTypeFieldMapper.Builder.getParameters (plus `fields` and `copy_to`, read by every mapper). */
+const SEARCH_AS_YOU_TYPE: Record<string, Check> = {
+  ...COMMON, index: bool, doc_values: (v, f) => checkDocValues(bool(v, f) as boolean), max_shingle_size: checkMaxShingleSize,
+  analyzer, search_analyzer: analyzer, search_quote_analyzer: analyzer, similarity: str, index_options: indexOptions, norms: bool,
+  term_vector: str, copy_to: any,
+};
+
 /** ES SparseVectorFieldMapper (8.11–8.18 parameters) and RankFeaturesFieldMapper. */
 const SPARSE_VECTOR: Record<string, Check> = { ...COMMON };
 const RANK_FEATURES: Record<string, Check> = { meta: any, positive_score_impact: bool };
@@ -67,6 +75,7 @@ export function parametersFor(type: FieldType): Record<string, Check> {
   switch (type) {
     case 'sparse_vector': return SPARSE_VECTOR;
     case 'rank_features': return RANK_FEATURES;
+    case 'search_as_you_type': return SEARCH_AS_YOU_TYPE;
     case 'text': return TEXT;
     case 'keyword': return KEYWORD;
     case 'date': return DATE;
@@ -77,13 +86,13 @@ export function parametersFor(type: FieldType): Record<string, Check> {
 }
 
 export function isFieldType(t: string): t is FieldType {
-  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
+  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || t === 'search_as_you_type' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
 }
 
 /** Types ES knows but this server does not implement: a clear error, not "No handler". */
 export const KNOWN_UNSUPPORTED_TYPES = new Set([
   'nested', 'flattened', 'geo_point', 'geo_shape', 'ip', 'binary', 'dense_vector', 'rank_feature',
-  'search_as_you_type', 'completion', 'match_only_text', 'wildcard', 'constant_keyword', 'alias',
+  'completion', 'match_only_text', 'wildcard', 'constant_keyword', 'alias',
   'join', 'percolator', 'histogram', 'version', 'integer_range', 'long_range', 'float_range', 'double_range',
   'date_range', 'ip_range', 'date_nanos', 'token_count', 'semantic_text', 'point', 'shape',
 ]);

@@ -7,6 +7,7 @@ import { isPlainObject } from '../../common/json.js';
 import { parametersFor, isFieldType, KNOWN_UNSUPPORTED_TYPES } from './parameters.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootParam, SourceConfig } from './types.js';
 import { DEFAULT_DYNAMIC_DATE_FORMATS, isFeatureType } from './types.js';
+import { searchAsYouTypeParams } from './search-as-you-type.js';
 
 
 export const EMPTY_ROOT: RootMapping = {
@@ -118,6 +119,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
   if (type === 'scaled_float' && params.scaling_factor === undefined) {
     throw new MapperParsingError(`Field [scaling_factor] is required`);
   }
+  if (type === 'search_as_you_type') return { kind: 'field', type, params: searchAsYouTypeParams(params), fields };
   return { kind: 'field', type, params, fields };
 }
 

@@ -3,7 +3,8 @@
  * default filled in once, so indexing and search never re-derive them.
  */
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
-import { isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+import { searchAsYouTypeRoot, searchAsYouTypeSubfields } from './search-as-you-type.js';
 
 export interface ResolvedMapping {
   readonly fields: ReadonlyMap<string, ResolvedField>;
@@ -23,7 +24,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     type: m.type,
     indexed,
     docValues: m.type !== 'text' && !isFeatureType(m.type) && p.doc_values !== false,
-    norms: m.type === 'text' ? p.norms !== false : p.norms === true,
+    norms: isAnalyzedTextType(m.type) ? p.norms !== false : p.norms === true,
     analyzer,
     searchAnalyzer,
     searchQuoteAnalyzer: (p.search_quote_analyzer as string | undefined) ?? searchAnalyzer,
@@ -35,6 +36,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     positionIncrementGap: p.position_increment_gap !== undefined ? Number(p.position_increment_gap) : DEFAULT_POSITION_INCREMENT_GAP,
     isMultiField,
     positiveScoreImpact: p.positive_score_impact !== false,
+    searchAsYouType: m.type === 'search_as_you_type' ? searchAsYouTypeRoot(path, p) : null,
   };
 }
 
@@ -55,11 +57,16 @@ export function resolveMapping(root: RootMapping): ResolvedMapping {
       walk(m, path);
       return;
     }
-    fields.set(path, resolveField(path, m, false));
+    addField(resolveField(path, m, false));
     for (const [sub, sm] of m.fields) {
       total++;
-      fields.set(`${path}.${sub}`, resolveField(`${path}.${sub}`, sm, true));
+      addField(resolveField(`${path}.${sub}`, sm, true));
     }
+  };
+  // A search_as_you_type field brings its hidden subfields (not counted: see search-as-you-type.ts).
+  const addField = (f: ResolvedField) => {
+    fields.set(f.path, f);
+    if (f.searchAsYouType !== null) for (const sub of searchAsYouTypeSubfields(f)) fields.set(sub.path, sub);
   };
   walk(root, '');
   return { fields, objects, totalFields: total };

@@ -12,7 +12,13 @@ export type NumericType = (typeof NUMERIC_TYPES)[number];
  *  frequency is the weight's top bits (Lucene FeatureField), scored by sparse dot products. */
 export const FEATURE_TYPES = ['sparse_vector', 'rank_features'] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
-export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType;
+export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType | 'search_as_you_type';
+
+/** Analyzed full text with positions and norms, searched by BM25: `text` and `search_as_you_type`
+ *  (whose subfields are text fields with shingled analysis). */
+export function isAnalyzedTextType(t: FieldType): boolean {
+  return t === 'text' || t === 'search_as_you_type';
+}
 
 export function isFeatureType(t: string): t is FeatureType {
   return t === 'sparse_vector' || t === 'rank_features';
@@ -80,6 +86,22 @@ export interface ResolvedField {
   readonly isMultiField: boolean;
   /** rank_features `positive_score_impact` (false stores 1 / value); true for other types. */
   readonly positiveScoreImpact: boolean;
+  /** The field's part in a search_as_you_type structure (search-as-you-type.ts); null for other fields. */
+  readonly searchAsYouType: SearchAsYouTypeStructure | null;
+}
+
+/**
+ * ES SearchAsYouTypeFieldMapper: the root field (its own analysis), `<root>._<n>gram` for n in
+ * 2..max_shingle_size (shingles of n tokens) and `<root>._index_prefix` (edge n-grams of shingles
+ * of max_shingle_size tokens, short shingles at the end of a value included).
+ */
+export interface SearchAsYouTypeStructure {
+  readonly role: 'root' | 'shingle' | 'index_prefix';
+  /** Path of the search_as_you_type field. */
+  readonly root: string;
+  readonly maxShingleSize: number;
+  /** Tokens per shingle in this field's analysis: 0 for the root, n for `._ngram`, max for `._index_prefix`. */
+  readonly shingleSize: number;
 }
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';

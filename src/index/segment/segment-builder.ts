@@ -7,9 +7,10 @@
  * Runs in a worker at refresh. Documents are added in the order they were written, so doc ids
  * follow write order (the shard's tie-break order).
  */
-import { getAnalyzer, type Analyzer } from '../../analysis/index.js';
+import type { Analyzer } from '../../analysis/index.js';
 import { filterSource } from '../../common/source-filter.js';
 import { DocumentParser, type DocumentParseLimits } from '../mapping/document-parser.js';
+import { indexAnalyzerFor } from '../mapping/field-analyzers.js';
 import type { ResolvedField, RootMapping } from '../mapping/types.js';
 import type { IndexableValue } from '../mapping/field-values.js';
 import type { FeatureValue } from '../mapping/feature-values.js';
@@ -142,9 +143,7 @@ class TextAccumulator extends TermsAccumulator {
   private currentDoc = -1;
   constructor(field: ResolvedField) {
     super(field, true);
-    const a = getAnalyzer(field.analyzer);
-    if (!a) throw new Error(`unknown analyzer [${field.analyzer}]`);
-    this.analyzer = a;
+    this.analyzer = indexAnalyzerFor(field);
   }
   add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
@@ -269,6 +268,7 @@ class NumericAccumulator extends FieldAccumulator {
 function accumulatorFor(field: ResolvedField): FieldAccumulator {
   switch (field.type) {
     case 'text':
+    case 'search_as_you_type': // the root and its shingle / prefix subfields, each with its own analyzer
       return new TextAccumulator(field);
     case 'keyword':
       return new KeywordAccumulator(field);

@@ -29,9 +29,10 @@ import type { ResolveOptions } from './index-resolver.js';
 import { resolveQueryInference } from './query-inference.js';
 import { reciprocalRankFusion, type FusedDoc, type RankedList } from './rrf.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
+import { fetchFailure, planHighlight, unionOfPlans } from './search-highlight.js';
 import type { SearchPool } from './search-pool.js';
 import {
-  checkShardFailures, fetchSpec, NODE_ID, renderSearchResponse, shardsHeader, type SearchOptions, type SearchOutcome,
+  checkShardFailures, distinctShards, fetchSpec, NODE_ID, renderSearchResponse, shardsHeader, type SearchOptions, type SearchOutcome,
   type ShardFailure, type ShardTarget,
 } from './search-service.js';
 import { SegmentStatsSource } from './stats-source.js';
@@ -88,6 +89,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   const counts = req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED;
   const unionPlan = counts || req.aggs !== null ? host.plan(indices, unionQuery(leaves.map((l) => l.query)), stats, now) : null;
   const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(indices, req.aggs, unionPlan!, stats, now, (index, e) => host.shardFailure([index], e));
+  const highlights = planHighlight(indices, req.highlight, unionOfPlans(indices, plans), (q) => host.plan(indices, q, stats, now), true);
 
   // Scatter: every task of the request in this tick (snapshots were captured with no await since).
   const base = { sort: null, trackScores: false, searchAfter: null, terminateAfter: req.terminateAfter, fetch: null, deadline } as const;
@@ -143,8 +145,16 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   const rendered = page.map((d, i) => {
     const ref = docs.get(d.key)!;
     let s = specs.get(ref.target.index);
-    if (!s) specs.set(ref.target.index, (s = { spec: fetchSpec(req, ref.target.index, null), indexJson: JSON.stringify(ref.target.index.name) }));
-    return renderHit({ segment: ref.segment, doc: ref.doc, score: d.score, sortValues: null, rank: legacy ? req.from + i + 1 : undefined }, s.spec, s.indexJson);
+    if (!s) {
+      const spec = fetchSpec(req, ref.target.index, null, highlights?.get(ref.target.index) ?? null);
+      specs.set(ref.target.index, (s = { spec, indexJson: JSON.stringify(ref.target.index.name) }));
+    }
+    try {
+      return renderHit({ segment: ref.segment, doc: ref.doc, score: d.score, sortValues: null, rank: legacy ? req.from + i + 1 : undefined }, s.spec, s.indexJson);
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      throw fetchFailure(e, distinctShards(page.map((p) => docs.get(p.key)!.target).filter((t) => t.index === ref.target.index)));
+    }
   });
 
   let total = 0;

@@ -20,7 +20,7 @@ import {
   TRACK_TOTAL_HITS_DISABLED, filteredQuery, type SearchRequest, type SortSpec, type QueryNode,
 } from '../dsl/index.js';
 import {
-  HIT_STRIDE, NO_DEADLINE, compareSortValues, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type MissingStyle,
+  HIT_STRIDE, NO_DEADLINE, compareSortValues, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type HighlightSpec, type MissingStyle,
   type ShardSearchRequest, type ShardSearchResult, type SortValue,
 } from '../search/index.js';
 import type { IndexService } from './index-service.js';
@@ -35,6 +35,8 @@ import { resolveQueryInference } from './query-inference.js';
 import type { SparseInference } from '../ml/index.js';
 import { hybridSearch, type HybridHost } from './hybrid-search.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
+import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
+import { fetchFailure, planHighlight } from './search-highlight.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -205,10 +207,14 @@ export class SearchService {
     // score) and aggregate over `query` alone.
     const hitsQuery = req.postFilter === null ? req.query : filteredQuery(req.query ?? { kind: 'match_all', boost: 1, name: null }, [req.postFilter]);
     const plans = this.plan(indices, hitsQuery, stats, now);
+    // Aggregations and highlighting see the query without post_filter.
+    const queryPlans = req.postFilter === null || (req.aggs === null && req.highlight === null) ? plans : this.plan(indices, req.query, stats, now);
     const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(
-      indices, req.aggs, req.postFilter === null ? plans : this.plan(indices, req.query, stats, now), stats, now,
-      (index, e) => this.shardFailure([index], e),
+      indices, req.aggs, queryPlans, stats, now, (index, e) => this.shardFailure([index], e),
     );
+    const suggestPlans: SearchSuggestPlans | null = req.suggest === null ? null
+      : planSearchSuggest(indices, req.suggest, (index, e) => this.shardFailure([index], e));
+    const highlights = planHighlight(indices, req.highlight, queryPlans, (q) => this.plan(indices, q, stats, now), false);
     const sorts = new Map<IndexService, ExecSort[] | null>();
     const k = req.from + req.size;
     let searchAfter: SortValue[] | null = null;
@@ -225,7 +231,9 @@ export class SearchService {
     }
 
     // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
-    const singleShard = targets.length === 1 ? { from: req.from, spec: fetchSpec(req, targets[0].index, sorts.get(targets[0].index) ?? null) } : null;
+    const singleShard = targets.length === 1
+      ? { from: req.from, spec: fetchSpec(req, targets[0].index, sorts.get(targets[0].index) ?? null, highlights?.get(targets[0].index) ?? null) }
+      : null;
     const queried = await this.queryShards(targets, (t) => ({
       query: plans.get(t.index)!,
       k,
@@ -238,6 +246,7 @@ export class SearchService {
       fetch: singleShard,
       deadline,
       aggs: aggPlans?.forShard(t.index) ?? null,
+      suggest: suggestPlans?.forShard(t.index) ?? null,
     }));
     if (!allowPartial) timeoutsAsFailures(targets, queried);
     const { results } = queried;
@@ -273,8 +282,16 @@ export class SearchService {
       const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
       const rendered = page.map((h) => {
         let s = specs.get(h.target.index);
-        if (!s) specs.set(h.target.index, (s = { spec: fetchSpec(req, h.target.index, h.sortKeys), indexJson: JSON.stringify(h.target.index.name) }));
-        return renderHit(h, s.spec, s.indexJson);
+        if (!s) {
+          const spec = fetchSpec(req, h.target.index, h.sortKeys, highlights?.get(h.target.index) ?? null);
+          specs.set(h.target.index, (s = { spec, indexJson: JSON.stringify(h.target.index.name) }));
+        }
+        try {
+          return renderHit(h, s.spec, s.indexJson);
+        } catch (e) {
+          if (!(e instanceof EsError)) throw e;
+          throw fetchFailure(e, distinctShards(page.filter((p) => p.target.index === h.target.index).map((p) => p.target)));
+        }
       });
       hitsJson = `[${rendered.join(',')}]`;
       empty = page.length === 0;
@@ -285,6 +302,9 @@ export class SearchService {
         total, gte, maxScore, took, shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
         restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
         aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results),
+        // Options always show their score, whatever the hits' sort.
+        suggest: suggestPlans === null ? undefined
+          : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true })),
       }),
     };
   }
@@ -363,6 +383,11 @@ export function shardsHeader(total: number, failures: readonly ShardFailure[]): 
   return { ...header, failures: listed };
 }
 
+/** The shards of some targets, each once, as ES names them in failures. */
+export function distinctShards(targets: readonly ShardTarget[]): Array<{ shard: number; index: string; node: string }> {
+  return [...new Set(targets)].map((t) => ({ shard: t.shardId, index: t.index.name, node: NODE_ID }));
+}
+
 function isScoreOnly(sort: readonly SortSpec[]): boolean {
   return sort.length === 1 && sort[0].kind === 'score' && sort[0].order === 'desc';
 }
@@ -414,8 +439,9 @@ function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): M
   });
 }
 
-export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null): FetchSpec {
+export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): FetchSpec {
   return {
+    highlight,
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
   };
@@ -433,6 +459,8 @@ export interface ResponseMeta {
   readonly empty: boolean;
   /** The rendered `aggregations` object, when the request asked for aggregations. */
   readonly aggregations?: string;
+  /** The rendered `suggest` object, when the request asked for suggestions. */
+  readonly suggest?: string;
 }
 
 /** The response envelope around an already rendered `hits.hits` array. */
@@ -445,5 +473,7 @@ export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: Re
   }
   const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
   out += `"max_score":${maxScore},"hits":${hitsJson}}`;
-  return out + (m.aggregations === undefined ? '}' : `,"aggregations":${m.aggregations}}`);
+  if (m.aggregations !== undefined) out += `,"aggregations":${m.aggregations}`;
+  if (m.suggest !== undefined) out += `,"suggest":${m.suggest}`;
+  return out + '}';
 }

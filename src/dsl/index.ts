@@ -23,3 +23,5 @@ export { DEFAULT_TOKEN_PRUNING } from './queries/token-pruning.js';
 export * from './by-query-request.js';
 export * from './alias-actions.js';
 export * from './mget-request.js';
+export * from './highlight.js';
+export * from './suggest/index.js';

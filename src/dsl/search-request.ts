@@ -15,6 +15,8 @@ import { parseSort, type SortSpec } from './sort.js';
 import type { AggNode } from './aggs/agg-nodes.js';
 import { parseAggregations } from './aggs/registry.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
+import { parseHighlight, type HighlightRequest } from './highlight.js';
+import { parseSuggest, type SuggestNode } from './suggest/index.js';
 
 export const DEFAULT_SIZE = 10;
 export const DEFAULT_TRACK_TOTAL_HITS_UP_TO = 10_000;
@@ -50,6 +52,10 @@ export interface SearchRequest {
   readonly aggs: readonly AggNode[] | null;
   /** `post_filter`: narrows the hits (and their total) after aggregations were computed. */
   readonly postFilter: QueryNode | null;
+  /** `highlight`: fragments of the returned hits' fields around the query's matches; null = none. */
+  readonly highlight: HighlightRequest | null;
+  /** `suggest`: suggestions computed next to the hits (the completion suggester); null = none. */
+  readonly suggest: SuggestNode | null;
 }
 
 /** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
@@ -75,7 +81,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'highlight', 'suggest', 'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
+  'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -91,7 +97,7 @@ interface HybridParts {
   retriever: ParsedRetriever | null;
   /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
   notYet: string[];
-  /** Members hybrid searches do not take yet (`post_filter`), as given. */
+  /** Members hybrid searches do not take yet (`post_filter`, `suggest`), as given. */
   fusionUnsupported: string[];
   sizeGiven: boolean;
   profile: boolean;
@@ -110,7 +116,8 @@ export function parseSearchRequest(
     minScore: null as number | null, trackTotalHitsUpTo: defaults.trackTotalHitsUpTo, trackScores: false,
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
     timeoutMs: null as number | null, storedFieldsNone: false, fusion: null as Fusion | null,
-    aggs: null as AggNode[] | null, postFilter: null as QueryNode | null,
+    aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
+    highlight: null as HighlightRequest | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -158,6 +165,11 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       r.postFilter = parseQuery(v);
       parts.fusionUnsupported.push(k);
       break;
+    case 'suggest':
+      r.suggest = parseSuggest(v);
+      parts.fusionUnsupported.push(k);
+      break;
+    case 'highlight': r.highlight = parseHighlight(v); break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
     case 'size':
@@ -220,8 +232,11 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
   }
   if (rank !== null) {
     // Members `rank` cannot be combined with are ES validation errors (rank.ts), not "not yet".
-    const conflicts = parts.notYet.filter((k) => k in RANK_CONFLICTS).map((k) => RANK_CONFLICTS[k]);
+    const conflicts = [...parts.notYet, ...parts.fusionUnsupported].filter((k) => k in RANK_CONFLICTS).map((k) => RANK_CONFLICTS[k]);
     parts.notYet = parts.notYet.filter((k) => !(k in RANK_CONFLICTS));
+    parts.fusionUnsupported = parts.fusionUnsupported.filter((k) => !(k in RANK_CONFLICTS));
+    // ES 8.16+ highlights fused retriever pages; the legacy `rank` form never took a highlighter.
+    if (r.highlight !== null) conflicts.push(RANK_CONFLICTS.highlight);
     if (parts.profile) conflicts.push('profile');
     const queries = subSearches ?? (r.query !== null ? [r.query] : []);
     r.fusion = legacyFusion(queries, rank, r.minScore, conflicts, parts.sizeGiven);

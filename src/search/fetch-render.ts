@@ -9,6 +9,7 @@ import { filterSource, type SourceFilter } from '../common/source-filter.js';
 import { float32ToJson } from '../common/float-json.js';
 import { readId, readSource, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
+import { renderHighlight, type HighlightSpec } from './highlight/index.js';
 
 /** How a numeric sort key renders the ±Infinity used for missing values. */
 export type MissingStyle = 'long' | 'double';
@@ -24,6 +25,8 @@ export interface FetchSpec {
   readonly sortKeys: readonly ExecSort[] | null;
   /** Per sort key; only numeric keys use it. */
   readonly missingStyles: readonly MissingStyle[] | null;
+  /** `highlight`, resolved for this index; null = none. */
+  readonly highlight: HighlightSpec | null;
 }
 
 export interface RenderHit {
@@ -53,14 +56,20 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): str
   if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
   out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
   if (h.rank !== undefined) out += `,"_rank":${h.rank}`;
+  let raw: string | null | undefined;
   if (spec.source.fetch && !spec.storedFieldsNone) {
-    const raw = readSource(h.segment, h.doc);
+    raw = readSource(h.segment, h.doc);
     if (raw !== null) {
       const filtered = spec.source.includes.length === 0 && spec.source.excludes.length === 0
         ? raw
         : JSON.stringify(filterSource(JSON.parse(raw) as Record<string, unknown>, spec.source));
       out += `,"_source":${filtered}`;
     }
+  }
+  if (spec.highlight !== null) {
+    // Highlighting reads the stored _source whatever `_source` filtering returns.
+    const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
+    if (highlight !== null) out += `,"highlight":${highlight}`;
   }
   if (h.sortValues && spec.sortKeys) {
     const keys = spec.sortKeys;

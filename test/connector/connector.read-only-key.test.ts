@@ -51,6 +51,16 @@ describe('the Search UI connector with a read-only key for one index', () => {
       expect((await server().t.request('GET', `/${INDEX}/_doc/p01`)).body.found).toBe(true);
     });
 
+    it('searching another index is refused with 403: the connector cannot read it', async () => {
+      const s = server();
+      const created = await s.t.request('PUT', '/orders', { mappings: { properties: { title: { type: 'text' } } } });
+      expect(created.status).toBe(200);
+      s.exchanges.length = 0;
+      await expect(connectorFor(s, s.readOnlyKey, { index: 'orders' }).onSearch({ searchTerm: 'laptop' }, {})).rejects.toThrow(TypeError);
+      expect(s.exchanges.map((x) => x.status)).toEqual([403]);
+      expect(JSON.parse(s.exchanges[0].responseText).error.reason).toContain('action [indices:data/read/search] is unauthorized');
+    });
+
     it('a wrong key is refused with 401 and the connector throws (it never reads the status)', async () => {
       const s = server();
       s.exchanges.length = 0;
@@ -87,7 +97,7 @@ describe('the Search UI connector with a read-only key for one index', () => {
 
     it("the connector's own requests from another origin, answered or refused, carry Access-Control-Allow-Origin", async () => {
       const s = server();
-      const withOrigin = (apiKey: string) => connectorFor(s, apiKey, { origin: ORIGIN });
+      const withOrigin = (apiKey: string) => connectorFor(s, apiKey, { headers: { origin: ORIGIN } });
       s.exchanges.length = 0;
       const response = await withOrigin(s.readOnlyKey).onSearch({ searchTerm: 'laptop' }, { search_fields: { title: {} }, result_fields: { title: { raw: {} } } });
       expect(response.totalResults).toBeGreaterThan(0);

@@ -69,9 +69,10 @@ export function useConnectorServer(): () => ConnectorServer {
 const ElasticsearchAPIConnector = ConnectorExport as unknown as typeof ConnectorExport.default;
 export type Connector = InstanceType<typeof ElasticsearchAPIConnector>;
 
-/** The published connector, unmodified, pointed at the server with `apiKey` (and extra headers, e.g. a browser's Origin). */
-export function connectorFor(s: ConnectorServer, apiKey: string, headers?: Record<string, string>): Connector {
-  return new ElasticsearchAPIConnector({ host: s.url, index: INDEX, apiKey, ...(headers ? { connectionOptions: { headers } } : {}) });
+/** The published connector, unmodified, pointed at the server's `products` (or `index`) with `apiKey` and extra headers (e.g. a browser's Origin). */
+export function connectorFor(s: ConnectorServer, apiKey: string, options: { headers?: Record<string, string>; index?: string } = {}): Connector {
+  const { headers, index = INDEX } = options;
+  return new ElasticsearchAPIConnector({ host: s.url, index, apiKey, ...(headers ? { connectionOptions: { headers } } : {}) });
 }
 
 async function expectOk(res: Promise<{ status: number; text: string }>): Promise<void> {

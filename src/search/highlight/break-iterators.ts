@@ -44,6 +44,10 @@ export class Boundaries {
   }
 }
 
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
 const TERMINATOR = /[!?\u0964\u0965\u3002\uff01\uff1f]/u;
 const PERIOD = /[.\uff0e]/u;
 /** Closing punctuation and quotes that stay with the sentence they end. */
@@ -53,10 +57,15 @@ const OPEN = /[\p{Ps}\p{Pi}"']/u;
 const SPACE = /[\t\n\v\f\r\u2028\p{Zs}]/u;
 const PARAGRAPH = '\u2029';
 
+const LOWER_OR_DIGIT = /[\p{Ll}\p{N}]/u;
+/** Marks and format characters, which the JDK's rules skip. */
+const IGNORED = /[\p{Mn}\p{Me}\p{Cf}]/u;
+const UPPER = /\p{Lu}/u;
+
 /** What may start a sentence after a period: not lowercase, not a digit, not space or punctuation of the rules. */
 function startsSentence(c: string): boolean {
-  return !/[\p{Ll}\p{N}]/u.test(c) && !SPACE.test(c) && !OPEN.test(c) && !CLOSE.test(c) && !TERMINATOR.test(c) && !PERIOD.test(c)
-    && c !== PARAGRAPH && !/[\p{Mn}\p{Me}\p{Cf}]/u.test(c);
+  return !LOWER_OR_DIGIT.test(c) && !SPACE.test(c) && !OPEN.test(c) && !CLOSE.test(c) && !TERMINATOR.test(c) && !PERIOD.test(c)
+    && c !== PARAGRAPH && !IGNORED.test(c);
 }
 
 export function sentenceBoundaries(text: string): Boundaries {
@@ -96,13 +105,9 @@ function periodEnds(text: string, at: number, spaceStart: number, next: number):
   while (k < text.length && OPEN.test(text[k])) k++;
   if (k >= text.length || !startsSentence(text[k])) return false;
   // "U.S": an upper-case letter right after a period that follows a letter continues the sentence.
-  if (next === spaceStart && at > 0 && /\p{L}/u.test(text[at - 1]) && /\p{Lu}/u.test(text[next])) return false;
+  if (next === spaceStart && at > 0 && LETTER.test(text[at - 1]) && UPPER.test(text[next])) return false;
   return true;
 }
-
-const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
-const LETTER = /\p{L}/u;
-const DIGIT = /\p{N}/u;
 
 export function wordBoundaries(text: string): Boundaries {
   const out = [0];

@@ -24,6 +24,8 @@ interface Compiled {
 }
 
 const compiled = new WeakMap<HighlightSpec, Compiled>();
+/** ES keeps only fragments with text (Strings.hasText). */
+const HAS_TEXT = /\S/;
 
 function compile(spec: HighlightSpec): Compiled {
   let c = compiled.get(spec);
@@ -64,7 +66,7 @@ function highlightField(field: HighlightFieldSpec, html: boolean, c: Compiled, s
   const format = { preTag: field.preTag, postTag: field.postTag, html, trim: field.numberOfFragments !== 0 };
   const snippets = passages
     .map((p) => ({ text: formatPassage(p, text.content, format), score: p.score }))
-    .filter((s) => /\S/.test(s.text));
+    .filter((s) => HAS_TEXT.test(s.text));
   if (field.scoreOrder) snippets.sort((a, b) => b.score - a.score);
   return snippets.map((s) => s.text);
 }

@@ -30,11 +30,13 @@ export function formatPassage(p: Passage, content: string, f: FragmentFormat): s
   out += encode(content.slice(pos, Math.max(pos, p.end)));
   if (out.endsWith('\u0000') || out.endsWith('\u2029')) out = out.slice(0, -1);
   // Java's String.trim: every char up to U+0020 at either end.
-  return f.trim ? out.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '') : out;
+  return f.trim ? out.replace(JAVA_TRIM, '') : out;
 }
 
+const JAVA_TRIM = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
+const HTML_SPECIAL = /["&<>'/]/g;
 const HTML_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#x27;', '/': '&#x2F;' };
 
 function encodeHtml(s: string): string {
-  return s.replace(/["&<>'/]/g, (c) => HTML_ESCAPES[c]);
+  return s.replace(HTML_SPECIAL, (c) => HTML_ESCAPES[c]);
 }

@@ -6,7 +6,7 @@
 import { IllegalArgumentError, QueryShardError } from '../errors/index.js';
 import { compiledFormat, type ResolvedField } from '../index/index.js';
 import type { SortSpec } from '../dsl/index.js';
-import { fielddataError, type ExecSort, type SortValue } from '../search/index.js';
+import { fielddataError, fielddataNotSupportedError, type ExecSort, type SortValue } from '../search/index.js';
 import type { IndexService } from './index-service.js';
 
 /** The same error aggregations raise; one definition, in search/. */
@@ -37,6 +37,7 @@ export function resolveSort(specs: readonly SortSpec[], index: IndexService): Ex
       type = spec.unmappedType;
     }
     if (type === 'text') throw fielddataError(spec.field, index.name);
+    if (field?.type === 'search_as_you_type') throw fielddataNotSupportedError(field);
     if (type === 'keyword') {
       return {
         kind: 'keyword', field: spec.field, desc, mode: mode === 'max' ? 'max' : 'min',

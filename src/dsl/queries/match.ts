@@ -1,5 +1,5 @@
 /** `match`, `match_phrase`, `match_phrase_prefix`, `match_bool_prefix` (ES MatchQueryBuilder & co). */
-import { ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
 import { readBoolean, readInt, readString, unknownParameter } from '../parse-helpers.js';
 import type { MatchBoolPrefixQuery, MatchPhrasePrefixQuery, MatchPhraseQuery, MatchQuery, TextQueryOptions } from '../query-nodes.js';
 import { readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms, splitFieldClause, forEachOption } from './common.js';
@@ -57,6 +57,11 @@ export function parseMatch(body: unknown): MatchQuery {
   return node;
 }
 
+/**
+ * MatchPhraseQueryBuilder / MatchPhrasePrefixQueryBuilder.fromXContent: `query`, `analyzer`, `slop`,
+ * `zero_terms_query` (+ `max_expansions` for the prefix variant); no `lenient`. Out-of-range values
+ * fail in the builders' setters (IllegalArgumentException).
+ */
 function parsePhraseLike<K extends 'match_phrase' | 'match_phrase_prefix'>(q: K, body: unknown) {
   const clause = splitFieldClause(q, body, 'query');
   const { field, outer } = clause;
@@ -66,14 +71,17 @@ function parsePhraseLike<K extends 'match_phrase' | 'match_phrase_prefix'>(q: K,
   };
   let hasQuery = false;
   forEachOption(clause, (k, v) => {
-    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) return;
+    if (readCommon(q, k, v, node)) return;
     if (k === 'query') { node.query = String(queryValue(q, v)); hasQuery = true; }
+    else if (k === 'analyzer') node.analyzer = readString(q, k, v);
+    else if (k === 'zero_terms_query') node.zeroTermsQuery = readZeroTerms(q, v);
     else if (k === 'slop') node.slop = readInt(q, k, v);
     else if (k === 'max_expansions' && q === 'match_phrase_prefix') node.maxExpansions = readInt(q, k, v);
     else throw unknownParameter(q, k);
   });
-  if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
-  if (node.slop < 0) throw new ParsingError(`[${q}] phrase slop cannot be negative`);
+  if (!hasQuery) throw new IllegalArgumentError(`[${q}] requires query value`);
+  if (node.slop < 0) throw new IllegalArgumentError('No negative slop allowed.');
+  if (node.maxExpansions < 0) throw new IllegalArgumentError('No negative maxExpansions allowed.');
   return node;
 }
 
@@ -86,6 +94,10 @@ export function parseMatchPhrasePrefix(body: unknown): MatchPhrasePrefixQuery {
   return parsePhraseLike('match_phrase_prefix', body);
 }
 
+/**
+ * MatchBoolPrefixQueryBuilder.fromXContent: the `match` options that make sense for a prefix — no
+ * `lenient`, `zero_terms_query` or `auto_generate_synonyms_phrase_query`.
+ */
 export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
   const q = 'match_bool_prefix';
   const clause = splitFieldClause(q, body, 'query');
@@ -97,9 +109,10 @@ export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
   };
   let hasQuery = false;
   forEachOption(clause, (k, v) => {
-    if (readCommon(q, k, v, node) || readTextOption(q, k, v, node)) return;
+    if (readCommon(q, k, v, node)) return;
     switch (k) {
       case 'query': node.query = String(queryValue(q, v)); hasQuery = true; break;
+      case 'analyzer': node.analyzer = readString(q, k, v); break;
       case 'operator': node.operator = readOperator(q, v); break;
       case 'minimum_should_match': node.minimumShouldMatch = readMinimumShouldMatch(q, v); break;
       case 'fuzziness': node.fuzziness = readFuzziness(q, v); break;
@@ -110,6 +123,8 @@ export function parseMatchBoolPrefix(body: unknown): MatchBoolPrefixQuery {
       default: throw unknownParameter(q, k);
     }
   });
-  if (!hasQuery) throw new ParsingError(`[${q}] requires query value`);
+  if (!hasQuery) throw new IllegalArgumentError(`[${q}] requires query value`);
+  if (node.prefixLength < 0) throw new IllegalArgumentError(`[${q}] requires prefix length to be non-negative.`);
+  if (node.maxExpansions <= 0) throw new IllegalArgumentError(`[${q}] requires maxExpansions to be positive.`);
   return node;
 }

@@ -1,5 +1,5 @@
 /** `multi_match` (ES MultiMatchQueryBuilder). */
-import { ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, ParseError, ParsingError } from '../../errors/index.js';
 import { forEachEntry, isObject, mapItems, readBoolean, readInt, readNumber, readString, unknownParameter } from '../parse-helpers.js';
 import type { BoostedField, MultiMatchQuery, MultiMatchType } from '../query-nodes.js';
 import { parseBoostedField, readCommon, readFuzziness, readMinimumShouldMatch, readOperator, readZeroTerms } from './common.js';
@@ -27,8 +27,10 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
         node.fields = mapItems(v, (f) => parseBoostedField(q, readString(q, k, f)));
         break;
       case 'type': {
-        const t = readString(q, k, v).toLowerCase() as MultiMatchType;
-        if (!TYPES.includes(t)) throw new ParsingError(`[${q}] failed to parse [type]: No type found for value: ${String(v)}`);
+        // MultiMatchQueryBuilder.Type.parse: the names (and `boolean`, best_fields' old name) exactly.
+        const s = readString(q, k, v);
+        const t = (s === 'boolean' ? 'best_fields' : s) as MultiMatchType;
+        if (!TYPES.includes(t)) throw new ParseError(`failed to parse [${q}] query type [${s}]. unknown type.`);
         node.type = t;
         break;
       }
@@ -47,10 +49,14 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
       default: throw unknownParameter(q, k);
     }
   });
-  if (node.query === null) throw new ParsingError(`[${q}] requires query value`);
+  if (node.query === null) throw new ParsingError(`No text specified for multi_match query`);
   if (node.fuzziness !== null && (node.type === 'phrase' || node.type === 'phrase_prefix' || node.type === 'cross_fields')) {
     throw new ParsingError(`Fuzziness not allowed for type [${node.type}]`);
   }
-  if (node.slop !== 0 && node.type === 'bool_prefix') throw new ParsingError(`slop not allowed for type [bool_prefix]`);
+  if (node.slop !== 0 && node.type === 'bool_prefix') throw new ParsingError(`[slop] not allowed for type [bool_prefix]`);
+  // The builder's setters, in the order fromXContent calls them.
+  if (node.maxExpansions <= 0) throw new IllegalArgumentError('Max expansions must be strictly great than zero.');
+  if (node.prefixLength < 0) throw new IllegalArgumentError('No negative prefix length allowed.');
+  if (node.slop < 0) throw new IllegalArgumentError('No negative slop allowed.');
   return { ...node, query: node.query };
 }

@@ -4,6 +4,6 @@
  * coordinator (aggregate.ts). Partials are plain data. One file per aggregation family.
  */
 export * from './exec-aggs.js';
-export { planAggregations, fielddataError } from './plan-aggs.js';
+export { planAggregations, fielddataError, fielddataNotSupportedError } from './plan-aggs.js';
 export { collectAggs, reduceAggs, renderAggs, BucketBudget } from './aggregate.js';
 export { matchingDocs } from './doc-lists.js';

@@ -5,7 +5,7 @@
  * aggregation"); `missing` is converted to the field's type; filters are planned as queries.
  * Runs on the coordinator, per index; errors are that index's shard failures.
  */
-import { compiledFormat, type ResolvedField } from '../../index/index.js';
+import { compiledFormat, fieldTypeName, type ResolvedField } from '../../index/index.js';
 import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
 import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
 import { AggregationExecutionError } from '../../errors/aggregations.js';
@@ -19,6 +19,11 @@ export function fielddataError(field: string, index: string): IllegalArgumentErr
   return new IllegalArgumentError(
     `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
   );
+}
+
+/** MappedFieldType.fielddataBuilder's refusal, for field types with neither doc values nor fielddata (search_as_you_type). */
+export function fielddataNotSupportedError(field: ResolvedField): IllegalArgumentError {
+  return new IllegalArgumentError(`Fielddata is not supported on field [${field.path}] of type [${fieldTypeName(field)}]`);
 }
 
 const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
@@ -70,6 +75,7 @@ function resolveSource(
   const field = ctx.mapping.fields.get(fieldName);
   if (!field) return { field: fieldName, type: 'unmapped', format: null, missing: convertMissing(missing, 'unmapped', null, ctx) };
   if (field.type === 'text') throw fielddataError(fieldName, ctx.index.name);
+  if (field.type === 'search_as_you_type') throw fielddataNotSupportedError(field);
   const type = valuesType(field);
   if (type === null || (numericOnly && type === 'keyword')) throw unsupported(field, aggType);
   if (!field.docValues) {

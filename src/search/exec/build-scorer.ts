@@ -2,7 +2,7 @@
  * Exec → Scorer for one segment (Lucene Weight.scorer + Boolean2ScorerSupplier). Returns null when
  * the clause cannot match anything in the segment, so compound scorers can short-circuit.
  */
-import { termOrd, type Segment } from '../../index/index.js';
+import { termOrd, type Segment, type SegmentField } from '../../index/index.js';
 import { assertNever } from '../../dsl/index.js';
 import { normInverseCache } from '../bm25.js';
 import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
@@ -66,17 +66,19 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
   const cache = ctx.normCache(exec.avgdl);
   const slots: PhraseSlot[] = [];
   const fixed = exec.prefixExpansions ? exec.terms.length - 1 : exec.terms.length;
-  const scorerFor = (term: string) => {
-    const ord = termOrd(field, term);
-    return ord < 0 ? null : new TermScorer(field, ord, 0, cache, ctx.tf1Table());
+  const scorerFor = (f: SegmentField, term: string) => {
+    const ord = termOrd(f, term);
+    return ord < 0 ? null : new TermScorer(f, ord, 0, cache, ctx.tf1Table());
   };
   for (let i = 0; i < fixed; i++) {
-    const s = scorerFor(exec.terms[i]);
+    const s = scorerFor(field, exec.terms[i]);
     if (!s) return null;
     slots.push({ alternatives: [s], offset: exec.positions[i] });
   }
   if (exec.prefixExpansions) {
-    const alternatives = exec.prefixExpansions.map(scorerFor).filter((s): s is TermScorer => s !== null);
+    const prefixField = exec.prefixField === null ? field : ctx.segment.fields.get(exec.prefixField);
+    if (!prefixField || !prefixField.docs) return null;
+    const alternatives = exec.prefixExpansions.map((t) => scorerFor(prefixField, t)).filter((s): s is TermScorer => s !== null);
     if (alternatives.length === 0) return null;
     slots.push({ alternatives, offset: exec.positions[exec.positions.length - 1] });
   }

@@ -38,6 +38,12 @@ export interface PhraseExec {
   readonly avgdl: number;
   /** The last term is a prefix expanded to at most `maxExpansions` terms (match_phrase_prefix). */
   readonly prefixExpansions: readonly string[] | null;
+  /**
+   * Where `prefixExpansions` are looked up when not in `field`: an edge n-gram field indexed at the
+   * same positions, holding the prefix as one term (ES's FieldMaskingSpanQuery over
+   * search_as_you_type's `._index_prefix`). Norms and statistics stay those of `field`.
+   */
+  readonly prefixField: string | null;
 }
 
 export interface BoolExec {

@@ -4,7 +4,7 @@
  * as in ES).
  */
 import { wildcardRegExp } from '../../common/wildcard.js';
-import type { ResolvedField } from '../../index/index.js';
+import { isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { BoostedField } from '../../dsl/index.js';
 import type { PlanContext } from './context.js';
 
@@ -42,8 +42,9 @@ export function defaultFieldSpecs(ctx: PlanContext): BoostedField[] {
   });
 }
 
+/** Fields whose values are terms: analyzed text (text, search_as_you_type) and keyword. */
 export function isTextLike(field: ResolvedField): boolean {
-  return field.type === 'text' || field.type === 'keyword';
+  return isAnalyzedTextType(field.type) || field.type === 'keyword';
 }
 
 export function isNumericLike(field: ResolvedField): boolean {

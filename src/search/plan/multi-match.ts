@@ -7,8 +7,10 @@
 import { resolveMinimumShouldMatch, type MultiMatchQuery } from '../../dsl/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
-import { defaultFieldSpecs, resolveFields, type TargetField } from './fields.js';
-import { boolPrefixQuery, phraseQuery } from './phrase.js';
+import { searchAnalysisKey } from '../../index/index.js';
+import { defaultFieldSpecs, isTextLike, resolveFields, type TargetField } from './fields.js';
+import { boolPrefixQuery } from './bool-prefix.js';
+import { phraseQuery } from './match-phrase.js';
 import { scoredTerm } from './scored-term.js';
 import { analyzeQueryText, boolOf, matchQuery, zeroTerms, type MatchOptions } from './text.js';
 
@@ -33,7 +35,7 @@ function perFieldQuery(ctx: PlanContext, q: MultiMatchQuery, f: TargetField, tex
     case 'phrase_prefix':
       return phraseQuery(ctx, f.field, text, boost, {
         slop: q.slop, analyzer: q.analyzer, zeroTermsQuery: q.zeroTermsQuery,
-        prefixMaxExpansions: q.type === 'phrase_prefix' ? q.maxExpansions : null,
+        prefixMaxExpansions: q.type === 'phrase_prefix' ? q.maxExpansions : null, lenient: opts.lenient,
       });
     case 'bool_prefix':
       return boolPrefixQuery(ctx, f.field, text, boost, opts);
@@ -62,11 +64,11 @@ export function crossFields(ctx: PlanContext, q: MultiMatchQuery, fields: Target
   const groups = new Map<string, TargetField[]>();
   const singles: Exec[] = [];
   for (const f of fields) {
-    if (f.field.type !== 'text' && f.field.type !== 'keyword') {
+    if (!isTextLike(f.field)) {
       singles.push(matchQuery(ctx, f.field, text, Math.fround(q.boost * f.boost), opts));
       continue;
     }
-    const key = q.analyzer ?? (f.field.type === 'keyword' ? '__keyword__' : f.field.searchAnalyzer);
+    const key = q.analyzer ?? (f.field.type === 'keyword' ? '__keyword__' : searchAnalysisKey(f.field));
     const g = groups.get(key);
     if (g) g.push(f);
     else groups.set(key, [f]);

@@ -1,19 +1,17 @@
 /**
- * Phrase queries (`match_phrase`, `match_phrase_prefix`, quoted query_string text) and
- * `match_bool_prefix`. A phrase is scored by BM25 with the summed idf of its terms and the phrase
- * frequency (Lucene `PhraseWeight`); the prefix variants expand their last term over the index-wide
- * dictionary (`max_expansions`, in term order, as ES's `MultiPhrasePrefixQuery` does).
+ * Phrase query builders (Lucene PhraseQuery, ES MultiPhrasePrefixQuery and the field-masked span
+ * phrase of TextFieldMapper.createPhrasePrefixQuery): a phrase is scored by BM25 with the summed idf
+ * of its terms and the phrase frequency (Lucene `PhraseWeight`). A prefix expands the last term over
+ * the index-wide dictionary (`max_expansions`, in term order, as `MultiPhrasePrefixQuery` does),
+ * unless an edge n-gram field holds the prefix as one term (search_as_you_type's `._index_prefix`).
  */
 import { IllegalArgumentError } from '../../errors/index.js';
-import { resolveMinimumShouldMatch } from '../../dsl/index.js';
-import type { ResolvedField } from '../../index/index.js';
+import { fieldTypeName, prefixLengthWithinBounds, type ResolvedField } from '../../index/index.js';
 import { averageFieldLength, bm25Idf } from '../bm25.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec, type PhraseExec } from './exec-nodes.js';
-import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
-import { exactValueQuery } from './term-level.js';
-import { analyzeQueryText, boolOf, fuzzyOrTerm, zeroTerms, type MatchOptions } from './text.js';
+import { boolOf, type QueryToken } from './text.js';
 
 export function expandPrefix(ctx: PlanContext, field: string, prefix: string, maxExpansions: number): string[] {
   const out: string[] = [];
@@ -25,72 +23,61 @@ export function expandPrefix(ctx: PlanContext, field: string, prefix: string, ma
   return out;
 }
 
-export interface PhraseOptions {
-  readonly slop: number;
-  readonly analyzer: string | null;
-  readonly zeroTermsQuery: 'none' | 'all';
-  /** Set for match_phrase_prefix: expand the last term. */
-  readonly prefixMaxExpansions: number | null;
+/** ES MappedFieldType's refusal of phrase queries on fields that are not text. */
+export function notTextError(what: 'phrase' | 'phrase prefix', field: ResolvedField): IllegalArgumentError {
+  return new IllegalArgumentError(`Can only use ${what} queries on text fields - not on [${field.path}] which is of type [${fieldTypeName(field)}]`);
 }
 
-export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: PhraseOptions): Exec {
-  if (field.type !== 'text' && field.type !== 'keyword') {
-    return asShardFailure(ctx, false, () => exactValueQuery(ctx, field, text, boost));
-  }
-  if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
-  const tokens = analyzeQueryText(field, text, o.analyzer, true);
-  if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
-  if (field.type === 'keyword' && o.prefixMaxExpansions === null) return scoredTerm(ctx, field.path, tokens[0].term, boost);
-  if (field.type === 'keyword') {
-    return { t: 'prefix', field: field.path, prefix: tokens[0].term, caseInsensitive: false, score: Math.fround(boost) };
-  }
-  let expansions: string[] | null = null;
-  if (o.prefixMaxExpansions !== null) {
-    expansions = expandPrefix(ctx, field.path, tokens[tokens.length - 1].term, o.prefixMaxExpansions);
-    if (expansions.length === 0) return MATCH_NONE;
-    if (tokens.length === 1) {
-      // A one-word phrase prefix is a disjunction of the expansions (ES rewrites it so).
-      return expansions.length === 1 ? scoredTerm(ctx, field.path, expansions[0], boost) : boolOf([], expansions.map((t) => scoredTerm(ctx, field.path, t, boost)), 1);
-    }
-  } else if (tokens.length === 1) {
-    return scoredTerm(ctx, field.path, tokens[0].term, boost);
-  }
+/**
+ * Lucene's PhraseQuery over the tokens' positions (TextFieldMapper.createPhraseQuery), or with
+ * `prefix` ES's phrase with a field-masked last term: the last token looked up as one term of
+ * `prefix.field` at the same position (TextFieldMapper.createPhrasePrefixQuery's span query).
+ */
+export function phraseOf(ctx: PlanContext, field: ResolvedField, tokens: readonly QueryToken[], boost: number, slop: number,
+  prefix: { readonly field: string; readonly terms: readonly string[] } | null = null): Exec {
   const fs = ctx.stats.fieldStats(field.path);
-  // Lucene sums the idf of every term of the phrase (expansions included for the prefix position).
+  // Lucene sums the idf of every term of the phrase over the phrase field's document count
+  // (expansions included for the prefix position, each with its own document frequency).
   let idf = 0;
-  const fixed = expansions ? tokens.slice(0, -1) : tokens;
+  const fixed = prefix ? tokens.slice(0, -1) : tokens;
   for (const t of fixed) {
     const df = ctx.stats.docFreq(field.path, t.term);
     if (df === 0) return MATCH_NONE;
     idf += bm25Idf(df, fs.docCount);
   }
-  if (expansions) for (const t of expansions) idf += bm25Idf(ctx.stats.docFreq(field.path, t), fs.docCount);
+  if (prefix) for (const t of prefix.terms) idf += bm25Idf(ctx.stats.docFreq(prefix.field, t), fs.docCount);
   const first = tokens[0].position;
   const exec: PhraseExec = {
     t: 'phrase',
     field: field.path,
     terms: tokens.map((t) => t.term),
     positions: tokens.map((t) => t.position - first),
-    slop: o.slop,
+    slop,
     weight: Math.fround(Math.fround(boost) * Math.fround(idf)),
     avgdl: averageFieldLength(fs.sumTotalTermFreq, fs.docCount),
-    prefixExpansions: expansions,
+    prefixExpansions: prefix ? prefix.terms : null,
+    prefixField: prefix && prefix.field !== field.path ? prefix.field : null,
   };
   return exec;
 }
 
-/** `match_bool_prefix`: all terms but the last as in `match`, the last as a constant-score prefix. */
-export function boolPrefixQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
-  if (field.type !== 'text' && field.type !== 'keyword') {
-    return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
-  }
-  const tokens = analyzeQueryText(field, text, o.analyzer);
-  if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
-  const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
+/**
+ * TextFieldMapper.createPhrasePrefixQuery: with an edge n-gram `prefixField` and a last token short
+ * enough to be indexed there whole, the last token is one term of that field (alone: a term query
+ * on it); otherwise ES's MultiPhrasePrefixQuery expands it over the field's terms.
+ */
+export function phrasePrefixOf(ctx: PlanContext, field: ResolvedField, tokens: readonly QueryToken[], boost: number, slop: number,
+  maxExpansions: number, prefixField: string | null): Exec {
   const last = tokens[tokens.length - 1].term;
-  const clauses: Exec[] = tokens.slice(0, -1).map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
-  clauses.push({ t: 'prefix', field: field.path, prefix: last, caseInsensitive: false, score: Math.fround(boost) });
-  if (clauses.length === 1) return clauses[0];
-  if (o.operator === 'and') return boolOf(clauses, [], 0);
-  return boolOf([], clauses, Math.max(1, resolveMinimumShouldMatch(o.minimumShouldMatch, clauses.length)));
+  if (prefixField !== null && prefixLengthWithinBounds(last.length)) {
+    if (tokens.length === 1) return scoredTerm(ctx, prefixField, last, boost);
+    return ctx.stats.docFreq(prefixField, last) === 0 ? MATCH_NONE : phraseOf(ctx, field, tokens, boost, slop, { field: prefixField, terms: [last] });
+  }
+  const expansions = expandPrefix(ctx, field.path, last, maxExpansions);
+  if (expansions.length === 0) return MATCH_NONE;
+  if (tokens.length === 1) {
+    // One position: Lucene's MultiPhraseQuery rewrites to a disjunction of the expansions.
+    return expansions.length === 1 ? scoredTerm(ctx, field.path, expansions[0], boost) : boolOf([], expansions.map((t) => scoredTerm(ctx, field.path, t, boost)), 1);
+  }
+  return phraseOf(ctx, field, tokens, boost, slop, { field: field.path, terms: expansions });
 }

@@ -3,13 +3,15 @@
  * to the leaves (`boost` is the product of every enclosing boost, as Lucene's createWeight passes
  * it), so the executable tree's compound nodes carry none.
  */
-import { IllegalArgumentError } from '../../errors/index.js';
+import { getAnalyzer } from '../../analysis/index.js';
+import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
 import { DEFAULT_TOKEN_PRUNING, assertNever, resolveMinimumShouldMatch, type QueryNode, type WeightedToken } from '../../dsl/index.js';
 import { sparseQuery } from './sparse.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { planMultiMatch } from './multi-match.js';
-import { boolPrefixQuery, phraseQuery } from './phrase.js';
+import { boolPrefixQuery } from './bool-prefix.js';
+import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
@@ -21,10 +23,21 @@ function inferred(kind: string, tokens: readonly WeightedToken[] | null): readon
   return tokens;
 }
 
+/** Full-text queries check a request `analyzer` before anything else (e.g. MatchQueryBuilder.doToQuery). */
+function checkAnalyzer(ctx: PlanContext, node: { readonly kind: string; readonly analyzer: string | null }): void {
+  if (node.analyzer !== null && !getAnalyzer(node.analyzer)) {
+    throw new QueryShardError(`[${node.kind}] analyzer [${node.analyzer}] not found`, ctx.index);
+  }
+}
+
 export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost = 1): Exec {
   if (node === null) return { t: 'match_all', score: 1 };
   const boost = Math.fround(Math.fround(parentBoost) * Math.fround(node.boost));
   const field = (name: string) => ctx.mapping.fields.get(name);
+  switch (node.kind) {
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'query_string':
+      checkAnalyzer(ctx, node);
+  }
   switch (node.kind) {
     case 'match_all':
       return { t: 'match_all', score: boost };
@@ -41,7 +54,7 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       if (!mf) return MATCH_NONE;
       return phraseQuery(ctx, mf, node.query, boost, {
         slop: node.slop, analyzer: node.analyzer, zeroTermsQuery: node.zeroTermsQuery,
-        prefixMaxExpansions: node.kind === 'match_phrase_prefix' ? node.maxExpansions : null,
+        prefixMaxExpansions: node.kind === 'match_phrase_prefix' ? node.maxExpansions : null, lenient: false,
       });
     }
     case 'match_bool_prefix': {

@@ -9,12 +9,12 @@
 import { resolveMinimumShouldMatch, type BoostedField, type QueryStringQuery } from '../../dsl/index.js';
 import { DEFAULT_FUZZINESS, parseQueryString, QueryStringSyntaxError, type Occur, type QsBool, type QsNode } from '../../dsl/query-string/index.js';
 import { ParseError, QueryShardError } from '../../errors/index.js';
-import type { ResolvedField } from '../../index/index.js';
+import { isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
-import { defaultFieldSpecs, resolveFields, type TargetField } from './fields.js';
+import { defaultFieldSpecs, isTextLike, resolveFields, type TargetField } from './fields.js';
 import { combineGrouped, crossFields } from './multi-match.js';
-import { phraseQuery } from './phrase.js';
+import { phraseQuery } from './match-phrase.js';
 import { existsQuery, ID_FIELD, idsQuery, rangeQuery, wildcardQuery, prefixQuery } from './term-level.js';
 import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
 import { asShardFailure } from './failures.js';
@@ -100,7 +100,7 @@ function matchOptions(s: QsPlanState, fuzziness: string | null): MatchOptions {
 /** The clauses a whitespace run produces on one field (each token a term; non-text: one exact value). */
 function runTerms(s: QsPlanState, t: TargetField, text: string, boost: number): Exec[] {
   const b = Math.fround(boost * t.boost);
-  if (t.field.type !== 'text') return [matchQuery(s.ctx, t.field, text, b, matchOptions(s, null))];
+  if (!isAnalyzedTextType(t.field.type)) return [matchQuery(s.ctx, t.field, text, b, matchOptions(s, null))];
   return analyzeQueryText(t.field, text, s.q.analyzer).map((tok) => fuzzyOrTerm(s.ctx, t.field, tok.term, b, null));
 }
 
@@ -114,7 +114,7 @@ function perField(s: QsPlanState, field: string | null, build: (t: TargetField, 
 
 /** Expanded terms (prefix, wildcard) are normalised like the analyzer would: lowercased on text. */
 function normalise(field: ResolvedField, text: string): string {
-  return field.type === 'text' ? text.toLowerCase() : text;
+  return isAnalyzedTextType(field.type) ? text.toLowerCase() : text;
 }
 
 function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
@@ -135,14 +135,14 @@ function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
     }
     case 'phrase':
       return perField(s, n.field, (t, fb) => phraseQuery(s.ctx, t.field, n.text, fb, {
-        slop: n.slop ?? s.q.phraseSlop, analyzer: s.q.analyzer, zeroTermsQuery: 'none', prefixMaxExpansions: null,
+        slop: n.slop ?? s.q.phraseSlop, analyzer: s.q.analyzer, zeroTermsQuery: 'none', prefixMaxExpansions: null, lenient: s.lenient,
       }), b);
     case 'prefix':
-      return perField(s, n.field, (t, fb) => (isTextOrKeyword(t.field) ? prefixQuery(s.ctx, t.field, normalise(t.field, n.text), fb, false) : MATCH_NONE), b);
+      return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? prefixQuery(s.ctx, t.field, normalise(t.field, n.text), fb, false) : MATCH_NONE), b);
     case 'wildcard':
-      return perField(s, n.field, (t, fb) => (isTextOrKeyword(t.field) ? wildcardQuery(s.ctx, t.field, normalise(t.field, n.pattern), fb, false) : MATCH_NONE), b);
+      return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? wildcardQuery(s.ctx, t.field, normalise(t.field, n.pattern), fb, false) : MATCH_NONE), b);
     case 'regexp':
-      return perField(s, n.field, (t) => (isTextOrKeyword(t.field)
+      return perField(s, n.field, (t) => (isTextLike(t.field)
         ? { t: 'pattern', field: t.field.path, regex: '^(?:' + n.pattern + ')$', flags: 'u', score: b }
         : MATCH_NONE), b);
     case 'range':
@@ -154,10 +154,6 @@ function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
     case 'exists':
       return existsQuery(s.ctx, n.field, b);
   }
-}
-
-function isTextOrKeyword(field: ResolvedField): boolean {
-  return field.type === 'text' || field.type === 'keyword';
 }
 
 function queryAsMultiMatch(s: QsPlanState, text: string) {

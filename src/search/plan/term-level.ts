@@ -5,13 +5,16 @@
  */
 import { IllegalArgumentError, NumberFormatError, QueryShardError } from '../../errors/index.js';
 import type { TermValue } from '../../dsl/index.js';
-import { compiledFormat, toHalfFloat, type ResolvedField } from '../../index/index.js';
+import {
+  INDEX_PREFIX_MIN_CHARS, compiledFormat, prefixFieldPath, prefixLengthWithinBounds, toHalfFloat, type ResolvedField,
+} from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
 import { escapeRegExp } from '../../common/wildcard.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
+import { isTextLike } from './fields.js';
 
 const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 
@@ -69,6 +72,7 @@ function pointRange(field: ResolvedField, lower: number, upper: number, boost: n
 export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: TermValue, boost: number): Exec {
   switch (field.type) {
     case 'text':
+    case 'search_as_you_type':
     case 'keyword':
       return scoredTerm(ctx, field.path, String(value), boost);
     case 'date':
@@ -83,7 +87,7 @@ export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: T
 
 export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, value: TermValue, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
-  if (caseInsensitive && (field.type === 'keyword' || field.type === 'text')) {
+  if (caseInsensitive && isTextLike(field)) {
     const s = String(value);
     return { t: 'pattern', field: field.path, regex: '^' + escapeRegExp(s) + '$', flags: 'iu', score: Math.fround(boost) };
   }
@@ -92,7 +96,7 @@ export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, va
 
 export function termsQuery(ctx: PlanContext, field: ResolvedField | undefined, values: readonly TermValue[], boost: number): Exec {
   if (!field || values.length === 0) return MATCH_NONE;
-  if (field.type === 'keyword' || field.type === 'text') {
+  if (isTextLike(field)) {
     return { t: 'terms', field: field.path, terms: values.map(String), score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => ({
@@ -114,7 +118,7 @@ export interface RangeBounds {
 export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r: RangeBounds, boost: number): Exec {
   if (!field) return MATCH_NONE;
   return asShardFailure(ctx, false, () => {
-    if (field.type === 'keyword' || field.type === 'text') {
+    if (isTextLike(field)) {
       const lower = r.gt ?? r.gte;
       const upper = r.lt ?? r.lte;
       return {
@@ -164,14 +168,28 @@ export function existsQuery(ctx: PlanContext, path: string, boost: number): Exec
 }
 
 function requireTextLike(ctx: PlanContext, field: ResolvedField, query: string): void {
-  if (field.type !== 'keyword' && field.type !== 'text') {
+  if (!isTextLike(field)) {
     throw new QueryShardError(`Can only use ${query} queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`, ctx.index);
   }
 }
 
+/**
+ * ES `MappedFieldType.prefixQuery` (constant score, the default rewrite). On search_as_you_type the
+ * root and shingle fields answer a prefix of up to 20 characters with one constant-score term of
+ * `._index_prefix`, which holds every such prefix of every shingle — so "quick br" finds "quick
+ * brown" there; `._index_prefix` itself answers with that term scored (PrefixFieldType.prefixQuery
+ * returns a plain term query, which only its callers wrap in a constant score).
+ */
 export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, prefix: string, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   requireTextLike(ctx, field, 'prefix');
+  const sayt = field.searchAsYouType;
+  if (sayt !== null && prefix.length >= INDEX_PREFIX_MIN_CHARS && prefixLengthWithinBounds(prefix.length)) {
+    const prefixField = sayt.role === 'index_prefix' ? field.path : prefixFieldPath(sayt.root);
+    if (caseInsensitive) return { t: 'pattern', field: prefixField, regex: '^' + escapeRegExp(prefix) + '$', flags: 'iu', score: Math.fround(boost) };
+    if (sayt.role === 'index_prefix') return scoredTerm(ctx, prefixField, prefix, boost);
+    return { t: 'terms', field: prefixField, terms: [prefix], score: Math.fround(boost) };
+  }
   return { t: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
 }
 

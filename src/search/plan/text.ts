@@ -4,30 +4,42 @@
  * (SHOULD for `or`, MUST for `and`, with `minimum_should_match`), quoted/phrase → a phrase query.
  * Non-text fields take the whole value as one exact term (keyword) or point (numbers, dates).
  */
-import { getAnalyzer } from '../../analysis/index.js';
+import { getAnalyzer, type Analyzer } from '../../analysis/index.js';
 import { IllegalArgumentError } from '../../errors/index.js';
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
-import type { ResolvedField } from '../../index/index.js';
+import { searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
 import { expandFuzzy, maxEditsFor } from './fuzzy.js';
 import { exactValueQuery } from './term-level.js';
+import { isTextLike } from './fields.js';
 
 export interface QueryToken {
   readonly term: string;
   readonly position: number;
+  /** End offset in the query text (a last token ending before the text does is a whole word). */
+  readonly endOffset: number;
+}
+
+/** The analyzer for a query on `field`: the request's `analyzer`, else the field's (quote) search analyzer. */
+export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | null, quoted: boolean): Analyzer {
+  if (analyzerOverride === null) return searchAnalyzerFor(field, quoted);
+  const analyzer = getAnalyzer(analyzerOverride);
+  if (!analyzer) throw new IllegalArgumentError(`failed to find analyzer [${analyzerOverride}]`);
+  return analyzer;
+}
+
+export function analyzeWith(analyzer: Analyzer, text: string): QueryToken[] {
+  const tokens: QueryToken[] = [];
+  analyzer.analyze(text, (term, position, _start, endOffset) => tokens.push({ term, position, endOffset }));
+  return tokens;
 }
 
 export function analyzeQueryText(field: ResolvedField, text: string, analyzerOverride: string | null, quoted = false): QueryToken[] {
-  if (field.type === 'keyword') return [{ term: text, position: 0 }];
-  const name = analyzerOverride ?? (quoted ? field.searchQuoteAnalyzer : field.searchAnalyzer);
-  const analyzer = getAnalyzer(name);
-  if (!analyzer) throw new IllegalArgumentError(`failed to find analyzer [${name}]`);
-  const tokens: QueryToken[] = [];
-  analyzer.analyze(text, (term, position) => tokens.push({ term, position }));
-  return tokens;
+  if (field.type === 'keyword') return [{ term: text, position: 0, endOffset: text.length }];
+  return analyzeWith(queryAnalyzer(field, analyzerOverride, quoted), text);
 }
 
 /** A term with optional fuzziness: the blended expansion of Lucene's fuzzy rewrite. */
@@ -68,9 +80,7 @@ export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
 /** ES `match` on one field. */
 export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
   if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
-  if (field.type !== 'text' && field.type !== 'keyword') {
-    return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
-  }
+  if (!isTextLike(field)) return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
   const tokens = analyzeQueryText(field, text, o.analyzer);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;

@@ -1,0 +1,54 @@
+/**
+ * `match_phrase` / `match_phrase_prefix` on one field (and quoted query_string text), as ES's
+ * MatchQueryParser builds them: the text is analysed with the quote analyzer; one token is a term
+ * query (for a prefix, the disjunction of its expansions), several a phrase. Only text fields take
+ * phrase prefixes; a phrase on a keyword or numeric field is its exact value. search_as_you_type
+ * fields first try their shingle subfields (search-as-you-type-phrase.ts).
+ */
+import { IllegalArgumentError } from '../../errors/index.js';
+import type { ResolvedField } from '../../index/index.js';
+import type { PlanContext } from './context.js';
+import type { Exec } from './exec-nodes.js';
+import { asShardFailure } from './failures.js';
+import { isTextLike } from './fields.js';
+import { notTextError, phraseOf, phrasePrefixOf } from './phrase.js';
+import { scoredTerm } from './scored-term.js';
+import { searchAsYouTypePhrase, searchAsYouTypePhrasePrefix } from './search-as-you-type-phrase.js';
+import { exactValueQuery } from './term-level.js';
+import { analyzeWith, queryAnalyzer, zeroTerms } from './text.js';
+
+export interface PhraseOptions {
+  readonly slop: number;
+  readonly analyzer: string | null;
+  readonly zeroTermsQuery: 'none' | 'all';
+  /** Set for match_phrase_prefix: expand the last term. */
+  readonly prefixMaxExpansions: number | null;
+  /** Fields that cannot take the query match nothing instead of failing the search. */
+  readonly lenient: boolean;
+}
+
+
+export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: PhraseOptions): Exec {
+  const prefix = o.prefixMaxExpansions !== null;
+  if (!isTextLike(field)) {
+    // Numbers, dates, booleans analyse to their one exact value, which a phrase matches as is.
+    return asShardFailure(ctx, o.lenient, () => {
+      if (prefix) throw notTextError('phrase prefix', field);
+      return exactValueQuery(ctx, field, text, boost);
+    });
+  }
+  if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
+  const analyzer = queryAnalyzer(field, o.analyzer, true);
+  const tokens = field.type === 'keyword' ? [{ term: text, position: 0, endOffset: text.length }] : analyzeWith(analyzer, text);
+  if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
+  return asShardFailure(ctx, o.lenient, () => {
+    if (prefix) {
+      if (field.type === 'keyword') throw notTextError('phrase prefix', field);
+      return searchAsYouTypePhrasePrefix(ctx, field, analyzer, text, tokens, boost, o.slop, o.prefixMaxExpansions!)
+        ?? phrasePrefixOf(ctx, field, tokens, boost, o.slop, o.prefixMaxExpansions!, null);
+    }
+    if (tokens.length === 1) return scoredTerm(ctx, field.path, tokens[0].term, boost);
+    return searchAsYouTypePhrase(ctx, field, analyzer, text, tokens, boost, o.slop) ?? phraseOf(ctx, field, tokens, boost, o.slop);
+  });
+}
+

@@ -14,6 +14,7 @@ import { resolveMapping, type ResolvedMapping } from './resolve.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isFeatureType } from './types.js';
 import { parseFeatureObject } from './feature-values.js';
+import { completionValue, parseCompletionInputs } from './completion-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
 
@@ -157,13 +158,20 @@ class DocumentParseRun {
   }
 
   private walkValue(name: string, value: unknown, frame: Frame, key: string): void {
-    if (!Array.isArray(value)) {
+    {
       const path = frame.path ? `${frame.path}.${name}` : name;
       const m = this.mapperAt(frame, name, path);
-      // Feature fields take whole objects (and nulls reach their parser too, as in ES).
-      if (m && m.kind === 'field' && isFeatureType(m.type)) {
-        this.indexFeatures(path, value, key);
-        return;
+      if (m && m.kind === 'field') {
+        // Completion fields parse whole values, arrays and objects included (ES parsesArrayValue).
+        if (m.type === 'completion') {
+          if (value !== null) this.indexCompletion(path, m, value, key);
+          return;
+        }
+        // Feature fields take whole objects (and nulls reach their parser too, as in ES).
+        if (!Array.isArray(value) && isFeatureType(m.type)) {
+          this.indexFeatures(path, value, key);
+          return;
+        }
       }
     }
     if (value === null) {
@@ -221,6 +229,35 @@ class DocumentParseRun {
       if (!(e instanceof EsError)) throw e;
       // ES's DocumentParser wraps what a mapper's own parse() throws: "failed to parse: <reason>".
       this.fail(`failed to parse: ${e.reason}`, at, e);
+    }
+  }
+
+  private indexCompletion(path: string, m: FieldMapper, value: unknown, key: string): void {
+    const field = this.resolved.fields.get(path);
+    if (!field) return;
+    let inputs: Map<string, number>;
+    try {
+      inputs = parseCompletionInputs(field, value, key);
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      // CompletionFieldMapper overrides parse(), so DocumentParser's generic wrap applies.
+      this.fail(`failed to parse: ${e.reason}`, key, e);
+    }
+    for (const [input, weight] of inputs) {
+      const v = completionValue(field, input, weight);
+      if (v !== null) this.sink?.(field, v);
+    }
+    // Multi-fields see each input (ES MultiFieldParser): its text, or all of it for a completion sub-field.
+    for (const sub of m.fields.keys()) {
+      const subField = this.resolved.fields.get(`${path}.${sub}`);
+      if (!subField) continue;
+      for (const [input, weight] of inputs) {
+        if (subField.type !== 'completion') this.emit(subField, input, key);
+        else {
+          const v = completionValue(subField, input, weight);
+          if (v !== null) this.sink?.(subField, v);
+        }
+      }
     }
   }
 

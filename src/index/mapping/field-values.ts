@@ -8,9 +8,10 @@ import { DateParseError, parseDateFormat, type CompiledDateFormat } from '../../
 import type { ResolvedField } from './types.js';
 
 import type { FeatureValue } from './feature-values.js';
+import { completionValue, type CompletionValue } from './completion-values.js';
 
-/** A scalar for text/keyword/numeric fields; one feature of a feature field's object. */
-export type IndexableValue = string | number | FeatureValue;
+/** A scalar for text/keyword/numeric fields; one feature of a feature field's object; one completion input. */
+export type IndexableValue = string | number | FeatureValue | CompletionValue;
 
 const formatCache = new Map<string, CompiledDateFormat>();
 export function compiledFormat(spec: string): CompiledDateFormat {
@@ -133,6 +134,9 @@ export function toIndexableValue(field: ResolvedField, value: unknown): Indexabl
     }
     case 'boolean':
       return parseBooleanValue(value);
+    case 'completion':
+      // A completion multi-field of a text or keyword field: the parent's value is one input.
+      return completionValue(field, toText(value), 1) ?? undefined;
     case 'date':
       return parseDateValue(field, value);
     default:

@@ -6,5 +6,8 @@ export * from './resolve.js';
 export * from './field-values.js';
 export * from './document-parser.js';
 export * from './feature-values.js';
+export * from './completion-values.js';
+export * from './completion-form.js';
+export * from './completion-mapping.js';
 export * from './search-as-you-type.js';
 export * from './field-analyzers.js';

@@ -7,7 +7,10 @@ import { IllegalArgumentError } from '../../errors/index.js';
 import type { FieldMapper, Mapper, ObjectMapper, RootMapping } from './types.js';
 
 /** Parameters ES lets PUT _mapping change on an existing field. */
-const UPDATABLE = new Set(['ignore_above', 'meta', 'search_analyzer', 'search_quote_analyzer', 'boost', 'eager_global_ordinals', 'fielddata', 'null_value']);
+const UPDATABLE = new Set([
+  'ignore_above', 'meta', 'search_analyzer', 'search_quote_analyzer', 'boost', 'eager_global_ordinals', 'fielddata', 'null_value',
+  'max_input_length', // completion
+]);
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

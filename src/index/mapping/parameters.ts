@@ -60,6 +60,21 @@ const DATE: Record<string, Check> = {
 };
 const BOOLEAN: Record<string, Check> = { ...COMMON, index: bool, doc_values: bool, null_value: bool, copy_to: any, boost: any, script: any, on_script_error: str };
 
+const positiveInt: Check = (v, f) => {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new MapperParsingError(`[${f}] must be an integer, got [${String(v)}]`);
+  if (n <= 0) throw new MapperParsingError(`[max_input_length] must be > 0 but was [${n}]`);
+  return n;
+};
+const noContexts: Check = () => {
+  throw new MapperParsingError('[contexts] of [completion] fields are not supported by this server yet');
+};
+/** ES CompletionFieldMapper (`max_input_len` is its deprecated name for `max_input_length`). */
+const COMPLETION: Record<string, Check> = {
+  meta: any, analyzer, search_analyzer: analyzer, preserve_separators: bool, preserve_position_increments: bool,
+  max_input_length: positiveInt, max_input_len: positiveInt, contexts: noContexts,
+};
+
 /** ES SearchAsYouTypeFieldMapper.Builder.getParameters (plus `fields` and `copy_to`, read by every mapper). */
 const SEARCH_AS_YOU_TYPE: Record<string, Check> = {
   ...COMMON, index: bool, doc_values: (v, f) => checkDocValues(bool(v, f) as boolean), max_shingle_size: checkMaxShingleSize,
@@ -75,6 +90,7 @@ export function parametersFor(type: FieldType): Record<string, Check> {
   switch (type) {
     case 'sparse_vector': return SPARSE_VECTOR;
     case 'rank_features': return RANK_FEATURES;
+    case 'completion': return COMPLETION;
     case 'search_as_you_type': return SEARCH_AS_YOU_TYPE;
     case 'text': return TEXT;
     case 'keyword': return KEYWORD;
@@ -86,13 +102,13 @@ export function parametersFor(type: FieldType): Record<string, Check> {
 }
 
 export function isFieldType(t: string): t is FieldType {
-  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || t === 'search_as_you_type' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
+  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || t === 'completion' || t === 'search_as_you_type' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
 }
 
 /** Types ES knows but this server does not implement: a clear error, not "No handler". */
 export const KNOWN_UNSUPPORTED_TYPES = new Set([
   'nested', 'flattened', 'geo_point', 'geo_shape', 'ip', 'binary', 'dense_vector', 'rank_feature',
-  'completion', 'match_only_text', 'wildcard', 'constant_keyword', 'alias',
+  'match_only_text', 'wildcard', 'constant_keyword', 'alias',
   'join', 'percolator', 'histogram', 'version', 'integer_range', 'long_range', 'float_range', 'double_range',
   'date_range', 'ip_range', 'date_nanos', 'token_count', 'semantic_text', 'point', 'shape',
 ]);

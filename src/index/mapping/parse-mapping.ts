@@ -7,6 +7,7 @@ import { isPlainObject } from '../../common/json.js';
 import { parametersFor, isFieldType, KNOWN_UNSUPPORTED_TYPES } from './parameters.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootParam, SourceConfig } from './types.js';
 import { DEFAULT_DYNAMIC_DATE_FORMATS, isFeatureType } from './types.js';
+import { completionParams } from './completion-mapping.js';
 import { searchAsYouTypeParams } from './search-as-you-type.js';
 
 
@@ -119,6 +120,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
   if (type === 'scaled_float' && params.scaling_factor === undefined) {
     throw new MapperParsingError(`Field [scaling_factor] is required`);
   }
+  if (type === 'completion') return { kind: 'field', type, params: completionParams(params), fields };
   if (type === 'search_as_you_type') return { kind: 'field', type, params: searchAsYouTypeParams(params), fields };
   return { kind: 'field', type, params, fields };
 }

@@ -4,6 +4,7 @@
  */
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+import { completionOptions } from './completion-mapping.js';
 import { searchAsYouTypeRoot, searchAsYouTypeSubfields } from './search-as-you-type.js';
 
 export interface ResolvedMapping {
@@ -23,7 +24,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     path,
     type: m.type,
     indexed,
-    docValues: m.type !== 'text' && !isFeatureType(m.type) && p.doc_values !== false,
+    docValues: m.type !== 'text' && m.type !== 'completion' && !isFeatureType(m.type) && p.doc_values !== false,
     norms: isAnalyzedTextType(m.type) ? p.norms !== false : p.norms === true,
     analyzer,
     searchAnalyzer,
@@ -36,6 +37,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     positionIncrementGap: p.position_increment_gap !== undefined ? Number(p.position_increment_gap) : DEFAULT_POSITION_INCREMENT_GAP,
     isMultiField,
     positiveScoreImpact: p.positive_score_impact !== false,
+    completion: m.type === 'completion' ? completionOptions(p) : null,
     searchAsYouType: m.type === 'search_as_you_type' ? searchAsYouTypeRoot(path, p) : null,
   };
 }

@@ -12,7 +12,7 @@ export type NumericType = (typeof NUMERIC_TYPES)[number];
  *  frequency is the weight's top bits (Lucene FeatureField), scored by sparse dot products. */
 export const FEATURE_TYPES = ['sparse_vector', 'rank_features'] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
-export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType | 'search_as_you_type';
+export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType | 'completion' | 'search_as_you_type';
 
 /** Analyzed full text with positions and norms, searched by BM25: `text` and `search_as_you_type`
  *  (whose subfields are text fields with shingled analysis). */
@@ -86,6 +86,8 @@ export interface ResolvedField {
   readonly isMultiField: boolean;
   /** rank_features `positive_score_impact` (false stores 1 / value); true for other types. */
   readonly positiveScoreImpact: boolean;
+  /** `completion` fields: how inputs become analyzed forms (completion-form.ts); null for other types. */
+  readonly completion: CompletionOptions | null;
   /** The field's part in a search_as_you_type structure (search-as-you-type.ts); null for other fields. */
   readonly searchAsYouType: SearchAsYouTypeStructure | null;
 }
@@ -102,6 +104,13 @@ export interface SearchAsYouTypeStructure {
   readonly maxShingleSize: number;
   /** Tokens per shingle in this field's analysis: 0 for the root, n for `._ngram`, max for `._index_prefix`. */
   readonly shingleSize: number;
+}
+
+/** ES CompletionFieldMapper's analysis parameters, defaults filled. */
+export interface CompletionOptions {
+  readonly preserveSeparators: boolean;
+  readonly preservePositionIncrements: boolean;
+  readonly maxInputLength: number;
 }
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';

@@ -61,11 +61,26 @@ export enum Section {
   DocValueOrds = 42, // Uint32: sorted term ordinals per doc (keyword)
   PointValues = 43, // Float64: all values, ascending
   PointDocs = 44, // Uint32: doc of each point value
+  // field level: completion entries (completion-entries.ts). The analyzed forms are the field's
+  // term dictionary (with doc-deduplicated postings, so term queries work as in ES); each term's
+  // entries are one (doc, weight, surface form) per input, contiguous in term order, so a prefix
+  // is one contiguous entry range. Sections added after FORMAT_VERSION 1 was written: segments
+  // without completion fields are unchanged, so older segments still read.
+  CompletionEntryStart = 50, // Uint32[termCount + 1]: term t's entries are [start[t], start[t + 1])
+  CompletionEntryDocs = 51, // Uint32[entries]
+  CompletionEntryWeights = 52, // Uint32[entries]: input weight, 0..2^31-1
+  CompletionSurfaceBytes = 53, // Uint8: UTF-8 surface forms (the inputs as given, truncated), back to back
+  CompletionSurfaceOffsets = 54, // Uint32[entries + 1]
+  CompletionBlockMaxWeight = 55, // Uint32[ceil(entries / COMPLETION_BLOCK_SIZE)]: top-k skips blocks below the k-th best
 }
 
+/** Completion entries per block-max weight: small, since a prefix range may be short. */
+export const COMPLETION_BLOCK_SIZE = 64;
+
 /** `features`: sparse_vector / rank_features — terms are feature names, freqs encoded weights
- *  (feature-weights.ts), no norms, positions or doc values. */
-export type FieldStructure = 'text' | 'keyword' | 'numeric' | 'features';
+ *  (feature-weights.ts), no norms, positions or doc values. `completion`: terms are analyzed
+ *  forms, postings docs only, plus the completion entry sections. */
+export type FieldStructure = 'text' | 'keyword' | 'numeric' | 'features' | 'completion';
 
 /** Per-field metadata stored in the segment's info JSON. */
 export interface SegmentFieldInfo {

@@ -14,6 +14,8 @@ import { indexAnalyzerFor } from '../mapping/field-analyzers.js';
 import type { ResolvedField, RootMapping } from '../mapping/types.js';
 import type { IndexableValue } from '../mapping/field-values.js';
 import type { FeatureValue } from '../mapping/feature-values.js';
+import type { CompletionValue } from '../mapping/completion-values.js';
+import { completionAnalysis } from '../mapping/completion-form.js';
 import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
@@ -76,8 +78,15 @@ abstract class TermsAccumulator extends FieldAccumulator {
     this.eventDocs.push(doc);
     if (this.eventPositions) this.eventPositions.push(position);
   }
-  /** Sorted terms and CSR postings (+ the term id → sorted ordinal map, for doc values). */
-  protected buildTerms(structure: FieldStructure, withFreqs: boolean): { input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[]; ordOf: Uint32Array } {
+  /**
+   * Sorted terms and CSR postings (+ the term id → sorted ordinal map, for doc values; + with
+   * `withEventOrder`, each term's events in doc order: slots [eventStart[t], eventStart[t + 1]) of
+   * eventOrder hold event indexes, for per-event data such as completion entries).
+   */
+  protected buildTerms(structure: FieldStructure, withFreqs: boolean, withEventOrder = false): {
+    input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[]; ordOf: Uint32Array;
+    eventStart: Uint32Array; eventOrder: Uint32Array | null;
+  } {
     const termCount = this.termList.length;
     const sortedIds = Uint32Array.from({ length: termCount }, (_, i) => i).sort((a, b) => compareCodePoints(this.termList[a], this.termList[b]));
     const ordOf = new Uint32Array(termCount);
@@ -97,9 +106,11 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const positions = evPositions ? new Uint32Array(events) : null;
     const evFreqs = this.eventFreqs ? this.eventFreqs.data : null;
     const givenFreqs = evFreqs ? new Uint32Array(events) : null;
+    const eventOrder = withEventOrder ? new Uint32Array(events) : null;
     for (let e = 0; e < events; e++) {
       const slot = cursor[ordOf[evTerms[e]]]++;
       sortedDocs[slot] = evDocs[e];
+      if (eventOrder) eventOrder[slot] = e;
       if (positions) positions[slot] = evPositions![e];
       if (givenFreqs) givenFreqs[slot] = evFreqs![e];
     }
@@ -131,6 +142,8 @@ abstract class TermsAccumulator extends FieldAccumulator {
       },
       sorted,
       ordOf,
+      eventStart,
+      eventOrder,
     };
   }
 }
@@ -233,6 +246,48 @@ class KeywordAccumulator extends TermsAccumulator {
   }
 }
 
+/**
+ * completion: each input's analyzed form (completion-form.ts) is a term with doc-only postings,
+ * and one entry per input keeps its weight and surface form (completion-entries.ts).
+ */
+class CompletionAccumulator extends TermsAccumulator {
+  private readonly analyze: (text: string) => string | null;
+  private readonly weights = new GrowableUint32(256);
+  private readonly surfaces: string[] = [];
+  constructor(field: ResolvedField) {
+    super(field, false);
+    this.analyze = completionAnalysis(field, field.analyzer);
+  }
+  add(doc: number, value: IndexableValue): void {
+    const { input, weight } = value as CompletionValue;
+    this.markDoc(doc);
+    const form = this.analyze(input);
+    if (form === null) return; // no token: nothing to match (Lucene indexes no path either)
+    this.addToken(doc, form, 0);
+    this.weights.push(weight);
+    this.surfaces.push(input);
+  }
+  finishDoc(): void {}
+  build(maxDoc: number): FieldInput {
+    const { input, eventStart, eventOrder } = this.buildTerms('completion', false, true);
+    const order = eventOrder!;
+    const n = order.length;
+    const docs = new Uint32Array(n);
+    const weights = new Uint32Array(n);
+    const surfaces: string[] = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const e = order[i];
+      docs[i] = this.eventDocs.data[e];
+      weights[i] = this.weights.data[e];
+      surfaces[i] = this.surfaces[e];
+    }
+    return {
+      ...input, norms: null, docsWithField: this.bitset(maxDoc), docValueOffsets: null, docValueNumbers: null, docValueOrds: null,
+      completion: { entryStart: eventStart, docs, weights, surfaces: encodeStrings(surfaces) },
+    };
+  }
+}
+
 class NumericAccumulator extends FieldAccumulator {
   private readonly docs = new GrowableUint32();
   private readonly values = new GrowableFloat64();
@@ -275,6 +330,8 @@ function accumulatorFor(field: ResolvedField): FieldAccumulator {
     case 'sparse_vector':
     case 'rank_features':
       return new FeaturesAccumulator(field);
+    case 'completion':
+      return new CompletionAccumulator(field);
     default:
       return new NumericAccumulator(field);
   }

@@ -5,6 +5,7 @@
  */
 import type { StringTable } from './bytes.js';
 import type { FieldStructure } from './format.js';
+import type { CompletionEntries } from './completion-entries.js';
 
 export interface FieldInput {
   readonly name: string;
@@ -26,6 +27,8 @@ export interface FieldInput {
   readonly docValueOffsets: Uint32Array | null;
   readonly docValueNumbers: Float64Array | null;
   readonly docValueOrds: Uint32Array | null;
+  /** `completion` fields only: the entries of each term (completion-entries.ts). */
+  readonly completion?: CompletionEntries;
 }
 
 export interface SegmentInput {

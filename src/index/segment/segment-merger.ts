@@ -9,6 +9,7 @@ import { GrowableFloat64, GrowableUint32 } from './growable.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, termAt, type Segment, type SegmentField } from './segment-reader.js';
+import { mergeCompletionEntries } from './completion-merge.js';
 
 export interface MergeSource {
   readonly segment: Segment;
@@ -154,9 +155,10 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
   let termCount = sorted.length;
   let finalStart = postingsStart;
   let finalOrdMaps = ordMaps;
+  let kept: number[] | null = null;
   if (emptied) {
     // Terms whose every posting was deleted disappear, as in a Lucene merge.
-    const keep: number[] = [];
+    const keep: number[] = (kept = []);
     for (let t = 0; t < sorted.length; t++) if (postingsStart[t + 1] > postingsStart[t] || !first.indexed) keep.push(t);
     const remap = new Int32Array(sorted.length).fill(-1);
     keep.forEach((t, i) => (remap[t] = i));
@@ -193,6 +195,7 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     postingsStart: finalStart, docs: docs.toArray(), freqs: freqs ? freqs.toArray() : null,
     positions: positions ? positions.toArray() : null, norms, docsWithField, docValueOffsets,
     docValueNumbers: null, docValueOrds,
+    completion: first.structure === 'completion' ? mergeCompletionEntries(parts.map(({ s, f }) => ({ segment: sources[s].segment, field: f, docMap: docMaps[s] })), byTerm, kept) : undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import { Buffer } from 'node:buffer';
 import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from './bytes.js';
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView } from './sab-layout.js';
+import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -34,6 +35,8 @@ export interface SegmentField {
   readonly docValueOrds: Uint32Array | null;
   readonly pointValues: Float64Array | null;
   readonly pointDocs: Uint32Array | null;
+  /** `completion` fields: their entries (completion-entries.ts); null for other fields. */
+  readonly completion: CompletionSections | null;
 }
 
 export interface Segment {
@@ -90,6 +93,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       docValueOrds: v(Uint32Array, Section.DocValueOrds),
       pointValues: v(Float64Array, Section.PointValues),
       pointDocs: v(Uint32Array, Section.PointDocs),
+      completion: info.structure === 'completion' ? readCompletionSections(sab, dir, ord) : null,
     });
   });
   const s = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>
@@ -134,9 +138,16 @@ export function prefixRange(field: SegmentField, prefix: string): [number, numbe
   const len = encodeKey(prefix);
   const count = field.info.termCount;
   const from = lowerBound(field.termBytes, field.termOffsets, count, len);
-  let to = from;
-  while (to < count && hasKeyPrefix(field.termBytes, field.termOffsets, to, len)) to++;
-  return [from, to];
+  // The terms with the prefix are a run starting at `from`: binary-search its end, since a short
+  // prefix (an autocomplete's first letter) may cover a large part of the dictionary.
+  let lo = from;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hasKeyPrefix(field.termBytes, field.termOffsets, mid, len)) lo = mid + 1;
+    else hi = mid;
+  }
+  return [from, lo];
 }
 
 /** Ordinals [from, to) of the terms within a range (keyword range queries). */
@@ -189,6 +200,13 @@ export function readSource(segment: Segment, doc: number): string | null {
   if (start === end) return null;
   const base = segment.sourceBytes.byteOffset;
   return segment.buffer.toString('utf8', base + start, base + end);
+}
+
+/** The surface text of a completion entry (what a suggestion option shows). */
+export function readCompletionText(segment: Segment, field: SegmentField, entry: number): string {
+  const c = field.completion!;
+  const base = c.surfaceBytes.byteOffset;
+  return decodeShort(c.surfaceBytes, c.surfaceOffsets[entry], c.surfaceOffsets[entry + 1], segment.buffer, base);
 }
 
 export { decodeString };

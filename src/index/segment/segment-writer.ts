@@ -6,6 +6,7 @@
 import { buildHashTable } from './bytes.js';
 import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { writeBlockImpacts } from './impacts.js';
+import { writeCompletionEntries } from './completion-entries.js';
 import { SectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 
@@ -110,6 +111,7 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     }
   }
   if (f.norms) w.add(Section.Norms, ord, f.norms);
+  if (f.completion) writeCompletionEntries(w, ord, f.completion);
   w.add(Section.DocsWithField, ord, f.docsWithField);
   if (f.docValueOffsets) {
     w.add(Section.DocValueOffsets, ord, f.docValueOffsets);

@@ -21,6 +21,9 @@ import { collectAggs } from '../aggs/aggregate.js';
 import { matchingDocs } from '../aggs/doc-lists.js';
 import { collectDisjunction, disjunctionLeaves } from './disjunction-docs.js';
 import type { AggPartial, ExecAgg } from '../aggs/exec-aggs.js';
+import type { CompletionShardResult, ExecCompletion } from '../suggest/exec-suggest.js';
+import { suggestCompletion } from '../suggest/completion-suggester.js';
+import { lastAtMost } from '../../common/sorted-search.js';
 
 export interface ShardSearchRequest {
   readonly query: Exec;
@@ -50,6 +53,8 @@ export interface ShardSearchRequest {
    * `post_filter`, so buckets count documents the post filter later removes from the hits.
    */
   readonly aggs?: { readonly aggs: readonly ExecAgg[]; readonly query: Exec } | null;
+  /** Completion suggestions, run next to the query (they do not depend on it), in request order. */
+  readonly suggest?: readonly ExecCompletion[] | null;
 }
 
 export interface ShardView {
@@ -74,6 +79,8 @@ export interface ShardSearchResult {
   readonly rendered?: string;
   /** One partial per requested aggregation, reduced by the coordinator. */
   readonly aggs?: AggPartial[];
+  /** One answer per requested suggestion, in request order. */
+  readonly suggest?: CompletionShardResult[];
 }
 
 /** Renders the requested page of a result (query_and_fetch). */
@@ -117,20 +124,13 @@ function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | 
   return null;
 }
 
-function segmentOf(bases: readonly number[], order: number): number {
-  let lo = 0;
-  let hi = bases.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (bases[mid] <= order) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+/** The segment a shard-wide doc number falls in, from the segments' first numbers. */
+const segmentOf = lastAtMost;
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
-  const result = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  const hits = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard)) } : hits;
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
   // while aggregations need all of them.

@@ -74,6 +74,7 @@ export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: T
     case 'text':
     case 'search_as_you_type':
     case 'keyword':
+    case 'completion': // ES TermBasedFieldType: the raw value against the analyzed forms
       return scoredTerm(ctx, field.path, String(value), boost);
     case 'date':
       return pointRange(field, dateValue(ctx, field, value, false, null, null), dateValue(ctx, field, value, true, null, null), boost);

@@ -7,7 +7,7 @@
 import { getAnalyzer, type Analyzer } from '../../analysis/index.js';
 import { IllegalArgumentError } from '../../errors/index.js';
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
-import { searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
+import { completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
@@ -80,6 +80,11 @@ export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
 /** ES `match` on one field. */
 export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
   if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
+  if (field.type === 'completion' && o.analyzer === null) {
+    // The field's search analyzer is a CompletionAnalyzer: one token, the whole text's analyzed form.
+    const form = completionAnalysis(field, field.searchAnalyzer)(text);
+    return form === null ? zeroTerms(o.zeroTermsQuery, boost) : scoredTerm(ctx, field.path, form, boost);
+  }
   if (!isTextLike(field)) return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
   const tokens = analyzeQueryText(field, text, o.analyzer);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);

@@ -158,6 +158,22 @@ describe('documents', () => {
   });
 });
 
+describe('segments', () => {
+  it('several segments and a force merge answer as one', async () => {
+    await t.request('PUT', '/sayt-merge', { mappings: { properties: { title: { type: 'search_as_you_type' } } } });
+    for (const doc of PRODUCTS) await seed(t, 'sayt-merge', [doc]);
+    const queries = [autocomplete('wireless ea'), { query: { multi_match: { query: 'laptop with wireless m', fields: ['title'], type: 'phrase_prefix' } } }];
+    const before = await Promise.all(queries.map((body) => search(body, 'sayt-merge')));
+    expect((await t.request('POST', '/sayt-merge/_forcemerge?max_num_segments=1')).status).toBe(200);
+    for (let i = 0; i < queries.length; i++) {
+      const after = await search(queries[i], 'sayt-merge');
+      expect(ids(after)).toEqual(ids(before[i]));
+      expect(scores(after)).toEqual(scores(before[i]));
+      expect(ids(after)).toEqual(ids(await search(queries[i])));
+    }
+  });
+});
+
 describe('subfields', () => {
   it('._2gram and ._3gram index shingles of 2 and 3 tokens', async () => {
     expect(await hitIds({ term: { 'title._2gram': 'wireless earbuds' } })).toEqual(['2']);

@@ -15,7 +15,7 @@ import { notTextError, phraseOf, phrasePrefixOf } from './phrase.js';
 import { scoredTerm } from './scored-term.js';
 import { searchAsYouTypePhrase, searchAsYouTypePhrasePrefix } from './search-as-you-type-phrase.js';
 import { exactValueQuery } from './term-level.js';
-import { analyzeWith, queryAnalyzer, zeroTerms } from './text.js';
+import { analyzeQueryText, queryAnalyzer, zeroTerms } from './text.js';
 
 export interface PhraseOptions {
   readonly slop: number;
@@ -27,7 +27,6 @@ export interface PhraseOptions {
   readonly lenient: boolean;
 }
 
-
 export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: PhraseOptions): Exec {
   const prefix = o.prefixMaxExpansions !== null;
   if (!isTextLike(field)) {
@@ -38,17 +37,16 @@ export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string
     });
   }
   if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
-  const analyzer = queryAnalyzer(field, o.analyzer, true);
-  const tokens = field.type === 'keyword' ? [{ term: text, position: 0, endOffset: text.length }] : analyzeWith(analyzer, text);
+  const tokens = analyzeQueryText(field, text, o.analyzer, true);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   return asShardFailure(ctx, o.lenient, () => {
     if (prefix) {
       if (field.type === 'keyword') throw notTextError('phrase prefix', field);
-      return searchAsYouTypePhrasePrefix(ctx, field, analyzer, text, tokens, boost, o.slop, o.prefixMaxExpansions!)
+      return searchAsYouTypePhrasePrefix(ctx, field, queryAnalyzer(field, o.analyzer, true), text, tokens, boost, o.slop, o.prefixMaxExpansions!)
         ?? phrasePrefixOf(ctx, field, tokens, boost, o.slop, o.prefixMaxExpansions!, null);
     }
     if (tokens.length === 1) return scoredTerm(ctx, field.path, tokens[0].term, boost);
-    return searchAsYouTypePhrase(ctx, field, analyzer, text, tokens, boost, o.slop) ?? phraseOf(ctx, field, tokens, boost, o.slop);
+    return searchAsYouTypePhrase(ctx, field, queryAnalyzer(field, o.analyzer, true), text, tokens, boost, o.slop) ?? phraseOf(ctx, field, tokens, boost, o.slop);
   });
 }
 

@@ -49,6 +49,21 @@ export class SegmentStatsSource implements StatsSource {
     return df;
   }
 
+  totalTermFreq(field: string, term: string): number {
+    let sum = 0;
+    for (const seg of this.segments) {
+      const f = seg.fields.get(field);
+      if (!f || !f.docs) continue;
+      const ord = termOrd(f, term);
+      if (ord < 0) continue;
+      const start = f.postingsStart![ord];
+      const end = f.postingsStart![ord + 1];
+      if (!f.freqs) sum += end - start;
+      else for (let p = start; p < end; p++) sum += f.freqs[p];
+    }
+    return sum;
+  }
+
   forEachTerm(field: string, fromPrefix: string, visit: (term: string) => boolean): void {
     // k-way merge of the segments' sorted dictionaries from the first term ≥ prefix.
     const cursors: Array<{ seg: Segment; f: SegmentField; ord: number; term: string }> = [];

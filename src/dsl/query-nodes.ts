@@ -229,6 +229,24 @@ export interface WeightedTokensQuery extends Common {
   readonly pruningConfig: TokenPruningConfig | null;
 }
 
+/**
+ * How `rank_feature` turns a stored feature value S into a score (Lucene FeatureField's functions):
+ * saturation S / (S + pivot) (pivot null: from index statistics), log(scaling_factor + S),
+ * sigmoid S^a / (S^a + pivot^a), linear S.
+ */
+export type RankFeatureFunction =
+  | { readonly kind: 'saturation'; readonly pivot: number | null }
+  | { readonly kind: 'log'; readonly scalingFactor: number }
+  | { readonly kind: 'sigmoid'; readonly pivot: number; readonly exponent: number }
+  | { readonly kind: 'linear' };
+
+/** `rank_feature` (ES RankFeatureQueryBuilder): one feature of a `rank_features` field, `<field>.<feature>`. */
+export interface RankFeatureQuery extends Common {
+  readonly kind: 'rank_feature';
+  readonly field: string;
+  readonly fn: RankFeatureFunction;
+}
+
 export type QueryNode =
   | MatchAllQuery
   | MatchNoneQuery
@@ -250,7 +268,8 @@ export type QueryNode =
   | DisMaxQuery
   | TextExpansionQuery
   | SparseVectorQuery
-  | WeightedTokensQuery;
+  | WeightedTokensQuery
+  | RankFeatureQuery;
 
 export type QueryKind = QueryNode['kind'];
 

@@ -12,6 +12,7 @@ import { parseQueryStringQuery } from './query-string.js';
 import { parseSparseVector } from './sparse-vector.js';
 import { parseTextExpansion } from './text-expansion.js';
 import { parseWeightedTokens } from './weighted-tokens.js';
+import { parseRankFeature } from './rank-feature.js';
 import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard } from './term-level.js';
 
 const PARSERS: Record<string, (body: unknown) => QueryNode> = {
@@ -36,6 +37,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   text_expansion: parseTextExpansion,
   sparse_vector: parseSparseVector,
   weighted_tokens: parseWeightedTokens,
+  rank_feature: parseRankFeature,
 };
 
 export const SUPPORTED_QUERIES: readonly string[] = Object.keys(PARSERS);

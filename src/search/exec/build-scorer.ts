@@ -47,7 +47,7 @@ export class SegmentSearchContext {
     const field = this.segment.fields.get(exec.field);
     if (!field || !field.docs || !field.freqs) return null;
     const ord = termOrd(field, exec.feature);
-    return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight);
+    return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight, exec.fn ?? null);
   }
 
   termScorer(exec: TermExec): TermScorer | null {

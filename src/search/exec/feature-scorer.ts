@@ -6,6 +6,7 @@
  * compound scorers run learned-sparse queries exactly as they run BM25 term disjunctions.
  */
 import { FEATURE_SCALE, decodeFeatureWeight, type SegmentField } from '../../index/index.js';
+import type { FeatureFunction } from '../plan/exec-nodes.js';
 import { TermScorer } from './term-scorer.js';
 
 /** float32(weight × (256 + m)) for the token being accumulated (one thread runs one at a time). */
@@ -15,12 +16,33 @@ const MANTISSA_PRODUCTS = new Float64Array(256);
 const NO_TABLE = new Float64Array(256);
 
 export class FeatureScorer extends TermScorer {
-  constructor(field: SegmentField, ord: number, weight: number) {
+  constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
     super(field, ord, weight, NO_TABLE, NO_TABLE);
   }
 
   override scoreAt(p: number): number {
-    return Math.fround(this.weight * decodeFeatureWeight(this.freqs![p]));
+    return this.scoreFreq(this.freqs![p]);
+  }
+
+  /**
+   * Lucene FeatureField's SimScorers, with Java's float and double steps: linear w·S; saturation
+   * w·(1 − k/(S + k)) in float; log (float)(w·ln(a + S)) with a + S in float; sigmoid
+   * (float)(w·(1 − k^a/(S^a + k^a))) in double. All are non-decreasing in S, so a block's max code
+   * bounds its scores.
+   */
+  private scoreFreq(freq: number): number {
+    const s = decodeFeatureWeight(freq);
+    const fn = this.fn;
+    if (fn === null) return Math.fround(this.weight * s);
+    const f = Math.fround;
+    switch (fn.kind) {
+      case 'saturation': return f(this.weight * f(1 - f(fn.pivot / f(s + fn.pivot))));
+      case 'log': return f(this.weight * Math.log(f(fn.scalingFactor + s)));
+      case 'sigmoid': {
+        const pivotPa = Math.pow(fn.pivot, fn.exponent);
+        return f(this.weight * (1 - pivotPa / (Math.pow(s, fn.exponent) + pivotPa)));
+      }
+    }
   }
 
   /**
@@ -35,6 +57,10 @@ export class FeatureScorer extends TermScorer {
   accumulate(acc: Float64Array): number {
     const docs = this.docs;
     const freqs = this.freqs!;
+    if (this.fn !== null) {
+      for (let p = this.start; p < this.end; p++) acc[docs[p]] += this.scoreFreq(freqs[p]);
+      return this.end - this.start;
+    }
     const weight = this.weight;
     const products = MANTISSA_PRODUCTS;
     for (let m = 0; m < 256; m++) products[m] = Math.fround(weight * (256 + m));
@@ -49,7 +75,7 @@ export class FeatureScorer extends TermScorer {
   }
 
   override blockMaxScore(b: number): number {
-    return Math.fround(this.weight * decodeFeatureWeight(this.blockMaxFreq[b]));
+    return this.scoreFreq(this.blockMaxFreq[b]);
   }
 }
 

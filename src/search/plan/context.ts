@@ -18,6 +18,11 @@ export interface FieldStatistics {
 export interface StatsSource {
   fieldStats(field: string): FieldStatistics;
   docFreq(field: string, term: string): number;
+  /**
+   * The sum of the term's postings frequencies over all segments (Lucene's totalTermFreq), summed
+   * exactly: feature fields keep weights in the frequencies, whose sums outgrow 32 bits.
+   */
+  totalTermFreq(field: string, term: string): number;
   /** Distinct terms of the field, in code-point order, over all segments; stop early by returning false. */
   forEachTerm(field: string, fromPrefix: string, visit: (term: string) => boolean): void;
 }

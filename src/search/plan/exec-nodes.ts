@@ -18,13 +18,21 @@ export interface TermExec {
  * One feature of a sparse_vector / rank_features field, scored linearly as Lucene's
  * `FeatureField.newLinearQuery` inside a `BoostQuery`: float32(weight × stored feature value), where
  * weight = boost × query token weight. A learned-sparse query is a bool `should` of these.
+ * `rank_feature` sets `fn` to score weight × fn(stored value) instead (Lucene's other functions).
  */
 export interface FeatureExec {
   readonly t: 'feature';
   readonly field: string;
   readonly feature: string;
   readonly weight: number;
+  readonly fn?: FeatureFunction;
 }
+
+/** A non-linear FeatureField function with every parameter resolved (the saturation pivot included). */
+export type FeatureFunction =
+  | { readonly kind: 'saturation'; readonly pivot: number }
+  | { readonly kind: 'log'; readonly scalingFactor: number }
+  | { readonly kind: 'sigmoid'; readonly pivot: number; readonly exponent: number };
 
 /** Exact phrase / sloppy phrase over positions; scored by BM25 on the phrase frequency. */
 export interface PhraseExec {

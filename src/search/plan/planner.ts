@@ -7,6 +7,7 @@ import { getAnalyzer } from '../../analysis/index.js';
 import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
 import { DEFAULT_TOKEN_PRUNING, assertNever, resolveMinimumShouldMatch, type QueryNode, type WeightedToken } from '../../dsl/index.js';
 import { sparseQuery } from './sparse.js';
+import { rankFeatureQuery } from './rank-feature.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { planMultiMatch } from './multi-match.js';
@@ -112,6 +113,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
     case 'sparse_vector':
       return sparseQuery(ctx, 'sparse_vector', node.field, inferred(node.kind, node.queryVector),
         node.prune ? node.pruningConfig ?? DEFAULT_TOKEN_PRUNING : null, boost);
+    case 'rank_feature':
+      return rankFeatureQuery(ctx, node, boost);
     default:
       return assertNever(node);
   }

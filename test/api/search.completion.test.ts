@@ -224,13 +224,20 @@ describe('suggest options', () => {
     expect(body.suggest.suggest[0].options.map((o: any) => [o.text, o._score])).toEqual([['Nirvana', 68], ['Nirvana Unplugged', 40], ['Nine Inch Nails', 20], ['Nick Cave', 2]]);
   });
 
-  it('searches completion fields with term and match queries as ES does: whole analyzed forms', async () => {
+  it('searches completion fields with term and match queries as ES does (whole analyzed forms), and refuses ranges and aggregations', async () => {
     const term = await t.request('POST', '/music1/_search', { query: { term: { suggest: 'nirvana' } } });
     expect(term.body.hits.hits.map((h: any) => h._id).sort()).toEqual(['1', '5']);
     const match = await t.request('POST', '/music1/_search', { query: { match: { suggest: 'NIRVANA unplugged' } } });
     expect(match.body.hits.hits.map((h: any) => h._id)).toEqual(['2']);
     const none = await t.request('POST', '/music1/_search', { query: { match: { suggest: 'unplugged' } } });
     expect(none.body.hits.total.value).toBe(0);
+    const exists = await t.request('POST', '/music1/_search', { query: { exists: { field: 'suggest' } } });
+    expect(exists.body.hits.total.value).toBe(6);
+    const range = await t.request('POST', '/music1/_search', { query: { range: { suggest: { gte: 'a' } } } });
+    expectErrorType(range, 400, 'search_phase_execution_exception', 'all shards failed');
+    expect(range.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'failed to create query: Field [suggest] of type [completion] does not support range queries' });
+    const terms = await t.request('POST', '/music1/_search', { size: 0, aggs: { a: { terms: { field: 'suggest' } } } });
+    expect(terms.body.error.root_cause[0]).toEqual({ type: 'illegal_argument_exception', reason: 'Field [suggest] of type [completion] is not supported for aggregation [terms]' });
   });
 
   it('is carried by _msearch', async () => {

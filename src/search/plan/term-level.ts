@@ -119,6 +119,8 @@ export interface RangeBounds {
 export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r: RangeBounds, boost: number): Exec {
   if (!field) return MATCH_NONE;
   return asShardFailure(ctx, false, () => {
+    // ES's CompletionFieldType keeps MappedFieldType's refusal.
+    if (field.type === 'completion') throw new IllegalArgumentError(`Field [${field.path}] of type [completion] does not support range queries`);
     if (isTextLike(field)) {
       const lower = r.gt ?? r.gte;
       const upper = r.lt ?? r.lte;

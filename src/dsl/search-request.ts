@@ -165,10 +165,13 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       r.postFilter = parseQuery(v);
       parts.fusionUnsupported.push(k);
       break;
-    case 'suggest':
-      r.suggest = parseSuggest(v);
+    case 'suggest': {
+      // Without suggestions ES reduces no suggest result, so the response has no `suggest`.
+      const suggest = parseSuggest(v);
+      r.suggest = suggest.suggestions.length > 0 ? suggest : null;
       parts.fusionUnsupported.push(k);
       break;
+    }
     case 'highlight': r.highlight = parseHighlight(v); break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;

@@ -40,7 +40,7 @@ async function both(body: unknown): Promise<Record<string, any>> {
   const three = await t.request('POST', '/music3/_search', body);
   expect(one.status).toBe(200);
   expect(three.status).toBe(200);
-  const strip = (b: any) => JSON.parse(JSON.stringify(b.suggest).replaceAll('"music3"', '"music1"'));
+  const strip = (b: any) => JSON.parse(JSON.stringify(b.suggest ?? null).replaceAll('"music3"', '"music1"'));
   expect(strip(three.body)).toEqual(strip(one.body));
   return one.body;
 }
@@ -97,6 +97,25 @@ describe('completion mapping', () => {
     expect((await t.request('PUT', '/mapped/_mapping', { properties: { a: { type: 'completion', analyzer: 'standard', search_analyzer: 'simple', preserve_separators: false, max_input_length: 30 } } })).status).toBe(200);
     const conflict = await t.request('PUT', '/mapped/_mapping', { properties: { b: { type: 'completion', analyzer: 'simple' } } });
     expectErrorType(conflict, 400, 'illegal_argument_exception', /Cannot update parameter \[analyzer\] from \[keyword\] to \[simple\]/);
+  });
+
+  it('suggests from completion multi-fields and honours the analysis parameters', async () => {
+    await t.bulk('/mapped/_bulk', [
+      { index: { _id: '1' } }, { title: 'Hello World', a: 'Nirvana Band', b: 'Foo Fighters' },
+      { index: { _id: '2' } }, { title: 'hello there', a: 'The Beatles', b: 'foo' },
+    ], '?refresh=true');
+    const suggest = async (field: string, prefix: string) => {
+      const res = await t.request('POST', '/mapped/_search', { size: 0, suggest: { s: { prefix, completion: { field } } } });
+      expect(res.status).toBe(200);
+      return res.body.suggest.s[0].options.map((o: any) => o.text);
+    };
+    expect(await suggest('title.suggest', 'HELLO')).toEqual(['Hello World', 'hello there']);
+    expect(await suggest('title.suggest', 'hello w')).toEqual(['Hello World']);
+    // preserve_separators false: tokens are concatenated, at index and at search time.
+    expect(await suggest('a', 'nirvanab')).toEqual(['Nirvana Band']);
+    // keyword analysis: the whole input, case kept.
+    expect(await suggest('b', 'Foo F')).toEqual(['Foo Fighters']);
+    expect(await suggest('b', 'foo')).toEqual(['foo']);
   });
 
   it('refuses bad parameters and contexts', async () => {
@@ -212,6 +231,8 @@ describe('suggest options', () => {
     expect(body.hits.hits.map((h: any) => h._id).sort()).toEqual(['2', '5']);
     expect(body.suggest).toEqual({ s: [{ text: 'zz', offset: 0, length: 2, options: [] }] });
     expect(Object.keys(body)).toEqual(['took', 'timed_out', '_shards', 'hits', 'suggest']);
+    // No suggestion, no suggest section (ES reduces none).
+    expect((await both({ size: 0, suggest: { text: 'nir' } })).suggest).toBeUndefined();
   });
 
   it('answers the Search UI connector\'s autocomplete request (search-ui-connector.md §4.2)', async () => {

@@ -21,13 +21,12 @@ import { InProcessIndex } from './lib/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from './lib/machine.js';
 import { mulberry32 } from './lib/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
 const DOCS = Number(values.docs ?? 200_000);
 const QUERIES = Number(values.queries ?? 300);
 const WARMUP = 30;
-const BATCH = 2_000;
 
 const MAPPINGS = { properties: { title: { type: 'search_as_you_type' }, url: { type: 'keyword' }, suggest: { type: 'completion' } } };
 
@@ -76,23 +75,10 @@ function engine(): Stats {
 
 async function http(): Promise<Stats & { otherCores: number; hitsPerQuery: number; optionsPerQuery: number }> {
   const server = await startThreadsearch();
-  const post = async (path: string, body: unknown): Promise<any> => {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as any;
-    if (res.status !== 200) throw new Error(`${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
+  const call = jsonCaller(server.url);
+  const post = (path: string, body: unknown) => call('POST', path, body);
   try {
-    await fetch(`${server.url}/products`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: MAPPINGS }) });
-    const bodies: string[] = [];
-    for (let i = 0; i < DOCS; i += BATCH) {
-      let body = '';
-      for (let d = i; d < Math.min(DOCS, i + BATCH); d++) body += `{"index":{"_index":"products","_id":"${docs[d].id}"}}\n${JSON.stringify(docs[d].source)}\n`;
-      bodies.push(body);
-    }
-    await bulkLoad(server.url, bodies, 2);
-    await post('/products/_refresh', {});
-    await post('/products/_forcemerge?max_num_segments=1', {});
+    await loadOneSegmentIndex(server.url, 'products', MAPPINGS, DOCS, (d) => docs[d]);
     const samples = { results: [] as number[], suggestions: [] as number[], both: [] as number[] };
     let hits = 0;
     let options = 0;
@@ -130,8 +116,8 @@ const httpStats = await http();
 console.log(`http: pair p50 ${httpStats.both.p50.toFixed(2)} ms p99 ${httpStats.both.p99.toFixed(2)} ms; ${httpStats.hitsPerQuery.toFixed(1)} hits, ${httpStats.optionsPerQuery.toFixed(1)} options per query`);
 
 const result = { params: { docs: DOCS, queries: QUERIES, sampleQueries: prefixes.slice(0, 5) }, engine: engineStats, http: httpStats };
-writeResult(DOCS === 200_000 ? 'autocomplete' : `autocomplete-${DOCS}`, result);
 if (DOCS === 200_000 && QUERIES === 300) {
+  writeResult('autocomplete', result);
   const f = (x: number) => formatNumber(x, 2);
   const row = (level: string, name: string, s: LatencyStats) => [level, name, f(s.p50), f(s.p90), f(s.p99), f(s.mean)];
   updateBenchmarksMd(

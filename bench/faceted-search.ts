@@ -18,13 +18,12 @@ import { InProcessIndex } from './lib/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from './lib/machine.js';
 import { mulberry32 } from './lib/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
 const DOCS = Number(values.docs ?? 200_000);
 const QUERIES = Number(values.queries ?? 300);
 const WARMUP = 30;
-const BATCH = 2_000;
 
 const MAPPINGS = {
   properties: { text: { type: 'text' }, category: { type: 'keyword' }, brand: { type: 'keyword' }, color: { type: 'keyword' }, price: { type: 'double' } },
@@ -76,23 +75,10 @@ function engine(): { plain: LatencyStats; faceted: LatencyStats } {
 
 async function http(): Promise<{ plain: LatencyStats; faceted: LatencyStats; otherCores: number }> {
   const server = await startThreadsearch();
-  const post = async (path: string, body: unknown): Promise<any> => {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as any;
-    if (res.status !== 200) throw new Error(`${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
+  const call = jsonCaller(server.url);
+  const post = (path: string, body: unknown) => call('POST', path, body);
   try {
-    await fetch(`${server.url}/facets`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: MAPPINGS }) });
-    const bodies: string[] = [];
-    for (let i = 0; i < DOCS; i += BATCH) {
-      let body = '';
-      for (let d = i; d < Math.min(DOCS, i + BATCH); d++) body += `{"index":{"_index":"facets","_id":"${docs[d].id}"}}\n${JSON.stringify(docs[d].source)}\n`;
-      bodies.push(body);
-    }
-    await bulkLoad(server.url, bodies, 2);
-    await post('/facets/_refresh', {});
-    await post('/facets/_forcemerge?max_num_segments=1', {});
+    await loadOneSegmentIndex(server.url, 'facets', MAPPINGS, DOCS, (d) => docs[d]);
     const samples = { plain: [] as number[], faceted: [] as number[] };
     const probe = startCpuProbe({ pids: [server.pid] });
     for (let i = -WARMUP; i < QUERIES; i++) {

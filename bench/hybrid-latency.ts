@@ -22,14 +22,13 @@ import { generateBm25Corpus } from './lib/corpus.js';
 import { InProcessIndex } from './lib/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from './lib/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
 const DOCS = Number(values.docs ?? 200_000);
 const QUERIES = Number(values.queries ?? 300);
 const WARMUP = 30;
-const BATCH = 2_000;
 
 const lexical = generateBm25Corpus({ docs: DOCS });
 const sparse = generateSparseCorpus({ docs: DOCS, queries: QUERIES });
@@ -88,32 +87,12 @@ const engineCases = engine();
 console.log(`engine: ${engineCases.map((c) => `${c.name} p50 ${c.p50.toFixed(2)} ms`).join(', ')}`);
 
 const server = await startThreadsearch();
-const post = async (path: string, body: unknown): Promise<any> => {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as any;
-  if (res.status !== 200) throw new Error(`${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-};
+const call = jsonCaller(server.url);
+const post = (path: string, body: unknown) => call('POST', path, body);
 
 let result;
 try {
-  await fetch(`${server.url}/hybrid`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mappings: MAPPINGS }),
-  });
-  const bodies: string[] = [];
-  for (let i = 0; i < DOCS; i += BATCH) {
-    let body = '';
-    for (let d = i; d < Math.min(DOCS, i + BATCH); d++) {
-      body += `{"index":{"_index":"hybrid","_id":"${d}"}}\n${JSON.stringify({ text: lexical.docs[d].text, ml: { tokens: vector(sparse.docs, d) } })}\n`;
-    }
-    bodies.push(body);
-  }
-  const loadStart = performance.now();
-  await bulkLoad(server.url, bodies, 2);
-  await post('/hybrid/_refresh', {});
-  await post('/hybrid/_forcemerge?max_num_segments=1', {});
-  const loadMs = performance.now() - loadStart;
+  const loadMs = await loadOneSegmentIndex(server.url, 'hybrid', MAPPINGS, DOCS, (d) => ({ id: String(d), source: { text: lexical.docs[d].text, ml: { tokens: vector(sparse.docs, d) } } }));
 
   const cases: Array<[string, (i: number) => unknown]> = [
     ['lexical match', (i) => ({ query: lex(i) })],

@@ -24,8 +24,8 @@ import { parseArgs } from 'node:util';
 import { startCpuProbe } from './lib/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { jsonCaller, loadSciFactWithModel, SCIFACT_MODEL } from './lib/scifact-server.js';
-import { startThreadsearch } from './lib/server-process.js';
+import { loadSciFactWithModel, SCIFACT_MODEL } from './lib/scifact-server.js';
+import { startThreadsearch, jsonCaller } from './lib/server-process.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, 'no-write': { type: 'boolean' } } });
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');

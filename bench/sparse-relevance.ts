@@ -28,8 +28,8 @@ import { startCpuProbe } from './lib/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { encode, loadSparseModel, readSparseModel, SPARSE_MODEL_ID, type SparseVector } from '../src/ml/index.js';
-import { jsonCaller, loadSciFactWithModel } from './lib/scifact-server.js';
-import { startThreadsearch } from './lib/server-process.js';
+import { loadSciFactWithModel } from './lib/scifact-server.js';
+import { startThreadsearch, jsonCaller } from './lib/server-process.js';
 
 const { values } = parseArgs({
   options: { dir: { type: 'string' }, 'model-dir': { type: 'string' }, 'no-server': { type: 'boolean' }, 'no-write': { type: 'boolean' } },

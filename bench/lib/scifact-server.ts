@@ -5,22 +5,7 @@
  * Shared by the relevance scenarios so they measure the same index.
  */
 import type { BeirDataset } from './relevance.js';
-
-export type JsonCall = (method: string, path: string, body?: unknown, ndjson?: boolean) => Promise<any>;
-
-/** A JSON (or NDJSON) request helper against `url` that throws on any non-200 answer or bulk item error. */
-export function jsonCaller(url: string): JsonCall {
-  return async (method, path, body, ndjson = false) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
-      body: body === undefined ? undefined : ndjson ? (body as string) : JSON.stringify(body),
-    });
-    const json = (await res.json()) as any;
-    if (res.status !== 200 || json.errors === true) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
-    return json;
-  };
-}
+import type { JsonCall } from './server-process.js';
 
 export const SCIFACT_MODEL = '.sparse_model_2';
 

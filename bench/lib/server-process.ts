@@ -91,3 +91,45 @@ export function bulkBodies(index: string, docs: ReadonlyArray<{ id: string; text
   }
   return out;
 }
+
+export type JsonCall = (method: string, path: string, body?: unknown, ndjson?: boolean) => Promise<any>;
+
+/** A JSON (or NDJSON) request helper against `url` that throws on any non-200 answer or bulk item error. */
+export function jsonCaller(url: string): JsonCall {
+  return async (method, path, body, ndjson = false) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+      body: body === undefined ? undefined : ndjson ? (body as string) : JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status !== 200 || json.errors === true) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
+    return json;
+  };
+}
+
+/**
+ * Creates `index` with `mappings`, bulk-loads `count` documents (`doc(i)`) in batches of `batch`
+ * with two requests in flight, refreshes, and force-merges it to one segment, as the engine-level
+ * halves of the scenarios measure one segment. Returns the load time in ms.
+ */
+export async function loadOneSegmentIndex(
+  url: string, index: string, mappings: unknown, count: number, doc: (i: number) => { id: string; source: unknown }, batch = 2_000,
+): Promise<number> {
+  const call = jsonCaller(url);
+  await call('PUT', `/${index}`, { mappings });
+  const bodies: string[] = [];
+  for (let i = 0; i < count; i += batch) {
+    let body = '';
+    for (let d = i; d < Math.min(count, i + batch); d++) {
+      const { id, source } = doc(d);
+      body += `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(id)}}}\n${JSON.stringify(source)}\n`;
+    }
+    bodies.push(body);
+  }
+  const start = performance.now();
+  await bulkLoad(url, bodies, 2);
+  await call('POST', `/${index}/_refresh`);
+  await call('POST', `/${index}/_forcemerge?max_num_segments=1`);
+  return performance.now() - start;
+}

@@ -177,7 +177,7 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
   });
 
   describe('facets', () => {
-    it('value facets (keyword, keyword subfield, numeric) and numeric and date range facets count every product', async () => {
+    it('value facets (keyword, keyword subfield, number, boolean) and numeric and date range facets count every product', async () => {
       const { response } = await search({ current: 1, resultsPerPage: 5 }, { result_fields: TITLE_AND_PRICE, facets: FACETS });
       expect(response.totalResults).toBe(ALL);
       expect(response.results).toHaveLength(5);

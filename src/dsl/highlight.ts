@@ -11,10 +11,10 @@
  * override ES's defaults — merged once, per index, by search/highlight. `type` and `boundary_scanner`
  * values ES only checks when it highlights are checked there too.
  */
-import { didYouMean } from '../common/did-you-mean.js';
 import { EsError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { booleanValue, forEachEntry, intValue, isObject, within, type JsonObject } from './parse-helpers.js';
+import { objectField, unknownField } from './object-parser.js';
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
 
@@ -128,7 +128,7 @@ export function parseHighlight(v: unknown): HighlightRequest {
   forEachEntry(body, (k, value) => {
     if (k === 'fields') {
       if (!isObject(value) && !Array.isArray(value)) throw unsupportedToken('highlight', k, value);
-      fields = wrapFailure('highlight', k, () => parseFields(value));
+      fields = objectField('highlight', k, () => parseFields(value));
       return;
     }
     const member = ownMember(COMMON, k);
@@ -144,7 +144,7 @@ export function parseHighlight(v: unknown): HighlightRequest {
 function parseFields(v: JsonObject | unknown[]): HighlightFieldRequest[] {
   if (!Array.isArray(v)) {
     const out: HighlightFieldRequest[] = [];
-    forEachEntry(v, (name, options) => out.push({ name, options: wrapFailure('fields', name, () => parseFieldOptions(options)) }));
+    forEachEntry(v, (name, options) => out.push({ name, options: objectField('fields', name, () => parseFieldOptions(options)) }));
     return out;
   }
   return v.map((entry, i) => within(i, () => {
@@ -153,7 +153,7 @@ function parseFields(v: JsonObject | unknown[]): HighlightFieldRequest[] {
       throw new XContentParseError('[fields] can be a single object with any number of fields or an array where each entry is an object with a single field');
     }
     const name = keys[0];
-    return within(name, () => ({ name, options: wrapFailure('fields', name, () => parseFieldOptions((entry as JsonObject)[name])) }));
+    return within(name, () => ({ name, options: objectField('fields', name, () => parseFieldOptions((entry as JsonObject)[name])) }));
   }));
 }
 
@@ -176,25 +176,11 @@ function ownMember(members: Record<string, Member>, k: string): Member | undefin
 /** ObjectParser: the token first (FieldParser.assertSupports), then the value, failures wrapped. */
 function parseMember(owner: string, k: string, member: Member, options: MutableOptions, value: unknown): void {
   if (!TOKENS[member.type].includes(tokenName(value))) throw unsupportedToken(owner, k, value);
-  wrapFailure(owner, k, () => member.set(options, value));
-}
-
-/** ObjectParser.parseValue: any failure of a member's parser becomes "[owner] failed to parse field [k]". */
-function wrapFailure<T>(owner: string, k: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    if (!(e instanceof EsError)) throw e;
-    throw new XContentParseError(`[${owner}] failed to parse field [${k}]`, e);
-  }
+  objectField(owner, k, () => member.set(options, value));
 }
 
 function unsupportedToken(owner: string, k: string, value: unknown): XContentParseError {
   return new XContentParseError(`[${owner}] ${k} doesn't support values of type: ${tokenName(value)}`);
-}
-
-function unknownField(owner: string, k: string, known: readonly string[]): XContentParseError {
-  return new XContentParseError(`[${owner}] unknown field [${k}]${didYouMean(k, known)}`, undefined, 'key');
 }
 
 /** declareStringArray: one string, or an array of values read as text. */

@@ -1,11 +1,11 @@
 /**
- * ES ObjectParser's error shape for the suggest parsers: a value that fails inside a declared
- * field becomes `[<parser>] failed to parse field [<field>]` (x_content_parse_exception) with the
- * failure as its cause — nested parsers nest the same way — and unknown members are
- * `[<parser>] unknown field [<name>]`.
+ * ES ObjectParser's error shape, for the parsers built like ES's (highlight, suggest, rank_feature):
+ * a value that fails inside a declared field becomes `[<parser>] failed to parse field [<field>]`
+ * (x_content_parse_exception) with the failure as its cause — nested parsers nest the same way —
+ * and unknown members are `[<parser>] unknown field [<name>]` (+ ES's did-you-mean).
  */
-import { didYouMean } from '../../common/did-you-mean.js';
-import { EsError, XContentParseError } from '../../errors/index.js';
+import { didYouMean } from '../common/did-you-mean.js';
+import { EsError, XContentParseError } from '../errors/index.js';
 
 export function objectField<T>(parser: string, field: string, parse: () => T): T {
   try {

@@ -8,7 +8,7 @@ import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, readNumber, readString } from '../parse-helpers.js';
 import type { RankFeatureFunction, RankFeatureQuery } from '../query-nodes.js';
-import { objectField, unknownField } from '../suggest/object-field.js';
+import { objectField, unknownField } from '../object-parser.js';
 import { newCommon, readCommon } from './common.js';
 
 const FUNCTIONS = ['log', 'saturation', 'sigmoid', 'linear'] as const;

@@ -7,7 +7,7 @@ import { IllegalArgumentError, ParseError, XContentParseError } from '../../erro
 import { tokenName } from '../json-body.js';
 import { booleanValue, forEachEntry, intValue, isObject, readString } from '../parse-helpers.js';
 import { parseFuzzyOptions } from './fuzzy-options.js';
-import { objectField, unknownField } from './object-field.js';
+import { objectField, unknownField } from '../object-parser.js';
 import { DEFAULT_SUGGEST_SIZE, type CompletionRegexOptions, type CompletionSuggestion } from './suggest-nodes.js';
 
 const FIELDS = ['field', 'analyzer', 'size', 'shard_size', 'skip_duplicates', 'fuzzy', 'regex', 'contexts', 'context'];

@@ -6,7 +6,7 @@
 import { IllegalArgumentError, NumberFormatError, ParseError, XContentParseError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { booleanValue, forEachEntry, intValue, isObject } from '../parse-helpers.js';
-import { objectField, unknownField } from './object-field.js';
+import { objectField, unknownField } from '../object-parser.js';
 import type { CompletionFuzzyOptions } from './suggest-nodes.js';
 
 export const DEFAULT_FUZZY: CompletionFuzzyOptions = { editDistance: 1, transpositions: true, minLength: 3, prefixLength: 1, unicodeAware: false };

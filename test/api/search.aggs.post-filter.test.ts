@@ -72,9 +72,8 @@ describe('post_filter', () => {
     expect(bad.body.error.reason).toBe('unknown query [nope]');
   });
 
-  it('is still refused with hybrid (rrf) searches, as are aggregations', async () => {
+  it('is still refused with hybrid (rrf) searches (aggregations are not: search.rrf.test.ts)', async () => {
     const rrf = { retriever: { rrf: { retrievers: [{ standard: { query: { term: { color: 'red' } } } }, { standard: { query: { term: { brand: 'dior' } } } }] } } };
-    expectEsError(await t.request('POST', '/shirts1/_search', { ...rrf, aggs: { c: { terms: { field: 'color' } } } }), 400, 'illegal_argument_exception', '[aggs] is not supported by this server yet');
     expectEsError(await t.request('POST', '/shirts1/_search', { ...rrf, post_filter: { term: { color: 'red' } } }), 400, 'illegal_argument_exception', '[post_filter] is not supported by this server yet');
   });
 });

@@ -24,7 +24,7 @@ export function encodeFeatureWeight(weight: number): number {
  * i.e. (256 + (freq & 255)) × FEATURE_SCALE[freq >>> 8], one multiply and a 2 KB table instead of
  * a typed-array bit cast in hot loops.
  */
-export const FEATURE_SCALE = new Float64Array(256);
+const FEATURE_SCALE = new Float64Array(256);
 for (let e = 1; e < 255; e++) FEATURE_SCALE[e] = 2 ** (e - 127 - 8);
 
 /** The (float32) weight a postings frequency stores. */

@@ -162,7 +162,9 @@ export class DisMaxScorer extends Scorer {
       sum += m;
       max = Math.max(max, m);
     }
-    return max + (sum - max) * this.tieBreaker;
+    // score() evaluates the same expression over other operands; its double rounding is not
+    // monotone in them, so the bound carries a margin far above that error (~1e-16 relative).
+    return (max + (sum - max) * this.tieBreaker) * (1 + 1e-12);
   }
   cost(): number {
     let c = 0;

@@ -173,6 +173,14 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
       const scorer = buildScorer(req.query, ctx);
       if (scorer) {
         const needScore = req.k > 0 || req.minScore !== null;
+        // Docs come in increasing order and ties lose, so once the page is full and its worst hit
+        // scores at least this segment's ceiling, no later doc can enter: scoring stops and
+        // counting goes on to the limit (Lucene's TopScoreDocCollector with a total-hits
+        // threshold). Constant-score queries — filters, prefixes, match_all — stop after k docs.
+        // Every score is a float32 rounding of a sum bounded by maxScore(), and rounding is
+        // monotone, so the rounded bound is safe.
+        const ceiling = req.k > 0 && req.minScore === null && req.terminateAfter === 0 ? Math.fround(scorer.maxScore()) : Infinity;
+        let saturated = false;
         let untilCheck = DEADLINE_CHECK_INTERVAL;
         for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
           if (--untilCheck === 0) {
@@ -180,6 +188,10 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
             if (deadline.expired()) break;
           }
           if (!isLive(live, doc)) continue;
+          if (saturated) {
+            if (++total > limit) break;
+            continue;
+          }
           const score = needScore ? scorer.score() : 0;
           if (req.minScore !== null && score < req.minScore) continue;
           total++;
@@ -190,6 +202,10 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
           }
           // Past the counting limit with nothing left to rank: stop early.
           if (req.k === 0 && counting && total > limit) break;
+          if (top.minCompetitive >= ceiling) {
+            if (!counting || total > limit) break;
+            saturated = true;
+          }
         }
       }
     }

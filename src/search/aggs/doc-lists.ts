@@ -6,7 +6,7 @@
 import { isLive, type Segment } from '../../index/index.js';
 import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from '../exec/build-scorer.js';
-import { DEADLINE_CHECK_INTERVAL, type SearchDeadline } from '../exec/deadline.js';
+import type { SearchDeadline } from '../exec/deadline.js';
 import { NO_MORE_DOCS } from '../exec/scorer.js';
 import { bitsToDocs, collectDisjunction, disjunctionLeaves } from '../exec/disjunction-docs.js';
 
@@ -42,12 +42,8 @@ export function matchingDocs(
     let docs = new Int32Array(64);
     let n = 0;
     if (scorer) {
-      let untilCheck = DEADLINE_CHECK_INTERVAL;
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
-        if (--untilCheck === 0) {
-          untilCheck = DEADLINE_CHECK_INTERVAL;
-          if (deadline.expired()) break;
-        }
+        if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
         if (minScore !== null && scorer.score() < minScore) continue;
         if (n === docs.length) {

@@ -25,6 +25,18 @@ export class SearchDeadline {
   /** `at`: absolute Date.now() milliseconds; ≤ 0 (NO_DEADLINE) = never expires. */
   constructor(private readonly at: number) {}
 
+  private untilCheck = DEADLINE_CHECK_INTERVAL;
+
+  /**
+   * For document-at-a-time loops, called once per matching doc: reads the clock only every
+   * DEADLINE_CHECK_INTERVAL calls, answering false in between.
+   */
+  expiredEvery(): boolean {
+    if (--this.untilCheck !== 0) return false;
+    this.untilCheck = DEADLINE_CHECK_INTERVAL;
+    return this.expired();
+  }
+
   /** Whether time is up. Strictly after the deadline, as ES QueryPhase checks `time > maxTime`. */
   expired(): boolean {
     if (!this.timedOut && this.at > NO_DEADLINE && Date.now() > this.at) this.timedOut = true;

@@ -9,7 +9,7 @@
 import { isLive, type Segment } from '../../index/index.js';
 import type { Exec } from '../plan/exec-nodes.js';
 import { SegmentSearchContext, buildScorer } from './build-scorer.js';
-import { DEADLINE_CHECK_INTERVAL, NO_DEADLINE, SearchDeadline } from './deadline.js';
+import { NO_DEADLINE, SearchDeadline } from './deadline.js';
 import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './field-sort.js';
 import { featureAccumulateTopK, prefersAccumulation } from './feature-taat.js';
 import { maxScoreTopK } from './max-score.js';
@@ -181,12 +181,8 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
         // monotone, so the rounded bound is safe.
         const ceiling = req.k > 0 && req.minScore === null && req.terminateAfter === 0 ? Math.fround(scorer.maxScore()) : Infinity;
         let saturated = false;
-        let untilCheck = DEADLINE_CHECK_INTERVAL;
         for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
-          if (--untilCheck === 0) {
-            untilCheck = DEADLINE_CHECK_INTERVAL;
-            if (deadline.expired()) break;
-          }
+          if (deadline.expiredEvery()) break;
           if (!isLive(live, doc)) continue;
           if (saturated) {
             if (++total > limit) break;
@@ -253,12 +249,8 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = new SortValueReader(keys, segment);
-      let untilCheck = DEADLINE_CHECK_INTERVAL;
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
-        if (--untilCheck === 0) {
-          untilCheck = DEADLINE_CHECK_INTERVAL;
-          if (deadline.expired()) break;
-        }
+        if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
         const score = needScore ? scorer.score() : NaN;
         if (req.minScore !== null && score < req.minScore) continue;

@@ -88,6 +88,19 @@ describe('date_range', () => {
   });
 });
 
+describe('missing', () => {
+  it('gives documents without a value the `missing` value in range and histogram (a field no document has)', async () => {
+    const res = await aggs({
+      r: { range: { field: 'rating', missing: 12, ranges: [{ to: 10 }, { from: 10, to: 20 }] } },
+      h: { histogram: { field: 'rating', interval: 5, missing: 12 } },
+      none: { histogram: { field: 'rating', interval: 5 } },
+    }, { query: { terms: { price: [5, 30] } } });
+    expect(res.r.buckets).toEqual([{ key: '*-10.0', to: 10, doc_count: 0 }, { key: '10.0-20.0', from: 10, to: 20, doc_count: 2 }]);
+    expect(res.h.buckets).toEqual([{ key: 10, doc_count: 2 }]);
+    expect(res.none.buckets).toEqual([]);
+  });
+});
+
 describe('histogram', () => {
   it('buckets by interval, filling gaps with empty buckets (min_doc_count 0)', async () => {
     expect(await aggs({ h: { histogram: { field: 'price', interval: 10 } } })).toEqual({

@@ -4,6 +4,7 @@
  */
 import type { Segment, SegmentField } from '../../index/index.js';
 import type { ValuesSource } from './exec-aggs.js';
+import type { DocLists } from './doc-lists.js';
 
 export interface SegmentValues {
   readonly offsets: Uint32Array | null;
@@ -19,4 +20,27 @@ export function segmentValues(segment: Segment, source: ValuesSource): SegmentVa
   const field = segment.fields.get(source.field);
   if (!field || !field.docValueOffsets) return NONE;
   return { offsets: field.docValueOffsets, numbers: field.docValueNumbers, ords: field.docValueOrds, field };
+}
+
+/**
+ * Visits the numeric doc values (ascending) of every doc of `docs`, segment by segment, as
+ * `values[start..end)`; a doc without values is visited with the configured numeric `missing` as
+ * its one value, or skipped when there is none (how ES's ValuesSource applies `missing`).
+ */
+export function forEachNumericValues(
+  segments: readonly Segment[], docs: DocLists, source: ValuesSource,
+  visit: (values: ArrayLike<number>, start: number, end: number, segment: number, doc: number) => void,
+): void {
+  const missing = typeof source.missing === 'number' ? Float64Array.of(source.missing) : null;
+  for (let s = 0; s < segments.length; s++) {
+    const list = docs[s];
+    const { offsets, numbers } = segmentValues(segments[s], source);
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i];
+      const start = offsets && numbers ? offsets[doc] : 0;
+      const end = offsets && numbers ? offsets[doc + 1] : 0;
+      if (start < end) visit(numbers!, start, end, s, doc);
+      else if (missing !== null) visit(missing, 0, 1, s, doc);
+    }
+  }
 }

@@ -7,7 +7,7 @@
 import type { Segment } from '../../index/index.js';
 import type { ExecHistogram, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
-import { segmentValues } from './field-values.js';
+import { forEachNumericValues } from './field-values.js';
 import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
 import { formatAsString, javaDouble } from './key-format.js';
 
@@ -18,27 +18,15 @@ function bucketKey(agg: ExecHistogram, v: number): number {
 export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
   const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
   const add = (key: number, s: number, doc: number): void => buckets.addDoc(buckets.bucketOf(key), s, doc);
-  const missing = typeof agg.source.missing === 'number' ? agg.source.missing : null;
-  for (let s = 0; s < segments.length; s++) {
-    const list = docs[s];
-    const { offsets, numbers } = segmentValues(segments[s], agg.source);
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i];
-      const start = offsets && numbers ? offsets[doc] : 0;
-      const end = offsets && numbers ? offsets[doc + 1] : 0;
-      if (start === end) {
-        if (missing !== null) add(bucketKey(agg, missing), s, doc);
-        continue;
-      }
-      let previous = NaN;
-      for (let j = start; j < end; j++) {
-        const key = bucketKey(agg, numbers![j]);
-        // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
-        if (key !== previous) add(key, s, doc);
-        previous = key;
-      }
+  forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
+    let previous = NaN;
+    for (let j = start; j < end; j++) {
+      const key = bucketKey(agg, values[j]);
+      // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
+      if (key !== previous) add(key, s, doc);
+      previous = key;
     }
-  }
+  });
   return { t: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: collectBucketSubs(agg.subs, segments, buckets.bucketDocs) };
 }
 

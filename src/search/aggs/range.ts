@@ -6,7 +6,7 @@
 import type { Segment } from '../../index/index.js';
 import type { ExecRange, ExecRangeBucket, FixedBucketsPartial } from './exec-aggs.js';
 import { BucketDocs, type DocLists } from './doc-lists.js';
-import { segmentValues } from './field-values.js';
+import { forEachNumericValues } from './field-values.js';
 import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
 import { formatAsString, javaDouble } from './key-format.js';
 
@@ -15,25 +15,16 @@ export function collectRange(agg: ExecRange, segments: readonly Segment[], docs:
   const counts = new Array<number>(ranges.length).fill(0);
   const withSubs = agg.subs.length > 0;
   const bucketDocs = withSubs ? ranges.map(() => new BucketDocs(segments.length)) : [];
-  const missing = typeof agg.source.missing === 'number' ? agg.source.missing : null;
-  for (let s = 0; s < segments.length; s++) {
-    const list = docs[s];
-    const { offsets, numbers } = segmentValues(segments[s], agg.source);
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i];
-      const start = offsets && numbers ? offsets[doc] : 0;
-      const end = offsets && numbers ? offsets[doc + 1] : 0;
-      for (let r = 0; r < ranges.length; r++) {
-        const { from, to } = ranges[r];
-        let hit = false;
-        if (start === end) hit = missing !== null && missing >= from && missing < to;
-        else for (let j = start; j < end && !hit; j++) hit = numbers![j] >= from && numbers![j] < to;
-        if (!hit) continue;
-        counts[r]++;
-        if (withSubs) bucketDocs[r].add(s, doc);
-      }
+  forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
+    for (let r = 0; r < ranges.length; r++) {
+      const { from, to } = ranges[r];
+      let hit = false;
+      for (let j = start; j < end && !hit; j++) hit = values[j] >= from && values[j] < to;
+      if (!hit) continue;
+      counts[r]++;
+      if (withSubs) bucketDocs[r].add(s, doc);
     }
-  }
+  });
   return { t: 'fixed_buckets', counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
 }
 

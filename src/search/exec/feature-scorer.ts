@@ -13,8 +13,12 @@ import { TermScorer } from './term-scorer.js';
 const NO_TABLE = new Float64Array(256);
 
 export class FeatureScorer extends TermScorer {
+  /** sigmoid's pivot^a, computed once as Lucene's SigmoidFunction does (NaN for other functions). */
+  private readonly pivotPa: number;
+
   constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
     super(field, ord, weight, NO_TABLE, NO_TABLE);
+    this.pivotPa = fn?.kind === 'sigmoid' ? Math.pow(fn.pivot, fn.exponent) : NaN;
   }
 
   override scoreAt(p: number): number {
@@ -35,10 +39,7 @@ export class FeatureScorer extends TermScorer {
     switch (fn.kind) {
       case 'saturation': return f(this.weight * f(1 - f(fn.pivot / f(s + fn.pivot))));
       case 'log': return f(this.weight * Math.log(f(fn.scalingFactor + s)));
-      case 'sigmoid': {
-        const pivotPa = Math.pow(fn.pivot, fn.exponent);
-        return f(this.weight * (1 - pivotPa / (Math.pow(s, fn.exponent) + pivotPa)));
-      }
+      case 'sigmoid': return f(this.weight * (1 - this.pivotPa / (Math.pow(s, fn.exponent) + this.pivotPa)));
     }
   }
 

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InProcessIndex } from '../../bench/lib/engine-harness.js';
+import { readId } from '../../src/index/index.js';
 import { matchingDocs } from '../../src/search/aggs/doc-lists.js';
 import { SearchDeadline, NO_DEADLINE } from '../../src/search/exec/deadline.js';
 import { disjunctionLeaves } from '../../src/search/exec/disjunction-docs.js';
@@ -74,7 +75,7 @@ describe('pure disjunctions counted and listed as the union of their postings', 
           expect(counted).toEqual({ hits: [], total: expected.length, relation: 'eq' });
         }
         const lists = matchingDocs(exec, index.segments, index.liveDocs, null, new SearchDeadline(NO_DEADLINE));
-        const listed = lists.flatMap((docs, s) => [...docs].map((d) => index.hits({ hits: Float64Array.of(0, s, d, 0), totalHits: 0 } as never).hits[0].id));
+        const listed = lists.flatMap((docs, s) => [...docs].map((d) => readId(index.segments[s], d)));
         expect(listed.sort()).toEqual(expected);
         lists.forEach((docs) => expect([...docs]).toEqual([...docs].sort((a, b) => a - b)));
       }

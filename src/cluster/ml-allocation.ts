@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerExecArgv } from './worker-exec-argv.js';
 import { EsError, InternalError } from '../errors/index.js';
 import type { SparseVector } from '../ml/index.js';
 import { TASK, type EncodeReply, type EncodeTask, type EncodeWorkerData } from '../../workers/protocol.js';
@@ -32,6 +33,7 @@ export class MlAllocation {
       maxQueue: threads,
       concurrentTasksPerWorker: 1,
       recordTiming: false,
+      execArgv: workerExecArgv(),
       workerData: { probe: false } satisfies EncodeWorkerData,
     });
     // A worker failing while idle: Piscina replaces it; without a listener the event would throw.

@@ -5,6 +5,7 @@
  * (`per_allocation_memory_bytes`), so memory estimates come from the real model, not a guess.
  */
 import { Piscina } from 'piscina';
+import { workerExecArgv } from './worker-exec-argv.js';
 import { EsError, InternalError } from '../errors/index.js';
 import type { ModelProbe } from '../ml/index.js';
 import { TASK, type DescribeModelReply, type EncodeWorkerData } from '../../workers/protocol.js';
@@ -19,6 +20,7 @@ export async function probeModel(workerDir: URL): Promise<ModelProbe> {
     maxThreads: 1,
     idleTimeout: Infinity,
     recordTiming: false,
+    execArgv: workerExecArgv(),
     workerData: { probe: true } satisfies EncodeWorkerData,
   });
   pool.on('error', () => {});

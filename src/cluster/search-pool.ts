@@ -19,6 +19,7 @@
 import { fileURLToPath } from 'node:url';
 import { BroadcastChannel, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { workerExecArgv } from './worker-exec-argv.js';
 import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
 import type { ShardSearchResult } from '../search/index.js';
 import {
@@ -88,6 +89,7 @@ export class SearchPool {
       concurrentTasksPerWorker: 1,
       // Per-task timing histograms cost main-thread time on every task; not needed.
       recordTiming: false,
+      execArgv: workerExecArgv(),
     });
     // Piscina emits 'error' when a worker fails while idle (its replacement is already starting);
     // without a listener that event would be thrown on the main thread and end the process.

@@ -1,6 +1,7 @@
 /**
- * Hybrid search on the coordinator: several ranked lists (an rrf retriever's standard leaves, or the
- * legacy `sub_searches`) fused by reciprocal rank fusion (rrf.ts), in one scatter and one fetch.
+ * Hybrid search on the coordinator: several ranked lists (an rrf or linear retriever's standard leaves,
+ * or the legacy `sub_searches`) fused by reciprocal rank fusion (rrf.ts) or a weighted sum of normalized
+ * scores (linear-fusion.ts), in one scatter and one fetch.
  *
  * 1. Model texts of every list are encoded in one inference round (one call per model).
  * 2. Each list is planned once per index over the same index-wide statistics.
@@ -21,13 +22,14 @@ import { EsError, IllegalArgumentError, QueryPhaseExecutionError, type SearchPha
 import type { Segment } from '../index/index.js';
 import { TRACK_TOTAL_HITS_DISABLED, type BoolQuery, type QueryNode, type SearchRequest } from '../dsl/index.js';
 import { validateFusion } from '../dsl/rank.js';
-import { fusionLeaves, withLeafQueries, type RrfNode } from '../dsl/retriever.js';
+import { fusionLeaves, withLeafQueries, type CompoundNode } from '../dsl/retriever.js';
 import { HIT_STRIDE, renderHit, type Exec, type ShardSearchRequest, type ShardSearchResult } from '../search/index.js';
 import type { SparseInference } from '../ml/index.js';
 import type { IndexService } from './index-service.js';
 import type { ResolveOptions } from './index-resolver.js';
 import { resolveQueryInference } from './query-inference.js';
-import { reciprocalRankFusion, type FusedDoc, type RankedList } from './rrf.js';
+import { linearCombination } from './linear-fusion.js';
+import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { fetchFailure, planHighlight, unionOfPlans } from './search-highlight.js';
 import type { SearchPool } from './search-pool.js';
@@ -77,6 +79,9 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   const deadline = host.deadline(req.timeoutMs);
   const allowPartial = opts.allowPartialSearchResults ?? true;
   const indices = host.resolve(expression, opts.resolve);
+  if (root.kind === 'linear' && root.multiField && indices.length > 1) {
+    throw new IllegalArgumentError('[linear] cannot specify [query] when querying multiple indices');
+  }
   host.checkResultWindow(indices, Math.max(req.from + req.size, ...windows));
   if (req.searchAfter !== null) throw host.shardFailure(indices, new IllegalArgumentError('search_after needs a sort'));
 
@@ -128,13 +133,15 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   const docs = new Map<number, DocRef>();
   const lists = leaves.map((_, i) => mergeList(targets, results, i, windows[i], docs));
   let cursor = 0;
-  const fuse = (node: RrfNode): FusedDoc[] => {
+  const fuse = (node: CompoundNode): Array<{ key: number; score: number }> => {
     const childLists = node.retrievers.map((c): RankedList => {
       if (c.kind === 'standard') return lists[cursor++];
       const fused = fuse(c).slice(0, c.rankWindowSize);
       return { keys: fused.map((d) => d.key), scores: fused.map((d) => d.score) };
     });
-    return reciprocalRankFusion(childLists, node.rankConstant);
+    return node.kind === 'rrf'
+      ? reciprocalRankFusion(childLists, node.rankConstant, node.weights)
+      : linearCombination(childLists, node.weights, node.normalizers, node.rankWindowSize, node.minScore);
   };
   let fused = fuse(root);
   // The legacy coordinator pages over every fused document; a retriever returns its top window.
@@ -188,7 +195,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
 }
 
 /** Every leaf's model texts encoded in one round: the leaves' queries go through as one `bool`. */
-async function resolveLeafInference(root: RrfNode, inference: SparseInference | null): Promise<RrfNode> {
+async function resolveLeafInference(root: CompoundNode, inference: SparseInference | null): Promise<CompoundNode> {
   const queries = fusionLeaves(root).map((l) => l.query);
   const all = unionQuery(queries);
   const resolved = await resolveQueryInference(all, inference);
@@ -200,10 +207,10 @@ function unionQuery(queries: readonly QueryNode[]): BoolQuery {
   return { kind: 'bool', must: [], should: queries, filter: [], mustNot: [], minimumShouldMatch: null, boost: 1, name: null };
 }
 
-/** Each leaf's window: the `rank_window_size` of the rrf node it belongs to, in `fusionLeaves` order. */
-function leafWindows(root: RrfNode): number[] {
+/** Each leaf's window: the `rank_window_size` of the compound node it belongs to, in `fusionLeaves` order. */
+function leafWindows(root: CompoundNode): number[] {
   const out: number[] = [];
-  const walk = (n: RrfNode) => {
+  const walk = (n: CompoundNode) => {
     for (const c of n.retrievers) {
       if (c.kind === 'standard') out.push(n.rankWindowSize);
       else walk(c);

@@ -2,7 +2,8 @@
  * Reciprocal rank fusion, pure (ES RRFQueryPhaseRankCoordinatorContext / RRFRetrieverBuilder):
  * each list, best first and already cut to its window, gives the document at 1-based rank r the
  * score 1/(rank_constant + r); a document's RRF score is the sum over the lists containing it,
- * accumulated in float32 in list order as ES does (`score += 1.0f / (rankConstant + rank)`).
+ * accumulated in float32 in list order as ES does (`score += weight * (1.0f / (rankConstant + rank))`,
+ * each list's weight 1 unless an rrf component gives one, ES 9.2).
  *
  * Order: RRF score descending; ties as ES breaks them — for each list in order, a document present
  * in it beats one that is not, and between two present the higher original score wins — then the
@@ -36,7 +37,7 @@ interface Accumulator {
 }
 
 /** Fuses `lists` into one list, best first (every document of every list, none dropped). */
-export function reciprocalRankFusion(lists: readonly RankedList[], rankConstant: number): FusedDoc[] {
+export function reciprocalRankFusion(lists: readonly RankedList[], rankConstant: number, weights?: readonly number[]): FusedDoc[] {
   const byKey = new Map<number, Accumulator>();
   const n = lists.length;
   for (let q = 0; q < n; q++) {
@@ -49,7 +50,8 @@ export function reciprocalRankFusion(lists: readonly RankedList[], rankConstant:
         byKey.set(key, acc);
       }
       if (acc.positions[q] !== NO_RANK) continue; // a list names each document once
-      acc.score = Math.fround(acc.score + Math.fround(1 / (rankConstant + i + 1)));
+      const contribution = Math.fround(1 / (rankConstant + i + 1));
+      acc.score = Math.fround(acc.score + (weights === undefined ? contribution : Math.fround(weights[q] * contribution)));
       acc.positions[q] = i;
       acc.scores[q] = scores[i];
     }

@@ -9,7 +9,7 @@ import { tokenName } from './json-body.js';
 import { forEachEntry, isObject, mapItems, readInt, within } from './parse-helpers.js';
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
-import { checkRankConstant, DEFAULT_RANK_CONSTANT, DEFAULT_RANK_WINDOW_SIZE, type Fusion, type RrfNode } from './retriever.js';
+import { checkRankConstant, DEFAULT_RANK_CONSTANT, DEFAULT_RANK_WINDOW_SIZE, type CompoundNode, type Fusion, type RrfNode } from './retriever.js';
 
 export interface RrfRank {
   readonly rankWindowSize: number;
@@ -64,6 +64,7 @@ export function legacyFusion(queries: readonly QueryNode[], rank: RrfRank, minSc
   const root: RrfNode = {
     kind: 'rrf', rankWindowSize: rank.rankWindowSize, rankConstant: rank.rankConstant,
     retrievers: queries.map((query) => ({ kind: 'standard', query, minScore })),
+    weights: queries.map(() => 1),
   };
   return { root, legacy: true, windowSizeName: rank.windowSizeName, conflicts, sizeGiven };
 }
@@ -101,11 +102,11 @@ export function validateFusion(req: FusionRequestView): void {
     if (req.sort !== null) errors.push('cannot specify [retriever] and [sort]');
     // CompoundRetrieverBuilder.validate compares the request's size as given (-1 when absent) with
     // every compound retriever's window; the default size equals the default window.
-    const walk = (n: RrfNode) => {
+    const walk = (n: CompoundNode) => {
       if ((f.sizeGiven || req.size !== DEFAULT_RANK_WINDOW_SIZE) && req.size > n.rankWindowSize) {
-        errors.push(`[rrf] requires [rank_window_size: ${n.rankWindowSize}] be greater than or equal to [size: ${req.size}]`);
+        errors.push(`[${n.kind}] requires [rank_window_size: ${n.rankWindowSize}] be greater than or equal to [size: ${req.size}]`);
       }
-      for (const c of n.retrievers) if (c.kind === 'rrf') walk(c);
+      for (const c of n.retrievers) if (c.kind !== 'standard') walk(c);
     };
     walk(f.root);
   }

@@ -141,6 +141,11 @@ async function textExpansionRun(): Promise<Run> {
 }
 
 const row = (name: string, e: Evaluation) => ({ system: name, ndcg10: e.ndcg10, recall100: e.recall100, mrr10: e.mrr10, queries: e.queries });
+/** Queries answered with fewer than a page of hits (or none): the model matches only shared tokens. */
+const shortAnswers = (run: Run) => {
+  const counts = [...run.values()].map((hits) => hits.length);
+  return { fewerThan10: counts.filter((n) => n < 10).length, none: counts.filter((n) => n === 0).length };
+};
 const result = {
   dataset: 'BEIR SciFact test',
   systems: [
@@ -149,6 +154,7 @@ const result = {
     ...(endToEnd ? [row('.sparse_model_2 via _infer + sparse_vector + text_expansion (HTTP)', endToEnd)] : []),
   ],
   reference: { bm25Flat: 0.6789, designBPrototype: 0.633, elserV2: 0.718, spladePlusPlus: 0.7041 },
+  shortAnswers: { bm25: shortAnswers(bm25Run), sparse: shortAnswers(sparseRun) },
   model: {
     sha256: model.sha256,
     sizeBytes: model.sizeBytes,
@@ -187,6 +193,9 @@ Sparse: title + text encoded as one text, exact dot product, document weights st
 the HTTP row does the same as a client would (\`_infer\` → \`_bulk\` into a \`sparse_vector\` field → \`text_expansion\`).
 Model output: documents ${formatNumber(m.docTokensMean, 0)} tokens on average (p10 ${m.docTokensP10}, p90 ${m.docTokensP90}; ${m.truncatedDocs} cut at 512 wordpieces),
 queries ${formatNumber(m.queryTokensMean, 0)} (p10 ${m.queryTokensP10}, p90 ${m.queryTokensP90}); encoding ${formatNumber(m.docEncodeMsMean, 2)} ms per document,
-${formatNumber(m.queryEncodeMsMean, 2)} ms per query, one thread; model loads in ${formatNumber(m.loadMs, 0)} ms.`;
+${formatNumber(m.queryEncodeMsMean, 2)} ms per query, one thread; model loads in ${formatNumber(m.loadMs, 0)} ms.
+Short answers (fewer than 10 hits / none) over the ${sparse.queries} queries: BM25 ${result.shortAnswers.bm25.fewerThan10} / ${result.shortAnswers.bm25.none},
+sparse ${result.shortAnswers.sparse.fewerThan10} / ${result.shortAnswers.sparse.none} — the built-in model matches only documents sharing a token with the
+query or its expansions (README, Semantic search).`;
   updateBenchmarksMd('sparse-relevance', table, notes);
 }

@@ -101,6 +101,18 @@ for (let id = 0; id < V; id++) {
   const q = 1 - Math.exp(-P.referenceLength * p);
   if (q <= P.maxDocumentShare) prior[id] = Math.log(1 + (1 - q) / q);
 }
+// Experiment (issue 24): PRIOR_TABLE=idf.json PRIOR_MODE=idf|blend replaces the Zipf prior, on the
+// same tokens, by a measured per-token IDF table (idf) or the geometric mean of both (blend).
+if (process.env.PRIOR_TABLE) {
+  const table = JSON.parse(readFileSync(process.env.PRIOR_TABLE, 'utf8'));
+  const mode = process.env.PRIOR_MODE ?? 'idf';
+  for (let id = 0; id < V; id++) {
+    const idf = table[vocab.tokens[id]];
+    if (prior[id] === 0 || idf === undefined) continue;
+    prior[id] = mode === 'blend' ? Math.sqrt(prior[id] * idf) : idf;
+  }
+  log(`prior from ${process.env.PRIOR_TABLE} (${mode})`);
+}
 
 // 6. Expansion candidates: canonical alphabetic words with a weight and a GloVe vector.
 const candidateIds = [];

@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseAggregations } from '../src/dsl/aggs/registry.js';
+import { DEFAULT_MAX_REGEX_LENGTH } from '../src/common/pattern/index.js';
 import { SegmentStatsSource } from '../src/cluster/stats-source.js';
 import { BucketBudget, planAggregations, reduceAggs, renderAggs } from '../src/search/index.js';
 import { generateBm25Corpus } from './lib/corpus.js';
@@ -64,7 +65,7 @@ function engine(): { plain: LatencyStats; faceted: LatencyStats } {
     if (i >= 0) samples.plain.push(performance.now() - start);
     start = performance.now();
     const aggs = planAggregations({
-      mapping: index.resolved, defaultFields: ['*'], stats: new SegmentStatsSource(index.segments), now: 0, index: { name: 'harness', uuid: 'harness' },
+      mapping: index.resolved, defaultFields: ['*'], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats: new SegmentStatsSource(index.segments), now: 0, index: { name: 'harness', uuid: 'harness' },
     }, aggNodes);
     const result = index.searchPlan(exec, { aggs: { aggs, query: exec } });
     JSON.stringify(renderAggs(aggs, reduceAggs(aggs, [result.aggs!]), new BucketBudget()));

@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** Which top-level modules each module may import (itself always allowed). */
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
-  common: [],
+  common: ['errors'],
   config: ['errors', 'common'],
   dsl: ['errors', 'common'],
   analysis: ['errors', 'common'],

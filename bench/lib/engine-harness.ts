@@ -5,6 +5,7 @@
  * correctness tests both drive it, so what they measure and check is the production code path.
  */
 import { SegmentStatsSource } from '../../src/cluster/stats-source.js';
+import { DEFAULT_MAX_REGEX_LENGTH } from '../../src/common/pattern/index.js';
 import { parseQuery, type QueryNode } from '../../src/dsl/index.js';
 import {
   EMPTY_ROOT, SegmentBuilder, docForId, mergeSegments, openSegment, parseRootMapping, readId, resolveMapping, resolveSettings,
@@ -76,6 +77,7 @@ export class InProcessIndex {
     return planQuery({
       mapping: this.resolved,
       defaultFields: this.defaultFields,
+      maxRegexLength: DEFAULT_MAX_REGEX_LENGTH,
       stats: new SegmentStatsSource(this.segments),
       now,
       index: { name: 'harness', uuid: 'harness' },

@@ -6,7 +6,7 @@
  * name are derived from that table.
  */
 import { AliasesNotFoundError, IllegalArgumentError, IllegalStateError, IndexNotFoundError, InvalidAliasNameError } from '../errors/index.js';
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 import { parseQuery, type AliasAction, type AliasProperties, type QueryNode } from '../dsl/index.js';
 import { validateIndexOrAliasName } from './index-names.js';
 
@@ -135,7 +135,7 @@ export class AliasRegistry {
       // remove: alias names may be wildcards over the aliases of the named indices.
       const missing: string[] = [];
       for (const pattern of action.aliases) {
-        const re = pattern.includes('*') || pattern === '_all' ? wildcardRegExp(pattern === '_all' ? '*' : pattern) : null;
+        const re = pattern.includes('*') || pattern === '_all' ? globMatcher(pattern === '_all' ? '*' : pattern) : null;
         let removed = false;
         for (const i of indices) {
           const m = next.get(i);
@@ -183,7 +183,7 @@ export class AliasRegistry {
       if (part === '_all' || part === '*') return null;
       if (part.includes('*')) {
         sawWildcard = true;
-        const re = wildcardRegExp(part);
+        const re = globMatcher(part);
         if (re.test(index)) return null;
         for (const [a, p] of aliases) {
           if (!re.test(a)) continue;
@@ -207,7 +207,7 @@ export class AliasRegistry {
    * `_all`, `*`; all when null). Names that are not wildcards and match nothing are reported missing.
    */
   select(indices: readonly string[], names: readonly string[] | null): { found: Map<string, Map<string, AliasProperties>>; missing: string[] } {
-    const patterns = names === null ? null : names.map((n) => (n === '_all' || n.includes('*') ? { n, re: wildcardRegExp(n === '_all' ? '*' : n) } : { n, re: null }));
+    const patterns = names === null ? null : names.map((n) => (n === '_all' || n.includes('*') ? { n, re: globMatcher(n === '_all' ? '*' : n) } : { n, re: null }));
     const found = new Map<string, Map<string, AliasProperties>>();
     const seen = new Set<string>();
     for (const index of indices) {

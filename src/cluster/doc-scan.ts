@@ -85,7 +85,7 @@ export class DocScan {
     const stats = new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
     const now = Date.now();
     const plans = new Map(indices.filter((i) => !matchesAll(i)).map((index) => [index, planQuery({
-      mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now, index: { name: index.name, uuid: index.uuid },
+      mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now, index: { name: index.name, uuid: index.uuid },
     }, queries.get(index)!)]));
     const results = await Promise.all(targets.map((t) => {
       if (!plans.has(t.index)) return null;

@@ -6,7 +6,7 @@
  * indices.
  */
 import { IndexNotFoundError } from '../errors/index.js';
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 
 export interface ResolveOptions {
   readonly ignoreUnavailable: boolean;
@@ -27,7 +27,7 @@ export function resolveIndexExpression(
   let sawWildcard = false;
   for (const part of parts) {
     if (part.startsWith('-') && sawWildcard) {
-      const re = wildcardRegExp(part.slice(1));
+      const re = globMatcher(part.slice(1));
       for (const name of [...result]) if (re.test(name)) result.delete(name);
       for (const [alias, indices] of aliases) if (re.test(alias)) for (const n of indices) result.delete(n);
       continue;
@@ -39,7 +39,7 @@ export function resolveIndexExpression(
     }
     if (part.includes('*')) {
       sawWildcard = true;
-      const re = wildcardRegExp(part);
+      const re = globMatcher(part);
       const visible = (n: string) => re.test(n) && (options.expandHidden || !n.startsWith('.') || part.startsWith('.'));
       const matched = existing.filter(visible);
       for (const [alias, indices] of aliases) if (visible(alias)) matched.push(...indices);

@@ -5,6 +5,7 @@
  * partials and render the `aggregations` object. Shards that failed contribute nothing, as in ES.
  */
 import { EsError } from '../errors/index.js';
+import { DEFAULT_MAX_REGEX_LENGTH } from '../common/pattern/index.js';
 import type { AggNode } from '../dsl/aggs/agg-nodes.js';
 import {
   BucketBudget, planAggregations, reduceAggs, renderAggs, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
@@ -25,7 +26,7 @@ export function planSearchAggs(
   for (const index of indices) {
     try {
       plans.set(index, planAggregations({
-        mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now,
+        mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
         index: { name: index.name, uuid: index.uuid },
       }, aggs));
     } catch (e) {
@@ -41,7 +42,7 @@ export function planSearchAggs(
 
 /** No index matched (e.g. a wildcard): ES still renders each aggregation, empty, every field unmapped. */
 function emptyContext(stats: StatsSource, now: number): PlanContext {
-  return { mapping: { fields: new Map() } as unknown as PlanContext['mapping'], defaultFields: [], stats, now, index: { name: '', uuid: '' } };
+  return { mapping: { fields: new Map() } as unknown as PlanContext['mapping'], defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats, now, index: { name: '', uuid: '' } };
 }
 
 export function renderSearchAggs(plans: SearchAggPlans, results: ReadonlyArray<ShardSearchResult | null>): string {

@@ -113,7 +113,7 @@ export class SearchService {
     for (const index of indices) {
       try {
         const exec = planQuery({
-          mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, stats, now,
+          mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
           index: { name: index.name, uuid: index.uuid },
         }, this.indices.searchQuery(indices, index, query));
         const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;

@@ -380,3 +380,18 @@ export class TaskTimeoutError extends EsError {
     super('timeout_exception', `Timed out waiting for completion of task [${taskId}]`, 408);
   }
 }
+
+/**
+ * Lucene's TooComplexToDeterminizeException: a regexp or wildcard whose automaton would need more
+ * than `max_determinized_states` states (Lucene 9's wording). ES shows it as the cause of
+ * "failed to create query: …" (400); on its own it is a client error too, so 400 here as well.
+ */
+export class TooComplexToDeterminizeError extends EsError {
+  constructor(nfaStates: number, nfaTransitions: number, maxDeterminizedStates: number) {
+    super(
+      'too_complex_to_determinize_exception',
+      `Determinizing automaton with ${nfaStates} states and ${nfaTransitions} transitions would result in more than ${maxDeterminizedStates} states.`,
+      400,
+    );
+  }
+}

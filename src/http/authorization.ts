@@ -6,7 +6,7 @@
  * expand to the authorized indices only — a caller cannot even learn which others exist.
  */
 import { resolveIndexExpression } from '../cluster/index.js';
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 import { SecurityError } from '../errors/index.js';
 import { grantingPrivileges, isClusterAction, principal, SELF_ACTIONS, type Authentication } from '../security/index.js';
 import { resolveParams } from './params.js';
@@ -76,7 +76,7 @@ export class RequestAuthorizer {
     const out = new Set<string>();
     for (const { kind, part } of steps) {
       if (kind === 'exclude') {
-        const re = wildcardRegExp(part.slice(1));
+        const re = globMatcher(part.slice(1));
         for (const n of [...out]) if (re.test(n)) out.delete(n);
       } else if (kind === 'wildcard') {
         for (const n of resolveIndexExpression(part, allowed, options)) out.add(n);

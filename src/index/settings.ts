@@ -8,6 +8,7 @@ import { IllegalArgumentError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { parseByteSize } from '../common/byte-size.js';
+import { DEFAULT_MAX_REGEX_LENGTH } from '../common/pattern/index.js';
 
 export type FlatSettings = ReadonlyMap<string, string>;
 
@@ -21,6 +22,8 @@ export interface ResolvedIndexSettings {
   readonly ignoreDynamicBeyondLimit: boolean;
   readonly depthLimit: number;
   readonly maxResultWindow: number;
+  /** `index.max_regex_length`: the longest regexp a query may use. */
+  readonly maxRegexLength: number;
   readonly defaultFields: readonly string[];
   readonly translogDurability: 'request' | 'async';
   readonly translogSyncIntervalMs: number;
@@ -84,6 +87,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.mapping.field_name_length.limit': { dynamic: true, validate: intSetting(1) },
   'index.max_result_window': { dynamic: true, validate: intSetting(1) },
   'index.max_terms_count': { dynamic: true, validate: intSetting(1) },
+  'index.max_regex_length': { dynamic: true, validate: intSetting(1) },
   'index.query.default_field': { dynamic: true, validate: anyString },
   'index.auto_expand_replicas': { dynamic: true, validate: anyString },
   'index.hidden': { dynamic: true, validate: boolSetting },
@@ -161,6 +165,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     ignoreDynamicBeyondLimit: flat.get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
+    maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
     defaultFields: (flat.get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
     translogDurability: flat.get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
     translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(flat.get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,

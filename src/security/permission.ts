@@ -4,24 +4,32 @@
  * key's chain is its own role descriptors (when it has any) followed by the chain of the key that
  * created it (ES's `limited_by`), so a derived key can never exceed its creator.
  */
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher, type Glob } from '../common/wildcard.js';
+import { compileRegexp, matches } from '../common/pattern/index.js';
 import { privilegeGrants, privilegePatterns, type PrivilegeKind } from './privileges.js';
 import type { IndicesPrivileges, RoleDescriptors } from './role-descriptors.js';
 
-/** Index name patterns: `*` wildcards, or a `/regex/` as ES's Lucene-regexp form. */
-function namePattern(pattern: string): RegExp {
+const MATCHES_NOTHING: Glob = { test: () => false };
+
+/**
+ * Index name patterns: `*` wildcards, or a `/regex/` in Lucene's RegExp syntax compiled to an
+ * automaton (ES Automatons.pattern), so a key holder cannot make authorization backtrack. A regexp
+ * that does not parse or is too complex to determinize matches no index.
+ */
+function namePattern(pattern: string): Glob {
   if (pattern.length > 1 && pattern.startsWith('/') && pattern.endsWith('/')) {
     try {
-      return new RegExp(`^(?:${pattern.slice(1, -1)})$`);
+      const dfa = compileRegexp(pattern.slice(1, -1));
+      return { test: (name) => matches(dfa, name) };
     } catch {
-      return /(?!)/;
+      return MATCHES_NOTHING;
     }
   }
-  return wildcardRegExp(pattern);
+  return globMatcher(pattern);
 }
 
 interface CompiledGroup {
-  readonly names: readonly RegExp[];
+  readonly names: readonly Glob[];
   readonly matchesAll: boolean;
   readonly privileges: readonly string[];
 }
@@ -32,7 +40,7 @@ function compileGroup(g: IndicesPrivileges): CompiledGroup {
 
 /** Whether `privilege` (a name, or an action name/pattern) grants `action`. */
 function grants(kind: PrivilegeKind, privilege: string, action: string): boolean {
-  return privilege.includes(':') ? wildcardRegExp(privilege).test(action) : privilegeGrants(kind, privilege, action);
+  return privilege.includes(':') ? globMatcher(privilege).test(action) : privilegeGrants(kind, privilege, action);
 }
 
 class Layer {

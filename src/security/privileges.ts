@@ -6,7 +6,7 @@
  * are both derived from them.
  */
 import { IllegalArgumentError } from '../errors/index.js';
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 
 export type PrivilegeKind = 'cluster' | 'index';
 
@@ -83,8 +83,8 @@ export function privilegeGrants(kind: PrivilegeKind, name: string, action: strin
   if (!match) {
     const p = table(kind).get(name);
     if (!p) return false;
-    const grants = p.grants.map(wildcardRegExp);
-    const except = (p.except ?? []).map(wildcardRegExp);
+    const grants = p.grants.map(globMatcher);
+    const except = (p.except ?? []).map(globMatcher);
     match = (a) => grants.some((re) => re.test(a)) && !except.some((re) => re.test(a));
     matchers.set(key, match);
   }

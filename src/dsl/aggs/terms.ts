@@ -3,6 +3,7 @@
  * missing. Builder setters reject bad sizes with IllegalArgumentException, which ObjectParser wraps
  * as "[terms] failed to parse field [x]".
  */
+import { compileRegexp } from '../../common/pattern/index.js';
 import { IllegalArgumentError, ParsingError, XContentParseError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { forEachEntry, intValue, isObject, mapItems, readString } from '../parse-helpers.js';
@@ -33,16 +34,13 @@ export function parseOrderEntry(agg: string, v: unknown): TermsOrder {
 }
 
 /**
- * `include` / `exclude`: a string is a regular expression over the whole term, an array lists exact
- * values. Partitions (`{partition, num_partitions}`) are not built yet.
+ * `include` / `exclude`: a string is a Lucene regexp over the whole term (ES IncludeExclude builds
+ * a Lucene RegExp), compiled here so a bad or too complex one fails the request with Lucene's
+ * message; an array lists exact values. Partitions (`{partition, num_partitions}`) are not built yet.
  */
 function parseTermsFilter(member: 'include' | 'exclude', v: unknown): TermsFilter {
   if (typeof v === 'string') {
-    try {
-      new RegExp(`^(?:${v})$`, 'u');
-    } catch {
-      throw new IllegalArgumentError(`invalid regular expression [${v}] in [${member}]`);
-    }
+    compileRegexp(v);
     return { regex: v };
   }
   if (Array.isArray(v)) {

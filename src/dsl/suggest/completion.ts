@@ -8,32 +8,23 @@ import { tokenName } from '../json-body.js';
 import { booleanValue, forEachEntry, intValue, isObject, readString } from '../parse-helpers.js';
 import { parseFuzzyOptions } from './fuzzy-options.js';
 import { objectField, unknownField } from '../object-parser.js';
+import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS, resolveRegexpFlags } from '../../common/pattern/index.js';
 import { DEFAULT_SUGGEST_SIZE, type CompletionRegexOptions, type CompletionSuggestion } from './suggest-nodes.js';
 
 const FIELDS = ['field', 'analyzer', 'size', 'shard_size', 'skip_duplicates', 'fuzzy', 'regex', 'contexts', 'context'];
 
-/** Lucene RegExp's optional-operator flags, by ES RegexpFlag name. */
-export const REGEXP_FLAGS: Readonly<Record<string, number>> = {
-  INTERSECTION: 0x0001, COMPLEMENT: 0x0002, EMPTY: 0x0004, ANYSTRING: 0x0008, INTERVAL: 0x0020, NONE: 0, ALL: 0xff,
-};
-const DEFAULT_MAX_DETERMINIZED_STATES = 10000;
+export { REGEXP_FLAGS };
 
 /** RegexpFlag.resolveValue: names joined by `|`, any case. */
 function regexFlags(v: unknown): number {
   if (typeof v === 'number') return Math.trunc(v);
   if (typeof v !== 'string') throw new ParseError('regex flags supports string or number');
-  let flags = 0;
-  for (const name of v.split('|')) {
-    const bits = REGEXP_FLAGS[name.trim().toUpperCase()];
-    if (bits === undefined) throw new IllegalArgumentError(`Unknown regexp flag [${name}]`);
-    flags |= bits;
-  }
-  return flags;
+  return resolveRegexpFlags(v);
 }
 
 function parseRegexOptions(v: unknown): CompletionRegexOptions {
   if (!isObject(v)) throw new XContentParseError(`[regex] Expected START_OBJECT but was: ${tokenName(v)}`);
-  let flags = REGEXP_FLAGS.ALL;
+  let flags: number = REGEXP_FLAGS.ALL;
   let maxDeterminizedStates = DEFAULT_MAX_DETERMINIZED_STATES;
   forEachEntry(v, (k, x) => {
     if (k === 'flags') flags = objectField('regex', k, () => regexFlags(x));

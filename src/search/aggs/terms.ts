@@ -5,6 +5,7 @@
  * `sum_other_doc_count` counts the docs of the buckets beyond `size` (among those meeting
  * `min_doc_count`), as ES reports them when shards return all their terms.
  */
+import { compileRegexp, matches } from '../../common/pattern/index.js';
 import { termAt, type Segment } from '../../index/index.js';
 import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
 import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
@@ -70,14 +71,14 @@ export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs:
 }
 
 /**
- * A predicate for `include` / `exclude` (ES IncludeExclude). Regular expressions match the whole
- * key and use JavaScript syntax (Lucene's RegExp agrees on the common operators: . * + ? | [] ()
- * {n,m}); exact values compare as the key's type (numbers by value, `true`/`false` as 1/0).
+ * A predicate for `include` / `exclude` (ES IncludeExclude). Regular expressions are Lucene's, run
+ * as an automaton over the whole key (linear time: a client's `(a+)+b` cannot stall the
+ * coordinator); exact values compare as the key's type (numbers by value, `true`/`false` as 1/0).
  */
 function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string | number) => boolean {
   if ('regex' in f) {
-    const re = new RegExp(`^(?:${f.regex})$`, 'u');
-    return (key) => re.test(typeof key === 'number' ? formatAsString(source, key) ?? String(key) : key);
+    const dfa = compileRegexp(f.regex);
+    return (key) => matches(dfa, typeof key === 'number' ? formatAsString(source, key) ?? String(key) : key);
   }
   const numeric = source.type === 'long' || source.type === 'double' || source.type === 'boolean';
   const set = new Set<string | number>(f.values.map((v) => {

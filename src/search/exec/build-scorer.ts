@@ -13,6 +13,7 @@ import {
 } from './compound-scorers.js';
 import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
 import type { Scorer } from './scorer.js';
+import type { SearchDeadline } from './deadline.js';
 import { TermScorer } from './term-scorer.js';
 
 /** Reused freq-1 score tables (TermScorer.tf1): allocating 2 KB per term per query showed up in profiles. */
@@ -21,7 +22,8 @@ const tf1Pool: Float64Array[] = [];
 export class SegmentSearchContext {
   private readonly caches = new Map<number, Float64Array>();
   private readonly tables: Float64Array[] = [];
-  constructor(readonly segment: Segment) {}
+  /** `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting). */
+  constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null) {}
 
   tf1Table(): Float64Array {
     const t = tf1Pool.pop() ?? new Float64Array(256);
@@ -115,7 +117,7 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     case 'numeric_range':
     case 'exists':
     case 'ids': {
-      const bits = buildDocSet(exec, ctx.segment);
+      const bits = buildDocSet(exec, ctx.segment, ctx.deadline);
       if (!bits) return null;
       const scorer = new BitSetScorer(bits, exec.score);
       return scorer.cost() > 0 ? scorer : null;

@@ -2,9 +2,10 @@
  * Matching-only clauses (terms, ranges, prefixes, patterns, exists, ids) materialised per segment
  * as a bitset, then iterated as a constant-score scorer — Lucene's constant-score rewrite.
  */
-import { docForId, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
+import { docForId, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
 import type { DocSetExec } from '../plan/exec-nodes.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import type { SearchDeadline } from './deadline.js';
 
 export class BitSet {
   readonly words: Uint32Array;
@@ -71,8 +72,12 @@ function addTermRange(bits: BitSet, field: SegmentField, from: number, to: numbe
   for (let t = from; t < to; t++) addPostings(bits, field, t);
 }
 
-/** Builds the doc set of a matching-only clause in one segment; null when nothing can match. */
-export function buildDocSet(exec: DocSetExec, segment: Segment): BitSet | null {
+/**
+ * Builds the doc set of a matching-only clause in one segment; null when nothing can match. A
+ * pattern's term expansion polls the deadline per term and stops when it expires (the shard then
+ * reports `timed_out` with what it found).
+ */
+export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: SearchDeadline | null): BitSet | null {
   const bits = new BitSet(segment.maxDoc);
   switch (exec.t) {
     case 'terms': {
@@ -106,8 +111,8 @@ export function buildDocSet(exec: DocSetExec, segment: Segment): BitSet | null {
     case 'pattern': {
       const field = segment.fields.get(exec.field);
       if (!field || !field.docs) return null;
-      const re = new RegExp(exec.regex, exec.flags);
-      for (let t = 0; t < field.info.termCount; t++) if (re.test(termAt(segment, field, t))) addPostings(bits, field, t);
+      const stop = deadline === null ? () => false : () => deadline.expiredEvery();
+      forEachAcceptedTerm(field, exec.automaton, stop, (from, to) => addTermRange(bits, field, from, to));
       break;
     }
     case 'numeric_range': {

@@ -130,7 +130,7 @@ const segmentOf = lastAtMost;
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
   const hits = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
-  const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard)) } : hits;
+  const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard, deadline)), timedOut: deadline.timedOut } : hits;
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
   // while aggregations need all of them.
@@ -159,7 +159,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
       base += segment.maxDoc;
       continue;
     }
-    const ctx = new SegmentSearchContext(segment);
+    const ctx = new SegmentSearchContext(segment, deadline);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
@@ -245,7 +245,7 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
-    const ctx = new SegmentSearchContext(segment);
+    const ctx = new SegmentSearchContext(segment, deadline);
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = new SortValueReader(keys, segment);

@@ -20,7 +20,7 @@ export class DocMatcher {
       let bySegment = this.docSets.get(exec);
       if (!bySegment) this.docSets.set(exec, (bySegment = new Map()));
       let bits = bySegment.get(segment);
-      if (bits === undefined) bySegment.set(segment, (bits = buildDocSet(exec, segment)));
+      if (bits === undefined) bySegment.set(segment, (bits = buildDocSet(exec, segment, null)));
       return bits !== null && bits.nextSetBit(doc) === doc;
     }
     const ctx = new SegmentSearchContext(segment);

@@ -11,6 +11,7 @@
  */
 import { assertNever } from '../../dsl/index.js';
 import { compareCodePoints } from '../../index/index.js';
+import { matches } from '../../common/pattern/index.js';
 import type { Exec } from '../plan/exec-nodes.js';
 
 export type HighlightNode =
@@ -77,8 +78,8 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
         return { k: 'token', field: e.field, exec: e, test, terms: null, key: leafKey() };
       }
       case 'pattern': {
-        const re = new RegExp(e.regex, e.flags);
-        return { k: 'token', field: e.field, exec: e, test: (t) => re.test(t), terms: null, key: leafKey() };
+        const dfa = e.automaton;
+        return { k: 'token', field: e.field, exec: e, test: (t) => matches(dfa, t), terms: null, key: leafKey() };
       }
       case 'term_range':
         return { k: 'token', field: e.field, exec: e, test: (t) => inRange(t, e), terms: null, key: leafKey() };

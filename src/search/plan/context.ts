@@ -31,6 +31,8 @@ export interface PlanContext {
   readonly mapping: ResolvedMapping;
   /** `index.query.default_field`. */
   readonly defaultFields: readonly string[];
+  /** `index.max_regex_length`. */
+  readonly maxRegexLength: number;
   readonly stats: StatsSource;
   /** Epoch millis for `now` in date math: one value for the whole request. */
   readonly now: number;

@@ -4,6 +4,7 @@
  * folded into term weights, and every boost multiplied down into the leaves (as Lucene's
  * createWeight does), so compound nodes carry no boost and workers need no mapping or stats.
  */
+import type { Dfa } from '../../common/pattern/index.js';
 
 /** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
 export interface TermExec {
@@ -90,7 +91,8 @@ export type DocSetExec =
   | { readonly t: 'terms'; readonly field: string; readonly terms: readonly string[]; readonly score: number }
   | { readonly t: 'term_range'; readonly field: string; readonly lower: string | null; readonly upper: string | null; readonly includeLower: boolean; readonly includeUpper: boolean; readonly score: number }
   | { readonly t: 'prefix'; readonly field: string; readonly prefix: string; readonly caseInsensitive: boolean; readonly score: number }
-  | { readonly t: 'pattern'; readonly field: string; readonly regex: string; readonly flags: string; readonly score: number }
+  /** Terms a regexp/wildcard/case-insensitive automaton accepts (a DFA: plain typed arrays). */
+  | { readonly t: 'pattern'; readonly field: string; readonly automaton: Dfa; readonly score: number }
   | { readonly t: 'numeric_range'; readonly field: string; readonly lower: number; readonly upper: number; readonly score: number }
   | { readonly t: 'exists'; readonly fields: readonly string[]; readonly score: number }
   | { readonly t: 'ids'; readonly ids: readonly string[]; readonly score: number };

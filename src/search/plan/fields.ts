@@ -3,7 +3,7 @@
  * index's default fields. Unmapped exact names resolve to nothing (queries on them match nothing,
  * as in ES).
  */
-import { wildcardRegExp } from '../../common/wildcard.js';
+import { globMatcher } from '../../common/wildcard.js';
 import { isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { BoostedField } from '../../dsl/index.js';
 import type { PlanContext } from './context.js';
@@ -24,7 +24,7 @@ export function resolveFields(ctx: PlanContext, specs: readonly BoostedField[]):
   for (const spec of specs) {
     if (spec.field.includes('*')) {
       usedWildcard = true;
-      const re = wildcardRegExp(spec.field);
+      const re = globMatcher(spec.field);
       for (const path of ctx.mapping.fields.keys()) if (re.test(path)) add(path, spec.boost);
     } else if (ctx.mapping.fields.has(spec.field)) {
       add(spec.field, spec.boost);

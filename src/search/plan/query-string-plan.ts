@@ -15,7 +15,8 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { defaultFieldSpecs, isTextLike, resolveFields, type TargetField } from './fields.js';
 import { combineGrouped, crossFields } from './multi-match.js';
 import { phraseQuery } from './match-phrase.js';
-import { existsQuery, ID_FIELD, idsQuery, rangeQuery, wildcardQuery, prefixQuery } from './term-level.js';
+import { existsQuery, ID_FIELD, idsQuery, rangeQuery, regexpQuery, wildcardQuery, prefixQuery } from './term-level.js';
+import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS } from '../../common/pattern/index.js';
 import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
 import { asShardFailure } from './failures.js';
 
@@ -117,6 +118,9 @@ function normalise(field: ResolvedField, text: string): string {
   return isAnalyzedTextType(field.type) ? text.toLowerCase() : text;
 }
 
+/** QueryStringQueryParser.getRegexpQuerySingle: Lucene's RegExp.ALL, the default state limit. */
+const QS_REGEXP = { flags: REGEXP_FLAGS.ALL, caseInsensitive: false, maxDeterminizedStates: DEFAULT_MAX_DETERMINIZED_STATES };
+
 function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
   const b = Math.fround(boost * Math.fround(n.boost ?? 1));
   switch (n.kind) {
@@ -142,9 +146,7 @@ function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
     case 'wildcard':
       return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? wildcardQuery(s.ctx, t.field, normalise(t.field, n.pattern), fb, false) : MATCH_NONE), b);
     case 'regexp':
-      return perField(s, n.field, (t) => (isTextLike(t.field)
-        ? { t: 'pattern', field: t.field.path, regex: '^(?:' + n.pattern + ')$', flags: 'u', score: b }
-        : MATCH_NONE), b);
+      return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? regexpQuery(s.ctx, t.field, n.pattern, fb, QS_REGEXP, s.lenient) : MATCH_NONE), b);
     case 'range':
       return perField(s, n.field, (t, fb) => rangeQuery(s.ctx, t.field, {
         gte: n.includeLower ? n.lower : null, gt: n.includeLower ? null : n.lower,

@@ -9,7 +9,7 @@ import {
   INDEX_PREFIX_MIN_CHARS, compiledFormat, prefixFieldPath, prefixLengthWithinBounds, toHalfFloat, type ResolvedField,
 } from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
-import { escapeRegExp } from '../../common/wildcard.js';
+import { checkRegexLength, compileLiteral, compileRegexp, compileWildcard } from '../../common/pattern/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
@@ -89,8 +89,7 @@ export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: T
 export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, value: TermValue, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   if (caseInsensitive && isTextLike(field)) {
-    const s = String(value);
-    return { t: 'pattern', field: field.path, regex: '^' + escapeRegExp(s) + '$', flags: 'iu', score: Math.fround(boost) };
+    return { t: 'pattern', field: field.path, automaton: compileLiteral(String(value), true), score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => exactValueQuery(ctx, field, value, boost));
 }
@@ -189,30 +188,42 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
   const sayt = field.searchAsYouType;
   if (sayt !== null && prefix.length >= INDEX_PREFIX_MIN_CHARS && prefixLengthWithinBounds(prefix.length)) {
     const prefixField = sayt.role === 'index_prefix' ? field.path : prefixFieldPath(sayt.root);
-    if (caseInsensitive) return { t: 'pattern', field: prefixField, regex: '^' + escapeRegExp(prefix) + '$', flags: 'iu', score: Math.fround(boost) };
+    if (caseInsensitive) return { t: 'pattern', field: prefixField, automaton: compileLiteral(prefix, true), score: Math.fround(boost) };
     if (sayt.role === 'index_prefix') return scoredTerm(ctx, prefixField, prefix, boost);
     return { t: 'terms', field: prefixField, terms: [prefix], score: Math.fround(boost) };
   }
   return { t: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
 }
 
-/** Lucene wildcard syntax (`*`, `?`, `\` escapes) → an anchored JS regex source. */
-export function wildcardToRegex(pattern: string): string {
-  let out = '^';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) out += escapeRegExp(pattern[++i]);
-    else if (c === '*') out += '[\\s\\S]*';
-    else if (c === '?') out += '[\\s\\S]';
-    else out += escapeRegExp(c);
-  }
-  return out + '$';
-}
-
+/**
+ * Lucene's WildcardQuery: the pattern (`*`, `?`, `\` escapes) compiled to an automaton and
+ * intersected with the term dictionary; past `max_determinized_states` ES's
+ * too_complex_to_determinize_exception, as a shard failure.
+ */
 export function wildcardQuery(ctx: PlanContext, field: ResolvedField | undefined, pattern: string, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   requireTextLike(ctx, field, 'wildcard');
-  return { t: 'pattern', field: field.path, regex: wildcardToRegex(pattern), flags: caseInsensitive ? 'iu' : 'u', score: Math.fround(boost) };
+  return asShardFailure(ctx, false, () => ({ t: 'pattern', field: field.path, automaton: compileWildcard(pattern, { caseInsensitive }), score: Math.fround(boost) }));
+}
+
+export interface RegexpOptions {
+  readonly flags: number;
+  readonly caseInsensitive: boolean;
+  readonly maxDeterminizedStates: number;
+}
+
+/**
+ * ES RegexpQueryBuilder.doToQuery: `index.max_regex_length` first, then Lucene's RegExp parsed and
+ * determinized (syntax errors are illegal_argument_exception, too many states
+ * too_complex_to_determinize_exception), each a shard failure "failed to create query: …".
+ */
+export function regexpQuery(ctx: PlanContext, field: ResolvedField | undefined, regexp: string, boost: number, options: RegexpOptions, lenient = false): Exec {
+  if (!field) return MATCH_NONE;
+  return asShardFailure(ctx, lenient, () => {
+    requireTextLike(ctx, field, 'regexp');
+    checkRegexLength(regexp, ctx.maxRegexLength);
+    return { t: 'pattern', field: field.path, automaton: compileRegexp(regexp, options), score: Math.fround(boost) };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * range; fuzzy and regex queries visit the candidate terms in order (fuzzy-prefix.ts; a regex
  * tests each term under its literal prefix) and merge neighbouring runs of equal boost.
  */
-import { prefixRange, termAt, type Segment, type SegmentField } from '../../index/index.js';
+import { forEachAcceptedTerm, prefixRange, type SegmentField } from '../../index/index.js';
 import type { CompletionMatch } from './exec-suggest.js';
 import { fuzzyPrefixMatches } from './fuzzy-prefix.js';
 
@@ -33,7 +33,8 @@ class TermRanges {
   }
 }
 
-export function matchingRanges(match: CompletionMatch, segment: Segment, field: SegmentField, regex: RegExp | null, sink: RangeSink): void {
+/** `shouldStop`: the search deadline, polled while a regex expands to the dictionary's forms. */
+export function matchingRanges(match: CompletionMatch, field: SegmentField, shouldStop: () => boolean, sink: RangeSink): void {
   const start = field.completion!.entryStart;
   switch (match.kind) {
     case 'none':
@@ -51,8 +52,7 @@ export function matchingRanges(match: CompletionMatch, segment: Segment, field: 
     }
     case 'regex': {
       const ranges = new TermRanges(start, sink);
-      const [from, to] = prefixRange(field, match.literalPrefix);
-      for (let t = from; t < to; t++) if (regex!.test(termAt(segment, field, t))) ranges.add(t, t + 1, 0);
+      forEachAcceptedTerm(field, match.automaton, shouldStop, (from, to) => ranges.add(from, to, 0));
       ranges.flush();
       return;
     }

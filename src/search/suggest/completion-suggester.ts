@@ -15,6 +15,7 @@
  * entries known to be the best, or the heap holds every match.
  */
 import type { ShardView } from '../exec/shard-search.js';
+import type { SearchDeadline } from '../exec/deadline.js';
 import { readCompletionText, termAt } from '../../index/index.js';
 import { SUGGEST_STRIDE, type CompletionShardResult, type ExecCompletion } from './exec-suggest.js';
 import { matchingRanges } from './completion-ranges.js';
@@ -35,15 +36,16 @@ interface Range {
 
 const EMPTY: CompletionShardResult = { candidates: new Float64Array(0), forms: [], texts: [] };
 
-export function suggestCompletion(exec: ExecCompletion, shard: ShardView): CompletionShardResult {
+/** `deadline`: the search's; a regex's expansion stops when it expires (the shard reports `timed_out`). */
+export function suggestCompletion(exec: ExecCompletion, shard: ShardView, deadline: SearchDeadline): CompletionShardResult {
   const fields: Array<ShardField | null> = shard.segments.map((segment, s) => {
     const field = segment.fields.get(exec.field);
     return field?.completion ? { segment, field, live: shard.liveDocs[s] } : null;
   });
-  const regex = exec.match.kind === 'regex' ? new RegExp(`^(?:${exec.match.source})`, 'u') : null;
+  const shouldStop = () => deadline.expiredEvery();
   const ranges: Range[] = [];
   fields.forEach((f, seg) => {
-    if (f) matchingRanges(exec.match, f.segment, f.field, regex, (from, to, boost) => ranges.push({ seg, from, to, boost }));
+    if (f) matchingRanges(exec.match, f.field, shouldStop, (from, to, boost) => ranges.push({ seg, from, to, boost }));
   });
   if (ranges.length === 0) return EMPTY;
 

@@ -10,14 +10,14 @@
  * asc, index, write order). On one shard of one segment this is what ES returns.
  */
 import type { CompletionFuzzyOptions } from '../../dsl/suggest/index.js';
+import type { Dfa } from '../../common/pattern/index.js';
 
 /** What the analyzed text of a suggestion matches: a prefix of the analyzed forms, fuzzily or not, or a regex. */
 export type CompletionMatch =
   | { readonly kind: 'prefix'; readonly form: string }
   | { readonly kind: 'fuzzy'; readonly form: string; readonly options: CompletionFuzzyOptions }
-  /** `source`: a JS regular expression anchored at the start (a prefix of the form must match);
-   *  `literalPrefix`: what every match starts with, to narrow the terms scanned. */
-  | { readonly kind: 'regex'; readonly source: string; readonly literalPrefix: string }
+  /** A Lucene regexp matching a prefix of the form, as a DFA of `regex.*` (Lucene's RegexCompletionQuery). */
+  | { readonly kind: 'regex'; readonly automaton: Dfa }
   /** The text analyzed to no token: Lucene's automaton is empty and matches nothing. */
   | { readonly kind: 'none' };
 

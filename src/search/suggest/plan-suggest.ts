@@ -13,8 +13,8 @@ import { IllegalArgumentError } from '../../errors/index.js';
 import { getAnalyzer } from '../../analysis/index.js';
 import { completionAnalysis, type ResolvedField, type ResolvedMapping } from '../../index/index.js';
 import { REGEXP_FLAGS, type CompletionSuggestion } from '../../dsl/suggest/index.js';
+import { DEFAULT_MAX_DETERMINIZED_STATES, compileRegexp } from '../../common/pattern/index.js';
 import type { CompletionMatch, ExecCompletion } from './exec-suggest.js';
-import { literalPrefix, luceneRegexpToJs } from './lucene-regexp.js';
 
 /** The text a suggestion's response entry shows, or null when it has none (an error when planned). */
 export function suggestionText(s: CompletionSuggestion, globalText: string | null): string | null {
@@ -36,7 +36,8 @@ function completionMatch(field: ResolvedField, s: CompletionSuggestion, globalTe
   if (prefix === null && s.regex !== null) {
     if (s.fuzzy !== null) throw new IllegalArgumentError("can not use 'fuzzy' options with 'regex");
     const flags = s.regexOptions?.flags ?? REGEXP_FLAGS.ALL;
-    return { kind: 'regex', source: luceneRegexpToJs(s.regex, flags), literalPrefix: literalPrefix(s.regex, flags) };
+    const maxDeterminizedStates = s.regexOptions?.maxDeterminizedStates ?? DEFAULT_MAX_DETERMINIZED_STATES;
+    return { kind: 'regex', automaton: compileRegexp(s.regex, { flags, maxDeterminizedStates, matchPrefix: true }) };
   }
   // ES's completion query analyzes with the field's search analyzer, whatever `analyzer` says.
   const form = completionAnalysis(field, field.searchAnalyzer)(prefix ?? globalText!);

@@ -1,0 +1,15 @@
+/**
+ * common/pattern — user patterns (Lucene regexps, Lucene wildcards) compiled to DFAs and matched in
+ * linear time, as Lucene and ES do: no backtracking, whatever a client sends. ES's limits apply
+ * (`max_determinized_states` → too_complex_to_determinize_exception, `index.max_regex_length`).
+ * Pure: no Node APIs; imports only errors/. The `*`-only globs of names (indices, fields,
+ * filter_path, privileges) are simpler and live in ../wildcard.ts.
+ */
+export * from './pattern-node.js';
+export * from './regexp-syntax.js';
+export * from './wildcard-syntax.js';
+export * from './automaton.js';
+export * from './run-automaton.js';
+export * from './compile.js';
+export * from './java-regex-syntax.js';
+export * from './splitter.js';

@@ -169,6 +169,17 @@ export interface WildcardQuery extends Common {
   readonly caseInsensitive: boolean;
 }
 
+/** ES `regexp` (RegexpQueryBuilder): a Lucene regexp over the field's terms. */
+export interface RegexpQuery extends Common {
+  readonly kind: 'regexp';
+  readonly field: string;
+  readonly value: string;
+  /** Lucene RegExp syntax flags (`flags` names or `flags_value`), default ALL. */
+  readonly flags: number;
+  readonly caseInsensitive: boolean;
+  readonly maxDeterminizedStates: number;
+}
+
 export interface ConstantScoreQuery extends Common {
   readonly kind: 'constant_score';
   readonly filter: QueryNode;
@@ -264,6 +275,7 @@ export type QueryNode =
   | IdsQuery
   | PrefixQuery
   | WildcardQuery
+  | RegexpQuery
   | ConstantScoreQuery
   | DisMaxQuery
   | TextExpansionQuery

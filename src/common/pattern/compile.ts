@@ -43,13 +43,14 @@ function cached(key: string, compile: () => Dfa): Dfa {
 }
 
 /**
- * ES's `index.max_regex_length` check (RegexpQueryBuilder, QueryStringQueryParser): an
- * illegal_argument_exception with ES's wording before anything is parsed.
+ * ES's `index.max_regex_length` check, before anything is parsed: an illegal_argument_exception
+ * worded as RegexpQueryBuilder (`usedIn` "Regexp Query request") or QueryStringQueryParser
+ * ("[query_string]") words it.
  */
-export function checkRegexLength(regexp: string, maxRegexLength: number): void {
+export function checkRegexLength(regexp: string, maxRegexLength: number, usedIn: 'Regexp Query request' | '[query_string]'): void {
   if (regexp.length > maxRegexLength) {
     throw new IllegalArgumentError(
-      `The length of regex [${regexp.length}] used in the Regexp Query request has exceeded the allowed maximum of [${maxRegexLength}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`,
+      `The length of regex [${regexp.length}] used in the ${usedIn} has exceeded the allowed maximum of [${maxRegexLength}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`,
     );
   }
 }

@@ -13,7 +13,7 @@ import { parseSparseVector } from './sparse-vector.js';
 import { parseTextExpansion } from './text-expansion.js';
 import { parseWeightedTokens } from './weighted-tokens.js';
 import { parseRankFeature } from './rank-feature.js';
-import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard } from './term-level.js';
+import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard, parseRegexp } from './term-level.js';
 
 const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   match_all: parseMatchAll,
@@ -34,6 +34,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   ids: parseIds,
   prefix: parsePrefix,
   wildcard: parseWildcard,
+  regexp: parseRegexp,
   text_expansion: parseTextExpansion,
   sparse_vector: parseSparseVector,
   weighted_tokens: parseWeightedTokens,

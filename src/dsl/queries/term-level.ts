@@ -1,7 +1,8 @@
-/** Term-level clauses: `term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`. */
+/** Term-level clauses: `term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`, `regexp`. */
 import { ParsingError } from '../../errors/index.js';
-import { forEachEntry, isObject, mapItems, readBoolean, readString, unknownParameter } from '../parse-helpers.js';
-import type { ExistsQuery, IdsQuery, PrefixQuery, RangeQuery, TermQuery, TermsQuery, TermValue, WildcardQuery } from '../query-nodes.js';
+import { forEachEntry, isObject, mapItems, readBoolean, readInt, readString, unknownParameter } from '../parse-helpers.js';
+import type { ExistsQuery, IdsQuery, PrefixQuery, RangeQuery, RegexpQuery, TermQuery, TermsQuery, TermValue, WildcardQuery } from '../query-nodes.js';
+import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS, resolveRegexpFlags } from '../../common/pattern/index.js';
 import { forEachOption, newCommon, readCommon, splitFieldClause } from './common.js';
 
 const MAX_TERMS_COUNT = 65536; // index.max_terms_count
@@ -146,4 +147,27 @@ export function parsePrefix(body: unknown): PrefixQuery {
 
 export function parseWildcard(body: unknown): WildcardQuery {
   return parsePatternQuery('wildcard', body);
+}
+
+/** ES RegexpQueryBuilder.fromXContent: `value`, `flags`, `flags_value`, `case_insensitive`, `max_determinized_states`, `rewrite`. */
+export function parseRegexp(body: unknown): RegexpQuery {
+  const q = 'regexp';
+  const clause = splitFieldClause(q, body, 'value');
+  const { field, outer } = clause;
+  const node = {
+    kind: q as typeof q, field, value: null as string | null, flags: REGEXP_FLAGS.ALL as number, caseInsensitive: false,
+    maxDeterminizedStates: DEFAULT_MAX_DETERMINIZED_STATES, ...outer,
+  };
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
+    if (k === 'value') node.value = readString(q, k, v);
+    else if (k === 'flags') node.flags = resolveRegexpFlags(readString(q, k, v));
+    else if (k === 'flags_value') node.flags = readInt(q, k, v);
+    else if (k === 'case_insensitive') node.caseInsensitive = readBoolean(q, k, v);
+    else if (k === 'max_determinized_states') node.maxDeterminizedStates = readInt(q, k, v);
+    else if (k === 'rewrite') readString(q, k, v);
+    else throw unknownParameter(q, k);
+  });
+  if (node.value === null) throw new ParsingError(`[${q}] query value cannot be null`);
+  return { ...node, value: node.value };
 }

@@ -14,7 +14,7 @@ import { planMultiMatch } from './multi-match.js';
 import { boolPrefixQuery } from './bool-prefix.js';
 import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
-import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
+import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
 
@@ -106,6 +106,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return prefixQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
     case 'wildcard':
       return wildcardQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
+    case 'regexp':
+      return regexpQuery(ctx, field(node.field), node.value, boost, node);
     case 'weighted_tokens':
       return sparseQuery(ctx, 'weighted_tokens', node.field, node.tokens, node.pruningConfig, boost);
     case 'text_expansion':

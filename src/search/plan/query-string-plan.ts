@@ -15,8 +15,8 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { defaultFieldSpecs, isTextLike, resolveFields, type TargetField } from './fields.js';
 import { combineGrouped, crossFields } from './multi-match.js';
 import { phraseQuery } from './match-phrase.js';
-import { existsQuery, ID_FIELD, idsQuery, rangeQuery, regexpQuery, wildcardQuery, prefixQuery } from './term-level.js';
-import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS } from '../../common/pattern/index.js';
+import { existsQuery, ID_FIELD, idsQuery, rangeQuery, regexpExec, wildcardQuery, prefixQuery } from './term-level.js';
+import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS, checkRegexLength } from '../../common/pattern/index.js';
 import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
 import { asShardFailure } from './failures.js';
 
@@ -146,7 +146,11 @@ function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
     case 'wildcard':
       return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? wildcardQuery(s.ctx, t.field, normalise(t.field, n.pattern), fb, false) : MATCH_NONE), b);
     case 'regexp':
-      return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? regexpQuery(s.ctx, t.field, n.pattern, fb, QS_REGEXP, s.lenient) : MATCH_NONE), b);
+      // QueryStringQueryParser.getRegexpQuery: the length is checked before leniency applies.
+      return asShardFailure(s.ctx, false, () => {
+        checkRegexLength(n.pattern, s.ctx.maxRegexLength, '[query_string]');
+        return perField(s, n.field, (t, fb) => (isTextLike(t.field) ? asShardFailure(s.ctx, s.lenient, () => regexpExec(t.field, n.pattern, fb, QS_REGEXP)) : MATCH_NONE), b);
+      });
     case 'range':
       return perField(s, n.field, (t, fb) => rangeQuery(s.ctx, t.field, {
         gte: n.includeLower ? n.lower : null, gt: n.includeLower ? null : n.lower,

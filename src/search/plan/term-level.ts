@@ -217,13 +217,18 @@ export interface RegexpOptions {
  * determinized (syntax errors are illegal_argument_exception, too many states
  * too_complex_to_determinize_exception), each a shard failure "failed to create query: …".
  */
-export function regexpQuery(ctx: PlanContext, field: ResolvedField | undefined, regexp: string, boost: number, options: RegexpOptions, lenient = false): Exec {
+export function regexpQuery(ctx: PlanContext, field: ResolvedField | undefined, regexp: string, boost: number, options: RegexpOptions): Exec {
   if (!field) return MATCH_NONE;
-  return asShardFailure(ctx, lenient, () => {
+  return asShardFailure(ctx, false, () => {
     requireTextLike(ctx, field, 'regexp');
-    checkRegexLength(regexp, ctx.maxRegexLength);
-    return { t: 'pattern', field: field.path, automaton: compileRegexp(regexp, options), score: Math.fround(boost) };
+    checkRegexLength(regexp, ctx.maxRegexLength, 'Regexp Query request');
+    return regexpExec(field, regexp, boost, options);
   });
+}
+
+/** The automaton leaf of a regexp (query_string checks the length itself, with its own wording). */
+export function regexpExec(field: ResolvedField, regexp: string, boost: number, options: RegexpOptions): Exec {
+  return { t: 'pattern', field: field.path, automaton: compileRegexp(regexp, options), score: Math.fround(boost) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * query_string's `te?t*` take): `*` any string, `?` any one character, `\` makes the next character
  * literal (a trailing `\` is itself). Everything else is literal.
  */
-import { ANY_CHAR, charRanges, type PatternNode } from './pattern-node.js';
+import { ANY_CHAR, EMPTY_STRING, charRanges, type PatternNode } from './pattern-node.js';
 
 export function parseWildcard(pattern: string, caseInsensitive = false): PatternNode {
   const parts: PatternNode[] = [];
@@ -17,5 +17,5 @@ export function parseWildcard(pattern: string, caseInsensitive = false): Pattern
       parts.push({ kind: 'chars', ranges: charRanges(literal.codePointAt(0)!, caseInsensitive) });
     }
   }
-  return parts.length === 1 ? parts[0] : { kind: 'concat', parts };
+  return parts.length === 0 ? EMPTY_STRING : parts.length === 1 ? parts[0] : { kind: 'concat', parts };
 }

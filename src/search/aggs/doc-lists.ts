@@ -37,7 +37,7 @@ export function matchingDocs(
       out.push(bitsToDocs(bits, collectDisjunction(unionLeaves, segment, live, bits)));
       continue;
     }
-    const ctx = new SegmentSearchContext(segment);
+    const ctx = new SegmentSearchContext(segment, deadline);
     const scorer = buildScorer(query, ctx);
     let docs = new Int32Array(64);
     let n = 0;

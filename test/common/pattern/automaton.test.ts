@@ -13,7 +13,7 @@ import { TooComplexToDeterminizeError } from '../../../src/errors/index.js';
 import { globMatcher } from '../../../src/common/wildcard.js';
 
 const ALL = REGEXP_FLAGS.ALL;
-const lucene = (regexp: string, s: string, flags = ALL) => matches(compileRegexp(regexp, { flags }), s);
+const lucene = (regexp: string, s: string, flags: number = ALL) => matches(compileRegexp(regexp, { flags }), s);
 
 /** Random patterns in the syntax both engines share (no JS-only or Lucene-only operators). */
 const ALPHABET = ['a', 'b', 'c'];

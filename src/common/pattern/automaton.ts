@@ -16,6 +16,7 @@
  */
 import { TooComplexToDeterminizeError } from '../../errors/index.js';
 import { MAX_CODE_POINT, type PatternNode } from './pattern-node.js';
+import { lastAtMost } from '../sorted-search.js';
 
 /** ES's default `max_determinized_states` (Operations.DEFAULT_DETERMINIZE_WORK_LIMIT's ancestor). */
 export const DEFAULT_MAX_DETERMINIZED_STATES = 10_000;
@@ -167,17 +168,8 @@ function embed(nfa: Nfa, dfa: Dfa): [number, number] {
   return [base, exit];
 }
 
-/** First index i with points[i] > cp, minus one: the class holding cp. */
-function findClass(points: Int32Array, cp: number): number {
-  let lo = 0;
-  let hi = points.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (points[mid] <= cp) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+/** The class holding code point cp: the last class start ≤ cp (points[0] is 0). */
+const findClass = (points: Int32Array, cp: number): number => lastAtMost(points, cp);
 
 function asciiClasses(points: Int32Array): Int32Array {
   const out = new Int32Array(128);

@@ -5,7 +5,7 @@ import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   return reply(() => {
-    const builder = new SegmentBuilder(task.mapping, task.limits);
+    const builder = new SegmentBuilder(task.mapping, task.limits, task.text);
     for (const doc of task.docs) builder.add(doc);
     const input = builder.finish();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };

@@ -8,7 +8,7 @@
  * resends the task with the buffers inline.
  */
 import type { PlainError } from '../src/errors/index.js';
-import type { BuildDocument, DocumentParseLimits, RootMapping } from '../src/index/index.js';
+import type { BuildDocument, DocumentParseLimits, IndexTextSettings, RootMapping } from '../src/index/index.js';
 import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
 
 export const SEGMENT_CHANNEL = 'threadsearch:segments';
@@ -46,6 +46,8 @@ export interface BuildSegmentTask {
   readonly segmentId: string;
   readonly mapping: RootMapping;
   readonly limits: DocumentParseLimits;
+  /** The index's analysis and similarity settings, as plain data (text-analysis.ts). */
+  readonly text: IndexTextSettings;
   readonly docs: readonly BuildDocument[];
 }
 

@@ -1,8 +1,10 @@
 /**
  * analysis/ — text analysis compatible with Elasticsearch and Lucene: tokenizers (standard,
- * letter, whitespace, keyword), token filters (lowercase, english possessive, stop, porter stem),
- * analyzer wrappers for many-to-one and one-to-many filters (fixed shingles, edge n-grams) and the
- * built-in analyzers (`standard`, `english`, `simple`, `whitespace`, `keyword`, `stop`).
+ * letter, whitespace, keyword, n-grams), token filters (lowercase, stop, stemmers, synonyms,
+ * shingles, word delimiters …), char filters (html_strip, mapping), analyzer wrappers for
+ * search_as_you_type, the built-in analyzers (`standard`, `english`, `simple`, `whitespace`,
+ * `keyword`, `stop`) and an index's configured analysis (`index.analysis.*`: custom analyzers
+ * and normalizers, index-analysis.ts), with the per-stage runs `_analyze` shows.
  * Index-time and query-time analysis both come from here, so terms always agree.
  *
  * Invariants:
@@ -40,3 +42,13 @@ export { porterStem, porterStemFilter } from './porter-stemmer.js';
 export { MAX_FIXED_SHINGLE_SIZE, fixedShingleAnalyzer, type FixedShingleOptions } from './fixed-shingle-filter.js';
 export { edgeNGramAnalyzer, type EdgeNGramOptions } from './edge-ngram-filter.js';
 export type { TokenFilter, Tokenizer } from './token-stream.js';
+export {
+  buildIndexAnalysis, DEFAULT_INDEX_ANALYSIS, DEFAULT_INDEX_LIMITS, type AnalysisSettings, type IndexAnalysis,
+} from './index-analysis.js';
+export type { IndexLimits } from './component-factories.js';
+export { AnalysisConfigError } from './analysis-params.js';
+export {
+  runStages, type AnalysisStages, type AnalyzerComponents, type ConfiguredAnalyzer, type FilterComponent, type Normalizer,
+  type TokenizerComponent,
+} from './analysis-components.js';
+export type { Token, TokenStream } from './token-graph.js';

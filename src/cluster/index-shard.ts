@@ -15,7 +15,7 @@
  */
 import { VersionConflictError } from '../errors/index.js';
 import {
-  countLive, docForId, isLive, openSegment, readSource, withDeletes, type DocumentParseLimits, type RootMapping,
+  countLive, docForId, isLive, openSegment, readSource, withDeletes, type DocumentParseLimits, type IndexTextSettings, type RootMapping,
 } from '../index/index.js';
 import {
   COMMIT_VERSION, CorruptFileError, type Commit, type CommittedSegment, type ShardStore, type TranslogOp, type TranslogOptions,
@@ -39,7 +39,7 @@ export interface ShardContext {
   readonly indexUuid: string;
   readonly pool: SearchPool;
   /** The mapping and limits segments are built with (the index's current ones). */
-  buildInputs(): { mapping: RootMapping; limits: DocumentParseLimits };
+  buildInputs(): { mapping: RootMapping; limits: DocumentParseLimits; text: IndexTextSettings };
   readonly store: ShardStore;
   /** `index.translog.*` settings, read when the translog opens and when settings change. */
   translogOptions(): TranslogOptions;
@@ -303,7 +303,7 @@ export class IndexShard {
 
   /** Builds the buffered docs into segments, in parallel chunks when there are many; in write order. */
   private async buildSegments(docs: BufferedDoc[]): Promise<PublishedSegment[]> {
-    const { mapping, limits } = this.ctx.buildInputs();
+    const { mapping, limits, text } = this.ctx.buildInputs();
     const chunks = Math.max(1, Math.min(this.ctx.pool.threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)));
     const size = Math.ceil(docs.length / chunks);
     const ids = Array.from({ length: chunks }, () => this.nextSegmentId());
@@ -311,6 +311,7 @@ export class IndexShard {
       segmentId,
       mapping,
       limits,
+      text,
       docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
     })));
     return built.map((b, c) => this.publishable(ids[c], b.sab, null));

@@ -8,7 +8,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
 import { IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import {
-  EMPTY_ROOT, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, validateSettings, type RootMapping,
+  EMPTY_ROOT, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
+  validateSettings, type RootMapping, type SettingValue,
 } from '../index/index.js';
 import type { ClusterStateStore, DataDir } from '../storage/index.js';
 import { parseIndexAliases, type AliasAction, type QueryNode } from '../dsl/index.js';
@@ -28,7 +29,7 @@ export interface CreateIndexBody {
 interface StoredIndex {
   readonly uuid: string;
   readonly creation_date: number;
-  readonly settings: Record<string, string>;
+  readonly settings: Record<string, SettingValue>;
   readonly mappings: Record<string, unknown>;
   /** Absent when the index has no aliases. */
   readonly aliases?: Record<string, StoredAlias>;
@@ -216,17 +217,19 @@ export class IndicesService {
     }
     const settings = flattenSettings(body.settings);
     validateSettings(settings);
+    // Analysis and similarity definitions are checked as a whole, as ES builds them at creation.
+    const text = resolveTextContext(textSettingsOf(settings));
     let mapping: RootMapping = EMPTY_ROOT;
-    if (body.mappings !== undefined) {
-      try {
-        mapping = parseRootMapping(body.mappings);
-      } catch (e) {
-        if (e instanceof MapperParsingError) throw new MapperParsingError(`Failed to parse mapping: ${e.message}`, e);
-        throw e;
-      }
+    let totalFields = 0;
+    try {
+      if (body.mappings !== undefined) mapping = parseRootMapping(body.mappings);
+      totalFields = resolveMapping(mapping, text).totalFields;
+    } catch (e) {
+      if (e instanceof MapperParsingError) throw new MapperParsingError(`Failed to parse mapping: ${e.message}`, e);
+      throw e;
     }
     const resolved = resolveSettings(settings);
-    if (resolveMapping(mapping).totalFields > resolved.totalFieldsLimit) {
+    if (totalFields > resolved.totalFieldsLimit) {
       throw new IllegalArgumentError(`Limit of total fields [${resolved.totalFieldsLimit}] has been exceeded`);
     }
     const uuid = randomBase64Uuid();

@@ -126,7 +126,7 @@ function prepareItem(indices: IndicesService, req: RestRequest, item: BulkItem):
     const parsed = parseDocumentLine(item.source!);
     const existing = indices.writeTarget(item.index!);
     const requested = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
-    const pipelines = resolvePipelines(requested, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
+    const pipelines = resolvePipelines(requested, existing?.setting('index.default_pipeline') ?? null, existing?.setting('index.final_pipeline') ?? null);
     return { item, id, opts, error: null, parsed, pipelines };
   } catch (e) {
     return { item, id, opts: null, error: e, parsed: null, pipelines: [] };

@@ -87,7 +87,7 @@ async function indexDocument(indices: IndicesService, ingest: IngestService, req
   let routing = opts.routing;
   let sourceText = text;
   const existing = indices.writeTarget(indexName);
-  const pipelines = resolvePipelines(req.query.pipeline ?? null, existing?.settings.get('index.default_pipeline') ?? null, existing?.settings.get('index.final_pipeline') ?? null);
+  const pipelines = resolvePipelines(req.query.pipeline ?? null, existing?.setting('index.default_pipeline') ?? null, existing?.setting('index.final_pipeline') ?? null);
   if (pipelines.length > 0 && isPlainObject(parsed)) {
     const [outcome] = await runWritePipelines(ingest, [{ index: indexName, id: docId, routing, source: parsed, pipelines }]);
     if (outcome.kind === 'failed') throw outcome.error;

@@ -55,7 +55,7 @@ function pipelineRunner(indices: IndicesService, ingest: IngestService): RunPipe
   return async (docs) => {
     const chains = docs.map((d) => {
       const index = indices.get(d.index);
-      return resolvePipelines(d.requestPipeline, index?.settings.get('index.default_pipeline') ?? null, index?.settings.get('index.final_pipeline') ?? null);
+      return resolvePipelines(d.requestPipeline, index?.setting('index.default_pipeline') ?? null, index?.setting('index.final_pipeline') ?? null);
     });
     if (chains.every((c) => c.length === 0)) return docs.map((d) => ({ kind: 'index' as const, index: d.index, id: d.id, routing: d.routing, source: d.source }));
     return runWritePipelines(ingest, docs.map((d, i) => ({ index: d.index, id: d.id, routing: d.routing, source: d.source, pipelines: chains[i] })));

@@ -6,6 +6,8 @@
  */
 export * from './mapping/index.js';
 export * from './settings.js';
+export * from './similarity.js';
+export * from './text-analysis.js';
 export * from './segment/format.js';
 export * from './segment/norms.js';
 export * from './segment/live-docs.js';

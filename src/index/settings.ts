@@ -10,7 +10,15 @@ import { parseTimeValue } from '../common/time-value.js';
 import { parseByteSize } from '../common/byte-size.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../common/pattern/index.js';
 
-export type FlatSettings = ReadonlyMap<string, string>;
+/** A setting's value: a string, or a list (ES Settings lists, e.g. `index.analysis.filter.f.synonyms`). */
+export type SettingValue = string | readonly string[];
+export type FlatSettings = ReadonlyMap<string, SettingValue>;
+
+/** A scalar setting's value (lists are only accepted under `index.analysis.`). */
+export function settingString(flat: FlatSettings, key: string): string | undefined {
+  const v = flat.get(key);
+  return v === undefined || typeof v === 'string' ? v : v.join(',');
+}
 
 export interface ResolvedIndexSettings {
   readonly numberOfShards: number;
@@ -107,19 +115,23 @@ const SETTINGS: Record<string, SettingDef> = {
   // Pipeline ids: whether the pipeline exists is checked when a write uses it, as in ES.
   'index.default_pipeline': { dynamic: true, validate: anyString },
   'index.final_pipeline': { dynamic: true, validate: anyString },
+  'index.max_ngram_diff': { dynamic: true, validate: intSetting(0) },
+  'index.max_shingle_diff': { dynamic: true, validate: intSetting(0) },
 };
 
 /** Settings ES has that this server does not implement: rejected clearly instead of ignored. */
-const UNSUPPORTED_PREFIXES = ['index.analysis.', 'index.similarity.', 'index.sort.'];
+const UNSUPPORTED_PREFIXES = ['index.sort.'];
+/** Groups validated as a whole (text-analysis.ts) when an index is created; fixed afterwards. */
+export const TEXT_SETTING_PREFIXES = ['index.analysis.', 'index.similarity.'];
 
 /** Flattens any accepted input form into `index.*` keys with string values. */
-export function flattenSettings(input: unknown): Map<string, string> {
-  const out = new Map<string, string>();
+export function flattenSettings(input: unknown): Map<string, SettingValue> {
+  const out = new Map<string, SettingValue>();
   const walk = (obj: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(obj)) {
       const key = prefix ? `${prefix}.${k}` : k;
       if (isPlainObject(v)) walk(v, key);
-      else if (Array.isArray(v)) out.set(key, v.map(String).join(','));
+      else if (Array.isArray(v)) out.set(key, v.map(String));
       else if (v === null) out.set(key, '');
       else out.set(key, String(v));
     }
@@ -128,15 +140,24 @@ export function flattenSettings(input: unknown): Map<string, string> {
     if (!isPlainObject(input)) throw new IllegalArgumentError('settings must be an object');
     walk(input, '');
   }
-  const normalised = new Map<string, string>();
-  for (const [k, v] of out) normalised.set(k.startsWith('index.') ? k : `index.${k}`, v);
+  const normalised = new Map<string, SettingValue>();
+  for (const [k, v] of out) {
+    const key = k.startsWith('index.') ? k : `index.${k}`;
+    // Lists stay lists where ES reads lists (analysis); elsewhere a list is its comma-joined value.
+    normalised.set(key, typeof v === 'string' || key.startsWith('index.analysis.') ? v : v.join(','));
+  }
   return normalised;
 }
 
 /** Validates settings for a new index, or for an update of `updated` (where only dynamic ones may change). */
-export function validateSettings(settings: ReadonlyMap<string, string>, updated?: { name: string; uuid: string }): void {
+export function validateSettings(settings: FlatSettings, updated?: { name: string; uuid: string }): void {
   const nonDynamic: string[] = [];
   for (const [key, value] of settings) {
+    if (TEXT_SETTING_PREFIXES.some((p) => key.startsWith(p))) {
+      if (updated) nonDynamic.push(key);
+      continue;
+    }
+    if (typeof value !== 'string') throw new IllegalArgumentError(`Failed to parse value [${value.join(',').slice(0, 100)}] for setting [${key}]: a list is not accepted here`);
     if (UNSUPPORTED_PREFIXES.some((p) => key.startsWith(p))) {
       throw new IllegalArgumentError(`setting [${key}] is not supported by this server yet`);
     }
@@ -154,22 +175,23 @@ export function validateSettings(settings: ReadonlyMap<string, string>, updated?
 }
 
 export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
-  const num = (key: string, def: number) => (flat.has(key) && flat.get(key) !== '' ? Number(flat.get(key)) : def);
-  const refresh = flat.get('index.refresh_interval');
+  const get = (key: string) => settingString(flat, key);
+  const num = (key: string, def: number) => (flat.has(key) && get(key) !== '' ? Number(get(key)) : def);
+  const refresh = get('index.refresh_interval');
   return {
     numberOfShards: num('index.number_of_shards', 1),
     numberOfReplicas: num('index.number_of_replicas', 1),
     routingNumShards: flat.has('index.number_of_routing_shards') ? num('index.number_of_routing_shards', 0) : null,
     refreshIntervalMs: refresh !== undefined && refresh !== '' ? parseTimeValue(refresh, 'index.refresh_interval') : 1000,
     totalFieldsLimit: num('index.mapping.total_fields.limit', 1000),
-    ignoreDynamicBeyondLimit: flat.get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
+    ignoreDynamicBeyondLimit: get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
-    defaultFields: (flat.get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
-    translogDurability: flat.get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
-    translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(flat.get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,
-    translogFlushThresholdBytes: flat.has('index.translog.flush_threshold_size') ? parseByteSize(flat.get('index.translog.flush_threshold_size')!, 'index.translog.flush_threshold_size') : 512 * 1024 * 1024,
+    defaultFields: (get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
+    translogDurability: get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
+    translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,
+    translogFlushThresholdBytes: flat.has('index.translog.flush_threshold_size') ? parseByteSize(get('index.translog.flush_threshold_size')!, 'index.translog.flush_threshold_size') : 512 * 1024 * 1024,
   };
 }
 

@@ -23,23 +23,28 @@ export function averageFieldLength(sumTotalTermFreq: number, docCount: number): 
   return docCount > 0 ? Math.fround(sumTotalTermFreq / docCount) : 1;
 }
 
-const normCaches = new Map<number, Float64Array>();
+/** Keyed by avgdl alone for the default k1 and b (nearly every field), else by all three. */
+const normCaches = new Map<number | string, Float64Array>();
 
-/** The 256-entry table of 1 / (k1 × length normalisation) for a field's avgdl (memoised). */
-export function normInverseCache(avgdl: number): Float64Array {
-  let cache = normCaches.get(avgdl);
+/**
+ * The 256-entry table of 1 / (k1 × length normalisation) for a field's avgdl (memoised); k1 and b
+ * are a field's BM25 similarity settings (`index.similarity.<name>`), float32 as Lucene keeps them.
+ */
+export function normInverseCache(avgdl: number, k1: number = K1, b: number = B): Float64Array {
+  const key = k1 === K1 && b === B ? avgdl : `${avgdl}|${k1}|${b}`;
+  let cache = normCaches.get(key);
   if (cache) return cache;
   if (normCaches.size > 256) normCaches.clear();
-  cache = computeNormInverseCache(avgdl);
-  normCaches.set(avgdl, cache);
+  cache = computeNormInverseCache(avgdl, k1, b);
+  normCaches.set(key, cache);
   return cache;
 }
 
-function computeNormInverseCache(avgdl: number): Float64Array {
+function computeNormInverseCache(avgdl: number, k1: number, b: number): Float64Array {
   const cache = new Float64Array(256);
-  const oneMinusB = Math.fround(1 - B);
+  const oneMinusB = Math.fround(1 - b);
   for (let i = 0; i < 256; i++) {
-    cache[i] = Math.fround(1 / Math.fround(K1 * Math.fround(oneMinusB + Math.fround(Math.fround(B * LENGTH_TABLE[i]) / avgdl))));
+    cache[i] = Math.fround(1 / Math.fround(k1 * Math.fround(oneMinusB + Math.fround(Math.fround(b * LENGTH_TABLE[i]) / avgdl))));
   }
   return cache;
 }

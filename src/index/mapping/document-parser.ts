@@ -327,7 +327,7 @@ class DocumentParseRun {
     this.added.set(path, mapper);
     // Resolve the new mapper (and its multi-fields) so values in this same document use it.
     const single: RootMapping = { ...EMPTY_ROOT, properties: new Map([['f', mapper]]) };
-    for (const [p, rf] of resolveMapping(single).fields) {
+    for (const [p, rf] of resolveMapping(single, this.resolved.text).fields) {
       this.addedResolved.set(path + p.slice(1), { ...rf, path: path + p.slice(1) });
     }
     return mapper;

@@ -9,7 +9,7 @@
  * Index-time and query-time code both come here, so a field's terms always agree. Wrappers are
  * built once per distinct configuration.
  */
-import { edgeNGramAnalyzer, fixedShingleAnalyzer, getAnalyzer, type Analyzer } from '../../analysis/index.js';
+import { edgeNGramAnalyzer, fixedShingleAnalyzer, type Analyzer, type IndexAnalysis } from '../../analysis/index.js';
 import { INDEX_PREFIX_MAX_CHARS, INDEX_PREFIX_MIN_CHARS } from './search-as-you-type.js';
 import type { ResolvedField } from './types.js';
 
@@ -17,46 +17,51 @@ import type { ResolvedField } from './types.js';
 const SEPARATOR = ' ';
 const FILLER = '';
 
-const cache = new Map<string, Analyzer>();
+/** Wrapped analyzers per index analysis (weakly held: an index's analysis goes when the index does). */
+const caches = new WeakMap<IndexAnalysis, Map<string, Analyzer>>();
 
-function named(name: string): Analyzer {
-  const a = getAnalyzer(name);
-  // Mapping validation only admits known analyzers, so this is a broken invariant, not a user error.
+function named(analysis: IndexAnalysis, name: string): Analyzer {
+  const a = analysis.analyzer(name);
+  // Mapping resolution only admits configured analyzers, so this is a broken invariant, not a user error.
   if (!a) throw new Error(`unknown analyzer [${name}]`);
   return a;
 }
 
-function cached(key: string, build: () => Analyzer): Analyzer {
+function cached(analysis: IndexAnalysis, key: string, build: () => Analyzer): Analyzer {
+  let cache = caches.get(analysis);
+  if (!cache) caches.set(analysis, (cache = new Map()));
   let a = cache.get(key);
   if (!a) cache.set(key, (a = build()));
   return a;
 }
 
-function withShingles(name: string, size: number): Analyzer {
-  return cached(`${name}|shingle:${size}`, () =>
-    fixedShingleAnalyzer(name, named(name), { size, separator: SEPARATOR, filler: FILLER, trailingPositions: null }));
+function withShingles(analysis: IndexAnalysis, name: string, size: number): Analyzer {
+  return cached(analysis, `${name}|shingle:${size}`, () =>
+    fixedShingleAnalyzer(name, named(analysis, name), { size, separator: SEPARATOR, filler: FILLER, trailingPositions: null }));
 }
 
 /** Shingles padded with size − 1 trailing positions (TrailingShingleTokenFilter), then edge n-grams. */
-function withShinglesAndPrefixes(name: string, size: number): Analyzer {
-  return cached(`${name}|prefix:${size}`, () => {
-    const shingles = fixedShingleAnalyzer(name, named(name), { size, separator: SEPARATOR, filler: FILLER, trailingPositions: size - 1 });
+function withShinglesAndPrefixes(analysis: IndexAnalysis, name: string, size: number): Analyzer {
+  return cached(analysis, `${name}|prefix:${size}`, () => {
+    const shingles = fixedShingleAnalyzer(name, named(analysis, name), { size, separator: SEPARATOR, filler: FILLER, trailingPositions: size - 1 });
     return edgeNGramAnalyzer(name, shingles, { minGram: INDEX_PREFIX_MIN_CHARS, maxGram: INDEX_PREFIX_MAX_CHARS, preserveOriginal: true });
   });
 }
 
 export function indexAnalyzerFor(field: ResolvedField): Analyzer {
   const s = field.searchAsYouType;
-  if (s === null || s.role === 'root') return named(field.analyzer);
-  return s.role === 'shingle' ? withShingles(field.analyzer, s.shingleSize) : withShinglesAndPrefixes(field.analyzer, s.shingleSize);
+  const a = field.analysis;
+  if (s === null || s.role === 'root') return named(a, field.analyzer);
+  return s.role === 'shingle' ? withShingles(a, field.analyzer, s.shingleSize) : withShinglesAndPrefixes(a, field.analyzer, s.shingleSize);
 }
 
 /** The analyzer for query text: `quoted` for phrase queries (the search quote analyzer). */
 export function searchAnalyzerFor(field: ResolvedField, quoted: boolean): Analyzer {
   const s = field.searchAsYouType;
-  if (s === null || s.role === 'root') return named(quoted ? field.searchQuoteAnalyzer : field.searchAnalyzer);
-  if (s.role === 'index_prefix' && quoted) return named(field.searchAnalyzer);
-  return withShingles(field.searchAnalyzer, s.shingleSize);
+  const a = field.analysis;
+  if (s === null || s.role === 'root') return named(a, quoted ? field.searchQuoteAnalyzer : field.searchAnalyzer);
+  if (s.role === 'index_prefix' && quoted) return named(a, field.searchAnalyzer);
+  return withShingles(a, field.searchAnalyzer, s.shingleSize);
 }
 
 /**
@@ -66,5 +71,7 @@ export function searchAnalyzerFor(field: ResolvedField, quoted: boolean): Analyz
  */
 export function searchAnalysisKey(field: ResolvedField): string {
   const s = field.searchAsYouType;
-  return s === null || s.role === 'root' ? field.searchAnalyzer : `${field.searchAnalyzer}|${field.path}`;
+  // The analyzer object, not its name: `default_search` and `standard` may be the same analyzer.
+  const name = named(field.analysis, field.searchAnalyzer).name;
+  return s === null || s.role === 'root' ? name : `${name}|${field.path}`;
 }

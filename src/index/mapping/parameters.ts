@@ -3,7 +3,6 @@
  * Unknown parameters fail with "unknown parameter [x] on mapper [f] of type [t]", as in ES.
  */
 import { MapperParsingError } from '../../errors/index.js';
-import { getAnalyzer } from '../../analysis/index.js';
 import type { FieldType } from './types.js';
 import { NUMERIC_TYPES, isFeatureType } from './types.js';
 import { checkDocValues, checkMaxShingleSize } from './search-as-you-type.js';
@@ -15,8 +14,9 @@ const bool: Check = (v, f) => {
   if (v === 'true' || v === 'false') return v === 'true';
   throw new MapperParsingError(`Failed to parse value [${String(v)}] as only [true] or [false] are allowed.`);
 };
-const analyzer: Check = (v, f) => {
-  if (typeof v !== 'string' || !getAnalyzer(v)) throw new MapperParsingError(`analyzer [${String(v)}] has not been configured in mappings`);
+/** The name must be a string; whether the index has it is checked when the mapping is resolved (resolve.ts). */
+const analyzer: Check = (v) => {
+  if (typeof v !== 'string') throw new MapperParsingError(`analyzer [${String(v)}] has not been configured in mappings`);
   return v;
 };
 const nonNegInt: Check = (v, f) => {

@@ -2,6 +2,8 @@
  * Flattening a mapping into `ResolvedField`s keyed by full path (multi-fields included), with every
  * default filled in once, so indexing and search never re-derive them.
  */
+import { MapperParsingError } from '../../errors/index.js';
+import { DEFAULT_TEXT_CONTEXT, type TextContext } from '../text-analysis.js';
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
 import { completionOptions } from './completion-mapping.js';
@@ -13,12 +15,35 @@ export interface ResolvedMapping {
   readonly objects: ReadonlySet<string>;
   /** Number of mappers counted against `index.mapping.total_fields.limit`. */
   readonly totalFields: number;
+  /** The analysis and similarities the fields were resolved against (dynamic fields use it too). */
+  readonly text: TextContext;
 }
 
-function resolveField(path: string, m: FieldMapper, isMultiField: boolean): ResolvedField {
+/**
+ * ES's analyzer defaults for text fields: `analyzer` else the index's `default`; the search
+ * analyzer is `search_analyzer`, else the field's `analyzer`, else `default_search`; the quote
+ * analyzer likewise down to `default_search_quoted`. Every name must exist in the index.
+ */
+function analyzerNames(path: string, p: Readonly<Record<string, unknown>>, text: TextContext): [string, string, string] {
+  const given = (k: string) => p[k] as string | undefined;
+  const analyzer = given('analyzer') ?? 'default';
+  const search = given('search_analyzer') ?? given('analyzer') ?? 'default_search';
+  const quote = given('search_quote_analyzer') ?? given('search_analyzer') ?? given('analyzer') ?? 'default_search_quoted';
+  for (const name of [analyzer, search, quote]) {
+    if (!text.analysis.analyzer(name)) throw new MapperParsingError(`analyzer [${name}] has not been configured in mappings`);
+  }
+  return [analyzer, search, quote];
+}
+
+function resolveField(path: string, m: FieldMapper, isMultiField: boolean, text: TextContext): ResolvedField {
   const p = m.params;
-  const analyzer = (p.analyzer as string | undefined) ?? 'standard';
-  const searchAnalyzer = (p.search_analyzer as string | undefined) ?? analyzer;
+  const [analyzer, searchAnalyzer, searchQuoteAnalyzer] = analyzerNames(path, p, text);
+  const normalizerName = m.type === 'keyword' ? (p.normalizer as string | undefined) ?? null : null;
+  const normalizer = normalizerName === null ? null : text.analysis.normalizer(normalizerName);
+  if (normalizer === undefined) throw new MapperParsingError(`normalizer [${normalizerName}] not found for field [${path}]`);
+  const similarityName = (p.similarity as string | undefined) ?? 'default';
+  const similarity = text.similarity(similarityName);
+  if (!similarity) throw new MapperParsingError(`Unknown Similarity type [${similarityName}] for field [${path}]`);
   const indexed = p.index !== false;
   return {
     path,
@@ -28,7 +53,10 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
     norms: isAnalyzedTextType(m.type) ? p.norms !== false : p.norms === true,
     analyzer,
     searchAnalyzer,
-    searchQuoteAnalyzer: (p.search_quote_analyzer as string | undefined) ?? searchAnalyzer,
+    searchQuoteAnalyzer,
+    analysis: text.analysis,
+    normalizer,
+    similarity,
     ignoreAbove: p.ignore_above !== undefined ? Number(p.ignore_above) : NO_IGNORE_ABOVE,
     nullValue: p.null_value ?? null,
     coerce: p.coerce !== false,
@@ -42,7 +70,8 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean): Reso
   };
 }
 
-export function resolveMapping(root: RootMapping): ResolvedMapping {
+/** Resolves `root` against an index's analysis and similarities (the built-ins when not given). */
+export function resolveMapping(root: RootMapping, text: TextContext = DEFAULT_TEXT_CONTEXT): ResolvedMapping {
   const fields = new Map<string, ResolvedField>();
   const objects = new Set<string>();
   let total = 0;
@@ -59,10 +88,10 @@ export function resolveMapping(root: RootMapping): ResolvedMapping {
       walk(m, path);
       return;
     }
-    addField(resolveField(path, m, false));
+    addField(resolveField(path, m, false, text));
     for (const [sub, sm] of m.fields) {
       total++;
-      addField(resolveField(`${path}.${sub}`, sm, true));
+      addField(resolveField(`${path}.${sub}`, sm, true, text));
     }
   };
   // A search_as_you_type field brings its hidden subfields (not counted: see search-as-you-type.ts).
@@ -71,7 +100,7 @@ export function resolveMapping(root: RootMapping): ResolvedMapping {
     if (f.searchAsYouType !== null) for (const sub of searchAsYouTypeSubfields(f)) fields.set(sub.path, sub);
   };
   walk(root, '');
-  return { fields, objects, totalFields: total };
+  return { fields, objects, totalFields: total, text };
 }
 
 /** Counts the mappers a (partial) mapper tree adds: each field, multi-field and object is one. */

@@ -1,3 +1,6 @@
+import type { IndexAnalysis, Normalizer } from '../../analysis/index.js';
+import type { Similarity } from '../similarity.js';
+
 /**
  * The mapping model: a tree of object mappers and field mappers, as ES's `Mapping`/`ObjectMapper`/
  * `FieldMapper`. Parameters are kept as given (validated) so GET _mapping renders them back, and a
@@ -73,9 +76,16 @@ export interface ResolvedField {
   readonly docValues: boolean;
   /** text only: norms and positions are indexed. */
   readonly norms: boolean;
+  /** Analyzer names, looked up in `analysis` (field-analyzers.ts); `default*` names follow the index's defaults. */
   readonly analyzer: string;
   readonly searchAnalyzer: string;
   readonly searchQuoteAnalyzer: string;
+  /** The index's analysis (its `index.analysis` settings over the built-ins). */
+  readonly analysis: IndexAnalysis;
+  /** keyword `normalizer`, applied to values and query terms alike; null = values as they are. */
+  readonly normalizer: Normalizer | null;
+  /** How matches on the field score (`similarity`, else the index's `default`, else BM25). */
+  readonly similarity: Similarity;
   readonly ignoreAbove: number;
   readonly nullValue: unknown;
   readonly coerce: boolean;

@@ -16,6 +16,8 @@ import type { IndexableValue } from '../mapping/field-values.js';
 import type { FeatureValue } from '../mapping/feature-values.js';
 import type { CompletionValue } from '../mapping/completion-values.js';
 import { completionAnalysis } from '../mapping/completion-form.js';
+import { resolveMapping } from '../mapping/resolve.js';
+import { DEFAULT_TEXT_SETTINGS, resolveTextContext, type IndexTextSettings } from '../text-analysis.js';
 import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
@@ -150,6 +152,9 @@ abstract class TermsAccumulator extends FieldAccumulator {
 
 class TextAccumulator extends TermsAccumulator {
   private readonly analyzer: Analyzer;
+  /** BM25's discount_overlaps: tokens stacked on the previous position (synonyms) do not count in the length. */
+  private readonly discountOverlaps: boolean;
+  private lastPosition = -1;
   private length = 0;
   private nextPosition = 0;
   private norms: Uint8Array = new Uint8Array(64);
@@ -157,6 +162,7 @@ class TextAccumulator extends TermsAccumulator {
   constructor(field: ResolvedField) {
     super(field, true);
     this.analyzer = indexAnalyzerFor(field);
+    this.discountOverlaps = field.similarity.type !== 'BM25' || field.similarity.discountOverlaps;
   }
   add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
@@ -167,9 +173,11 @@ class TextAccumulator extends TermsAccumulator {
     } else {
       this.nextPosition += this.field.positionIncrementGap;
     }
+    this.lastPosition = -1;
     this.nextPosition = this.analyzer.analyze(String(value), (term, position) => {
       this.addToken(doc, term, position);
-      this.length++;
+      if (!this.discountOverlaps || position !== this.lastPosition) this.length++;
+      this.lastPosition = position;
     }, this.nextPosition);
   }
   finishDoc(doc: number): void {
@@ -216,7 +224,8 @@ class KeywordAccumulator extends TermsAccumulator {
   }
   add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
-    this.addToken(doc, String(value), 0);
+    const normalizer = this.field.normalizer;
+    this.addToken(doc, normalizer === null ? String(value) : normalizer.normalize(String(value)), 0);
   }
   finishDoc(): void {}
   build(maxDoc: number): FieldInput {
@@ -348,10 +357,11 @@ export class SegmentBuilder {
   private readonly indexOrder = new GrowableFloat64();
   private maxDoc = 0;
 
-  constructor(private readonly mapping: RootMapping, limits: DocumentParseLimits) {
+  constructor(private readonly mapping: RootMapping, limits: DocumentParseLimits, text: IndexTextSettings = DEFAULT_TEXT_SETTINGS) {
     // The coordinator validated every document against this (or an older, smaller) mapping, so
-    // the limits cannot trip here; pass them through anyway to run the very same code.
-    this.parser = new DocumentParser(mapping, limits);
+    // the limits cannot trip here; pass them through anyway to run the very same code. The text
+    // settings were validated when the index was created: resolving them cannot fail here.
+    this.parser = new DocumentParser(mapping, limits, resolveMapping(mapping, resolveTextContext(text)));
   }
 
   add(doc: BuildDocument): void {

@@ -20,7 +20,7 @@ import { TermScorer } from './term-scorer.js';
 const tf1Pool: Float64Array[] = [];
 
 export class SegmentSearchContext {
-  private readonly caches = new Map<number, Float64Array>();
+  private readonly caches = new Map<number | string, Float64Array>();
   private readonly tables: Float64Array[] = [];
   /** `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting). */
   constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null) {}
@@ -38,10 +38,11 @@ export class SegmentSearchContext {
     this.tables.length = 0;
   }
 
-  /** BM25 norm tables are per field avgdl; one per distinct avgdl per task. */
-  normCache(avgdl: number): Float64Array {
-    let c = this.caches.get(avgdl);
-    if (!c) this.caches.set(avgdl, (c = normInverseCache(avgdl)));
+  /** BM25 norm tables are per field avgdl (and k1, b); one per distinct one per task. */
+  normCache(avgdl: number, k1?: number, b?: number): Float64Array {
+    const key = k1 === undefined ? avgdl : `${avgdl}|${k1}|${b}`;
+    let c = this.caches.get(key);
+    if (!c) this.caches.set(key, (c = normInverseCache(avgdl, k1, b)));
     return c;
   }
 
@@ -57,7 +58,7 @@ export class SegmentSearchContext {
     if (!field || !field.docs) return null;
     const ord = termOrd(field, exec.term);
     if (ord < 0) return null;
-    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl), this.tf1Table());
+    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl, exec.k1, exec.b), this.tf1Table());
   }
 }
 
@@ -65,7 +66,7 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
   const field = ctx.segment.fields.get(exec.field);
   if (!field || !field.docs) return null;
   if (!field.positions) throw new Error(`field:[${exec.field}] was indexed without position data; cannot run PhraseQuery`);
-  const cache = ctx.normCache(exec.avgdl);
+  const cache = ctx.normCache(exec.avgdl, exec.k1, exec.b);
   const slots: PhraseSlot[] = [];
   const fixed = exec.prefixExpansions ? exec.terms.length - 1 : exec.terms.length;
   const scorerFor = (f: SegmentField, term: string) => {

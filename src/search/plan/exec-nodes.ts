@@ -13,6 +13,9 @@ export interface TermExec {
   readonly term: string;
   readonly weight: number;
   readonly avgdl: number;
+  /** The field's BM25 k1 and b when its similarity sets them (absent: Lucene's 1.2 and 0.75). */
+  readonly k1?: number;
+  readonly b?: number;
 }
 
 /**
@@ -45,6 +48,8 @@ export interface PhraseExec {
   readonly slop: number;
   readonly weight: number;
   readonly avgdl: number;
+  readonly k1?: number;
+  readonly b?: number;
   /** The last term is a prefix expanded to at most `maxExpansions` terms (match_phrase_prefix). */
   readonly prefixExpansions: readonly string[] | null;
   /**

@@ -10,7 +10,7 @@ import { fieldTypeName, prefixLengthWithinBounds, type ResolvedField } from '../
 import { averageFieldLength, bm25Idf } from '../bm25.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec, type PhraseExec } from './exec-nodes.js';
-import { scoredTerm } from './scored-term.js';
+import { scoredTerm, withSimilarity } from './scored-term.js';
 import { boolOf, type QueryToken } from './text.js';
 
 export function expandPrefix(ctx: PlanContext, field: string, prefix: string, maxExpansions: number): string[] {
@@ -58,7 +58,7 @@ export function phraseOf(ctx: PlanContext, field: ResolvedField, tokens: readonl
     prefixExpansions: prefix ? prefix.terms : null,
     prefixField: prefix && prefix.field !== field.path ? prefix.field : null,
   };
-  return exec;
+  return withSimilarity(ctx, field.path, exec, boost);
 }
 
 /**

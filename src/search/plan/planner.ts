@@ -3,7 +3,6 @@
  * to the leaves (`boost` is the product of every enclosing boost, as Lucene's createWeight passes
  * it), so the executable tree's compound nodes carry none.
  */
-import { getAnalyzer } from '../../analysis/index.js';
 import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
 import { DEFAULT_TOKEN_PRUNING, assertNever, resolveMinimumShouldMatch, type QueryNode, type WeightedToken } from '../../dsl/index.js';
 import { sparseQuery } from './sparse.js';
@@ -26,7 +25,7 @@ function inferred(kind: string, tokens: readonly WeightedToken[] | null): readon
 
 /** Full-text queries check a request `analyzer` before anything else (e.g. MatchQueryBuilder.doToQuery). */
 function checkAnalyzer(ctx: PlanContext, node: { readonly kind: string; readonly analyzer: string | null }): void {
-  if (node.analyzer !== null && !getAnalyzer(node.analyzer)) {
+  if (node.analyzer !== null && !ctx.mapping.text.analysis.analyzer(node.analyzer)) {
     throw new QueryShardError(`[${node.kind}] analyzer [${node.analyzer}] not found`, ctx.index);
   }
 }

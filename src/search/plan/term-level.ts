@@ -68,14 +68,20 @@ function pointRange(field: ResolvedField, lower: number, upper: number, boost: n
   return { t: 'numeric_range', field: field.path, lower, upper, score: Math.fround(boost) };
 }
 
+/** A keyword field's indexed form of `value`: normalized when the field has a normalizer. */
+export function keywordTerm(field: ResolvedField, value: string): string {
+  return field.normalizer === null ? value : field.normalizer.normalize(value);
+}
+
 /** `term` semantics for one value on any field type. */
 export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: TermValue, boost: number): Exec {
   switch (field.type) {
     case 'text':
     case 'search_as_you_type':
-    case 'keyword':
     case 'completion': // ES TermBasedFieldType: the raw value against the analyzed forms
       return scoredTerm(ctx, field.path, String(value), boost);
+    case 'keyword': // values were indexed normalized, so is the term (KeywordFieldType.normalize)
+      return scoredTerm(ctx, field.path, keywordTerm(field, String(value)), boost);
     case 'date':
       return pointRange(field, dateValue(ctx, field, value, false, null, null), dateValue(ctx, field, value, true, null, null), boost);
     default: {
@@ -97,7 +103,7 @@ export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, va
 export function termsQuery(ctx: PlanContext, field: ResolvedField | undefined, values: readonly TermValue[], boost: number): Exec {
   if (!field || values.length === 0) return MATCH_NONE;
   if (isTextLike(field)) {
-    return { t: 'terms', field: field.path, terms: values.map(String), score: Math.fround(boost) };
+    return { t: 'terms', field: field.path, terms: values.map((v) => keywordTerm(field, String(v))), score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => ({
     t: 'constant',

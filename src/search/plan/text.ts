@@ -4,7 +4,7 @@
  * (SHOULD for `or`, MUST for `and`, with `minimum_should_match`), quoted/phrase → a phrase query.
  * Non-text fields take the whole value as one exact term (keyword) or point (numbers, dates).
  */
-import { getAnalyzer, type Analyzer } from '../../analysis/index.js';
+import type { Analyzer } from '../../analysis/index.js';
 import { IllegalArgumentError } from '../../errors/index.js';
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
 import { completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
@@ -13,7 +13,7 @@ import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
 import { expandFuzzy, maxEditsFor } from './fuzzy.js';
-import { exactValueQuery } from './term-level.js';
+import { exactValueQuery, keywordTerm } from './term-level.js';
 import { isTextLike } from './fields.js';
 
 export interface QueryToken {
@@ -26,7 +26,7 @@ export interface QueryToken {
 /** The analyzer for a query on `field`: the request's `analyzer`, else the field's (quote) search analyzer. */
 export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | null, quoted: boolean): Analyzer {
   if (analyzerOverride === null) return searchAnalyzerFor(field, quoted);
-  const analyzer = getAnalyzer(analyzerOverride);
+  const analyzer = field.analysis.analyzer(analyzerOverride);
   if (!analyzer) throw new IllegalArgumentError(`failed to find analyzer [${analyzerOverride}]`);
   return analyzer;
 }
@@ -38,7 +38,7 @@ export function analyzeWith(analyzer: Analyzer, text: string): QueryToken[] {
 }
 
 export function analyzeQueryText(field: ResolvedField, text: string, analyzerOverride: string | null, quoted = false): QueryToken[] {
-  if (field.type === 'keyword') return [{ term: text, position: 0, endOffset: text.length }];
+  if (field.type === 'keyword') return [{ term: keywordTerm(field, text), position: 0, endOffset: text.length }];
   return analyzeWith(queryAnalyzer(field, analyzerOverride, quoted), text);
 }
 

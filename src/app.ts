@@ -8,7 +8,7 @@ import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import { IndicesService, MlService, NODE_ID, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  aliasRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
+  aliasRoutes, analyzeRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -123,6 +123,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...securityRoutes(apiKeys),
       ...clusterRoutes(indices, node),
       ...indexRoutes(indices),
+      ...analyzeRoutes(indices),
       ...aliasRoutes(indices),
       ...documentRoutes(indices, ingest),
       ...bulkRoutes(indices, ingest),

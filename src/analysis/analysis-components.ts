@@ -30,6 +30,8 @@ export interface FilterComponent {
   readonly normalizing: boolean;
   /** The chain is worth caching per distinct token (a stemmer). */
   readonly costly?: boolean;
+  /** Reads or sets Lucene's KeywordAttribute (stemmers, keyword_marker): `_analyze` explain shows it from here on. */
+  readonly usesKeyword?: boolean;
 }
 
 export interface AnalyzerComponents {
@@ -41,7 +43,7 @@ export interface AnalyzerComponents {
 /** An analyzer as `_analyze` and the mappings see it. */
 export interface ConfiguredAnalyzer extends Analyzer {
   readonly components: AnalyzerComponents;
-  /** Defined by the index's settings (`custom_analyzer` in `_analyze` explain). */
+  /** A `custom` analyzer (`custom_analyzer` in `_analyze` explain: stages are shown one by one). */
   readonly custom: boolean;
   /** Positions between values of a multi-valued text (`_analyze` with several texts). */
   readonly positionIncrementGap: number;
@@ -52,11 +54,12 @@ export function spanTokenizer(span: Tokenizer, types: readonly string[] | null, 
 }
 
 export function termFilter(name: string, term: TokenFilter, o: { normalizing?: boolean; costly?: boolean; respectKeyword?: boolean } = {}): FilterComponent {
-  return { name, term, apply: liftTermFilter(term, o.respectKeyword === true), normalizing: o.normalizing === true, costly: o.costly };
+  const respectKeyword = o.respectKeyword === true;
+  return { name, term, apply: liftTermFilter(term, respectKeyword), normalizing: o.normalizing === true, costly: o.costly, usesKeyword: respectKeyword };
 }
 
-export function streamFilter(name: string, apply: StreamFilter, normalizing = false): FilterComponent {
-  return { name, apply, term: null, normalizing };
+export function streamFilter(name: string, apply: StreamFilter, normalizing = false, usesKeyword = false): FilterComponent {
+  return { name, apply, term: null, normalizing, usesKeyword };
 }
 
 /** The stages of one run: the char-filtered texts, then the tokenizer's and each filter's tokens. */

@@ -240,7 +240,7 @@ function keywordMarkerFactory(p: Params): ChainBuilder {
   const keywords = p.list('keywords');
   if (keywords === null) throw new AnalysisConfigError('keyword filter requires either `keywords`, `keywords_path`, or `keywords_pattern` to be configured');
   const set = new Set(keywords.map((k) => (ignoreCase ? k.toLowerCase() : k)));
-  return fixed(streamFilter(p.name, keywordMarkerFilter((t) => set.has(ignoreCase ? t.toLowerCase() : t))));
+  return fixed(streamFilter(p.name, keywordMarkerFilter((t) => set.has(ignoreCase ? t.toLowerCase() : t)), false, true));
 }
 
 /** Code points reversed (Lucene ReverseStringFilter). */

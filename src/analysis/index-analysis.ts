@@ -34,7 +34,7 @@ export type AnalysisSettings = Readonly<Record<string, unknown>>;
 
 export const DEFAULT_INDEX_LIMITS: IndexLimits = { maxNgramDiff: 1, maxShingleDiff: 3 };
 
-/** ES TextFieldMapper's default gap, which custom analyzers report (built-in ones report 0). */
+/** ES TextFieldMapper's default gap, which analyzers defined in settings report (prebuilt ones report 0). */
 const CUSTOM_POSITION_INCREMENT_GAP = 100;
 
 export interface IndexAnalysis {
@@ -134,7 +134,7 @@ function configuredBuiltIn(type: string, p: Params): AnalyzerComponents | null {
       p.refusePath('stem_exclusion_path');
       const exclusion = new Set(p.list('stem_exclusion') ?? []);
       const filters: FilterComponent[] = [POSSESSIVE, LOWERCASE, termFilter('stop', stopFilter(stops))];
-      if (exclusion.size > 0) filters.push(streamFilter('set_keyword_marker', keywordMarkerFilter((t) => exclusion.has(t))));
+      if (exclusion.size > 0) filters.push(streamFilter('set_keyword_marker', keywordMarkerFilter((t) => exclusion.has(t)), false, true));
       filters.push(PORTER);
       return { charFilters: [], tokenizer: STANDARD, filters };
     }
@@ -186,6 +186,7 @@ class Built implements IndexAnalysis {
     const p = new Params('analyzer', name, def);
     const type = def.type === undefined || def.type === null ? (def.tokenizer !== undefined ? 'custom' : null) : String(def.type);
     if (type === null) throw new AnalysisConfigError(`analyzer [${name}] must specify either an analyzer type, or a tokenizer`);
+    // ES analyzer providers default the gap to the text field default (100); prebuilt analyzers report 0.
     const gap = p.int('position_increment_gap', CUSTOM_POSITION_INCREMENT_GAP);
     if (type === 'custom') {
       const tokenizerName = p.string('tokenizer');
@@ -212,8 +213,8 @@ class Built implements IndexAnalysis {
     }
     // A built-in type without options is the built-in analyzer itself (same fast instance).
     const plain = Object.keys(def).every((k) => k === 'type' || k === 'position_increment_gap');
-    if (plain && BUILT_INS.has(type)) return { ...BUILT_INS.get(type)!, name, custom: true, positionIncrementGap: gap };
-    return componentAnalyzer(name, components, true, gap);
+    if (plain && BUILT_INS.has(type)) return { ...BUILT_INS.get(type)!, name, positionIncrementGap: gap };
+    return componentAnalyzer(name, components, false, gap);
   }
 
   private buildNormalizer(name: string, def: ComponentSettings): Normalizer {

@@ -124,6 +124,8 @@ export function wordDelimiterGraphFilter(o: WordDelimiterOptions): StreamFilter 
       const adjust = o.adjustOffsets && t.end - t.start === t.term.length;
       const offsets = (p: { start: number; end: number }) => (adjust ? { start: t.start + p.start, end: t.start + p.end } : { start: t.start, end: t.end });
       const emitted: Out[] = [];
+      // The original first: among outputs spanning the same positions, Lucene's buffer keeps insertion order.
+      if (o.preserveOriginal) emitted.push({ term: t.term, start: t.start, end: t.end, from: 0, to: Math.max(1, parts.length) });
       const wanted = (p: Part) => (p.number ? o.generateNumberParts : o.generateWordParts);
       parts.forEach((p, k) => {
         if (wanted(p)) emitted.push({ term: t.term.slice(p.start, p.end), ...offsets(p), from: k, to: k + 1 });
@@ -150,7 +152,6 @@ export function wordDelimiterGraphFilter(o: WordDelimiterOptions): StreamFilter 
         if (o.catenateWords) catenate((p) => !p.number);
         if (o.catenateNumbers) catenate((p) => p.number);
       }
-      if (o.preserveOriginal) emitted.push({ term: t.term, start: t.start, end: t.end, from: 0, to: Math.max(1, parts.length) });
       if (emitted.length === 0) {
         carry += t.posInc;
         continue;

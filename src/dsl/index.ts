@@ -25,3 +25,4 @@ export * from './alias-actions.js';
 export * from './mget-request.js';
 export * from './highlight.js';
 export * from './suggest/index.js';
+export * from './analyze-request.js';

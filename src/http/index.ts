@@ -20,3 +20,4 @@ export * from './reindex.js';
 export * from './aliases.js';
 export * from './msearch.js';
 export * from './mget.js';
+export * from './analyze.js';

@@ -19,3 +19,4 @@ export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';
 export * from './segment/feature-weights.js';
 export { compareCodePoints } from './segment/bytes.js';
+export * from './analyze.js';

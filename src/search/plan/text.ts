@@ -42,6 +42,17 @@ export function analyzeQueryText(field: ResolvedField, text: string, analyzerOve
   return analyzeWith(queryAnalyzer(field, analyzerOverride, quoted), text);
 }
 
+/** Tokens grouped by position, in order (a group of several: stacked synonyms). */
+export function byPosition(tokens: readonly QueryToken[]): QueryToken[][] {
+  const groups: QueryToken[][] = [];
+  for (const t of tokens) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last[0].position === t.position) last.push(t);
+    else groups.push([t]);
+  }
+  return groups;
+}
+
 /** A term with optional fuzziness: the blended expansion of Lucene's fuzzy rewrite. */
 export function fuzzyOrTerm(
   ctx: PlanContext, field: ResolvedField, term: string, boost: number,
@@ -90,7 +101,13 @@ export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string,
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
   if (tokens.length === 1) return fuzzyOrTerm(ctx, field, tokens[0].term, boost, fuzzy);
-  const clauses = tokens.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
+  // Tokens stacked at one position (synonyms) are alternatives: any of them matches that position
+  // (Lucene QueryBuilder makes them one SynonymQuery; here a disjunction of their terms).
+  const clauses = byPosition(tokens).map((group) => {
+    const terms = group.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
+    return terms.length === 1 ? terms[0] : boolOf([], terms, 1);
+  });
+  if (clauses.length === 1) return clauses[0];
   if (o.operator === 'and') return boolOf(clauses, [], 0);
   return boolOf([], clauses, Math.max(1, resolveMinimumShouldMatch(o.minimumShouldMatch, clauses.length)));
 }

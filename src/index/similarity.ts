@@ -22,6 +22,9 @@ const BM25_SETTINGS = new Set(['type', 'k1', 'b', 'discount_overlaps']);
 
 export type SimilarityLookup = (name: string) => Similarity | undefined;
 
+/** A float as Java prints it in Lucene's messages (2 → "2.0"). */
+const javaFloat = (n: number): string => (Number.isInteger(n) ? n.toFixed(1) : String(n));
+
 function float(v: unknown, key: string): number {
   const n = Number(v);
   if (typeof v === 'boolean' || String(v).trim() === '' || !Number.isFinite(n)) {
@@ -42,8 +45,8 @@ function parseOne(name: string, def: unknown): Similarity {
     const k1 = s.k1 === undefined ? DEFAULT_SIMILARITY.k1 : float(s.k1, `${prefix}.k1`);
     const b = s.b === undefined ? DEFAULT_SIMILARITY.b : float(s.b, `${prefix}.b`);
     // Lucene BM25Similarity's constructor checks.
-    if (k1 < 0) throw new IllegalArgumentError(`illegal k1 value: ${k1}, must be a non-negative finite value`);
-    if (b < 0 || b > 1) throw new IllegalArgumentError(`illegal b value: ${b}, must be between 0 and 1`);
+    if (k1 < 0) throw new IllegalArgumentError(`illegal k1 value: ${javaFloat(k1)}, must be a non-negative finite value`);
+    if (b < 0 || b > 1) throw new IllegalArgumentError(`illegal b value: ${javaFloat(b)}, must be between 0 and 1`);
     const overlaps = s.discount_overlaps === undefined ? 'true' : String(s.discount_overlaps);
     if (overlaps !== 'true' && overlaps !== 'false') throw new IllegalArgumentError(`Failed to parse value [${overlaps.slice(0, 100)}] as only [true] or [false] are allowed.`);
     return { type: 'BM25', k1, b, discountOverlaps: overlaps === 'true' };

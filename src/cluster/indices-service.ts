@@ -8,8 +8,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
 import { IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import {
-  EMPTY_ROOT, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
-  validateSettings, type RootMapping, type SettingValue,
+  EMPTY_ROOT, analyzeText, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
+  validateSettings, type AnalyzeRequest, type RootMapping, type SettingValue,
 } from '../index/index.js';
 import type { ClusterStateStore, DataDir } from '../storage/index.js';
 import { parseIndexAliases, type AliasAction, type QueryNode } from '../dsl/index.js';
@@ -251,6 +251,17 @@ export class IndicesService {
     this.state.markChanged();
     index.open();
     return index;
+  }
+
+  /**
+   * `_analyze`: over one concrete index's analysis and mapping (an alias must name exactly one
+   * index), or over the built-in analysis when `name` is null.
+   */
+  analyze(name: string | null, request: AnalyzeRequest): Record<string, unknown> {
+    if (name === null) return analyzeText(request, null);
+    const resolved = this.resolve(name, { ignoreUnavailable: false, allowNoIndices: false, expandHidden: false });
+    if (resolved.length !== 1) throw new IllegalArgumentError(`[${name}] must resolve to a single index, got [${resolved.length}]`);
+    return analyzeText(request, resolved[0].resolvedMapping);
   }
 
   /** Write to a missing index creates it with dynamic mapping (action.auto_create_index: true). */

@@ -8,6 +8,7 @@ import { unknownField } from './object-parser.js';
 import { isObject, mapItems, readBoolean, readString, type JsonObject } from './parse-helpers.js';
 import { tokenName } from './json-body.js';
 
+/** The parsed request (the shape index/analyze.ts runs). */
 export interface AnalyzeRequest {
   readonly text: readonly string[];
   readonly analyzer: string | null;

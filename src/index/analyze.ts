@@ -9,9 +9,23 @@ import {
   AnalysisConfigError, runStages, type AnalyzerComponents, type ConfiguredAnalyzer, type IndexAnalysis, type Token,
 } from '../analysis/index.js';
 import { IllegalArgumentError } from '../errors/index.js';
-import type { AnalyzeRequest } from '../dsl/index.js';
 import type { ResolvedMapping } from './mapping/resolve.js';
 import { DEFAULT_TEXT_CONTEXT } from './text-analysis.js';
+
+/** What to analyse (dsl/analyze-request.ts parses the REST body into this shape). */
+export interface AnalyzeRequest {
+  readonly text: readonly string[];
+  readonly analyzer: string | null;
+  readonly field: string | null;
+  readonly normalizer: string | null;
+  /** A name, or an inline definition (`{ "type": … }`). */
+  readonly tokenizer: string | Readonly<Record<string, unknown>> | null;
+  readonly filter: ReadonlyArray<string | Readonly<Record<string, unknown>>>;
+  readonly charFilter: ReadonlyArray<string | Readonly<Record<string, unknown>>>;
+  readonly explain: boolean;
+  /** With `explain`: the extra token attributes to show (null = all). */
+  readonly attributes: readonly string[] | null;
+}
 
 export interface AnalyzeToken {
   readonly token: string;

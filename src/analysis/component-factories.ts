@@ -66,15 +66,21 @@ function tokenChars(p: Params): { classes: TokenCharClass[]; custom: string } {
   return { classes: classes as TokenCharClass[], custom };
 }
 
+/** `min_gram` and `max_gram` (defaults 1 and 2), checked as ES and Lucene do; n-grams within `index.max_ngram_diff`. */
+function gramSizes(p: Params, limits: IndexLimits, edges: boolean): { min: number; max: number } {
+  const min = p.int('min_gram', 1);
+  const max = p.int('max_gram', 2);
+  if (!edges && max - min > limits.maxNgramDiff) {
+    throw new AnalysisConfigError(`The difference between max_gram and min_gram in NGram Tokenizer must be less than or equal to: [${limits.maxNgramDiff}] but was [${max - min}]. This limit can be set by changing the [index.max_ngram_diff] index level setting.`);
+  }
+  if (min < 1) throw new AnalysisConfigError('minGram must be greater than zero');
+  if (min > max) throw new AnalysisConfigError('minGram must not be greater than maxGram');
+  return { min, max };
+}
+
 function ngramTokenizerFactory(edges: boolean): TokenizerFactory {
   return (p, limits) => {
-    const min = p.int('min_gram', 1);
-    const max = p.int('max_gram', 2);
-    if (!edges && max - min > limits.maxNgramDiff) {
-      throw new AnalysisConfigError(`The difference between max_gram and min_gram in NGram Tokenizer must be less than or equal to: [${limits.maxNgramDiff}] but was [${max - min}]. This limit can be set by changing the [index.max_ngram_diff] index level setting.`);
-    }
-    if (min < 1) throw new AnalysisConfigError('minGram must be greater than zero');
-    if (min > max) throw new AnalysisConfigError('minGram must not be greater than maxGram');
+    const { min, max } = gramSizes(p, limits, edges);
     const { classes, custom } = tokenChars(p);
     const isTokenChar = tokenCharMatcher(classes, custom);
     return { name: p.name, span: null, tokenize: (text) => ngramTokenize(text, min, max, edges, isTokenChar) };
@@ -113,7 +119,7 @@ export const UNSUPPORTED_TOKENIZERS = new Set([
 // ---- token filters -----------------------------------------------------------------------------
 
 /** ES's named stop word lists this server knows (Lucene's sets); `_none_` is the empty list. */
-function stopWordSet(p: Params, key: string, fallback: ReadonlySet<string>, ignoreCase: boolean): ReadonlySet<string> {
+export function stopWordSet(p: Params, key: string, fallback: ReadonlySet<string>, ignoreCase: boolean): ReadonlySet<string> {
   p.refusePath(`${key}_path`);
   const list = p.list(key);
   if (list === null) return fallback;
@@ -185,13 +191,7 @@ function synonymFactory(graph: boolean): FilterFactory {
 
 function ngramFilterFactory(edges: boolean): FilterFactory {
   return (p, limits) => {
-    const min = p.int('min_gram', 1);
-    const max = p.int('max_gram', 2);
-    if (!edges && max - min > limits.maxNgramDiff) {
-      throw new AnalysisConfigError(`The difference between max_gram and min_gram in NGram Tokenizer must be less than or equal to: [${limits.maxNgramDiff}] but was [${max - min}]. This limit can be set by changing the [index.max_ngram_diff] index level setting.`);
-    }
-    if (min < 1) throw new AnalysisConfigError('minGram must be greater than zero');
-    if (min > max) throw new AnalysisConfigError('minGram must not be greater than maxGram');
+    const { min, max } = gramSizes(p, limits, edges);
     if (edges && p.has('side') && p.string('side') !== 'front') throw new AnalysisConfigError('side=back is not supported anymore. Please fix your analysis chain');
     return fixed(streamFilter(p.name, ngramFilter(min, max, p.bool('preserve_original', false), edges)));
   };

@@ -19,7 +19,7 @@ import type { CharFilter } from './char-filter.js';
 import { letterTokenizer, whitespaceTokenizer } from './char-tokenizer.js';
 import {
   CHAR_FILTER_TYPES, FILTER_TYPES, PRECONFIGURED_CHAR_FILTERS, PRECONFIGURED_FILTERS, PRECONFIGURED_TOKENIZERS, TOKENIZER_TYPES,
-  UNSUPPORTED_CHAR_FILTERS, UNSUPPORTED_FILTERS, UNSUPPORTED_TOKENIZERS, type ChainBuilder, type IndexLimits,
+  UNSUPPORTED_CHAR_FILTERS, UNSUPPORTED_FILTERS, UNSUPPORTED_TOKENIZERS, stopWordSet, type ChainBuilder, type IndexLimits,
 } from './component-factories.js';
 import { englishPossessiveFilter } from './english-possessive-filter.js';
 import { keywordTokenizer } from './keyword-tokenizer.js';
@@ -102,19 +102,7 @@ const BUILT_INS: ReadonlyMap<string, ConfiguredAnalyzer> = new Map(
 
 const LOWERCASE_NORMALIZER = componentNormalizer('lowercase', { charFilters: [], tokenizer: spanTokenizer(keywordTokenizer, null), filters: [LOWERCASE] });
 
-function stopWords(p: Params, fallback: ReadonlySet<string>): ReadonlySet<string> {
-  p.refusePath('stopwords_path');
-  const list = p.list('stopwords');
-  if (list === null) return fallback;
-  const words = new Set<string>();
-  for (const w of list) {
-    if (w === '_english_') for (const e of ENGLISH_STOP_WORDS) words.add(e);
-    else if (w === '_none_') continue;
-    else if (/^_[a-z]+_$/.test(w)) throw new AnalysisConfigError(`stop word list [${w}] is not supported by this server yet (supported: _english_, _none_)`);
-    else words.add(w);
-  }
-  return words;
-}
+const stopWords = (p: Params, fallback: ReadonlySet<string>) => stopWordSet(p, 'stopwords', fallback, false);
 
 /** Built-in analyzer types configured in settings (ES StandardAnalyzerProvider, EnglishAnalyzerProvider …). */
 function configuredBuiltIn(type: string, p: Params): AnalyzerComponents | null {

@@ -11,7 +11,7 @@ import { wildcardMatch } from '../common/wildcard.js';
 import type { UpdateRequest } from '../dsl/index.js';
 import {
   DocumentParser, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
-  validateSettings, settingString, storedSource, nestSettings, resolveTextContext, textSettingsOf, type TextContext, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
+  validateSettings, settingString, storedSource, nestSettings, textSettingsOf, type IndexTextSettings, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
   type RootMapping,
 } from '../index/index.js';
 import { IndexShard, type WriteOutcome } from './index-shard.js';
@@ -80,8 +80,8 @@ export class IndexService {
   resolvedSettings: ResolvedIndexSettings;
   mapping: RootMapping;
   resolvedMapping: ResolvedMapping;
-  /** The analysis and similarities of the index's settings (fixed once the index exists). */
-  readonly text: TextContext;
+  /** The analysis and similarity settings (fixed once the index exists), as plain data. */
+  readonly text: IndexTextSettings;
   readonly shards: IndexShard[];
   /** Index-wide write order: the tie-breaker that keeps ranking independent of sharding. */
   private nextIndexOrder = 0;
@@ -95,14 +95,14 @@ export class IndexService {
     this.settings = meta.settings;
     this.resolvedSettings = resolveSettings(meta.settings);
     this.mapping = meta.mapping;
-    this.text = resolveTextContext(textSettingsOf(meta.settings));
+    this.text = textSettingsOf(meta.settings);
     this.resolvedMapping = resolveMapping(meta.mapping, this.text);
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
     this.shards = Array.from({ length: this.resolvedSettings.numberOfShards }, (_, i) => new IndexShard(i, {
       indexName: this.name,
       indexUuid: this.uuid,
       pool: deps.pool,
-      buildInputs: () => ({ mapping: this.mapping, limits: this.limits(), text: textSettingsOf(this.settings) }),
+      buildInputs: () => ({ mapping: this.mapping, limits: this.limits(), text: this.text }),
       store: new ShardStore(deps.dataDir.shardDir(this.uuid, i)),
       translogOptions: () => ({ durability: this.resolvedSettings.translogDurability, syncIntervalMs: this.resolvedSettings.translogSyncIntervalMs }),
       flushThresholdBytes: () => this.resolvedSettings.translogFlushThresholdBytes,

@@ -218,7 +218,8 @@ export class IndicesService {
     const settings = flattenSettings(body.settings);
     validateSettings(settings);
     // Analysis and similarity definitions are checked as a whole, as ES builds them at creation.
-    const text = resolveTextContext(textSettingsOf(settings));
+    const text = textSettingsOf(settings);
+    resolveTextContext(text);
     let mapping: RootMapping = EMPTY_ROOT;
     let totalFields = 0;
     try {

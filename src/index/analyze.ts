@@ -10,7 +10,8 @@ import {
 } from '../analysis/index.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import type { ResolvedMapping } from './mapping/resolve.js';
-import { DEFAULT_TEXT_CONTEXT } from './text-analysis.js';
+import { DEFAULT_TEXT_CONTEXT, resolveTextContext } from './text-analysis.js';
+import { normalizerOf } from './mapping/field-analyzers.js';
 
 /** What to analyse (dsl/analyze-request.ts parses the REST body into this shape). */
 export interface AnalyzeRequest {
@@ -53,7 +54,7 @@ function fromAnalyzer(a: ConfiguredAnalyzer, gap = a.positionIncrementGap): Plan
 }
 
 function plan(req: AnalyzeRequest, mapping: ResolvedMapping | null): Plan {
-  const analysis: IndexAnalysis = (mapping?.text ?? DEFAULT_TEXT_CONTEXT).analysis;
+  const analysis: IndexAnalysis = mapping === null ? DEFAULT_TEXT_CONTEXT.analysis : resolveTextContext(mapping.text).analysis;
   const scope = mapping === null ? 'global ' : '';
   if (req.analyzer !== null) {
     const a = analysis.analyzer(req.analyzer);
@@ -78,7 +79,8 @@ function plan(req: AnalyzeRequest, mapping: ResolvedMapping | null): Plan {
     const field = mapping.fields.get(req.field);
     if (field) {
       if (field.type === 'keyword') {
-        if (field.normalizer !== null) return { name: field.normalizer.name, components: field.normalizer.components, custom: true, positionIncrementGap: 0, normalizer: true };
+        const normalizer = normalizerOf(field);
+        if (normalizer !== null) return { name: normalizer.name, components: normalizer.components, custom: true, positionIncrementGap: 0, normalizer: true };
         return fromAnalyzer(analysis.analyzer('keyword')!);
       }
       if (field.type !== 'text' && field.type !== 'search_as_you_type' && field.type !== 'completion') {

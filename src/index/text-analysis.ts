@@ -55,15 +55,23 @@ export function textSettingsOf(flat: FlatSettings): IndexTextSettings {
 }
 
 const contexts = new Map<string, TextContext>();
+/** By object first: resolved mappings hold one settings object, looked up on every analyzer use. */
+const byObject = new WeakMap<IndexTextSettings, TextContext>();
 
 /**
  * The analyzers and similarities of these settings; a bad definition throws ES's
- * `illegal_argument_exception`. Memoised by content (the analysis build is itself memoised).
+ * `illegal_argument_exception`. Memoised by object and by content (a structured clone — a task
+ * sent to a worker — finds the same analysis).
  */
 export function resolveTextContext(s: IndexTextSettings): TextContext {
+  const known = byObject.get(s);
+  if (known) return known;
   const key = JSON.stringify(s);
   let ctx = contexts.get(key);
-  if (ctx) return ctx;
+  if (ctx) {
+    byObject.set(s, ctx);
+    return ctx;
+  }
   let analysis: IndexAnalysis;
   try {
     analysis = buildIndexAnalysis(s.analysis, s.limits);
@@ -74,6 +82,7 @@ export function resolveTextContext(s: IndexTextSettings): TextContext {
   ctx = { analysis, similarity: parseSimilarities(s.similarity) };
   if (contexts.size >= 64) contexts.delete(contexts.keys().next().value!);
   contexts.set(key, ctx);
+  byObject.set(s, ctx);
   return ctx;
 }
 

@@ -56,6 +56,12 @@ describe('a custom analyzer', () => {
     expect(ids(await search('custom-a', { match_phrase: { body: 'living rooms' } }))).toEqual(['2']);
   });
 
+  it('highlights with the field\'s custom analyzer, offsets in the original markup', async () => {
+    const res = await search('custom-a', { match: { body: 'cafe' } }, { highlight: { fields: { body: {} } } });
+    // Highlighting runs in a search worker, which rebuilds the index's analysis from its settings.
+    expect(res.body.hits.hits[0].highlight.body[0]).toMatch(/^<p>The <b><em>Café/);
+  });
+
   it('a term query is not analysed: it finds the indexed (stemmed) form only', async () => {
     expect(ids(await search('custom-a', { term: { body: 'running' } }))).toEqual([]);
     expect(ids(await search('custom-a', { term: { body: 'run' } }))).toEqual(['3']);

@@ -11,6 +11,7 @@
  * and every input has exactly one form (Lucene enumerates every path of a graph).
  */
 import type { Analyzer } from '../../analysis/index.js';
+import { analysisOf } from './field-analyzers.js';
 import type { CompletionOptions, ResolvedField } from './types.js';
 
 /** ConcatenateGraphFilter.SEP_LABEL (TokenStreamToAutomaton.POS_SEP). */
@@ -45,7 +46,7 @@ export function completionForm(analyzer: Analyzer, text: string, opts: Completio
  * `search_analyzer` for prefixes), as a function of the text.
  */
 export function completionAnalysis(field: ResolvedField, analyzerName: string): (text: string) => string | null {
-  const analyzer = field.analysis.analyzer(analyzerName);
+  const analyzer = analysisOf(field).analyzer(analyzerName);
   // Mapping validation only admits known analyzers: a missing one is a broken invariant.
   if (!analyzer) throw new Error(`unknown analyzer [${analyzerName}]`);
   const opts = field.completion!;

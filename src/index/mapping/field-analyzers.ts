@@ -9,7 +9,8 @@
  * Index-time and query-time code both come here, so a field's terms always agree. Wrappers are
  * built once per distinct configuration.
  */
-import { edgeNGramAnalyzer, fixedShingleAnalyzer, type Analyzer, type IndexAnalysis } from '../../analysis/index.js';
+import { edgeNGramAnalyzer, fixedShingleAnalyzer, type Analyzer, type IndexAnalysis, type Normalizer } from '../../analysis/index.js';
+import { resolveTextContext } from '../text-analysis.js';
 import { INDEX_PREFIX_MAX_CHARS, INDEX_PREFIX_MIN_CHARS } from './search-as-you-type.js';
 import type { ResolvedField } from './types.js';
 
@@ -48,9 +49,19 @@ function withShinglesAndPrefixes(analysis: IndexAnalysis, name: string, size: nu
   });
 }
 
+/** The analysis of the field's index (memoised per settings object and content). */
+export function analysisOf(field: ResolvedField): IndexAnalysis {
+  return resolveTextContext(field.text).analysis;
+}
+
+/** A keyword field's normalizer, or null. */
+export function normalizerOf(field: ResolvedField): Normalizer | null {
+  return field.normalizer === null ? null : analysisOf(field).normalizer(field.normalizer) ?? null;
+}
+
 export function indexAnalyzerFor(field: ResolvedField): Analyzer {
   const s = field.searchAsYouType;
-  const a = field.analysis;
+  const a = analysisOf(field);
   if (s === null || s.role === 'root') return named(a, field.analyzer);
   return s.role === 'shingle' ? withShingles(a, field.analyzer, s.shingleSize) : withShinglesAndPrefixes(a, field.analyzer, s.shingleSize);
 }
@@ -58,7 +69,7 @@ export function indexAnalyzerFor(field: ResolvedField): Analyzer {
 /** The analyzer for query text: `quoted` for phrase queries (the search quote analyzer). */
 export function searchAnalyzerFor(field: ResolvedField, quoted: boolean): Analyzer {
   const s = field.searchAsYouType;
-  const a = field.analysis;
+  const a = analysisOf(field);
   if (s === null || s.role === 'root') return named(a, quoted ? field.searchQuoteAnalyzer : field.searchAnalyzer);
   if (s.role === 'index_prefix' && quoted) return named(a, field.searchAnalyzer);
   return withShingles(a, field.searchAnalyzer, s.shingleSize);
@@ -72,6 +83,6 @@ export function searchAnalyzerFor(field: ResolvedField, quoted: boolean): Analyz
 export function searchAnalysisKey(field: ResolvedField): string {
   const s = field.searchAsYouType;
   // The analyzer object, not its name: `default_search` and `standard` may be the same analyzer.
-  const name = named(field.analysis, field.searchAnalyzer).name;
+  const name = named(analysisOf(field), field.searchAnalyzer).name;
   return s === null || s.role === 'root' ? name : `${name}|${field.path}`;
 }

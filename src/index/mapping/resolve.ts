@@ -3,7 +3,7 @@
  * default filled in once, so indexing and search never re-derive them.
  */
 import { MapperParsingError } from '../../errors/index.js';
-import { DEFAULT_TEXT_CONTEXT, type TextContext } from '../text-analysis.js';
+import { DEFAULT_TEXT_SETTINGS, resolveTextContext, type IndexTextSettings, type TextContext } from '../text-analysis.js';
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
 import { completionOptions } from './completion-mapping.js';
@@ -15,8 +15,8 @@ export interface ResolvedMapping {
   readonly objects: ReadonlySet<string>;
   /** Number of mappers counted against `index.mapping.total_fields.limit`. */
   readonly totalFields: number;
-  /** The analysis and similarities the fields were resolved against (dynamic fields use it too). */
-  readonly text: TextContext;
+  /** The analysis and similarity settings the fields were resolved against (dynamic fields use them too). */
+  readonly text: IndexTextSettings;
 }
 
 /**
@@ -35,12 +35,11 @@ function analyzerNames(path: string, p: Readonly<Record<string, unknown>>, text:
   return [analyzer, search, quote];
 }
 
-function resolveField(path: string, m: FieldMapper, isMultiField: boolean, text: TextContext): ResolvedField {
+function resolveField(path: string, m: FieldMapper, isMultiField: boolean, settings: IndexTextSettings, text: TextContext): ResolvedField {
   const p = m.params;
   const [analyzer, searchAnalyzer, searchQuoteAnalyzer] = analyzerNames(path, p, text);
   const normalizerName = m.type === 'keyword' ? (p.normalizer as string | undefined) ?? null : null;
-  const normalizer = normalizerName === null ? null : text.analysis.normalizer(normalizerName);
-  if (normalizer === undefined) throw new MapperParsingError(`normalizer [${normalizerName}] not found for field [${path}]`);
+  if (normalizerName !== null && !text.analysis.normalizer(normalizerName)) throw new MapperParsingError(`normalizer [${normalizerName}] not found for field [${path}]`);
   const similarityName = (p.similarity as string | undefined) ?? 'default';
   const similarity = text.similarity(similarityName);
   if (!similarity) throw new MapperParsingError(`Unknown Similarity type [${similarityName}] for field [${path}]`);
@@ -54,8 +53,8 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean, text:
     analyzer,
     searchAnalyzer,
     searchQuoteAnalyzer,
-    analysis: text.analysis,
-    normalizer,
+    text: settings,
+    normalizer: normalizerName,
     similarity,
     ignoreAbove: p.ignore_above !== undefined ? Number(p.ignore_above) : NO_IGNORE_ABOVE,
     nullValue: p.null_value ?? null,
@@ -71,7 +70,8 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean, text:
 }
 
 /** Resolves `root` against an index's analysis and similarities (the built-ins when not given). */
-export function resolveMapping(root: RootMapping, text: TextContext = DEFAULT_TEXT_CONTEXT): ResolvedMapping {
+export function resolveMapping(root: RootMapping, settings: IndexTextSettings = DEFAULT_TEXT_SETTINGS): ResolvedMapping {
+  const text = resolveTextContext(settings);
   const fields = new Map<string, ResolvedField>();
   const objects = new Set<string>();
   let total = 0;
@@ -88,10 +88,10 @@ export function resolveMapping(root: RootMapping, text: TextContext = DEFAULT_TE
       walk(m, path);
       return;
     }
-    addField(resolveField(path, m, false, text));
+    addField(resolveField(path, m, false, settings, text));
     for (const [sub, sm] of m.fields) {
       total++;
-      addField(resolveField(`${path}.${sub}`, sm, true, text));
+      addField(resolveField(`${path}.${sub}`, sm, true, settings, text));
     }
   };
   // A search_as_you_type field brings its hidden subfields (not counted: see search-as-you-type.ts).
@@ -100,7 +100,7 @@ export function resolveMapping(root: RootMapping, text: TextContext = DEFAULT_TE
     if (f.searchAsYouType !== null) for (const sub of searchAsYouTypeSubfields(f)) fields.set(sub.path, sub);
   };
   walk(root, '');
-  return { fields, objects, totalFields: total, text };
+  return { fields, objects, totalFields: total, text: settings };
 }
 
 /** Counts the mappers a (partial) mapper tree adds: each field, multi-field and object is one. */

@@ -1,5 +1,5 @@
-import type { IndexAnalysis, Normalizer } from '../../analysis/index.js';
 import type { Similarity } from '../similarity.js';
+import type { IndexTextSettings } from '../text-analysis.js';
 
 /**
  * The mapping model: a tree of object mappers and field mappers, as ES's `Mapping`/`ObjectMapper`/
@@ -80,10 +80,13 @@ export interface ResolvedField {
   readonly analyzer: string;
   readonly searchAnalyzer: string;
   readonly searchQuoteAnalyzer: string;
-  /** The index's analysis (its `index.analysis` settings over the built-ins). */
-  readonly analysis: IndexAnalysis;
-  /** keyword `normalizer`, applied to values and query terms alike; null = values as they are. */
-  readonly normalizer: Normalizer | null;
+  /**
+   * The index's analysis and similarity settings, as plain data: resolved fields travel to workers
+   * (highlighting), so analyzers are looked up through field-analyzers.ts, not held here.
+   */
+  readonly text: IndexTextSettings;
+  /** keyword `normalizer` name, applied to values and query terms alike; null = values as they are. */
+  readonly normalizer: string | null;
   /** How matches on the field score (`similarity`, else the index's `default`, else BM25). */
   readonly similarity: Similarity;
   readonly ignoreAbove: number;

@@ -7,17 +7,17 @@
  * Runs in a worker at refresh. Documents are added in the order they were written, so doc ids
  * follow write order (the shard's tie-break order).
  */
-import type { Analyzer } from '../../analysis/index.js';
+import type { Analyzer, Normalizer } from '../../analysis/index.js';
 import { filterSource } from '../../common/source-filter.js';
 import { DocumentParser, type DocumentParseLimits } from '../mapping/document-parser.js';
-import { indexAnalyzerFor } from '../mapping/field-analyzers.js';
+import { indexAnalyzerFor, normalizerOf } from '../mapping/field-analyzers.js';
 import type { ResolvedField, RootMapping } from '../mapping/types.js';
 import type { IndexableValue } from '../mapping/field-values.js';
 import type { FeatureValue } from '../mapping/feature-values.js';
 import type { CompletionValue } from '../mapping/completion-values.js';
 import { completionAnalysis } from '../mapping/completion-form.js';
 import { resolveMapping } from '../mapping/resolve.js';
-import { DEFAULT_TEXT_SETTINGS, resolveTextContext, type IndexTextSettings } from '../text-analysis.js';
+import { DEFAULT_TEXT_SETTINGS, type IndexTextSettings } from '../text-analysis.js';
 import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
@@ -219,12 +219,14 @@ class FeaturesAccumulator extends TermsAccumulator {
 }
 
 class KeywordAccumulator extends TermsAccumulator {
+  private readonly normalizer: Normalizer | null;
   constructor(field: ResolvedField) {
     super(field, false);
+    this.normalizer = normalizerOf(field);
   }
   add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
-    const normalizer = this.field.normalizer;
+    const normalizer = this.normalizer;
     this.addToken(doc, normalizer === null ? String(value) : normalizer.normalize(String(value)), 0);
   }
   finishDoc(): void {}
@@ -361,7 +363,7 @@ export class SegmentBuilder {
     // The coordinator validated every document against this (or an older, smaller) mapping, so
     // the limits cannot trip here; pass them through anyway to run the very same code. The text
     // settings were validated when the index was created: resolving them cannot fail here.
-    this.parser = new DocumentParser(mapping, limits, resolveMapping(mapping, resolveTextContext(text)));
+    this.parser = new DocumentParser(mapping, limits, resolveMapping(mapping, text));
   }
 
   add(doc: BuildDocument): void {

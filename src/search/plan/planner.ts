@@ -4,6 +4,7 @@
  * it), so the executable tree's compound nodes carry none.
  */
 import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
+import { resolveTextContext } from '../../index/index.js';
 import { DEFAULT_TOKEN_PRUNING, assertNever, resolveMinimumShouldMatch, type QueryNode, type WeightedToken } from '../../dsl/index.js';
 import { sparseQuery } from './sparse.js';
 import { rankFeatureQuery } from './rank-feature.js';
@@ -25,7 +26,7 @@ function inferred(kind: string, tokens: readonly WeightedToken[] | null): readon
 
 /** Full-text queries check a request `analyzer` before anything else (e.g. MatchQueryBuilder.doToQuery). */
 function checkAnalyzer(ctx: PlanContext, node: { readonly kind: string; readonly analyzer: string | null }): void {
-  if (node.analyzer !== null && !ctx.mapping.text.analysis.analyzer(node.analyzer)) {
+  if (node.analyzer !== null && !resolveTextContext(ctx.mapping.text).analysis.analyzer(node.analyzer)) {
     throw new QueryShardError(`[${node.kind}] analyzer [${node.analyzer}] not found`, ctx.index);
   }
 }

@@ -6,7 +6,7 @@
 import { IllegalArgumentError, NumberFormatError, QueryShardError } from '../../errors/index.js';
 import type { TermValue } from '../../dsl/index.js';
 import {
-  INDEX_PREFIX_MIN_CHARS, compiledFormat, prefixFieldPath, prefixLengthWithinBounds, toHalfFloat, type ResolvedField,
+  INDEX_PREFIX_MIN_CHARS, compiledFormat, normalizerOf, prefixFieldPath, prefixLengthWithinBounds, toHalfFloat, type ResolvedField,
 } from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
 import { checkRegexLength, compileLiteral, compileRegexp, compileWildcard } from '../../common/pattern/index.js';
@@ -70,7 +70,8 @@ function pointRange(field: ResolvedField, lower: number, upper: number, boost: n
 
 /** A keyword field's indexed form of `value`: normalized when the field has a normalizer. */
 export function keywordTerm(field: ResolvedField, value: string): string {
-  return field.normalizer === null ? value : field.normalizer.normalize(value);
+  const normalizer = normalizerOf(field);
+  return normalizer === null ? value : normalizer.normalize(value);
 }
 
 /** `term` semantics for one value on any field type. */

@@ -7,7 +7,7 @@
 import type { Analyzer } from '../../analysis/index.js';
 import { IllegalArgumentError } from '../../errors/index.js';
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
-import { completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
+import { analysisOf, completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
@@ -26,7 +26,7 @@ export interface QueryToken {
 /** The analyzer for a query on `field`: the request's `analyzer`, else the field's (quote) search analyzer. */
 export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | null, quoted: boolean): Analyzer {
   if (analyzerOverride === null) return searchAnalyzerFor(field, quoted);
-  const analyzer = field.analysis.analyzer(analyzerOverride);
+  const analyzer = analysisOf(field).analyzer(analyzerOverride);
   if (!analyzer) throw new IllegalArgumentError(`failed to find analyzer [${analyzerOverride}]`);
   return analyzer;
 }

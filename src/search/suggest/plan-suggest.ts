@@ -10,7 +10,7 @@
  * shows `text`, else `prefix`, else `regex`, else the global text.
  */
 import { IllegalArgumentError } from '../../errors/index.js';
-import { completionAnalysis, type ResolvedField, type ResolvedMapping } from '../../index/index.js';
+import { completionAnalysis, resolveTextContext, type ResolvedField, type ResolvedMapping } from '../../index/index.js';
 import { REGEXP_FLAGS, type CompletionSuggestion } from '../../dsl/suggest/index.js';
 import { DEFAULT_MAX_DETERMINIZED_STATES, compileRegexp } from '../../common/pattern/index.js';
 import type { CompletionMatch, ExecCompletion } from './exec-suggest.js';
@@ -23,7 +23,7 @@ export function suggestionText(s: CompletionSuggestion, globalText: string | nul
 export function planCompletion(mapping: ResolvedMapping, s: CompletionSuggestion, globalText: string | null): ExecCompletion {
   const field = mapping.fields.get(s.field);
   if (!field) throw new IllegalArgumentError(`no mapping found for field [${s.field}]`);
-  if (s.analyzer !== null && !mapping.text.analysis.analyzer(s.analyzer)) throw new IllegalArgumentError(`analyzer [${s.analyzer}] doesn't exists`);
+  if (s.analyzer !== null && !resolveTextContext(mapping.text).analysis.analyzer(s.analyzer)) throw new IllegalArgumentError(`analyzer [${s.analyzer}] doesn't exists`);
   if (field.type !== 'completion') throw new IllegalArgumentError(`Field [${s.field}] is not a completion suggest field`);
   if (s.contexts) throw new IllegalArgumentError(`suggester [${s.field}] doesn't expect any context`);
   if (suggestionText(s, globalText) === null) throw new IllegalArgumentError('The required text option is missing');

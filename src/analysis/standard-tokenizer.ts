@@ -17,6 +17,9 @@
  * Speed: code points are classified once (cached per code point) and the DFA is built lazily, so
  * scanning is a table walk. A run of ASCII letters and digits followed by a space or plain
  * punctuation — nearly every token of English text — skips even that (the ASCII fast path below).
+ * Scanning is linear in the text whatever its shape: the fast path reads no further than one token
+ * can reach, and a ScanMemo keeps walks that fail to match (a megabyte of `_`) from re-reading
+ * what the previous walk read.
  */
 import {
   DEAD_STATE,
@@ -65,6 +68,7 @@ import {
   WB_ZWJ,
   computeFeatures,
 } from './word-break-property.js';
+import { STOP_DEAD, STOP_END, STOP_LIMIT, ScanMemo, type WalkOutcome } from './scan-memo.js';
 import type { Tokenizer } from './token-stream.js';
 
 /** Lucene `StandardAnalyzer.DEFAULT_MAX_TOKEN_LENGTH`. */
@@ -258,6 +262,11 @@ for (let c = 0; c < 0x80; c++) {
 // ---------------------------------------------------------------------------------------------
 // Scanner
 
+const memo = new ScanMemo();
+/** Steps past the last accepting point after which a walk consults and feeds the memo. */
+const MEMO_AFTER = 8;
+const earlier: WalkOutcome = { stop: 0, state: 0, reason: 0 };
+
 /**
  * Finds the next token starting at or after `from`. On success writes `[start, end, type]` to `out`
  * and returns true; returns false when no token is left. `maxTokenLength` as in Lucene.
@@ -283,14 +292,17 @@ export function nextStandardToken(
         let seen = flags;
         let i = p + 1;
         let c = 0;
-        while (i < length && (c = text.charCodeAt(i)) < 0x80 && (ASCII_FLAGS[c] & (A_LETTER | A_DIGIT)) !== 0) {
+        // Read no further than a token can reach: past that the grammar cuts the run anyway, and
+        // reading the whole run for each 255-unit piece of it made one long word quadratic.
+        const runLimit = Math.min(length, p + maxTokenLength + 1);
+        while (i < runLimit && (c = text.charCodeAt(i)) < 0x80 && (ASCII_FLAGS[c] & (A_LETTER | A_DIGIT)) !== 0) {
           seen |= ASCII_FLAGS[c];
           i++;
         }
         // The run is the token if a hard break follows, or a Mid character followed by a hard
         // break ("cells, and", "end. Next"): a Mid character only joins when a letter or digit follows.
         let ends = i === length;
-        if (!ends && c < 0x80) {
+        if (!ends && i < runLimit && c < 0x80) {
           const after = ASCII_FLAGS[c];
           if ((after & A_HARD_BREAK) !== 0) {
             ends = true;
@@ -317,6 +329,9 @@ export function nextStandardToken(
     let i = p;
     let lastEnd = -1;
     let lastRule = -1;
+    let reason = limit === length ? STOP_END : STOP_LIMIT;
+    let memoFrom = p + MEMO_AFTER;
+    memo.begin(text, p, maxTokenLength);
     while (i < limit) {
       const c = text.charCodeAt(i);
       let cls: number;
@@ -329,7 +344,10 @@ export function nextStandardToken(
         if (d >= 0xdc00 && d <= 0xdfff) {
           // A pair that would straddle the limit is left for the next token, as Lucene's scanner
           // does with a high surrogate at the end of its buffer.
-          if (i + 2 > limit) break;
+          if (i + 2 > limit) {
+            reason = STOP_LIMIT;
+            break;
+          }
           width = 2;
           cls = astralClassOf(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
         } else {
@@ -346,15 +364,33 @@ export function nextStandardToken(
         trans = dfa.trans;
         accept = dfa.accept;
       }
-      if (next === DEAD_STATE) break;
+      if (next === DEAD_STATE) {
+        reason = STOP_DEAD;
+        break;
+      }
       state = next;
       i += width;
       const rule = accept[state];
       if (rule >= 0) {
         lastEnd = i;
         lastRule = rule;
+        memoFrom = i + MEMO_AFTER;
+      }
+      // Only the stretch well past the last accept can be read again by the next walk (which starts
+      // at that accept, or one character on if none); nearer positions are not worth recording.
+      if (i > memoFrom && memo.visit(p, i, state, earlier)) {
+        // An earlier walk was here in this state: it went on to `earlier.stop` accepting nothing.
+        i = earlier.stop;
+        state = earlier.state;
+        if (earlier.reason !== STOP_LIMIT) {
+          reason = earlier.reason;
+          break;
+        }
+        // It stopped at its own, nearer limit: step on from there.
+        reason = limit === length ? STOP_END : STOP_LIMIT;
       }
     }
+    memo.end(p, i, state, reason, lastEnd);
     if (lastEnd > p) {
       out[0] = p;
       out[1] = lastEnd;

@@ -3,7 +3,7 @@
  * keyword fields sort by term, numbers/dates/booleans by value, text fields fail with ES's
  * fielddata error, unmapped fields fail unless `unmapped_type` is given.
  */
-import { IllegalArgumentError, QueryShardError } from '../errors/index.js';
+import { IllegalArgumentError, QueryShardError, previewInput } from '../errors/index.js';
 import { compiledFormat, type ResolvedField } from '../index/index.js';
 import type { SortSpec } from '../dsl/index.js';
 import { fielddataError, fielddataNotSupportedError, type ExecSort, type SortValue } from '../search/index.js';
@@ -18,7 +18,7 @@ function numericMissing(spec: Extract<SortSpec, { kind: 'field' }>, field: Resol
   if (spec.missing === '_first') return desc ? Infinity : -Infinity;
   if (field?.type === 'date' && typeof spec.missing === 'string') return compiledFormat(field.format).parse(spec.missing);
   const n = Number(spec.missing);
-  if (Number.isNaN(n)) throw new IllegalArgumentError(`For input string: "${String(spec.missing)}"`);
+  if (Number.isNaN(n)) throw new IllegalArgumentError(`For input string: "${previewInput(String(spec.missing))}"`);
   return n;
 }
 

@@ -4,6 +4,7 @@
  * elsewhere, so the wording lives here once.
  */
 import { EsError, type ErrorMetadata } from './es-error.js';
+import { previewInput } from './input-preview.js';
 
 const NA = '_na_';
 
@@ -167,7 +168,7 @@ export class StatusError extends EsError {
 /** Java's NumberFormatException; `null` input is the empty string ("empty String", as Double.parseDouble says). */
 export class NumberFormatError extends EsError {
   constructor(input: string | null) {
-    super('number_format_exception', input === null ? 'empty String' : `For input string: "${input}"`, 400);
+    super('number_format_exception', input === null ? 'empty String' : `For input string: "${previewInput(input)}"`, 400);
   }
 }
 

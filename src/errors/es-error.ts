@@ -8,6 +8,8 @@
  * the coordinator with their ES shape intact.
  */
 
+import { MAX_MESSAGE_CHARS, boundedMetadataValue, previewInput } from './input-preview.js';
+
 export type ErrorMetadata = Record<string, unknown>;
 
 /** A path from a request body's root: object keys and array indices. */
@@ -80,11 +82,12 @@ export class EsError extends Error {
       location?: { style: BodyLocation['style']; atKey?: boolean };
     } = {},
   ) {
-    super(reason);
+    // Reasons and metadata often quote client input: held to a few KB here, whatever was quoted.
+    super(previewInput(reason, MAX_MESSAGE_CHARS));
     this.name = 'EsError';
     this.type = type;
     this.status = status;
-    this.metadata = options.metadata ?? {};
+    this.metadata = boundMetadata(options.metadata);
     if (options.cause) this.cause = options.cause;
     if (options.rootCauses) this.rootCauses = options.rootCauses;
     if (options.extra) this.extra = options.extra;
@@ -164,6 +167,16 @@ export class EsError extends Error {
   }
 }
 
+function boundMetadata(metadata: ErrorMetadata | undefined): ErrorMetadata {
+  if (!metadata) return {};
+  for (const v of Object.values(metadata)) {
+    if ((typeof v === 'string' && v.length > MAX_MESSAGE_CHARS) || (v !== null && typeof v === 'object')) {
+      return boundedMetadataValue(metadata) as ErrorMetadata;
+    }
+  }
+  return metadata;
+}
+
 /**
  * Routing-level failures that ES reports with a bare string `error` member (no envelope), e.g.
  * "no handler found for uri [/x/_foo] and method [GET]" (es-api.md §9).
@@ -173,7 +186,7 @@ export class RestStatusError extends Error {
   readonly includeStatus: boolean;
   readonly headers: Record<string, string>;
   constructor(message: string, status: number, includeStatus: boolean, headers: Record<string, string> = {}) {
-    super(message);
+    super(previewInput(message, MAX_MESSAGE_CHARS));
     this.name = 'RestStatusError';
     this.status = status;
     this.includeStatus = includeStatus;

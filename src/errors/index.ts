@@ -6,3 +6,4 @@
  */
 export * from './es-error.js';
 export * from './catalog.js';
+export * from './input-preview.js';

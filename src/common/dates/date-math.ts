@@ -12,7 +12,7 @@ import {
   MILLIS_PER_DAY, MILLIS_PER_HOUR, MILLIS_PER_MINUTE, MILLIS_PER_SECOND,
   civilFromEpochDay, dayOfWeek, daysInMonth, epochDay,
 } from './calendar.js';
-import { DateParseError } from './errors.js';
+import { DateParseError, dateTextPreview } from './errors.js';
 import type { CompiledDateFormat } from './format.js';
 import type { TimeZone } from './time-zone.js';
 import { UTC, localToUtc, parseTimeZone } from './time-zone.js';
@@ -39,7 +39,7 @@ function parseDateTime(value: string, format: CompiledDateFormat, timeZone: stri
     return format.parse(value, timeZone, roundUp);
   } catch (e) {
     if (!(e instanceof DateParseError)) throw e;
-    throw new DateParseError(`failed to parse date field [${value}] with format [${format.spec}]: [${e.message}]`);
+    throw new DateParseError(`failed to parse date field [${dateTextPreview(value)}] with format [${format.spec}]: [${e.message}]`);
   }
 }
 

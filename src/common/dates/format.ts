@@ -6,7 +6,7 @@
 import type { Element } from './elements.js';
 import { linkAdjacentValues } from './elements.js';
 import { formatEpoch, parseEpoch } from './epoch.js';
-import { DateFormatError, DateParseError } from './errors.js';
+import { DateFormatError, DateParseError, dateTextPreview } from './errors.js';
 import { parseIsoFast } from './iso-fast-path.js';
 import { NAMED_FORMATS } from './named-formats.js';
 import { ParseState, parseElements } from './parser.js';
@@ -172,7 +172,7 @@ class Compiled implements CompiledDateFormat {
       const millis = this.alternatives[i].parseIn(text, zone, roundUp);
       if (millis === millis) return millis;
     }
-    throw new DateParseError(`failed to parse date field [${text}] with format [${this.spec}]`);
+    throw new DateParseError(`failed to parse date field [${dateTextPreview(text)}] with format [${this.spec}]`);
   }
 
   format(epochMillis: number, timeZone?: string): string {

@@ -3,7 +3,7 @@
  * (`NumberFieldMapper`, `BooleanFieldMapper`, `DateFieldMapper`, `KeywordFieldMapper`).
  * Returns `undefined` for values that are accepted but not indexed (keyword over `ignore_above`).
  */
-import { DateTimeParseError, IllegalArgumentError, EsError } from '../../errors/index.js';
+import { DateTimeParseError, IllegalArgumentError, EsError, previewInput } from '../../errors/index.js';
 import { DateParseError, parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
 import type { ResolvedField } from './types.js';
 
@@ -48,7 +48,7 @@ export function toHalfFloat(v: number): number {
 }
 
 function numberFormatError(text: string): EsError {
-  return new IllegalArgumentError(`For input string: "${text}"`);
+  return new IllegalArgumentError(`For input string: "${previewInput(text)}"`);
 }
 
 function parseNumeric(field: ResolvedField, value: unknown): number {
@@ -101,7 +101,7 @@ function parseDateValue(field: ResolvedField, value: unknown): number {
     // the default includes epoch_millis, and that is by far the common case).
     return Math.trunc(value);
   }
-  if (typeof value !== 'string') throw new IllegalArgumentError(`failed to parse date field [${JSON.stringify(value)}] with format [${field.format}]`);
+  if (typeof value !== 'string') throw new IllegalArgumentError(`failed to parse date field [${previewInput(JSON.stringify(value) ?? String(value))}] with format [${field.format}]`);
   const format = compiledFormat(field.format);
   try {
     return format.parse(value);

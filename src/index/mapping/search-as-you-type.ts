@@ -6,7 +6,7 @@
  * name but never listed in the mapping, and they do not count against the total fields limit
  * (ES 8's FieldMapper.getTotalFieldsCount counts a field and its multi-fields only).
  */
-import { MapperParsingError } from '../../errors/index.js';
+import { MapperParsingError, previewInput } from '../../errors/index.js';
 import type { ResolvedField, SearchAsYouTypeStructure } from './types.js';
 
 /** ES SearchAsYouTypeFieldMapper.Defaults and bounds. */
@@ -28,7 +28,7 @@ export function checkMaxShingleSize(v: unknown): number {
   let n: number;
   if (typeof v === 'number') n = Math.trunc(v);
   else if (typeof v === 'string' && /^[+-]?\d+$/.test(v)) n = Number(v);
-  else throw new MapperParsingError(`For input string: "${String(v)}"`);
+  else throw new MapperParsingError(`For input string: "${previewInput(String(v))}"`);
   if (n < MAX_SHINGLE_SIZE_LOWER_BOUND || n > MAX_SHINGLE_SIZE_UPPER_BOUND) {
     throw new MapperParsingError(
       `[max_shingle_size] must be at least [${MAX_SHINGLE_SIZE_LOWER_BOUND}] and at most [${MAX_SHINGLE_SIZE_UPPER_BOUND}], got [${n}]`,

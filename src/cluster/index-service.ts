@@ -10,7 +10,7 @@ import { defineOwn, isPlainObject } from '../common/json.js';
 import { wildcardMatch } from '../common/wildcard.js';
 import type { UpdateRequest } from '../dsl/index.js';
 import {
-  DocumentParser, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
+  DocumentParser, checkObjectDepthLimit, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
   validateSettings, settingString, storedSource, nestSettings, textSettingsOf, type IndexTextSettings, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
   type RootMapping,
 } from '../index/index.js';
@@ -155,6 +155,7 @@ export class IndexService {
     if (checkLimit && resolved.totalFields > this.resolvedSettings.totalFieldsLimit) {
       throw new IllegalArgumentError(`Limit of total fields [${this.resolvedSettings.totalFieldsLimit}] has been exceeded`);
     }
+    if (checkLimit) checkObjectDepthLimit(resolved, this.resolvedSettings.depthLimit);
     this.mapping = next;
     this.resolvedMapping = resolved;
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);

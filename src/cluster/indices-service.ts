@@ -8,7 +8,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
 import { IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import {
-  EMPTY_ROOT, analyzeText, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
+  EMPTY_ROOT, analyzeText, checkObjectDepthLimit, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
   validateSettings, type AnalyzeRequest, type RootMapping, type SettingValue,
 } from '../index/index.js';
 import type { ClusterStateStore, DataDir } from '../storage/index.js';
@@ -221,18 +221,19 @@ export class IndicesService {
     const text = textSettingsOf(settings);
     resolveTextContext(text);
     let mapping: RootMapping = EMPTY_ROOT;
-    let totalFields = 0;
+    let resolvedMapping;
     try {
       if (body.mappings !== undefined) mapping = parseRootMapping(body.mappings);
-      totalFields = resolveMapping(mapping, text).totalFields;
+      resolvedMapping = resolveMapping(mapping, text);
     } catch (e) {
       if (e instanceof MapperParsingError) throw new MapperParsingError(`Failed to parse mapping: ${e.message}`, e);
       throw e;
     }
     const resolved = resolveSettings(settings);
-    if (totalFields > resolved.totalFieldsLimit) {
+    if (resolvedMapping.totalFields > resolved.totalFieldsLimit) {
       throw new IllegalArgumentError(`Limit of total fields [${resolved.totalFieldsLimit}] has been exceeded`);
     }
+    checkObjectDepthLimit(resolvedMapping, resolved.depthLimit);
     const uuid = randomBase64Uuid();
     const creationDate = Date.now();
     const full = new Map(settings);

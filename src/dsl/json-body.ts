@@ -23,12 +23,51 @@ export function positionAt(text: string, offset: number): JsonPosition {
   return { line, col: offset - lineStart + 1 };
 }
 
-/** Parses a JSON request body; throws `x_content_parse_exception` on malformed input. */
+/** Jackson's `StreamReadConstraints.DEFAULT_MAX_DEPTH`, the nesting ES's JSON parser accepts. */
+export const MAX_JSON_NESTING_DEPTH = 1000;
+
+/**
+ * Parses a JSON request body; throws `x_content_parse_exception` on malformed input and on nesting
+ * deeper than ES's parser allows (everything downstream walks values recursively).
+ */
 export function parseJson(text: string): unknown {
+  checkNestingDepth(text);
   try {
     return JSON.parse(text);
   } catch {
     throw jsonError(text);
+  }
+}
+
+/**
+ * Refuses JSON text nested deeper than MAX_JSON_NESTING_DEPTH with Jackson's message, at the
+ * position of the array or object that goes too deep. One pass over the text, skipped for texts too
+ * short to nest that deep.
+ */
+export function checkNestingDepth(text: string): void {
+  if (text.length <= 2 * MAX_JSON_NESTING_DEPTH) return;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: skip to its closing quote, past escapes
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_NESTING_DEPTH) {
+        const p = positionAt(text, i);
+        throw new XContentParseError(
+          `[${p.line}:${p.col + 1}] Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+          undefined,
+          null,
+        );
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
   }
 }
 

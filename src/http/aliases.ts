@@ -85,6 +85,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       methods: ['DELETE'],
       paths: ['/:index/_alias/:name', '/:index/_aliases/:name'],
       authz: { action: ACTION },
+      takesBody: false,
       params: MASTER,
       handler: async (req) => {
         const aliases = req.params.name.split(',');
@@ -97,6 +98,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET'],
       paths: ['/_alias', '/_alias/:name', '/:index/_alias', '/:index/_alias/:name', '/_aliases', '/:index/_aliases', '/:index/_aliases/:name'],
       authz: { action: 'indices:admin/aliases/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'master_timeout'],
       handler: (req) => getAliases(indices, req, false),
     },
@@ -104,6 +106,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       methods: ['HEAD'],
       paths: ['/_alias/:name', '/:index/_alias/:name', '/:index/_alias'],
       authz: { action: 'indices:admin/aliases/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'master_timeout'],
       handler: (req) => {
         try {

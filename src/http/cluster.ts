@@ -10,6 +10,7 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
       methods: ['GET'],
       paths: ['/_cluster/health', '/_cluster/health/:index'],
       authz: { action: 'cluster:monitor/health' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'level', 'local', 'master_timeout', 'timeout', 'wait_for_active_shards', 'wait_for_events', 'wait_for_no_initializing_shards', 'wait_for_no_relocating_shards', 'wait_for_nodes', 'wait_for_status'],
       handler: (req) => {
         const targets = indices.resolve(req.params.index);

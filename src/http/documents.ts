@@ -149,6 +149,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       methods: ['GET'],
       paths: ['/:index/_doc/:id'],
       authz: { action: 'indices:data/read/get' },
+      takesBody: false,
       params: GET_PARAMS,
       handler: (req) => {
         const { index, result } = getDocument(indices, req);
@@ -171,6 +172,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       methods: ['HEAD'],
       paths: ['/:index/_doc/:id'],
       authz: { action: 'indices:data/read/get' },
+      takesBody: false,
       params: GET_PARAMS,
       handler: (req) => {
         let index;
@@ -186,6 +188,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       methods: ['GET'],
       paths: ['/:index/_source/:id'],
       authz: { action: 'indices:data/read/get' },
+      takesBody: false,
       params: GET_PARAMS,
       handler: (req) => {
         const { index, result } = getDocument(indices, req);
@@ -203,6 +206,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
       methods: ['DELETE'],
       paths: ['/:index/_doc/:id'],
       authz: { action: 'indices:data/write/delete' },
+      takesBody: false,
       params: WRITE_PARAMS,
       handler: async (req) => {
         const index = indices.requireWrite(req.params.index);

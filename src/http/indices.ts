@@ -41,6 +41,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['HEAD'],
       paths: ['/:index'],
       authz: { action: 'indices:admin/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout'],
       handler: (req) => {
         try {
@@ -55,6 +56,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET'],
       paths: ['/:index'],
       authz: { action: 'indices:admin/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'flat_settings', 'include_defaults', 'master_timeout', 'features'],
       handler: (req) => {
         const flat = boolParam(req.query, 'flat_settings', false);
@@ -69,6 +71,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['DELETE'],
       paths: ['/:index'],
       authz: { action: 'indices:admin/delete' },
+      takesBody: false,
       params: [...MASTER, ...INDICES_OPTIONS],
       handler: async (req) => {
         await indices.delete(req.params.index);
@@ -79,6 +82,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET'],
       paths: ['/_mapping', '/:index/_mapping'],
       authz: { action: 'indices:admin/mappings/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'master_timeout'],
       handler: (req) => {
         const out: Record<string, unknown> = {};
@@ -107,6 +111,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET'],
       paths: ['/_settings', '/:index/_settings', '/:index/_settings/:name'],
       authz: { action: 'indices:monitor/settings/get' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'local', 'master_timeout', 'flat_settings', 'include_defaults'],
       handler: (req) => {
         const flat = boolParam(req.query, 'flat_settings', false);
@@ -136,6 +141,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['POST', 'GET'],
       paths: ['/_refresh', '/:index/_refresh'],
       authz: { action: 'indices:admin/refresh' },
+      takesBody: false,
       params: INDICES_OPTIONS,
       handler: async (req) => {
         const targets = resolveForRead(indices, req);
@@ -162,6 +168,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['POST'],
       paths: ['/_forcemerge', '/:index/_forcemerge'],
       authz: { action: 'indices:admin/forcemerge' },
+      takesBody: false,
       params: [...INDICES_OPTIONS, 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion'],
       handler: async (req) => {
         const targets = resolveForRead(indices, req);

@@ -30,6 +30,7 @@ export function ingestRoutes(ingest: IngestService): RouteDef[] {
       methods: ['GET'],
       paths: ['/_ingest/pipeline', '/_ingest/pipeline/:id'],
       authz: { action: 'cluster:admin/ingest/pipeline/get' },
+      takesBody: false,
       params: ['master_timeout', 'summary'],
       handler: (req) => {
         const found = ingest.get(req.params.id ?? null);
@@ -45,6 +46,7 @@ export function ingestRoutes(ingest: IngestService): RouteDef[] {
       methods: ['DELETE'],
       paths: ['/_ingest/pipeline/:id'],
       authz: { action: 'cluster:admin/ingest/pipeline/delete' },
+      takesBody: false,
       params: ['master_timeout', 'timeout'],
       handler: async (req) => {
         await ingest.delete(req.params.id);

@@ -49,6 +49,7 @@ export function mlRoutes(ml: MlService): RouteDef[] {
       paths: [BASE, `${BASE}/:model_id`],
       params: ['allow_no_match', 'decompress_definition', 'exclude_generated', 'from', 'size', 'include', 'include_model_definition', 'tags'],
       authz: { action: 'cluster:monitor/xpack/ml/inference/get' },
+      takesBody: false,
       handler: (req) => {
         const inc = includes(req);
         const res = ml.getModels(req.params.model_id, boolParam(req.query, 'allow_no_match', true), inc.has('definition_status'));
@@ -73,6 +74,7 @@ export function mlRoutes(ml: MlService): RouteDef[] {
       paths: [`${BASE}/:model_id`],
       params: ['force', 'timeout'],
       authz: { action: 'cluster:admin/xpack/ml/inference/delete' },
+      takesBody: false,
       handler: async (req) => {
         await ml.deleteModel(req.params.model_id, boolParam(req.query, 'force', false));
         return { body: { acknowledged: true } };
@@ -83,6 +85,7 @@ export function mlRoutes(ml: MlService): RouteDef[] {
       paths: [`${BASE}/_stats`, `${BASE}/:model_id/_stats`],
       params: ['allow_no_match', 'from', 'size'],
       authz: { action: 'cluster:monitor/xpack/ml/inference/stats/get' },
+      takesBody: false,
       handler: (req) => {
         const res = ml.stats(req.params.model_id, boolParam(req.query, 'allow_no_match', true));
         return { body: { count: res.count, trained_model_stats: page(req, res.trained_model_stats) } };

@@ -190,6 +190,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
       methods: ['POST'],
       paths: ['/_reindex/:task_id/_rethrottle', '/_update_by_query/:task_id/_rethrottle', '/_delete_by_query/:task_id/_rethrottle'],
       authz: { action: 'cluster:admin/reindex/rethrottle' },
+      takesBody: false,
       params: ['requests_per_second', 'group_by'],
       handler: rethrottle,
     },

@@ -4,6 +4,7 @@
  * records every route so unknown methods on known paths get ES's 405 instead of a 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { IllegalArgumentError } from '../errors/index.js';
 import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 
@@ -35,6 +36,11 @@ export interface RouteDef {
   readonly params?: readonly string[];
   /** The ES action this route performs, which the caller must be authorized for. */
   readonly authz: RouteAuthorization;
+  /**
+   * False for routes that read no body (GET /idx, DELETE /idx, …): like ES's BaseRestHandler they
+   * refuse one with 400 rather than ignore it, so a malformed body never goes unnoticed.
+   */
+  readonly takesBody?: boolean;
   readonly handler: RestHandler;
 }
 
@@ -104,6 +110,9 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
         handler: async (req, reply) => {
           let rest = toRestRequest(req);
           checkParams(rest.path, rest.query, def.params ?? []);
+          if (def.takesBody === false && typeof req.body === 'string' && req.body.length > 0) {
+            throw new IllegalArgumentError(`request [${req.method} ${rest.path}] does not support having a body`);
+          }
           if (security && req.authentication) rest = authorizeRequest(rest, def.authz, req.authentication, () => security.existingIndices());
           return sendRest(reply, await def.handler(rest));
         },

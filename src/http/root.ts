@@ -34,6 +34,7 @@ export function rootRoutes(node: NodeInfo, options: { securityEnabled: boolean }
       methods: ['GET'],
       paths: ['/'],
       authz: { action: 'cluster:monitor/main' },
+      takesBody: false,
       handler: () => ({
         body: {
           name: node.nodeName,

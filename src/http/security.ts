@@ -114,6 +114,7 @@ export function securityRoutes(keys: ApiKeyService | null): RouteDef[] {
       paths: ['/_security/api_key'],
       params: ['id', 'name', 'owner', 'realm_name', 'username', 'with_limited_by', 'active_only', 'with_profile_uid'],
       authz: { action: `${API_KEY}/get` },
+      takesBody: false,
       handler: (req) => ({
         body: service().get(caller(req), {
           id: req.query.id,
@@ -137,6 +138,7 @@ export function securityRoutes(keys: ApiKeyService | null): RouteDef[] {
       methods: ['GET'],
       paths: ['/_security/_authenticate'],
       authz: { action: 'cluster:admin/xpack/security/user/authenticate' },
+      takesBody: false,
       handler: (req) => ({ body: service().describe(caller(req)) }),
     },
     {

@@ -42,6 +42,7 @@ export function taskRoutes(tasks: TaskManager, node: TaskNodeInfo): RouteDef[] {
       methods: ['GET'],
       paths: ['/_tasks/:task_id'],
       authz: { action: 'cluster:monitor/task/get' },
+      takesBody: false,
       params: ['wait_for_completion', 'timeout'],
       handler: async (req) => {
         const wait = boolParam(req.query, 'wait_for_completion', false);
@@ -52,6 +53,7 @@ export function taskRoutes(tasks: TaskManager, node: TaskNodeInfo): RouteDef[] {
       methods: ['GET'],
       paths: ['/_tasks'],
       authz: { action: 'cluster:monitor/tasks/lists' },
+      takesBody: false,
       params: ['actions', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'wait_for_completion', 'timeout', 'master_timeout'],
       handler: (req) => {
         const detailed = boolParam(req.query, 'detailed', false);
@@ -67,6 +69,7 @@ export function taskRoutes(tasks: TaskManager, node: TaskNodeInfo): RouteDef[] {
       methods: ['POST'],
       paths: ['/_tasks/:task_id/_cancel', '/_tasks/_cancel'],
       authz: { action: 'cluster:admin/tasks/cancel' },
+      takesBody: false,
       params: ['actions', 'nodes', 'parent_task_id', 'wait_for_completion', 'group_by'],
       handler: async (req) => {
         const id = req.params.task_id;

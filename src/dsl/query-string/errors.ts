@@ -5,6 +5,8 @@
  * ships (ES 8+). Lucene 8 and older (JavaCC 5) wrote lexical errors as `... after : "..."`.
  */
 
+import { previewInput } from '../../errors/index.js';
+
 /** A query string that Lucene's classic QueryParser would reject. */
 export class QueryStringSyntaxError extends Error {
   override readonly name = 'QueryStringSyntaxError';
@@ -15,7 +17,7 @@ export class QueryStringSyntaxError extends Error {
 
   /** `reason` is the text after "Cannot parse '<query>': " (QueryParserBase.parse adds that prefix). */
   constructor(query: string, position: number, reason: string) {
-    super(`Cannot parse '${query}': ${reason}`);
+    super(`Cannot parse '${previewInput(query)}': ${reason}`);
     this.query = query;
     this.position = position;
   }

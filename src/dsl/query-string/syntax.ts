@@ -155,6 +155,9 @@ const RANGE_BOUND: readonly TokenKind[] = ['RANGE_GOOP', 'RANGE_QUOTED', 'RANGE_
 /** QueryParser.disallowedPostMultiTerm: a term followed by one of these is not glued into a MultiTerm run. */
 const NOT_AFTER_MULTI_TERM: readonly TokenKind[] = ['COLON', 'STAR', 'FUZZY_SLOP', 'CARAT', 'AND', 'OR'];
 
+/** Deepest nesting of `( … )` groups accepted, as for JSON bodies (Jackson's default). */
+const MAX_GROUP_DEPTH = 1000;
+
 /** QueryParserBase CONJ_* and MOD_*. */
 type Conjunction = 'none' | 'and' | 'or';
 type Modifier = 'none' | 'req' | 'not';
@@ -165,6 +168,8 @@ class Parser {
   private readonly ahead: Token[] = [];
   /** Kinds tried at the current token since the last consume (jj_la1 / jj_kind), for the error message. */
   private readonly expected = new Set<TokenKind>();
+  /** Parenthesised groups open at this point. */
+  private depth = 0;
 
   constructor(
     private readonly query: string,
@@ -246,8 +251,13 @@ class Parser {
     }
     if (!this.lookingAt(CLAUSE_START)) throw this.parseError();
     if (this.peek().kind !== 'LPAREN') return this.term(field);
-    this.next();
+    const open = this.next();
+    // Each group recurses; Lucene's parser would overflow the stack on 100,000 `(` as this one did.
+    if (++this.depth > MAX_GROUP_DEPTH) {
+      throw new QueryStringSyntaxError(this.query, open.begin, `Query nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_GROUP_DEPTH})`);
+    }
     const q = this.parseQuery(field);
+    this.depth--;
     this.consume('RPAREN');
     return withBoost(q, this.optionalBoost());
   }

@@ -6,6 +6,7 @@ import { MapperParsingError } from '../../errors/index.js';
 import { DEFAULT_TEXT_SETTINGS, resolveTextContext, type IndexTextSettings, type TextContext } from '../text-analysis.js';
 import type { FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITION_INCREMENT_GAP, NO_IGNORE_ABOVE } from './types.js';
+import { IllegalArgumentError } from '../../errors/index.js';
 import { completionOptions } from './completion-mapping.js';
 import { searchAsYouTypeRoot, searchAsYouTypeSubfields } from './search-as-you-type.js';
 
@@ -101,6 +102,20 @@ export function resolveMapping(root: RootMapping, settings: IndexTextSettings = 
   };
   walk(root, '');
   return { fields, objects, totalFields: total, text: settings };
+}
+
+/**
+ * ES MappingLookup.checkObjectDepthLimit: an object at `a.b` sits at depth 3 (its dots + 2), and no
+ * object may sit deeper than `index.mapping.depth.limit`.
+ */
+export function checkObjectDepthLimit(resolved: ResolvedMapping, limit: number): void {
+  for (const path of resolved.objects) {
+    let dots = 0;
+    for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 0x2e) dots++;
+    if (dots + 2 > limit) {
+      throw new IllegalArgumentError(`Limit of mapping depth [${limit}] has been exceeded due to object field [${path}]`);
+    }
+  }
 }
 
 /** Counts the mappers a (partial) mapper tree adds: each field, multi-field and object is one. */

@@ -8,7 +8,7 @@
  */
 import { resolveMinimumShouldMatch, type BoostedField, type QueryStringQuery } from '../../dsl/index.js';
 import { DEFAULT_FUZZINESS, parseQueryString, QueryStringSyntaxError, type Occur, type QsBool, type QsNode } from '../../dsl/query-string/index.js';
-import { ParseError, QueryShardError } from '../../errors/index.js';
+import { ParseError, QueryShardError, previewInput } from '../../errors/index.js';
 import { isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
@@ -53,7 +53,7 @@ function parseSyntax(ctx: PlanContext, q: QueryStringQuery): QsBool {
   try {
     return parseQueryString(q.query, q.defaultOperator);
   } catch (e) {
-    if (e instanceof QueryStringSyntaxError) throw new QueryShardError(`Failed to parse query [${q.query}]`, ctx.index, new ParseError(e.message));
+    if (e instanceof QueryStringSyntaxError) throw new QueryShardError(`Failed to parse query [${previewInput(q.query)}]`, ctx.index, new ParseError(e.message));
     throw e;
   }
 }

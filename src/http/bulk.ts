@@ -8,7 +8,7 @@ import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalEr
 import { isPlainObject } from '../common/json.js';
 import { parseJson, parseSourceFilter, parseUpdateRequest, withBodyPositions, type SourceFilter } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { completeWrite, droppedBody, ids, writeOptions } from './documents.js';
+import { completeWrite, droppedBody, ids, idTooLong, writeOptions } from './documents.js';
 import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RequestAuthorizer } from './authorization.js';
@@ -77,6 +77,10 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
   if (missing.length > 0) throw new ActionRequestValidationError(missing);
   const noId = items.filter((it) => (it.action === 'update' || it.action === 'delete') && it.id === null);
   if (noId.length > 0) throw new ActionRequestValidationError(noId.map(() => 'id is missing'));
+  // As a single-document write would: the whole request fails validation (ES BulkRequest.validate).
+  // (The first 100 suffice: the reason shows no more than its first KB.)
+  const tooLong = items.map((it) => idTooLong(it.id)).filter((m): m is string => m !== null).slice(0, 100);
+  if (tooLong.length > 0) throw new ActionRequestValidationError(tooLong);
   return items;
 }
 

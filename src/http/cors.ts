@@ -32,7 +32,9 @@ export function parseCorsOrigins(raw: string): string[] {
 function originMatcher(patterns: readonly string[]): ((origin: string) => string | null) | null {
   if (patterns.length === 0) return null;
   if (patterns.includes('*')) return () => '*';
-  const regexes = patterns.filter((p) => p.length > 1 && p.startsWith('/') && p.endsWith('/')).map((p) => new RegExp(p.slice(1, -1)));
+  // ES matches the whole origin (Pattern.matcher(origin).matches()), so `/https?:\/\/localhost(:[0-9]+)?/`
+  // admits http://localhost:3000 but not http://localhost.evil.com.
+  const regexes = patterns.filter((p) => p.length > 1 && p.startsWith('/') && p.endsWith('/')).map((p) => new RegExp(`^(?:${p.slice(1, -1)})$`));
   const exact = new Set(patterns.filter((p) => !(p.length > 1 && p.startsWith('/') && p.endsWith('/'))));
   return (origin) => (exact.has(origin) || regexes.some((re) => re.test(origin)) ? origin : null);
 }

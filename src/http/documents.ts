@@ -2,7 +2,7 @@
  * Single-document APIs: index (with or without an id), create, get, exists, delete, update, and
  * `_source` (ES RestIndexAction, RestGetAction, RestDeleteAction, RestUpdateAction).
  */
-import { IllegalArgumentError, ActionRequestValidationError, EsError } from '../errors/index.js';
+import { IllegalArgumentError, ActionRequestValidationError, EsError, previewInput } from '../errors/index.js';
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
 import { isPlainObject } from '../common/json.js';
@@ -67,14 +67,23 @@ export function droppedBody(index: string, id: string): Record<string, unknown> 
   return { _index: index, _id: id, _version: -3, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 }, status: 200 };
 }
 
+/**
+ * ES DocWriteRequest.validateDocIdLength: ids are at most 512 UTF-8 bytes. The message, or null; it
+ * quotes the id as ES does, but no more than 600 characters of it.
+ */
+export function idTooLong(id: string | null): string | null {
+  if (id === null || id.length <= 128) return null;
+  const bytes = Buffer.byteLength(id, 'utf8');
+  return bytes > 512 ? `id [${previewInput(id, 600)}] is too long, must be no longer than 512 bytes but was: ${bytes}` : null;
+}
+
 async function indexDocument(indices: IndicesService, ingest: IngestService, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
   const opType = req.query.op_type;
   if (opType !== undefined && opType !== 'index' && opType !== 'create') {
     throw new IllegalArgumentError(`opType must be 'create' or 'index', found: [${opType}]`);
   }
-  if (id !== null && id.length > 512) {
-    throw new ActionRequestValidationError([`id [${id}] is too long, must be no longer than 512 bytes but was: ${new TextEncoder().encode(id).length}`]);
-  }
+  const tooLong = idTooLong(id);
+  if (tooLong !== null) throw new ActionRequestValidationError([tooLong]);
   const opts = writeOptions(req.query, create || opType === 'create');
   // ES authorizes the operation too: `create_doc` may add documents (auto ids are creates) but not overwrite.
   const op = create || opType === 'create' || id === null ? 'create' : 'index';

@@ -4,7 +4,7 @@
  * `filter_path`, ES-shaped errors for everything (never a stack trace, never 502/503/504), and
  * ES's answers for unknown paths (400) and wrong methods (405).
  */
-import { createGunzip, createInflate } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { EsError, InternalError, RestStatusError, SecurityError } from '../errors/index.js';
 import type { ApiKeyService } from '../security/index.js';
@@ -125,13 +125,19 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
   // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.
+  // Brotli (`br`) is decoded too; any other coding is refused rather than read as plain text.
   app.addHook('preParsing', (req, _reply, payload, done) => {
-    const enc = req.headers['content-encoding'];
-    if (enc !== 'gzip' && enc !== 'deflate') {
+    const enc = req.headers['content-encoding']?.trim().toLowerCase();
+    if (enc === undefined || enc === '' || enc === 'identity') {
       done(null, payload);
       return;
     }
-    const decoded = payload.pipe(enc === 'gzip' ? createGunzip() : createInflate()) as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
+    const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : null;
+    if (decoder === null) {
+      done(new RestStatusError(`Content-Encoding header [${enc}] is not supported`, 415, true), undefined);
+      return;
+    }
+    const decoded = payload.pipe(decoder) as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
     decoded.receivedEncodedLength = 0;
     payload.on('data', (chunk: Buffer) => {
       decoded.receivedEncodedLength += chunk.length;

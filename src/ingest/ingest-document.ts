@@ -7,11 +7,14 @@
  */
 import { IllegalArgumentError } from '../errors/index.js';
 import { defineOwn, isPlainObject } from '../common/json.js';
+import { previewValue } from '../index/index.js';
 
 export type JsonMap = Record<string, unknown>;
 
 /** Metadata fields a pipeline can see and set at the top level of a path. */
 const METADATA_FIELDS = new Set(['_index', '_id', '_routing', '_version', '_version_type']);
+/** Metadata that must stay a string (or null) whatever a processor sets. */
+const STRING_METADATA = new Set(['_index', '_id', '_routing']);
 const INGEST_PREFIX = '_ingest.';
 const SOURCE_PREFIX = '_source.';
 
@@ -79,6 +82,10 @@ export class IngestDocument {
   setFieldValue(path: string, value: unknown, append = false, allowDuplicates = true): void {
     if (path === '') throw new IllegalArgumentError('path cannot be null nor empty');
     const { map, steps } = this.root(path);
+    if (map === this.metadata && STRING_METADATA.has(path) && value !== null && typeof value !== 'string') {
+      // ES Metadata.stringValidator: a pipeline cannot make `_id` an object (it used to become "[object Object]").
+      throw new IllegalArgumentError(`${path} must be null or a String but was [${previewValue(value)}] with type [${javaType(value)}]`);
+    }
     let context: unknown = map;
     for (let i = 0; i < steps.length - 1; i++) {
       const step = steps[i];

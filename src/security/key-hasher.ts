@@ -55,6 +55,10 @@ export async function hashSecret(secret: string): Promise<string> {
 
 /** Whether `secret` matches `stored`. A malformed stored hash matches nothing. */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  // scrypt keys HMAC-SHA256 with the secret, and HMAC pads a short key with zero bytes: `s` and
+  // `s\0\0` would derive the same hash. No secret this server issues (or accepts at start-up)
+  // holds a NUL, so one that does is wrong whatever its hash says.
+  if (secret.includes('\0')) return false;
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);

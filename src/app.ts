@@ -114,6 +114,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       maxInFlightRequests: config.maxInFlightRequests,
       indexingPressureBytes: config.indexingPressureBytes,
       maxContentLength: config.maxContentLength,
+      requestTimeoutMs: config.requestTimeoutMs,
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
     });

@@ -38,6 +38,8 @@ export interface ServerConfig {
   readonly corsOrigins: readonly string[];
   /** `http.max_content_length`: larger request bodies are refused with 413. */
   readonly maxContentLength: number;
+  /** Time a client has to send a whole request (headers and body) before a 408 closes it, in ms. */
+  readonly requestTimeoutMs: number;
   /** `indices.query.bool.max_clause_count`: leaf clauses one query may expand to. */
   readonly maxClauseCount: number;
   /** The simulated ML nodes model deployments are placed on (`--ml-nodes`). */
@@ -51,6 +53,7 @@ export const DEFAULTS = {
   host: '127.0.0.1', port: 9200, dataDir: './data', searchQueueSize: 1000, searchTimeout: '-1', maxInFlight: 2000,
   // ES's defaults: both are 10% of the heap.
   indexingPressure: '10%', indexBuffer: '10%', corsOrigin: '*', maxContentLength: '100mb', maxClauseCount: 4096,
+  requestTimeout: '60s',
 } as const;
 
 function intOption(name: string, raw: string, min: number, max: number): number {
@@ -76,6 +79,7 @@ export const USAGE = `Usage: threadsearch [options]
   --cors-origin <list>  origins browsers may call from: *, exact origins, /regex/; comma-separated,
                       empty for none (env THREADSEARCH_CORS_ORIGIN, default ${DEFAULTS.corsOrigin})
   --max-content-length <size>  largest request body (default ${DEFAULTS.maxContentLength})
+  --request-timeout <t>  time to send a whole request, headers and body, before 408 (default ${DEFAULTS.requestTimeout})
   --max-clause-count <n>  leaf clauses one query may expand to (default ${DEFAULTS.maxClauseCount})
   --ml-nodes <spec>   simulated ML nodes for model deployments: name:memory:processors[,...]
                       (e.g. ml-1:16gb:8,ml-2:8gb:4) or a JSON file [{name, memory,
@@ -103,6 +107,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
         'no-security': { type: 'boolean' },
         'cors-origin': { type: 'string' },
         'max-content-length': { type: 'string' },
+        'request-timeout': { type: 'string' },
         'max-clause-count': { type: 'string' },
         'ml-nodes': { type: 'string' },
         quiet: { type: 'boolean' },
@@ -133,6 +138,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
     bootstrapApiKey: bootstrapKey(v['api-key'] ?? env.THREADSEARCH_API_KEY),
     corsOrigins: (v['cors-origin'] ?? env.THREADSEARCH_CORS_ORIGIN ?? DEFAULTS.corsOrigin).split(',').map((o) => o.trim()).filter((o) => o !== ''),
     maxContentLength: settingValue('max-content-length', v['max-content-length'] ?? DEFAULTS.maxContentLength, (x, n) => parseMemorySize(x, n, heap)),
+    requestTimeoutMs: settingValue('request-timeout', v['request-timeout'] ?? DEFAULTS.requestTimeout, (x, n) => parseTimeValue(x, n)),
     maxClauseCount: intOption('max-clause-count', v['max-clause-count'] ?? String(DEFAULTS.maxClauseCount), 1, 1_000_000),
     mlNodes: mlNodes(v['ml-nodes'] ?? env.THREADSEARCH_ML_NODES),
     quiet: v.quiet ?? false,

@@ -100,20 +100,48 @@ export interface RouteSecurity {
   existingIndices(): readonly string[];
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The route's authorization, decided before the body was read. */
+    authorized?: Pick<RestRequest, 'params' | 'authorizer'>;
+  }
+}
+
 export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[], security: RouteSecurity | null = null): void {
   for (const def of defs) {
+    // Parameters and the caller's rights depend on the URL only, so both are checked before the
+    // body is read: a key without privileges cannot hold an in-flight slot by sending it slowly.
+    const authorize = (req: FastifyRequest): void => {
+      const head = toRestRequest(req);
+      checkParams(head.path, head.query, def.params ?? []);
+      if (security && req.authentication) {
+        const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, () => security.existingIndices());
+        req.authorized = { params, authorizer };
+      } else {
+        req.authorized = { params: head.params };
+      }
+    };
     for (const path of def.paths) {
       table.add(path, def.methods);
       app.route({
         method: [...def.methods],
         url: path,
+        preParsing: (req, _reply, payload, done) => {
+          try {
+            authorize(req);
+          } catch (e) {
+            done(e as Error, undefined);
+            return;
+          }
+          done(null, payload);
+        },
         handler: async (req, reply) => {
           let rest = toRestRequest(req);
-          checkParams(rest.path, rest.query, def.params ?? []);
+          if (!req.authorized) authorize(req);
           if (def.takesBody === false && typeof req.body === 'string' && req.body.length > 0) {
             throw new IllegalArgumentError(`request [${req.method} ${rest.path}] does not support having a body`);
           }
-          if (security && req.authentication) rest = authorizeRequest(rest, def.authz, req.authentication, () => security.existingIndices());
+          if (req.authorized) rest = { ...rest, ...req.authorized };
           return sendRest(reply, await def.handler(rest));
         },
       });

@@ -68,13 +68,28 @@ export interface HttpServerOptions extends Partial<AdmissionLimits> {
   readonly apiKeys?: ApiKeyService | null;
   /** `http.max_content_length` in bytes. */
   readonly maxContentLength?: number;
+  /**
+   * Time a client has to send a whole request, headers and body (default 60 s); past it the
+   * connection gets 408 and is closed, so a body that never ends cannot hold its in-flight slot.
+   * The headers alone get at most 10 s of it.
+   */
+  readonly requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const MAX_HEADERS_TIMEOUT_MS = 10_000;
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const maxContentLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH;
+  // 0 or -1 (`--request-timeout -1`): no deadline for the body; the headers keep theirs.
+  const requestTimeout = Math.max(0, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const headersTimeout = requestTimeout === 0 ? MAX_HEADERS_TIMEOUT_MS : Math.min(requestTimeout, MAX_HEADERS_TIMEOUT_MS);
   const app = Fastify({
     logger: options.logger,
     bodyLimit: maxContentLength,
+    requestTimeout,
+    // Node checks these deadlines on a timer (30 s by default, longer than a short timeout).
+    http: { headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
     exposeHeadRoutes: false,
     // Clients treat 503 as a dead node; while closing, finish requests instead.

@@ -46,12 +46,16 @@ export interface RouteDef {
 
 /** Path patterns and the methods registered for them (for 405 answers). */
 export class RouteTable {
-  private readonly entries: Array<{ regex: RegExp; methods: Set<string> }> = [];
+  private readonly entries: Array<{ path: string; regex: RegExp; methods: Set<string> }> = [];
   add(path: string, methods: readonly string[]): void {
     const regex = new RegExp('^' + path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
     const existing = this.entries.find((e) => e.regex.source === regex.source);
     if (existing) for (const m of methods) existing.methods.add(m);
-    else this.entries.push({ regex, methods: new Set(methods) });
+    else this.entries.push({ path, regex, methods: new Set(methods) });
+  }
+  /** Every registered path pattern (`/:index/_doc/:id`) with its methods, for tools that walk the API. */
+  list(): Array<{ path: string; methods: string[] }> {
+    return this.entries.map((e) => ({ path: e.path, methods: [...e.methods].sort() }));
   }
   /** Methods allowed on a concrete path, if any route pattern matches it. */
   allowed(path: string): string[] {

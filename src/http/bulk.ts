@@ -6,7 +6,7 @@
  */
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { parseJson, parseSourceFilter, parseUpdateRequest, withBodyPositions, type SourceFilter } from '../dsl/index.js';
+import { checkNestingDepth, parseJson, parseSourceFilter, parseUpdateRequest, tokenName, withBodyPositions, type SourceFilter } from '../dsl/index.js';
 import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
 import { completeWrite, droppedBody, ids, idTooLong, writeOptions } from './documents.js';
 import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../ingest/index.js';
@@ -49,6 +49,7 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
   for (let text = nextLine(); text !== null; text = nextLine()) {
     if (text.trim() === '') continue;
     let action: unknown;
+    checkNestingDepth(text);
     try {
       action = JSON.parse(text);
     } catch {
@@ -63,6 +64,9 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
     if (!isPlainObject(meta)) throw malformed(line, `expected START_OBJECT but found [${meta === null ? 'VALUE_NULL' : 'VALUE_STRING'}]`);
     for (const k of Object.keys(meta)) {
       if (!METADATA.has(k)) throw new IllegalArgumentError(`Action/metadata line [${line}] contains an unknown parameter [${k}]`);
+      const v = meta[k];
+      // ES BulkRequestParser reads each metadata value as text: an object or array is malformed.
+      if (v !== null && typeof v === 'object' && k !== 'dynamic_templates' && k !== '_source') throw malformed(line, `expected a simple value for field [${k}] but found [${tokenName(v)}]`);
     }
     const index = meta._index !== undefined ? String(meta._index) : defaultIndex;
     const id = meta._id !== undefined && meta._id !== null ? String(meta._id) : null;

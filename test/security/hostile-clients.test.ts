@@ -196,6 +196,7 @@ describe('item 6: deep nesting is a 400, never a stack overflow', () => {
     ['POST', '/_ingest/pipeline/_simulate', `{"pipeline":{"processors":[]},"docs":[{"_source":${nestedObject(50_000)}}]}`],
     ['POST', '/deep/_doc', `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
     ['POST', '/deep/_search', `{"query":${nestedObject(50_000)}}`],
+    ['POST', '/_bulk', `{"index":{"_index":${'['.repeat(100_000)}${']'.repeat(100_000)}}}\n{}\n`],
   ])('%s %s with 50,000-deep JSON: 400 x_content_parse_exception', async (method, path, body) => {
     const res = await t.request(method, path, body);
     expectErrorType(res, 400, 'x_content_parse_exception', JACKSON);
@@ -249,6 +250,11 @@ describe('item 7: smaller holes', () => {
     expectErrorType(res, 400, 'action_request_validation_exception', `Validation Failed: 1: id [${id}] is too long, must be no longer than 512 bytes but was: 600;`);
     const single = await t.request('PUT', `/ids/_doc/${encodeURIComponent(id)}`, { a: 1 });
     expectErrorType(single, 400, 'action_request_validation_exception', res.body.error.reason);
+  });
+
+  it('_bulk refuses an object as _id in the action line, as ES\'s BulkRequestParser does', async () => {
+    const res = await t.bulk('/_bulk', [{ index: { _index: 'ids', _id: { a: 1 } } }, { a: 1 }]);
+    expectErrorType(res, 400, 'illegal_argument_exception', 'Malformed action/metadata line [1], expected a simple value for field [_id] but found [START_OBJECT]');
   });
 
   it('DELETE /idx with a malformed body is refused and deletes nothing', async () => {

@@ -6,7 +6,7 @@
  */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { EsError, InternalError, RestStatusError, SecurityError } from '../errors/index.js';
+import { EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
 import type { ApiKeyService } from '../security/index.js';
 import { registerCors, type CorsOptions } from './cors.js';
 import { registerAuthentication } from './security.js';
@@ -197,12 +197,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     req.errorResponse = true;
     if (allowed.length > 0) {
       reply.code(405).header('Allow', allowed.join(',')).send(JSON.stringify({
-        error: `Incorrect HTTP method for uri [${req.url}] and method [${req.method}], allowed: [${allowed.join(', ')}]`,
+        error: `Incorrect HTTP method for uri [${previewInput(req.url, MAX_MESSAGE_CHARS)}] and method [${req.method}], allowed: [${allowed.join(', ')}]`,
         status: 405,
       }));
       return;
     }
-    reply.code(400).send(JSON.stringify({ error: `no handler found for uri [${req.url}] and method [${req.method}]` }));
+    // The uri is the client's own (query string included): quoted up to a bounded prefix, as every error quotes input.
+    reply.code(400).send(JSON.stringify({ error: `no handler found for uri [${previewInput(req.url, MAX_MESSAGE_CHARS)}] and method [${req.method}]` }));
   });
 
   return {

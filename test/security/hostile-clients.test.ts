@@ -87,6 +87,14 @@ describe('item 1: a huge bad value is quoted as a prefix only', () => {
     expect(body.error.type).toBe('document_parsing_exception');
     expect(body.error.reason).toMatch(/failed to parse field \[n\] of type \[long\] in document with id '1'\. Preview of field's value: 'z{80}'$/);
   });
+
+  it('an unknown endpoint with a 12 KB query string: "no handler found" quotes a prefix of the uri (found by the route fuzzer)', async () => {
+    const res = await fetch(`${url}/_tasks/x/_nope?q=${'a'.repeat(12_000)}`, { method: 'POST' });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(MAX_ERROR_BODY);
+    expect(JSON.parse(text).error).toMatch(/^no handler found for uri \[\/_tasks\/x\/_nope\?q=a+\.\.\.\] and method \[POST\]$/);
+  });
 });
 
 describe('item 2: one long token does not stall the server', () => {

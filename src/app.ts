@@ -8,7 +8,7 @@ import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import { IndicesService, MlService, NODE_ID, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  aliasRoutes, analyzeRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, reindexRoutes, rootRoutes,
+  aliasRoutes, analyzeRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -133,6 +133,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
       ...searchRoutes(search),
       ...msearchRoutes(indices, search),
+      ...rankEvalRoutes(search),
       ...mgetRoutes(indices),
       ...mlRoutes(mlService),
     ], routeSecurity);

@@ -7,7 +7,8 @@
  * - a hit whose document id equals the query id is dropped first (BEIR's ignore_identical_ids);
  * - relevant means judgment ≥ 1 (trec_eval's default relevance_level);
  * - NDCG@10 has linear gain (the judgment value) and discount log2(rank + 1), and its ideal DCG
- *   ranks every judged document of the query (retrieved or not) by judgment, cut at 10;
+ *   ranks every judged document of the query (retrieved or not) by judgment, cut at 10 (the sum is
+ *   `_rank_eval`'s, src/search/rank-eval, with trec_eval's gain);
  * - Recall@100 = relevant in the top 100 / all relevant; MRR@10 = 1 / rank of the first relevant
  *   document in the top 10, else 0;
  * - queries without a relevant judgment are skipped; so are queries absent from the run (as
@@ -16,6 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { discountedCumulativeGain, linearGain } from '../../src/search/index.js';
 
 export interface BeirDoc {
   title: string;
@@ -143,21 +145,21 @@ export function trecOrder(queryId: string, hits: readonly RankedDoc[], ignoreIde
 
 /** Metrics of one query, given its hits in trec order and its judgments. */
 export function queryMetrics(ranked: readonly RankedDoc[], judged: ReadonlyMap<string, number>): QueryMetrics {
-  let dcg = 0;
   let mrr = 0;
   let relRet100 = 0;
   const depth = Math.min(ranked.length, 100);
   for (let i = 0; i < depth; i++) {
     const rel = judged.get(ranked[i].docId) ?? 0;
-    if (i < 10 && rel > 0) dcg += rel / Math.log2(i + 2);
     if (rel >= 1) {
       relRet100++;
       if (mrr === 0 && i < 10) mrr = 1 / (i + 1);
     }
   }
+  // trec_eval's gain is the judgment itself, and only positive judgments count.
+  const gain = (docId: string) => Math.max(0, judged.get(docId) ?? 0);
+  const dcg = discountedCumulativeGain(ranked.slice(0, 10).map((h) => gain(h.docId)), linearGain);
   const gains = [...judged.values()].filter((r) => r > 0).sort((x, y) => y - x);
-  let idcg = 0;
-  for (let i = 0; i < gains.length && i < 10; i++) idcg += gains[i] / Math.log2(i + 2);
+  const idcg = discountedCumulativeGain(gains.slice(0, 10), linearGain);
   let numRel = 0;
   for (const rel of judged.values()) if (rel >= 1) numRel++;
   return {

@@ -16,3 +16,4 @@ export * from './ml-service.js';
 export * from './doc-scan.js';
 export * from './bulk-by-scroll.js';
 export * from './aliases.js';
+export * from './search/rank-eval.js';

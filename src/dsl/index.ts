@@ -26,3 +26,4 @@ export * from './mget-request.js';
 export * from './highlight.js';
 export * from './suggest/index.js';
 export * from './analyze-request.js';
+export * from './rank-eval-request.js';

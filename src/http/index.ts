@@ -21,3 +21,4 @@ export * from './aliases.js';
 export * from './msearch.js';
 export * from './mget.js';
 export * from './analyze.js';
+export * from './rank-eval.js';

@@ -17,3 +17,4 @@ export * from './fetch-render.js';
 export * from './highlight/index.js';
 export * from './aggs/index.js';
 export * from './suggest/index.js';
+export * from './rank-eval/index.js';

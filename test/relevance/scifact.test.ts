@@ -54,4 +54,31 @@ describe.runIf(available)('BM25 relevance on SciFact', () => {
     expect(result.queries).toBe(300);
     expect(result.ndcg10).toBeGreaterThanOrEqual(0.665);
   }, 120_000);
+
+  it('gives through _rank_eval (dcg@10, normalize) the NDCG@10 the evaluator computes from the same searches', async () => {
+    const queries = judgedQueries(data);
+    const request = (text: string) => ({ query: { multi_match: { query: text, type: 'best_fields', fields: ['title', 'text'], tie_breaker: 0.5 } } });
+    const res = await t.request('POST', '/scifact/_rank_eval', {
+      requests: queries.map((q) => ({
+        id: q.id,
+        request: request(q.text),
+        ratings: [...data.qrels.get(q.id)!].map(([docId, rating]) => ({ _index: 'scifact', _id: docId, rating })),
+      })),
+      metric: { dcg: { k: 10, normalize: true } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.failures).toEqual({});
+    // The evaluator over the hits _rank_eval saw (its own order: score, then id, as trec_eval; no
+    // self-hit removal, which _rank_eval does not do). SciFact's judgments are all 1, where
+    // _rank_eval's exponential gain and trec_eval's linear gain agree.
+    const run = new Map<string, RankedDoc[]>();
+    for (const q of queries) {
+      run.set(q.id, res.body.details[q.id].hits.map((h: { hit: { _id: string; _score: number } }) => ({ docId: h.hit._id, score: h.hit._score })));
+    }
+    const evaluated = evaluate(run, data.qrels, { ignoreIdenticalIds: false });
+    console.log(`SciFact _rank_eval NDCG@10 ${res.body.metric_score.toFixed(6)}, evaluator ${evaluated.ndcg10.toFixed(6)}`);
+    expect(evaluated.queries).toBe(300);
+    for (const q of queries) expect(res.body.details[q.id].metric_score).toBeCloseTo(evaluated.perQuery.get(q.id)!.ndcg10, 12);
+    expect(res.body.metric_score).toBeCloseTo(evaluated.ndcg10, 12);
+  }, 120_000);
 });

@@ -6,9 +6,9 @@
  */
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
-import { IndicesService, MlService, NODE_ID, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
+import { IndicesService, MlService, NODE_ID, NodeStatsService, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  aliasRoutes, analyzeRoutes, bulkRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
+  aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, ES_VERSION, statsRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -118,6 +118,13 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
     });
+    // The operator views (`_nodes`, `_stats`, `_cat`): the address is known once the server listens.
+    let address = `${config.host}:${config.port}`;
+    const identity = {
+      id: NODE_ID, name: node.nodeName, clusterName: node.clusterName, clusterUuid: node.clusterUuid, address: () => address,
+      version: ES_VERSION.number, buildFlavor: ES_VERSION.build_flavor, buildType: ES_VERSION.build_type, buildHash: ES_VERSION.build_hash,
+    };
+    const nodeStats = new NodeStatsService(identity, indices, pool, mlService);
     const routeSecurity = apiKeys ? { existingIndices: () => [...indices.names(), ...indices.aliases.names()] } : null;
     registerRoutes(http.app, http.routes, [
       ...rootRoutes(node, { securityEnabled: config.securityEnabled }),
@@ -136,6 +143,8 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...rankEvalRoutes(search),
       ...mgetRoutes(indices),
       ...mlRoutes(mlService),
+      ...statsRoutes(indices, nodeStats, identity),
+      ...catRoutes({ indices, search, nodeStats, ml: mlService, node: identity }),
     ], routeSecurity);
     const searchPool = pool;
     let closing: Promise<void> | null = null;
@@ -151,7 +160,11 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       recovery,
       apiKeys,
       generatedApiKey,
-      listen: (host, port) => http.app.listen({ host, port, backlog: LISTEN_BACKLOG }),
+      listen: async (host, port) => {
+        const url = await http.app.listen({ host, port, backlog: LISTEN_BACKLOG });
+        address = url.replace(/^https?:\/\//, '');
+        return url;
+      },
       close(opts = {}) {
         closing ??= (async () => {
           const drained = http.drain();

@@ -38,6 +38,7 @@ import {
   type ShardFailure, type ShardTarget,
 } from './search-service.js';
 import { SegmentStatsSource } from './stats-source.js';
+import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search/search-stats.js';
 
 /** The search service's steps the hybrid flow shares. */
 export interface HybridHost {
@@ -98,6 +99,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
 
   // Scatter: every task of the request in this tick (snapshots were captured with no await since).
   const base = { sort: null, trackScores: false, searchAfter: null, terminateAfter: req.terminateAfter, fetch: null, deadline } as const;
+  const queryStarted = queryPhaseStarted(targets);
   const perTarget = targets.map((t) => {
     const segments = t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }));
     const requests: ShardSearchRequest[] = leaves.map((leaf, i) => ({
@@ -115,7 +117,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
     if (!(e instanceof EsError) || e.status === 429) throw e;
     failed[i] = { shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID, cause: e };
     return null;
-  })));
+  }))).finally(() => queryPhaseEnded(targets, queryStarted));
   if (!allowPartial) {
     results.forEach((r, i) => {
       if (!r?.some((x) => x.timedOut)) return;
@@ -148,6 +150,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
   if (!legacy) fused = fused.slice(0, root.rankWindowSize);
   const page = fused.slice(req.from, req.from + req.size);
 
+  const fetchStarted = performance.now();
   const specs = new Map<IndexService, { spec: ReturnType<typeof fetchSpec>; indexJson: string }>();
   const rendered = page.map((d, i) => {
     const ref = docs.get(d.key)!;
@@ -163,6 +166,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
       throw fetchFailure(e, distinctShards(page.map((p) => docs.get(p.key)!.target).filter((t) => t.index === ref.target.index)));
     }
   });
+  fetchPhaseEnded(page.length, (i) => docs.get(page[i].key)!.target, fetchStarted);
 
   let total = 0;
   let gte = false;

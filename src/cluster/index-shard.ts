@@ -23,6 +23,7 @@ import {
 import type { SegmentRef } from '../../workers/protocol.js';
 import type { SearchPool } from './search-pool.js';
 import type { BufferedDoc, DocVersion, LatestOp, PublishedSegment, ShardSnapshot } from './shard-state.js';
+import { ShardStats } from './indices/shard-stats.js';
 
 /** Merge this many adjacent segments of the same size tier (LogMergePolicy's merge factor). */
 const MERGE_FACTOR = 10;
@@ -80,6 +81,8 @@ export class IndexShard {
   private refreshPending: Promise<void> | null = null;
   /** Approximate heap bytes held by buffered (unrefreshed) documents: the indexing buffer budget. */
   bufferedBytes = 0;
+  /** Operation counters for the stats APIs (plain increments on the hot paths). */
+  readonly stats = new ShardStats();
   private merging: Promise<void> | null = null;
   private mergeDeletes: Array<[string, number]> | null = null;
   private closed = false;
@@ -165,21 +168,27 @@ export class IndexShard {
   }
 
   index(id: string, source: string, indexOrder: number, prev: DocVersion | null): WriteOutcome {
+    const start = performance.now();
     const seqNo = this.nextSeqNo;
     const version = prev ? prev.version + 1 : 1;
     // The translog record first: if it cannot be appended, nothing changes.
     this.ctx.store.translog!.append({ op: 'index', seqNo, version, indexOrder, id, source });
     this.nextSeqNo++;
     this.applyIndex({ id, source, seqNo, version, indexOrder, superseded: false }, prev);
+    this.stats.indexTotal++;
+    this.stats.indexTimeMs += performance.now() - start;
     return { seqNo, version, result: prev?.exists ? 'updated' : 'created' };
   }
 
   delete(id: string, prev: DocVersion | null): WriteOutcome {
+    const start = performance.now();
     const seqNo = this.nextSeqNo;
     const version = prev ? prev.version + 1 : 1;
     this.ctx.store.translog!.append({ op: 'delete', seqNo, version, id });
     this.nextSeqNo++;
     this.applyDelete(id, seqNo, version, prev);
+    this.stats.deleteTotal++;
+    this.stats.deleteTimeMs += performance.now() - start;
     return { seqNo, version, result: prev?.exists ? 'deleted' : 'not_found' };
   }
 
@@ -233,9 +242,12 @@ export class IndexShard {
   /** Resolves once every write made before the call is searchable. */
   refresh(): Promise<void> {
     if (this.refreshPending) return this.refreshPending;
-    const run = this.refreshQueue.then(() => {
+    const run = this.refreshQueue.then(async () => {
       this.refreshPending = null;
-      return this.doRefresh();
+      const start = performance.now();
+      await this.doRefresh();
+      this.stats.refreshTotal++;
+      this.stats.refreshTimeMs += performance.now() - start;
     });
     this.refreshPending = run;
     this.refreshQueue = run.catch(() => undefined);
@@ -414,6 +426,22 @@ export class IndexShard {
   }
 
   private async runMerge(sources: readonly PublishedSegment[], before: readonly PublishedSegment[]): Promise<void> {
+    const start = performance.now();
+    this.stats.mergeCurrent++;
+    try {
+      await this.mergeSegments(sources, before);
+    } finally {
+      this.stats.mergeCurrent--;
+    }
+    this.stats.mergeTotal++;
+    this.stats.mergeTimeMs += performance.now() - start;
+    for (const s of sources) {
+      this.stats.mergeDocs += s.liveCount;
+      this.stats.mergeSizeBytes += s.sab.byteLength;
+    }
+  }
+
+  private async mergeSegments(sources: readonly PublishedSegment[], before: readonly PublishedSegment[]): Promise<void> {
     const refs: SegmentRef[] = sources.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }));
     const id = this.nextSegmentId();
     const built = await this.ctx.pool.merge({ segmentId: id, sources: refs });
@@ -435,7 +463,12 @@ export class IndexShard {
 
   /** Persists the current snapshot and trims the translog (`_flush`, shutdown, translog size). */
   flush(): Promise<void> {
-    const run = this.flushQueue.then(() => this.doFlush());
+    const run = this.flushQueue.then(async () => {
+      const start = performance.now();
+      await this.doFlush();
+      this.stats.flushTotal++;
+      this.stats.flushTimeMs += performance.now() - start;
+    });
     this.flushQueue = run.catch(() => undefined);
     return run;
   }

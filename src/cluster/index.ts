@@ -17,3 +17,7 @@ export * from './doc-scan.js';
 export * from './bulk-by-scroll.js';
 export * from './aliases.js';
 export * from './search/rank-eval.js';
+export * from './search-pool-stats.js';
+export * from './stats/index-stats.js';
+export * from './stats/health.js';
+export * from './stats/node-stats.js';

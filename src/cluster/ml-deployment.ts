@@ -29,6 +29,18 @@ interface Completion {
 
 const MINUTE_MS = 60_000;
 
+export interface MlThreadPoolStats {
+  readonly threads: number;
+  readonly active: number;
+  readonly queue: number;
+  readonly rejected: number;
+  readonly completed: number;
+  /** Documents encoded. */
+  readonly inferenceCount: number;
+  readonly totalTimeMs: number;
+  readonly utilization: number;
+}
+
 /** The allocations of one deployment on one ML node, its queue and its counters. */
 class NodeProcess {
   /** Started allocations; `idle` ⊆ these. */
@@ -43,6 +55,8 @@ class NodeProcess {
   reason = '';
   readonly startTime = Date.now();
   inferenceCount = 0;
+  /** Inference requests served (each runs on one allocation). */
+  requestCount = 0;
   totalTimeMs = 0;
   errorCount = 0;
   rejectedCount = 0;
@@ -64,6 +78,7 @@ class NodeProcess {
 
   record(docs: number, ms: number): void {
     const now = Date.now();
+    this.requestCount++;
     this.inferenceCount += docs;
     this.totalTimeMs += ms;
     this.lastAccess = now;
@@ -395,6 +410,30 @@ export class MlDeployment {
       ...(timeouts > 0 ? { timeout_count: timeouts } : {}),
       nodes,
     };
+  }
+
+  /**
+   * The deployment as a thread pool (`_nodes/stats`, `_cat/thread_pool`): its threads, the threads of
+   * busy allocations, queued and refused requests, requests served, and the busy share of its
+   * allocations' time since they started (request time / (allocations × uptime)).
+   */
+  threadPoolStats(): MlThreadPoolStats {
+    const perAllocation = this.record.threads_per_allocation;
+    const now = Date.now();
+    const out = { threads: 0, active: 0, queue: 0, rejected: 0, completed: 0, inferenceCount: 0, totalTimeMs: 0, utilization: 0 };
+    let capacityMs = 0;
+    for (const p of this.processes.values()) {
+      out.threads += p.allocations.length * perAllocation;
+      out.active += p.busy * perAllocation;
+      out.queue += p.queue.length;
+      out.rejected += p.rejectedCount;
+      out.completed += p.requestCount;
+      out.inferenceCount += p.inferenceCount;
+      out.totalTimeMs += p.totalTimeMs;
+      capacityMs += p.allocations.length * (now - p.startTime);
+    }
+    out.utilization = capacityMs > 0 ? Math.min(1, out.totalTimeMs / capacityMs) : 0;
+    return out;
   }
 
   /** Requests waiting across nodes, and docs inferred (for model-level inference_stats). */

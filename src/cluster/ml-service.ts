@@ -13,7 +13,7 @@ import {
   renderModelConfig, validateStartDeployment, validateUpdateDeployment, type AllocationState, type DeploymentRecord, type MlNodeSpec,
   type ModelProbe, type PlacedDeployment, type SparseInference, type SparseVector, type StartDeploymentRequest, type TrainedModelRecord,
 } from '../ml/index.js';
-import { MlDeployment } from './ml-deployment.js';
+import { MlDeployment, type MlThreadPoolStats } from './ml-deployment.js';
 import { probeModel } from './ml-model-probe.js';
 
 /** What http/ needs from ml/ to parse and render the trained model APIs (http/ imports cluster/ only). */
@@ -378,6 +378,14 @@ export class MlService implements SparseInference {
       per_deployment_memory_bytes: memory.perDeploymentMemoryBytes,
       per_allocation_memory_bytes: memory.perAllocationMemoryBytes,
     });
+  }
+
+  /** Every deployment as a thread pool, by deployment id (`_nodes/stats`, `_cat/thread_pool`). */
+  threadPools(): Array<{ deploymentId: string; modelId: string; state: string; threadsPerAllocation: number; allocations: number; queueCapacity: number; stats: MlThreadPoolStats }> {
+    return [...this.deployments.values()].map((d) => ({
+      deploymentId: d.id, modelId: d.record.model_id, state: d.state, threadsPerAllocation: d.record.threads_per_allocation,
+      allocations: d.allocationCount, queueCapacity: d.record.queue_capacity, stats: d.threadPoolStats(),
+    }));
   }
 
   /** `_stats`: ids may name models or deployments; one entry per deployment (or per undeployed model). */

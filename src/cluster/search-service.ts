@@ -37,6 +37,7 @@ import { hybridSearch, type HybridHost } from './hybrid-search.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { fetchFailure, planHighlight } from './search-highlight.js';
+import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search/search-stats.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -164,6 +165,7 @@ export class SearchService {
    */
   private async queryShards(targets: readonly ShardTarget[], request: (t: ShardTarget) => ShardSearchRequest): Promise<QueryPhaseResults> {
     const failed: Array<ShardFailure | undefined> = [];
+    const started = queryPhaseStarted(targets);
     const results = await Promise.all(targets.map((t, i) => this.pool.search(
       t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })),
       request(t),
@@ -171,7 +173,7 @@ export class SearchService {
       if (!(e instanceof EsError) || e.status === 429) throw e;
       failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
       return null;
-    })));
+    }))).finally(() => queryPhaseEnded(targets, started));
     return { results, failed };
   }
 
@@ -277,7 +279,10 @@ export class SearchService {
       const only = results[0]!;
       hitsJson = only.rendered ?? '[]';
       empty = only.hits.length / HIT_STRIDE <= req.from;
+      // The shard fetched in the same task as its query (its time is in the query's).
+      if (!empty) fetchPhaseEnded(1, () => targets[0], performance.now());
     } else {
+      const fetchStarted = performance.now();
       const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
       const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
       const rendered = page.map((h) => {
@@ -294,6 +299,7 @@ export class SearchService {
         }
       });
       hitsJson = `[${rendered.join(',')}]`;
+      fetchPhaseEnded(page.length, (i) => page[i].target, fetchStarted);
       empty = page.length === 0;
     }
     const took = Math.round(performance.now() - start);

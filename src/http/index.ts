@@ -22,3 +22,6 @@ export * from './msearch.js';
 export * from './mget.js';
 export * from './analyze.js';
 export * from './rank-eval.js';
+export * from './stats.js';
+export * from './cat.js';
+export * from './cat-table.js';

@@ -26,6 +26,8 @@ export interface RestResponse {
   /** Objects are JSON-serialised; strings are sent as they are (already JSON). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
+  /** The response's media type when it is not the negotiated JSON one (`_cat`'s text tables). */
+  readonly contentType?: string;
 }
 
 export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
@@ -93,6 +95,8 @@ export function toRestRequest(req: FastifyRequest): RestRequest {
 
 export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
   reply.code(res.status ?? 200);
+  // The onSend hook sets Content-Type from the request's response type.
+  if (res.contentType) reply.request.responseType = res.contentType;
   if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
   if (res.body === undefined || res.body === null) return reply.send('');
   return reply.send(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));

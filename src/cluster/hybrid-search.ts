@@ -166,7 +166,7 @@ export async function hybridSearch(host: HybridHost, expression: string | undefi
       throw fetchFailure(e, distinctShards(page.map((p) => docs.get(p.key)!.target).filter((t) => t.index === ref.target.index)));
     }
   });
-  fetchPhaseEnded(page.length, (i) => docs.get(page[i].key)!.target, fetchStarted);
+  fetchPhaseEnded(page.length, (i) => docs.get(page[i].key)!.target, performance.now() - fetchStarted);
 
   let total = 0;
   let gte = false;

@@ -23,7 +23,7 @@ import {
 import type { SegmentRef } from '../../workers/protocol.js';
 import type { SearchPool } from './search-pool.js';
 import type { BufferedDoc, DocVersion, LatestOp, PublishedSegment, ShardSnapshot } from './shard-state.js';
-import { ShardStats } from './indices/shard-stats.js';
+import { ShardStats, timedWrite, WRITE_TIMING_SAMPLE } from './indices/shard-stats.js';
 
 /** Merge this many adjacent segments of the same size tier (LogMergePolicy's merge factor). */
 const MERGE_FACTOR = 10;
@@ -168,7 +168,7 @@ export class IndexShard {
   }
 
   index(id: string, source: string, indexOrder: number, prev: DocVersion | null): WriteOutcome {
-    const start = performance.now();
+    const start = timedWrite(this.stats.indexTotal) ? performance.now() : -1;
     const seqNo = this.nextSeqNo;
     const version = prev ? prev.version + 1 : 1;
     // The translog record first: if it cannot be appended, nothing changes.
@@ -176,19 +176,19 @@ export class IndexShard {
     this.nextSeqNo++;
     this.applyIndex({ id, source, seqNo, version, indexOrder, superseded: false }, prev);
     this.stats.indexTotal++;
-    this.stats.indexTimeMs += performance.now() - start;
+    if (start >= 0) this.stats.indexTimeMs += (performance.now() - start) * WRITE_TIMING_SAMPLE;
     return { seqNo, version, result: prev?.exists ? 'updated' : 'created' };
   }
 
   delete(id: string, prev: DocVersion | null): WriteOutcome {
-    const start = performance.now();
+    const start = timedWrite(this.stats.deleteTotal) ? performance.now() : -1;
     const seqNo = this.nextSeqNo;
     const version = prev ? prev.version + 1 : 1;
     this.ctx.store.translog!.append({ op: 'delete', seqNo, version, id });
     this.nextSeqNo++;
     this.applyDelete(id, seqNo, version, prev);
     this.stats.deleteTotal++;
-    this.stats.deleteTimeMs += performance.now() - start;
+    if (start >= 0) this.stats.deleteTimeMs += (performance.now() - start) * WRITE_TIMING_SAMPLE;
     return { seqNo, version, result: prev?.exists ? 'deleted' : 'not_found' };
   }
 

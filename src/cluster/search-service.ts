@@ -280,7 +280,7 @@ export class SearchService {
       hitsJson = only.rendered ?? '[]';
       empty = only.hits.length / HIT_STRIDE <= req.from;
       // The shard fetched in the same task as its query (its time is in the query's).
-      if (!empty) fetchPhaseEnded(1, () => targets[0], performance.now());
+      if (!empty) fetchPhaseEnded(1, () => targets[0], 0);
     } else {
       const fetchStarted = performance.now();
       const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
@@ -299,7 +299,7 @@ export class SearchService {
         }
       });
       hitsJson = `[${rendered.join(',')}]`;
-      fetchPhaseEnded(page.length, (i) => page[i].target, fetchStarted);
+      fetchPhaseEnded(page.length, (i) => page[i].target, performance.now() - fetchStarted);
       empty = page.length === 0;
     }
     const took = Math.round(performance.now() - start);

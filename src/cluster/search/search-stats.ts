@@ -30,9 +30,8 @@ export function queryPhaseEnded(targets: readonly ShardTarget[], started: number
 /** Round marks: a shard with several hits on the page counts one fetch, without a set per request. */
 let fetchRound = 0;
 
-/** One fetch per shard with a hit on the page; `targetAt(i)` is the target of the page's i-th hit. */
-export function fetchPhaseEnded(count: number, targetAt: (i: number) => ShardTarget, started: number): void {
-  const ms = performance.now() - started;
+/** One fetch per shard with a hit on the page (`targetAt(i)`: the i-th hit's target), taking `ms`. */
+export function fetchPhaseEnded(count: number, targetAt: (i: number) => ShardTarget, ms: number): void {
   const round = ++fetchRound;
   for (let i = 0; i < count; i++) {
     const s = statsOf(targetAt(i));

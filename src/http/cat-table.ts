@@ -5,7 +5,7 @@
  * name, alias or wildcard), `s` (sort keys, `:desc`), `help` (the column list), `bytes` and
  * `time` (fixed units instead of ES's human-readable sizes and durations).
  */
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import { boolParam } from './params.js';
 import type { RestRequest, RestResponse } from './rest.js';
@@ -73,8 +73,8 @@ function displayed<R>(req: RestRequest, columns: readonly CatColumn<R>[]): CatCo
   const out: CatColumn<R>[] = [];
   for (const part of h.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
     if (part.includes('*')) {
-      const re = wildcardRegExp(part);
-      for (const c of columns) if ((re.test(c.name) || (c.aliases ?? []).some((a) => re.test(a))) && !out.includes(c)) out.push(c);
+      const glob = globMatcher(part);
+      for (const c of columns) if ((glob.test(c.name) || (c.aliases ?? []).some((a) => glob.test(a))) && !out.includes(c)) out.push(c);
     } else {
       const c = columns.find((col) => col.name === part || (col.aliases ?? []).includes(part));
       // ES leaves out names it does not know.

@@ -5,7 +5,7 @@
  * cat-table.ts (`v`, `h`, `s`, `help`, `bytes`, `time`, `format=json`).
  */
 import { loadavg, freemem, totalmem } from 'node:os';
-import { wildcardRegExp } from '../common/wildcard.js';
+import { globMatcher } from '../common/wildcard.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import {
   health, indexSums, ipOf, shardSums, SEARCH_POOL, NODE_ROLES,
@@ -286,8 +286,8 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
       authz: { action: 'cluster:monitor/nodes/stats' },
       params: CAT_PARAMS,
       handler: (req) => {
-        const patterns = req.params.thread_pool_patterns?.split(',').map((p) => wildcardRegExp(p.trim()));
-        const pools = nodeStats.threadPools().filter((p) => !patterns || patterns.some((re) => re.test(p.name)));
+        const patterns = req.params.thread_pool_patterns?.split(',').map((p) => globMatcher(p.trim()));
+        const pools = nodeStats.threadPools().filter((p) => !patterns || patterns.some((g) => g.test(p.name)));
         // ES lists pools by name.
         pools.sort((a, b) => (a.name === SEARCH_POOL ? -1 : b.name === SEARCH_POOL ? 1 : a.name < b.name ? -1 : 1));
         return renderCat(req, poolCols, pools);

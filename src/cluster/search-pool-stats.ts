@@ -15,6 +15,8 @@ export function finite(x: number): number {
 /** Time statistics in milliseconds (from Piscina's and our own perf_hooks histograms). */
 export interface TimeSummary {
   readonly count: number;
+  /** Sum of all times: a sampler gets a pool's busy share over an interval from two readings. */
+  readonly total: number;
   readonly mean: number;
   readonly p50: number;
   readonly p99: number;
@@ -54,7 +56,7 @@ export class SearchPoolCounters {
 
   waitSummary(): TimeSummary {
     const h = this.wait;
-    if (h.count === 0) return { count: 0, mean: 0, p50: 0, p99: 0, max: 0 };
-    return { count: h.count, mean: h.mean / 1000, p50: h.percentile(50) / 1000, p99: h.percentile(99) / 1000, max: h.max / 1000 };
+    if (h.count === 0) return { count: 0, total: 0, mean: 0, p50: 0, p99: 0, max: 0 };
+    return { count: h.count, total: (h.mean * h.count) / 1000, mean: h.mean / 1000, p50: h.percentile(50) / 1000, p99: h.percentile(99) / 1000, max: h.max / 1000 };
   }
 }

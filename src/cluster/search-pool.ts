@@ -339,7 +339,7 @@ export class SearchPool {
       completed: this.counters.completed,
       largest: this.size,
       utilization: this.pool.utilization,
-      runTimeMs: { count: this.pool.completed, mean: finite(run.mean), p50: finite(run.p50), p99: finite(run.p99), max: finite(run.max) },
+      runTimeMs: { count: this.pool.completed, total: finite(run.mean) * this.pool.completed, mean: finite(run.mean), p50: finite(run.p50), p99: finite(run.p99), max: finite(run.max) },
       waitTimeMs: wait,
     };
   }

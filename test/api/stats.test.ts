@@ -51,7 +51,8 @@ describe('GET /_nodes/stats', () => {
     expect(pool.run_time_in_millis.count).toBeGreaterThan(0);
     expect(pool.run_time_in_millis.avg).toBeGreaterThan(0);
     expect(pool.wait_time_in_millis.count).toBeGreaterThan(0);
-    expect(Object.keys(pool.wait_time_in_millis)).toEqual(['count', 'avg', 'p50', 'p99', 'max']);
+    expect(Object.keys(pool.wait_time_in_millis)).toEqual(['count', 'total', 'avg', 'p50', 'p99', 'max']);
+    expect(pool.run_time_in_millis.total).toBeCloseTo(pool.run_time_in_millis.avg * pool.run_time_in_millis.count, 1);
   });
 
   it('counts completed search-pool tasks as searches run', async () => {

@@ -85,7 +85,7 @@ export class NodeStatsService {
       out.push({
         name: `ml_deployment/${d.deploymentId}`, type: 'fixed', size: s.threads, queueSize: d.queueCapacity, threads: s.threads, active: s.active,
         queue: s.queue, rejected: s.rejected, largest: s.threads, completed: s.completed, utilization: s.utilization,
-        runTimeMs: s.completed > 0 ? { count: s.completed, mean: s.totalTimeMs / s.completed, p50: NaN, p99: NaN, max: NaN } : null,
+        runTimeMs: s.completed > 0 ? { count: s.completed, total: s.totalTimeMs, mean: s.totalTimeMs / s.completed, p50: NaN, p99: NaN, max: NaN } : null,
         waitTimeMs: null,
       });
     }
@@ -282,6 +282,7 @@ function summaryJson(s: TimeSummary): Record<string, number> {
   const put = (k: string, x: number) => {
     if (Number.isFinite(x)) out[k] = Math.round(x * 1000) / 1000;
   };
+  put('total', s.total);
   put('avg', s.mean);
   put('p50', s.p50);
   put('p99', s.p99);

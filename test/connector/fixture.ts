@@ -7,7 +7,9 @@
  * the server answered 200, not only what the connector made of the body.
  */
 import { afterAll, beforeAll } from 'vitest';
+import type { APIConnector } from '@elastic/search-ui';
 import ConnectorExport from '@elastic/search-ui-elasticsearch-connector';
+import { ThreadsearchConnector } from 'threadsearch/connector';
 import { createSecureTestApp, role, type SecureTestApp } from '../support/secure-app.js';
 import { INDEX, MAPPINGS, PRODUCTS } from './products.js';
 
@@ -69,11 +71,37 @@ export function useConnectorServer(): () => ConnectorServer {
 const ElasticsearchAPIConnector = ConnectorExport as unknown as typeof ConnectorExport.default;
 export type Connector = InstanceType<typeof ElasticsearchAPIConnector>;
 
+export interface ConnectorOptions {
+  readonly headers?: Record<string, string>;
+  readonly index?: string;
+}
+
 /** The published connector, unmodified, pointed at the server's `products` (or `index`) with `apiKey` and extra headers (e.g. a browser's Origin). */
-export function connectorFor(s: ConnectorServer, apiKey: string, options: { headers?: Record<string, string>; index?: string } = {}): Connector {
+export function connectorFor(s: ConnectorServer, apiKey: string, options: ConnectorOptions = {}): Connector {
   const { headers, index = INDEX } = options;
   return new ElasticsearchAPIConnector({ host: s.url, index, apiKey, ...(headers ? { connectionOptions: { headers } } : {}) });
 }
+
+/** Search UI's connector interface, which both implement (for ours, TypeScript checks it below without a cast). */
+export type SearchConnector = APIConnector;
+
+/** A connector the scenarios run through, and whether it follows the project's rules where they differ from Elastic's (reference §0). */
+export interface ConnectorFlavour {
+  readonly name: string;
+  /** threadsearch's own connector: refuses `none`, matches range-facet filters by name, defaults autocomplete size to 5, reports error answers. */
+  readonly ours: boolean;
+  create(s: ConnectorServer, apiKey: string, options?: ConnectorOptions): SearchConnector;
+}
+
+export const ELASTIC_CONNECTOR: ConnectorFlavour = { name: "Elastic's connector 1.24.2", ours: false, create: connectorFor };
+
+/** threadsearch's connector as published: the `threadsearch/connector` bundle in dist/, not its sources. */
+export const THREADSEARCH_CONNECTOR: ConnectorFlavour = {
+  name: 'the threadsearch connector',
+  ours: true,
+  create: (s, apiKey, { headers, index = INDEX } = {}) =>
+    new ThreadsearchConnector({ host: s.url, index, apiKey, ...(headers ? { connectionOptions: { headers } } : {}) }),
+};
 
 async function expectOk(res: Promise<{ status: number; text: string }>): Promise<void> {
   const r = await res;

@@ -1,14 +1,15 @@
 /**
- * What Elastic's published Search UI connector (`@elastic/search-ui-elasticsearch-connector`
- * 1.24.2, unmodified) makes of our answers: every scenario runs the connector's `onSearch` or
- * `onAutocomplete` against the running server and asserts the ResponseState it returns (results
+ * What a Search UI connector makes of our answers: every scenario runs the connector's `onSearch`
+ * or `onAutocomplete` against the running server and asserts the ResponseState it returns (results
  * with raw values and snippets, totals, pages, facets with counts, suggestions), checked against
  * plain-JS answers over the catalogue. The scenarios follow the captured ones of
- * ../shared/reference/search-ui-connector.md §8. Each test file runs them with one credential.
+ * ../shared/reference/search-ui-connector.md §8. Each test file runs them with one credential and
+ * one connector: Elastic's published one (`@elastic/search-ui-elasticsearch-connector` 1.24.2,
+ * unmodified) or threadsearch's own; where §0 says ours differs, the scenario asserts ours.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { SearchDriver, type AutocompleteQueryConfig, type AutocompleteResponseState, type FacetConfiguration, type Filter, type QueryConfig, type RequestState, type ResponseState, type SearchResult } from '@elastic/search-ui';
-import { connectorFor, type ConnectorServer, type Exchange } from './fixture.js';
+import { ELASTIC_CONNECTOR, type ConnectorFlavour, type ConnectorServer, type Exchange } from './fixture.js';
 import { DATE_RANGES, FILTER_CASES, PRICE_RANGES } from './filter-cases.js';
 import { BY_ID, fieldValues, ids, INDEX, inRange, PRODUCTS, termsBuckets, tokens, type Product } from './products.js';
 
@@ -57,8 +58,18 @@ function expectedFacets(docs: readonly Product[], facets: Record<string, FacetCo
 }
 
 /** Runs every connector scenario with the key `credential` returns (the connector sends `Authorization: ApiKey <key>`). */
-export function describeConnectorScenarios(server: () => ConnectorServer, credential: (s: ConnectorServer) => string): void {
-  const connector = () => connectorFor(server(), credential(server()));
+export function describeConnectorScenarios(server: () => ConnectorServer, credential: (s: ConnectorServer) => string, flavour: ConnectorFlavour = ELASTIC_CONNECTOR): void {
+  const connector = () => flavour.create(server(), credential(server()));
+  const { ours } = flavour;
+
+  /** Ours refuses what it does not support before sending anything (reference §0). */
+  async function expectRefusedBeforeSending(call: () => Promise<unknown>, message: string): Promise<void> {
+    const s = server();
+    s.exchanges.length = 0;
+    await expect(call()).rejects.toThrow(message);
+    expect(s.exchanges).toEqual([]);
+  }
+  const noneRefused = (field: string) => `The "none" filter type is not supported by the threadsearch connector (filter on field [${field}])`;
 
   /** Every request went to `POST /products/_search` with the key and was answered 200. */
   function expectAnswered(exchanges: readonly Exchange[], count: number): void {
@@ -155,7 +166,13 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       const s = server();
       s.exchanges.length = 0;
       const call = connector().onSearch({ searchTerm: 'phones', current: 1, resultsPerPage: 20 }, { search_fields: { title: {}, category: {} }, result_fields: TITLE_AND_PRICE });
-      await expect(call).rejects.toThrow(TypeError);
+      if (ours) {
+        // Ours reports the answer: status, ES error type and the root cause's reason.
+        await expect(call).rejects.toMatchObject({ name: 'ConnectorError', status: 400, type: 'search_phase_execution_exception' });
+        await expect(call).rejects.toThrow(/answered 400 search_phase_execution_exception: .*\(query_shard_exception: failed to create query: Can only use phrase prefix queries on text fields - not on \[category\]/);
+      } else {
+        await expect(call).rejects.toThrow(TypeError);
+      }
       expect(s.exchanges.map((x) => x.status)).toEqual([400]);
       const { error } = JSON.parse(s.exchanges[0].responseText);
       expect(error.type).toBe('search_phase_execution_exception');
@@ -262,10 +279,45 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
     });
   });
 
+  describe('where the two connectors differ (reference §0)', () => {
+    it('a range-facet filter given with its own from/to: ours uses the named option, Elastic\'s the bounds given', async () => {
+      const filters: Filter[] = [{ field: 'price', type: 'any', values: [{ name: '500 and up', from: 0, to: 10 }] }];
+      const { response, body } = await search({ current: 1, resultsPerPage: 40, filters, sortList: [{ field: 'price', direction: 'asc' }] }, { result_fields: TITLE_AND_PRICE, facets: FACETS });
+      expect(body.post_filter).toEqual({ bool: { must: [{ bool: { should: [{ range: { price: ours ? { gte: 500 } : { gte: 0, lte: 10 } } }] } }] } });
+      const expected = PRODUCTS.filter((p) => (ours ? p.price >= 500 : p.price <= 10)).sort(byPrice);
+      expect(resultIds(response)).toEqual(ids(expected));
+    });
+
+    it('a range-facet filter naming no configured option is refused before sending', async () => {
+      const state: RequestState = { current: 1, resultsPerPage: 5, filters: [{ field: 'price', type: 'any', values: ['Nope'] }] };
+      await expectRefusedBeforeSending(() => connector().onSearch(state, { result_fields: TITLE_AND_PRICE, facets: FACETS }), 'Range for price with value Nope not found in facet configuration');
+    });
+
+    it('autocomplete results without resultsPerPage: ours shows 5, Elastic\'s as many as suggestions.size', async () => {
+      const { response, exchanges } = await autocomplete(
+        'lap',
+        { results: { search_fields: { title: { weight: 3 }, 'title._2gram': {}, 'title._3gram': {} }, result_fields: { title: { raw: {} } } }, suggestions: { size: 3, types: { documents: { fields: ['suggest'] } } } },
+        2,
+      );
+      expect(exchanges.map((x) => x.requestBody.size)).toEqual(expect.arrayContaining([ours ? 5 : 3, 0]));
+      expect(response.autocompletedResults).toHaveLength(ours ? 5 : 3);
+      expect(response.autocompletedSuggestions.documents).toHaveLength(3);
+    });
+  });
+
   describe('filters', () => {
     for (const c of FILTER_CASES) {
       const expected = PRODUCTS.filter(c.matches).sort(byPrice);
       const state = (filter: Filter): RequestState => ({ current: 1, resultsPerPage: 40, filters: [filter], sortList: [{ field: 'price', direction: 'asc' }] });
+      const facetFilter = { ...c.filter, values: c.facetValues ?? c.filter.values };
+
+      if (ours && c.filter.type === 'none') {
+        it(`none on ${c.filter.field}: ${c.name}; refused with an error naming the field, as a query filter and on a facet`, async () => {
+          await expectRefusedBeforeSending(() => connector().onSearch(state(c.filter), { result_fields: TITLE_AND_PRICE }), noneRefused(c.filter.field));
+          await expectRefusedBeforeSending(() => connector().onSearch(state(facetFilter), { result_fields: TITLE_AND_PRICE, facets: FACETS }), noneRefused(c.filter.field));
+        });
+        continue;
+      }
 
       it(`${c.filter.type} on ${c.filter.field}: ${c.name}; not a facet, so a query filter`, async () => {
         const { response, body } = await search(state(c.filter), { result_fields: TITLE_AND_PRICE });
@@ -276,8 +328,17 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
         expect(response.results.map((r) => r.price.raw)).toEqual(expected.map((p) => p.price));
       });
 
+      if (ours && FACETS[c.filter.field]?.type === 'range' && c.facetValues === undefined) {
+        // Ours looks a range-facet value up by option name only; a range that is not an option is an error.
+        it(`${c.filter.type} on ${c.filter.field}: ${c.name}; a range facet without such an option, so refused`, async () => {
+          const name = (c.filter.values[0] as { name: string }).name;
+          await expectRefusedBeforeSending(() => connector().onSearch(state(facetFilter), { result_fields: TITLE_AND_PRICE, facets: FACETS }), `Range for ${c.filter.field} with value ${name} not found in facet configuration`);
+        });
+        continue;
+      }
+
       it(`${c.filter.type} on ${c.filter.field}: ${c.name}; a facet, so a post_filter that the facet counts follow`, async () => {
-        const { response, body } = await search(state({ ...c.filter, values: c.facetValues ?? c.filter.values }), { result_fields: TITLE_AND_PRICE, facets: FACETS });
+        const { response, body } = await search(state(facetFilter), { result_fields: TITLE_AND_PRICE, facets: FACETS });
         expect(body.post_filter.bool.must).toHaveLength(1);
         expect(body.query).toBeUndefined();
         expect(resultIds(response)).toEqual(ids(expected));
@@ -287,19 +348,19 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
     }
 
     it('filters of every type on several fields combine with a search term', async () => {
-      const { response } = await search(
-        {
-          searchTerm: 'wireless',
-          current: 1,
-          resultsPerPage: 10,
-          filters: [
-            { field: 'tags', type: 'all', values: ['bluetooth'] },
-            { field: 'brand.keyword', type: 'none', values: ['Acme'] },
-            { field: 'price', type: 'all', values: [{ name: '100 and up', from: 100 }] },
-          ],
-        },
-        { search_fields: { title: {}, description: {} }, result_fields: TITLE_AND_PRICE },
-      );
+      const state: RequestState = {
+        searchTerm: 'wireless',
+        current: 1,
+        resultsPerPage: 10,
+        filters: [
+          { field: 'tags', type: 'all', values: ['bluetooth'] },
+          { field: 'brand.keyword', type: 'none', values: ['Acme'] },
+          { field: 'price', type: 'all', values: [{ name: '100 and up', from: 100 }] },
+        ],
+      };
+      const config: QueryConfig = { search_fields: { title: {}, description: {} }, result_fields: TITLE_AND_PRICE };
+      if (ours) return expectRefusedBeforeSending(() => connector().onSearch(state, config), noneRefused('brand.keyword'));
+      const { response } = await search(state, config);
       const expected = PRODUCTS.filter((p) => wordStartingWith(['title', 'description'], 'wireless')(p) && fieldValues(p, 'tags').includes('bluetooth') && p.brand !== 'Acme' && p.price >= 100);
       expect(ids(expected)).toEqual(['p12']);
       expect(resultIds(response)).toEqual(['p12']);
@@ -461,11 +522,9 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
     });
 
     it('results: the results filters narrow the completions', async () => {
-      const { response } = await autocomplete(
-        'lap',
-        { results: { resultsPerPage: 10, search_fields: SAYT_FIELDS, result_fields: { title: { raw: {} } }, filters: [{ field: 'category', type: 'none', values: ['laptops'] }] } },
-        1,
-      );
+      const config: AutocompleteQueryConfig = { results: { resultsPerPage: 10, search_fields: SAYT_FIELDS, result_fields: { title: { raw: {} } }, filters: [{ field: 'category', type: 'none', values: ['laptops'] }] } };
+      if (ours) return expectRefusedBeforeSending(() => connector().onAutocomplete({ searchTerm: 'lap' }, config), noneRefused('category'));
+      const { response } = await autocomplete('lap', config, 1);
       expect(sortedIds(resultIds(response))).toEqual(ids(PRODUCTS.filter((p) => startsLap(p) && p.category !== 'laptops')));
     });
 
@@ -516,7 +575,12 @@ export function describeConnectorScenarios(server: () => ConnectorServer, creden
       }
     });
 
-    it('an empty term sends no suggest section; the connector then reports one empty suggestion', async () => {
+    it('an empty term sends no suggest section; the connector then reports one empty suggestion (ours: no request, no suggestion)', async () => {
+      if (ours) {
+        const { response } = await autocomplete('', { suggestions: { types: { documents: { fields: ['suggest'] } } } }, 0);
+        expect(response.autocompletedSuggestions).toEqual({ documents: [] });
+        return;
+      }
       const { response, exchanges } = await autocomplete('', { suggestions: { types: { documents: { fields: ['suggest'] } } } }, 1);
       expect(exchanges[0].requestBody).toEqual({ size: 0, _source: { includes: [] } });
       expect(response.autocompletedSuggestions).toEqual({ documents: [{ suggestion: undefined }] });

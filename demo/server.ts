@@ -12,6 +12,7 @@
  * start, each allowed to read the index only and expiring in a day.
  */
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
@@ -37,12 +38,14 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Where the page's files are: the HTML in the sources, the bundle next to this file in dist/. */
-const HTML = fileURLToPath(new URL('../../demo/page/index.html', import.meta.url));
-const BUNDLE = fileURLToPath(new URL('./page/', import.meta.url));
+/** The project root, whether this runs compiled (dist/demo/server.js) or from source (demo/server.ts). */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = basename(dirname(HERE)) === 'dist' ? resolve(HERE, '../..') : resolve(HERE, '..');
+/** The page's files: the HTML from the sources, the bundle `npm run build` made. */
+const HTML = join(ROOT, 'demo/page/index.html');
 const ASSETS: Record<string, [string, string]> = {
-  '/app.js': [`${BUNDLE}app.js`, 'text/javascript; charset=utf-8'],
-  '/app.css': [`${BUNDLE}app.css`, 'text/css; charset=utf-8'],
+  '/app.js': [join(ROOT, 'dist/demo/page/app.js'), 'text/javascript; charset=utf-8'],
+  '/app.css': [join(ROOT, 'dist/demo/page/app.css'), 'text/css; charset=utf-8'],
 };
 
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
@@ -52,6 +55,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(await readFile(HTML)));
   for (const [path, [file, type]] of Object.entries(ASSETS)) app.get(path, async (_req, reply) => reply.type(type).send(await readFile(file)));
+  app.get('/favicon.ico', async (_req, reply) => reply.code(204).send());
   app.get('/config.json', async () => ({
     index,
     modes: SEARCH_MODES,

@@ -183,16 +183,22 @@ describe('the search request', () => {
     expect(sent).toEqual([]);
   });
 
-  it('postProcessRequestBodyFn receives the body, the state and the config, and its body is sent', async () => {
+  it("postProcessRequestBodyFn receives the body, the state and the config, and its body is sent (the README's multi_match example)", async () => {
     answers.push(() => hits([]));
-    const post = vi.fn((body: any, state: any, config: any) => {
-      body.query = { multi_match: { query: state.searchTerm, fields: Object.entries(config.search_fields).map(([f, c]: [string, any]) => `${f}^${c.weight ?? 1}`) } };
-      return body;
-    });
-    await connector({}, post).onSearch({ searchTerm: 'fox', current: 1, resultsPerPage: 2 }, { search_fields: { title: { weight: 2 }, body: {} } });
+    const readmeExample = (requestBody: any, requestState: any, queryConfig: any) => {
+      if (!requestState.searchTerm) return requestBody;
+      const fields = Object.entries(queryConfig.search_fields ?? {}).map(([field, { weight }]: [string, any]) => `${field}^${weight ?? 1}`);
+      const filter = requestBody.query?.bool?.filter;
+      requestBody.query = { bool: { must: [{ multi_match: { query: requestState.searchTerm, fields, type: 'best_fields', fuzziness: 'AUTO' } }], ...(filter ? { filter } : {}) } };
+      return requestBody;
+    };
+    const post = vi.fn(readmeExample);
+    await connector({}, post).onSearch({ searchTerm: 'fox', current: 1, resultsPerPage: 2, filters: [{ field: 'year', type: 'all', values: [2020] }] }, { search_fields: { title: { weight: 2 }, body: {} } });
     expect(post).toHaveBeenCalledTimes(1);
-    expect(post.mock.calls[0][1]).toEqual({ searchTerm: 'fox', current: 1, resultsPerPage: 2 });
-    expect(sent[0].body.query).toEqual({ multi_match: { query: 'fox', fields: ['title^2', 'body^1'] } });
+    expect(post.mock.calls[0][1]).toMatchObject({ searchTerm: 'fox', current: 1, resultsPerPage: 2 });
+    expect(sent[0].body.query).toEqual({
+      bool: { must: [{ multi_match: { query: 'fox', fields: ['title^2', 'body^1'], type: 'best_fields', fuzziness: 'AUTO' } }], filter: [{ bool: { filter: [{ term: { year: 2020 } }] } }] },
+    });
     expect(() => connector({}, 'nope' as never)).toThrow('postProcessRequestBodyFn must be a function');
   });
 });

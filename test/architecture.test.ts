@@ -93,6 +93,20 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the demo imports nothing of src/ but the connector, and the server never imports the demo', () => {
+    const demo = files(join(ROOT, 'demo')).concat(readdirSync(join(ROOT, 'demo/page')).filter((n) => n.endsWith('.tsx')).map((n) => join(ROOT, 'demo/page', n)));
+    expect(demo.length).toBeGreaterThan(3);
+    const violations = demo.flatMap((file) =>
+      imports(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => relative(ROOT, resolve(dirname(file), spec)).split('\\').join('/'))
+        .filter((target) => !target.startsWith('demo/') && !target.startsWith('src/connector/'))
+        .map((target) => `${relative(ROOT, file)} imports ${target}`),
+    );
+    expect(violations).toEqual([]);
+    expect(sources.filter((f) => imports(readFileSync(f, 'utf8')).some((s) => s.includes('/demo/')))).toEqual([]);
+  });
+
   it('nothing in the server imports the browser connector', () => {
     const offenders = sources.filter((f) => moduleOf(f) !== 'connector' && imports(readFileSync(f, 'utf8')).some((s) => s.includes('/connector/')));
     expect(offenders).toEqual([]);

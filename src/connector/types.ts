@@ -21,7 +21,7 @@ export type FilterValue = FieldValue | FilterValueRange;
 export interface Filter {
   readonly field: string;
   readonly type?: FilterType;
-  readonly values: readonly FilterValue[];
+  readonly values: FilterValue[];
   readonly persistent?: boolean;
 }
 
@@ -34,10 +34,10 @@ export interface RequestState {
   readonly current?: number;
   readonly resultsPerPage?: number;
   readonly searchTerm?: string;
-  readonly filters?: readonly Filter[];
+  readonly filters?: Filter[];
   readonly sortField?: string;
   readonly sortDirection?: SortDirection;
-  readonly sortList?: readonly SortOption[];
+  readonly sortList?: SortOption[];
 }
 
 export interface FacetConfiguration {
@@ -46,9 +46,9 @@ export interface FacetConfiguration {
   readonly size?: number;
   readonly sort?: 'count' | 'value';
   readonly direction?: 'asc' | 'desc';
-  readonly include?: string | readonly string[];
-  readonly exclude?: string | readonly string[];
-  readonly ranges?: readonly FilterValueRange[];
+  readonly include?: string | string[];
+  readonly exclude?: string | string[];
+  readonly ranges?: FilterValueRange[];
   /** Geo distance facets: not supported (the server has no geo_point). */
   readonly center?: string;
   readonly unit?: string;
@@ -66,7 +66,7 @@ export interface QueryConfig extends RequestState {
   readonly search_fields?: Record<string, SearchFieldConfiguration>;
   readonly result_fields?: Record<string, ResultFieldConfiguration>;
   readonly facets?: Record<string, FacetConfiguration>;
-  readonly disjunctiveFacets?: readonly string[];
+  readonly disjunctiveFacets?: string[];
   readonly fuzziness?: boolean;
 }
 
@@ -74,12 +74,12 @@ export interface ResultsQueryConfig {
   readonly resultsPerPage?: number;
   readonly search_fields?: Record<string, SearchFieldConfiguration>;
   readonly result_fields?: Record<string, ResultFieldConfiguration>;
-  readonly filters?: readonly Filter[];
+  readonly filters?: Filter[];
   readonly fuzziness?: boolean;
 }
 export interface SuggestionsTypeConfig {
   readonly queryType?: 'suggestions';
-  readonly fields: readonly string[];
+  readonly fields: string[];
 }
 export interface ResultsSuggestionsTypeConfig extends ResultsQueryConfig {
   readonly queryType: 'results';

@@ -6,32 +6,15 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** What both bundles share: one minified ESM file for browsers, with a source map. */
+const browser = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'browser', target: ['es2022'], minify: true, sourcemap: true, logLevel: 'warning' };
+
+await build({ ...browser, entryPoints: ['src/connector/index.ts'], outfile: 'dist/connector/threadsearch-connector.js', legalComments: 'none' });
 
 await build({
-  absWorkingDir: root,
-  entryPoints: ['src/connector/index.ts'],
-  outfile: 'dist/connector/threadsearch-connector.js',
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-
-await build({
-  absWorkingDir: root,
+  ...browser,
   entryPoints: ['demo/page/app.tsx'],
   outfile: 'dist/demo/page/app.js',
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: true,
   jsx: 'automatic',
   define: { 'process.env.NODE_ENV': '"production"' },
-  logLevel: 'warning',
 });

@@ -4,9 +4,10 @@
  * - lexical: the connector's body as it is (BM25 over name and description);
  * - semantic: the search-term part replaced by `text_expansion` with the built-in
  *   `.sparse_model_2` over `description_embedding` (filters, facets, sort, paging kept);
- * - hybrid: an `rrf` retriever fusing the lexical and the semantic query; filters (and the facet
- *   filters of `post_filter`, which rrf does not take yet) become the retriever's `filter`, and a
- *   sort is dropped (an rrf page is ranked by fusion). Disjunctive facet counts are therefore
+ * - hybrid: the README's hybrid recipe, a `linear` retriever summing the min-max normalized lexical
+ *   and semantic scores with equal weights over the top 100 of each; filters (and the facet filters
+ *   of `post_filter`, which fused searches do not take yet) become the retriever's `filter`, and a
+ *   sort is dropped (a fused page is ranked by fusion). Disjunctive facet counts are therefore
  *   narrowed by their own filter in hybrid mode.
  * The recipes read the generated body, which may change between connector versions.
  * Pure: no Node built-ins (bundled into the page).
@@ -18,7 +19,7 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const MODEL_ID = '.sparse_model_2';
 export const EMBEDDING_FIELD = 'description_embedding';
-/** RRF's list depth: at least this, and always the whole requested page. */
+/** The recipe's list depth: at least this, and always the whole requested page. */
 const RANK_WINDOW = 100;
 
 export function isSearchMode(value: unknown): value is SearchMode {
@@ -44,10 +45,10 @@ const hybrid: PostProcessRequestBodyFn = (body, state) => {
   return {
     ...rest,
     retriever: {
-      rrf: {
-        retrievers: [{ standard: { query: lexical } }, { standard: { query: textExpansion(state.searchTerm) } }],
+      linear: {
+        retrievers: [{ retriever: { standard: { query: lexical } } }, { retriever: { standard: { query: textExpansion(state.searchTerm) } } }],
+        normalizer: 'minmax',
         rank_window_size: Math.max(RANK_WINDOW, end),
-        rank_constant: 60,
         ...(filter.length > 0 ? { filter } : {}),
       },
     },

@@ -220,12 +220,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
           const hybrid = await searched(page, () => page.check('input[name="mode"][value="hybrid"]'), via);
           const sent = JSON.parse(hybrid.postData() ?? '{}');
           if (via === 'proxy') expect(sent.mode).toBe('hybrid');
-          else expect(sent.retriever.rrf.retrievers[1].standard.query.text_expansion.description_embedding).toEqual({ model_id: '.sparse_model_2', model_text: 'draw shapes' });
+          else expect(sent.retriever.linear.retrievers[1].retriever.standard.query.text_expansion.description_embedding).toEqual({ model_id: '.sparse_model_2', model_text: 'draw shapes' });
           expect(await pagingInfo(page)).toMatch(/^Showing 1 - \d+ out of \d+ for: draw shapes$/);
           const hybridOption = page.locator('.sui-facet').filter({ hasText: 'Area' }).locator('.sui-multi-checkbox-facet__option-label').first();
           const hybridArea = ((await hybridOption.locator('.sui-multi-checkbox-facet__input-text').textContent()) ?? '').trim();
           const filtered = JSON.parse((await searched(page, () => hybridOption.click(), via)).postData() ?? '{}');
-          if (via === 'direct') expect(filtered.retriever.rrf.filter).toEqual([{ bool: { must: [{ bool: { should: [{ term: { area: hybridArea } }] } }] } }]);
+          if (via === 'direct') expect(filtered.retriever.linear.filter).toEqual([{ bool: { must: [{ bool: { should: [{ term: { area: hybridArea } }] } }] } }]);
           const hybridAreas = await page.locator('.sui-result').evaluateAll((els) =>
             els.map((el) => Array.from(el.querySelectorAll('.sui-result__details li')).find((li) => li.querySelector('.sui-result__key')?.textContent === 'area')?.querySelector('.sui-result__value')?.textContent),
           );

@@ -44,7 +44,7 @@ describe('POST /search', () => {
     expect(sent[0].body.query.bool.filter).toEqual([{ bool: { filter: [{ term: { area: 'CSS' } }] } }, publicOnly]);
   });
 
-  it('semantic: text_expansion with .sparse_model_2; hybrid: an rrf retriever whose filter keeps the restriction and the facet filters', async () => {
+  it('semantic: text_expansion with .sparse_model_2; hybrid: the linear recipe (minmax, window 100) whose filter keeps the restriction and the facet filters', async () => {
     const options = { search_fields: { name: {} }, facets: { area: { type: 'value' } } };
     const query = { searchTerm: 'draw', current: 2, resultsPerPage: 10, filters: [{ field: 'area', type: 'any', values: ['CSS'] }], sortList: [{ field: 'baseline_date', direction: 'desc' }] };
     expect((await post('/search', { query, options, mode: 'semantic' })).statusCode).toBe(200);
@@ -56,10 +56,10 @@ describe('POST /search', () => {
     expect(hybrid.query).toBeUndefined();
     expect(hybrid.sort).toBeUndefined();
     expect(hybrid.post_filter).toBeUndefined();
-    expect(hybrid.retriever.rrf).toMatchObject({ rank_window_size: 100, rank_constant: 60 });
-    expect(hybrid.retriever.rrf.retrievers[1]).toEqual({ standard: { query: expansion } });
-    expect(hybrid.retriever.rrf.retrievers[0].standard.query.bool.must[0].bool.should).toHaveLength(4);
-    expect(hybrid.retriever.rrf.filter).toEqual([publicOnly, { bool: { must: [{ bool: { should: [{ term: { area: 'CSS' } }] } }] } }]);
+    expect(hybrid.retriever.linear).toMatchObject({ rank_window_size: 100, normalizer: 'minmax' });
+    expect(hybrid.retriever.linear.retrievers[1]).toEqual({ retriever: { standard: { query: expansion } } });
+    expect(hybrid.retriever.linear.retrievers[0].retriever.standard.query.bool.must[0].bool.should).toHaveLength(4);
+    expect(hybrid.retriever.linear.filter).toEqual([publicOnly, { bool: { must: [{ bool: { should: [{ term: { area: 'CSS' } }] } }] } }]);
     expect(hybrid).toMatchObject({ from: 10, size: 10 });
   });
 

@@ -18,7 +18,7 @@ const MAX_ERROR_BODY = 8 * 1024;
 /** POSTs over the socket (real HTTP, so gzip/br bodies and timing are as a client sees them). */
 async function post(url: string, path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; ms: number }> {
   const t0 = performance.now();
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   const text = await res.text();
   return { status: res.status, text, ms: performance.now() - t0 };
 }

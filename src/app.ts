@@ -6,9 +6,13 @@
  */
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
-import { IndicesService, MlService, NODE_ID, NodeStatsService, SearchPool, SearchService, type MlState, type NodeRecovery } from './cluster/index.js';
 import {
-  aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, ES_VERSION, statsRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes, registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
+  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, type MlState, type NodeRecovery,
+} from './cluster/index.js';
+import {
+  aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
+  termVectorsRoutes, validateQueryRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes,
+  registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -22,6 +26,8 @@ export interface App {
   readonly http: HttpServer;
   readonly indices: IndicesService;
   readonly search: SearchService;
+  /** Open scroll and point-in-time contexts (the segments they hold). */
+  readonly searchContexts: SearchContexts;
   readonly pool: SearchPool;
   /** Trained models and their deployments (the inference API for ingest and search). */
   readonly ml: MlService;
@@ -95,6 +101,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
     const search = new SearchService(indices, pool, {
       defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount, inference: mlService,
     });
+    const searchContexts = new SearchContexts(indices, search, pool, { ...DEFAULT_SEARCH_CONTEXT_LIMITS, maxOpenScrollContexts: config.maxOpenScrollContexts });
     const ingest = new IngestService(mlService, persistState);
     state.register('ingest', () => ingest.snapshot());
     ingest.restore(state.section<IngestState>('ingest'));
@@ -138,10 +145,17 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...ingestRoutes(ingest),
       ...reindexRoutes({ indices, ingest, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
-      ...searchRoutes(search),
+      ...searchRoutes(search, searchContexts),
+      ...scrollRoutes(searchContexts),
       ...msearchRoutes(indices, search),
       ...rankEvalRoutes(search),
       ...mgetRoutes(indices),
+      ...dataStreamRoutes(),
+      ...indexTemplateRoutes(indices.templates),
+      ...explainRoutes(indices, search),
+      ...fieldCapsRoutes(indices),
+      ...validateQueryRoutes(indices),
+      ...termVectorsRoutes(indices),
       ...mlRoutes(mlService),
       ...statsRoutes(indices, nodeStats, identity),
       ...catRoutes({ indices, search, nodeStats, ml: mlService, node: identity }),
@@ -152,6 +166,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       http,
       indices,
       search,
+      searchContexts,
       pool: searchPool,
       ml: mlService,
       ingest,
@@ -180,6 +195,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
           try {
             await indices.flushAll();
           } finally {
+            searchContexts.close();
             await indices.close();
             await mlService.close();
             await searchPool.close();

@@ -21,3 +21,10 @@ export * from './search-pool-stats.js';
 export * from './stats/index-stats.js';
 export * from './stats/health.js';
 export * from './stats/node-stats.js';
+
+export { IndexTemplateService } from './indices/index-templates.js';
+export { explainDocument, locateDocument, planForIndex } from './search/explain.js';
+export { fieldCapabilities, fieldMappings } from './indices/field-capabilities.js';
+export { validateQuery } from './search/validate-query.js';
+export { termVectors } from './search/term-vectors.js';
+export { SearchContexts, DEFAULT_SEARCH_CONTEXT_LIMITS, type SearchContextLimits } from './search/search-contexts.js';

@@ -6,18 +6,20 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { randomBase64Uuid } from '../common/ids.js';
-import { IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
+import { AutoCreateForbiddenError, IllegalArgumentError, IndexNotFoundError, InvalidAliasNameError, InvalidIndexNameError, MapperParsingError, ResourceAlreadyExistsError } from '../errors/index.js';
 import {
   EMPTY_ROOT, analyzeText, checkObjectDepthLimit, flattenSettings, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings, resolveTextContext, textSettingsOf,
   validateSettings, type AnalyzeRequest, type RootMapping, type SettingValue,
 } from '../index/index.js';
 import type { ClusterStateStore, DataDir } from '../storage/index.js';
-import { parseIndexAliases, type AliasAction, type QueryNode } from '../dsl/index.js';
+import { parseIndexAliases, type AliasAction, type JsonObject, type QueryNode } from '../dsl/index.js';
+import { isPlainObject } from '../common/json.js';
 import { AliasRegistry, aliasFilteredQuery, singleIndexOf, validateAliasName, type StoredAlias } from './aliases.js';
 import { IndexService, type IndexDeps, type IndexMetadata, type IndexRecovery } from './index-service.js';
 import { validateIndexName } from './index-names.js';
 import { resolveIndexExpression, type ResolveOptions } from './index-resolver.js';
 import type { SearchPool } from './search-pool.js';
+import { IndexTemplateService, mergeTemplateMappings } from './indices/index-templates.js';
 
 export interface CreateIndexBody {
   readonly settings?: unknown;
@@ -55,6 +57,8 @@ export class IndicesService {
   private readonly indices = new Map<string, IndexService>();
   /** The aliases of every index, stored with it in the `indices` section. */
   readonly aliases = new AliasRegistry();
+  /** Composable and component templates, applied to every index created (also by a write). */
+  readonly templates: IndexTemplateService;
   /**
    * The expression each `resolve()` result came from, so a search can apply the filters of the
    * aliases it reached an index through without every caller threading the expression along.
@@ -73,6 +77,7 @@ export class IndicesService {
     this.deps = {
       pool, dataDir, stateChanged: () => state.markChanged(), persistState: () => state.persist(), bufferGrew: (bytes) => this.bufferGrew(bytes),
     };
+    this.templates = new IndexTemplateService(state);
     state.register(SECTION, () => {
       const out: Record<string, StoredIndex> = {};
       for (const [name, index] of this.indices) {
@@ -196,7 +201,8 @@ export class IndicesService {
     await this.state.persist();
   }
 
-  create(name: string, body: CreateIndexBody): IndexService {
+  /** Creates an index from the request and the template matching its name (request wins). */
+  create(name: string, body: CreateIndexBody, autoCreate = false): IndexService {
     validateIndexName(name);
     const existing = this.indices.get(name);
     if (existing) throw new ResourceAlreadyExistsError(name, existing.uuid);
@@ -207,7 +213,11 @@ export class IndicesService {
     }
     // ES MetadataCreateIndexService.validateIndexName: an index may not take an alias's name.
     if (this.aliases.has(name)) throw new InvalidIndexNameError(name, 'already exists as alias');
-    const aliases = body.aliases === undefined ? new Map() : parseIndexAliases(body.aliases);
+    const requested = flattenSettings(body.settings);
+    const template = this.templates.templateFor(name, requested.get('index.hidden') === 'true');
+    if (autoCreate && template?.allowAutoCreate === false) throw new AutoCreateForbiddenError(name, template.name);
+    const aliases = new Map(template?.aliases);
+    if (body.aliases !== undefined) for (const [a, p] of parseIndexAliases(body.aliases)) aliases.set(a, p);
     for (const alias of aliases.keys()) {
       validateAliasName(alias);
       if (alias === name || this.indices.has(alias)) {
@@ -215,15 +225,18 @@ export class IndicesService {
         throw new InvalidAliasNameError(alias, 'an index or data stream exists with the same name as the alias', clash ? { name: alias, uuid: clash.uuid } : undefined);
       }
     }
-    const settings = flattenSettings(body.settings);
+    const settings = new Map([...(template?.settings ?? []), ...requested]);
     validateSettings(settings);
     // Analysis and similarity definitions are checked as a whole, as ES builds them at creation.
     const text = textSettingsOf(settings);
     resolveTextContext(text);
     let mapping: RootMapping = EMPTY_ROOT;
+    const mappings = template?.mappings && isPlainObject(body.mappings ?? {})
+      ? mergeTemplateMappings(template.mappings, (body.mappings ?? null) as JsonObject | null)
+      : body.mappings;
     let resolvedMapping;
     try {
-      if (body.mappings !== undefined) mapping = parseRootMapping(body.mappings);
+      if (mappings !== undefined) mapping = parseRootMapping(mappings);
       resolvedMapping = resolveMapping(mapping, text);
     } catch (e) {
       if (e instanceof MapperParsingError) throw new MapperParsingError(`Failed to parse mapping: ${e.message}`, e);
@@ -271,7 +284,7 @@ export class IndicesService {
     const index = this.indices.get(name);
     if (index) return index;
     if (this.aliases.has(name)) return this.requireWrite(name);
-    return this.create(name, {});
+    return this.create(name, {}, true);
   }
 
   /**

@@ -116,6 +116,13 @@ export class SearchPool {
     return this.pool.threads;
   }
 
+  /** Bytes of the buffers workers are told to keep (announced and not dropped): what the pool pins. */
+  retainedBytes(): number {
+    let n = 0;
+    for (const sab of this.buffers.values()) n += sab.byteLength;
+    return n;
+  }
+
   /** Makes a buffer available to every worker under `id`. */
   announce(id: string, sab: SharedArrayBuffer): void {
     this.buffers.set(id, sab);
@@ -136,6 +143,15 @@ export class SearchPool {
     this.dropWhenUnused.delete(id);
     this.buffers.delete(id);
     this.channel.postMessage({ op: 'drop', id });
+  }
+
+  /**
+   * Keeps the buffers of `refs` available to workers until the returned function is called — what a
+   * scroll or point in time holds between its searches, so merges and refreshes meanwhile cannot
+   * make workers drop segments it still names.
+   */
+  hold(refs: readonly SegmentRef[]): () => void {
+    return this.retain(refs);
   }
 
   /** Marks the buffers of `refs` in use until the returned function is called (once). */

@@ -43,6 +43,8 @@ export const NODE_ID = 'threadsearch-node-0';
 
 export interface SearchOptions {
   readonly resolve?: ResolveOptions;
+  /** A scroll or point-in-time search (search/search-contexts.ts): the snapshots it holds, not the shards' current ones. */
+  readonly context?: SearchContextView;
   readonly restTotalHitsAsInt?: boolean;
   /** `allow_partial_search_results` (a URL parameter in ES); default true. */
   readonly allowPartialSearchResults?: boolean;
@@ -82,6 +84,21 @@ interface MergedHit {
 export interface SearchOutcome {
   /** The response body, already serialised (hits splice stored `_source` JSON in as is). */
   readonly body: string;
+  /** The full sort values of the page's last hit (a scroll continues after them); null without a sort or hits. */
+  readonly lastSort?: readonly SortValue[] | null;
+  /** `hits.total` as counted (a scroll reports its first page's on later pages). */
+  readonly total?: { readonly value: number; readonly gte: boolean };
+}
+
+/** What a search over a held point in time takes instead of resolving and capturing. */
+export interface SearchContextView {
+  readonly targets: readonly ShardTarget[];
+  /** How many sort keys hits show in `sort` (a scroll hides its tiebreaker); null = all. */
+  readonly visibleSortKeys: number | null;
+  /** The total to report instead of this page's count; null = this page's. */
+  readonly total: { readonly value: number; readonly gte: boolean } | null;
+  /** Where a scroll's previous page ended (full sort values, already resolved); null = from the start. */
+  readonly searchAfter: readonly SortValue[] | null;
 }
 
 export interface SearchServiceOptions {
@@ -199,9 +216,10 @@ export class SearchService {
     if (query !== req.query) req = { ...req, query };
     const deadline = this.deadline(req.timeoutMs);
     const allowPartial = opts.allowPartialSearchResults ?? true;
-    const indices = this.indices.resolve(expression, opts.resolve);
+    const context = opts.context ?? null;
+    const indices = context ? [...new Set(context.targets.map((t) => t.index))] : this.indices.resolve(expression, opts.resolve);
     this.checkResultWindow(indices, req.from + req.size);
-    const targets = this.targets(indices);
+    const targets = context ? context.targets : this.targets(indices);
     const segments = targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader));
     const stats = new SegmentStatsSource(segments);
     const now = Date.now();
@@ -220,11 +238,12 @@ export class SearchService {
     const sorts = new Map<IndexService, ExecSort[] | null>();
     const k = req.from + req.size;
     let searchAfter: SortValue[] | null = null;
-    for (const index of indices) {
+    for (const [indexPos, index] of indices.entries()) {
       try {
-        const keys = req.sort && !isScoreOnly(req.sort) ? resolveSort(req.sort, index) : null;
+        const keys = req.sort && !isScoreOnly(req.sort) ? resolveSort(req.sort, index, indexPos) : null;
         sorts.set(index, keys);
-        if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
+        if (context?.searchAfter) searchAfter = [...context.searchAfter];
+        else if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
         else if (req.searchAfter) throw new IllegalArgumentError('search_after needs a sort');
       } catch (e) {
         if (e instanceof EsError) throw this.shardFailure([index], e);
@@ -233,8 +252,12 @@ export class SearchService {
     }
 
     // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
+    const shown = (keys: ExecSort[] | null) => {
+      if (keys === null || context?.visibleSortKeys == null) return keys;
+      return context.visibleSortKeys === 0 ? null : keys.slice(0, context.visibleSortKeys);
+    };
     const singleShard = targets.length === 1
-      ? { from: req.from, spec: fetchSpec(req, targets[0].index, sorts.get(targets[0].index) ?? null, highlights?.get(targets[0].index) ?? null) }
+      ? { from: req.from, spec: fetchSpec(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null) }
       : null;
     const queried = await this.queryShards(targets, (t) => ({
       query: plans.get(t.index)!,
@@ -272,8 +295,10 @@ export class SearchService {
       total = req.trackTotalHitsUpTo;
       gte = true;
     }
+    if (context?.total) ({ value: total, gte } = context.total);
     let hitsJson: string;
     let empty: boolean;
+    let lastSort: readonly SortValue[] | null = null;
     if (singleShard) {
       // The only shard answered: with it failed, checkShardFailures has thrown.
       const only = results[0]!;
@@ -281,14 +306,17 @@ export class SearchService {
       empty = only.hits.length / HIT_STRIDE <= req.from;
       // The shard fetched in the same task as its query (its time is in the query's).
       if (!empty) fetchPhaseEnded(1, () => targets[0], 0);
+
+      lastSort = only.sortValues?.at(-1) ?? null;
     } else {
       const fetchStarted = performance.now();
       const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
+      lastSort = page.at(-1)?.sortValues ?? null;
       const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
       const rendered = page.map((h) => {
         let s = specs.get(h.target.index);
         if (!s) {
-          const spec = fetchSpec(req, h.target.index, h.sortKeys, highlights?.get(h.target.index) ?? null);
+          const spec = fetchSpec(req, h.target.index, shown(h.sortKeys as ExecSort[] | null), highlights?.get(h.target.index) ?? null);
           specs.set(h.target.index, (s = { spec, indexJson: JSON.stringify(h.target.index.name) }));
         }
         try {
@@ -304,6 +332,8 @@ export class SearchService {
     }
     const took = Math.round(performance.now() - start);
     return {
+      lastSort,
+      total: { value: total, gte },
       body: renderSearchResponse(req, hitsJson, {
         total, gte, maxScore, took, shards: shardsHeader(targets.length, failures), terminatedEarly, timedOut,
         restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
@@ -408,7 +438,7 @@ function compareHits(a: MergedHit, b: MergedHit, keys: readonly ExecSort[] | nul
   return a.target.indexPos - b.target.indexPos || a.indexOrder - b.indexOrder;
 }
 
-function mergeShardHits(targets: ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>, sorts: Map<IndexService, ExecSort[] | null>): MergedHit[] {
+function mergeShardHits(targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>, sorts: Map<IndexService, ExecSort[] | null>): MergedHit[] {
   const all: MergedHit[] = [];
   results.forEach((r, i) => {
     if (r === null) return;

@@ -22,10 +22,14 @@ function numericMissing(spec: Extract<SortSpec, { kind: 'field' }>, field: Resol
   return n;
 }
 
-export function resolveSort(specs: readonly SortSpec[], index: IndexService): ExecSort[] {
+/** `_shard_doc` values of the index at position p of a search are p·2^36 + write order: unique across its indices. */
+export const SHARD_DOC_INDEX_STRIDE = 2 ** 36;
+
+export function resolveSort(specs: readonly SortSpec[], index: IndexService, indexPos = 0): ExecSort[] {
   return specs.map((spec): ExecSort => {
     if (spec.kind === 'score') return { kind: 'score', desc: spec.order === 'desc' };
     if (spec.kind === 'doc') return { kind: 'doc', desc: spec.order === 'desc' };
+    if (spec.kind === 'shard_doc') return { kind: 'shard_doc', desc: spec.order === 'desc', base: indexPos * SHARD_DOC_INDEX_STRIDE };
     const desc = spec.order === 'desc';
     const mode = spec.mode ?? (desc ? 'max' : 'min');
     let field = index.resolvedMapping.fields.get(spec.field) ?? null;
@@ -61,6 +65,7 @@ export function resolveSearchAfter(values: readonly unknown[], keys: readonly Ex
     if (k.kind === 'keyword') return v === null ? null : String(v);
     const n = typeof v === 'number' ? v : Number(v);
     if (Number.isNaN(n)) throw new IllegalArgumentError(`Failed to parse search_after value for field [${k.kind === 'numeric' ? k.field : k.kind}].`);
-    return n;
+    // Scores are float32 and shown as the shortest decimal that reads back as one: read it back so.
+    return k.kind === 'score' ? Math.fround(n) : n;
   });
 }

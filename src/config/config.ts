@@ -42,6 +42,8 @@ export interface ServerConfig {
   readonly requestTimeoutMs: number;
   /** `indices.query.bool.max_clause_count`: leaf clauses one query may expand to. */
   readonly maxClauseCount: number;
+  /** `search.max_open_scroll_context`: scrolls open at once; more fail until some are cleared or expire. */
+  readonly maxOpenScrollContexts: number;
   /** The simulated ML nodes model deployments are placed on (`--ml-nodes`). */
   readonly mlNodes: readonly MlNodeConfig[];
   readonly quiet: boolean;
@@ -54,6 +56,7 @@ export const DEFAULTS = {
   // ES's defaults: both are 10% of the heap.
   indexingPressure: '10%', indexBuffer: '10%', corsOrigin: '*', maxContentLength: '100mb', maxClauseCount: 4096,
   requestTimeout: '60s',
+  maxOpenScrollContext: 500,
 } as const;
 
 function intOption(name: string, raw: string, min: number, max: number): number {
@@ -81,6 +84,7 @@ export const USAGE = `Usage: threadsearch [options]
   --max-content-length <size>  largest request body (default ${DEFAULTS.maxContentLength})
   --request-timeout <t>  time to send a whole request, headers and body, before 408 (default ${DEFAULTS.requestTimeout})
   --max-clause-count <n>  leaf clauses one query may expand to (default ${DEFAULTS.maxClauseCount})
+  --max-open-scroll-context <n>  scrolls open at once (ES search.max_open_scroll_context, default ${DEFAULTS.maxOpenScrollContext})
   --ml-nodes <spec>   simulated ML nodes for model deployments: name:memory:processors[,...]
                       (e.g. ml-1:16gb:8,ml-2:8gb:4) or a JSON file [{name, memory,
                       allocated_processors}] (env THREADSEARCH_ML_NODES, default: one node
@@ -109,6 +113,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
         'max-content-length': { type: 'string' },
         'request-timeout': { type: 'string' },
         'max-clause-count': { type: 'string' },
+        'max-open-scroll-context': { type: 'string' },
         'ml-nodes': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -140,6 +145,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
     maxContentLength: settingValue('max-content-length', v['max-content-length'] ?? DEFAULTS.maxContentLength, (x, n) => parseMemorySize(x, n, heap)),
     requestTimeoutMs: settingValue('request-timeout', v['request-timeout'] ?? DEFAULTS.requestTimeout, (x, n) => parseTimeValue(x, n)),
     maxClauseCount: intOption('max-clause-count', v['max-clause-count'] ?? String(DEFAULTS.maxClauseCount), 1, 1_000_000),
+    maxOpenScrollContexts: intOption('max-open-scroll-context', v['max-open-scroll-context'] ?? String(DEFAULTS.maxOpenScrollContext), 0, 1_000_000),
     mlNodes: mlNodes(v['ml-nodes'] ?? env.THREADSEARCH_ML_NODES),
     quiet: v.quiet ?? false,
   };

@@ -4,7 +4,7 @@
  * with a clear `illegal_argument_exception` rather than being silently ignored.
  */
 import { parseTimeValue } from '../common/time-value.js';
-import { ActionRequestValidationError, IllegalArgumentError, ParsingError } from '../errors/index.js';
+import { ActionRequestValidationError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { booleanValue, doubleValue, forEachEntry, intValue, isObject, parseBody, readString } from './parse-helpers.js';
 import type { QueryNode } from './query-nodes.js';
@@ -24,6 +24,12 @@ export const DEFAULT_TRACK_TOTAL_HITS_UP_TO = 10_000;
 export const TRACK_TOTAL_HITS_ACCURATE = Number.MAX_SAFE_INTEGER;
 /** `track_total_hits: false` omits `hits.total`. */
 export const TRACK_TOTAL_HITS_DISABLED = -1;
+
+/** A search's `pit` member: the point in time and, optionally, a new keep-alive for it. */
+export interface PitReference {
+  readonly id: string;
+  readonly keepAlive: string | null;
+}
 
 export interface SearchRequest {
   readonly query: QueryNode | null;
@@ -56,6 +62,8 @@ export interface SearchRequest {
   readonly highlight: HighlightRequest | null;
   /** `suggest`: suggestions computed next to the hits (the completion suggester); null = none. */
   readonly suggest: SuggestNode | null;
+  /** `pit`: search the point in time `id` (opened by `POST /{index}/_pit`) instead of indices; absent = none. */
+  readonly pit?: PitReference | null;
 }
 
 /** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
@@ -81,7 +89,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'collapse', 'rescore', 'knn', 'pit', 'runtime_mappings',
+  'collapse', 'rescore', 'knn', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -108,6 +116,19 @@ export interface SearchRequestDefaults {
   readonly trackTotalHitsUpTo: number;
 }
 
+/** `pit: {id, keep_alive}` (ES PointInTimeBuilder): `id` is required. */
+function parsePit(v: Record<string, unknown>): PitReference {
+  let id: string | null = null;
+  let keepAlive: string | null = null;
+  forEachEntry(v, (k, value) => {
+    if (k === 'id') id = readString('pit', k, value);
+    else if (k === 'keep_alive') keepAlive = readString('pit', k, value);
+    else throw new XContentParseError(`[pit] unknown field [${k}]`, undefined, 'key');
+  });
+  if (id === null) throw new IllegalArgumentError('Required [id]');
+  return { id, keepAlive };
+}
+
 export function parseSearchRequest(
   body: unknown, defaults: SearchRequestDefaults = { trackTotalHitsUpTo: DEFAULT_TRACK_TOTAL_HITS_UP_TO },
 ): SearchRequest {
@@ -117,7 +138,7 @@ export function parseSearchRequest(
     explain: false, version: false, seqNoPrimaryTerm: false, searchAfter: null as unknown[] | null, terminateAfter: 0,
     timeoutMs: null as number | null, storedFieldsNone: false, fusion: null as Fusion | null,
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
-    highlight: null as HighlightRequest | null,
+    highlight: null as HighlightRequest | null, pit: null as PitReference | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -188,6 +209,7 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
     case 'version': r.version = booleanValue(v); break;
     case 'seq_no_primary_term': r.seqNoPrimaryTerm = booleanValue(v); break;
     case 'search_after': r.searchAfter = v as unknown[]; break;
+    case 'pit': r.pit = parsePit(v as Record<string, unknown>); break;
     case 'terminate_after': r.terminateAfter = intValue(v); break;
     case 'timeout': r.timeoutMs = parseSearchTimeout(readString('search', k, v)); break;
     case 'stored_fields': {

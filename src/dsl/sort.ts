@@ -12,6 +12,8 @@ export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
 export type SortSpec =
   | { readonly kind: 'score'; readonly order: SortOrder }
   | { readonly kind: 'doc'; readonly order: SortOrder }
+  /** `_shard_doc`: the tiebreaker of point-in-time searches, one value per document of the PIT. */
+  | { readonly kind: 'shard_doc'; readonly order: SortOrder }
   | {
       readonly kind: 'field';
       readonly field: string;
@@ -30,7 +32,7 @@ function order(v: unknown): SortOrder {
 }
 
 function one(field: string, opts: unknown): SortSpec {
-  if (field === '_score' || field === '_doc') {
+  if (field === '_score' || field === '_doc' || field === '_shard_doc') {
     let o: SortOrder = field === '_score' ? 'desc' : 'asc';
     if (typeof opts === 'string') o = order(opts);
     else if (isObject(opts)) {
@@ -39,7 +41,7 @@ function one(field: string, opts: unknown): SortSpec {
         else throw new ParsingError(`[${field === '_score' ? '_score' : 'sort'}] unknown field [${k}]`);
       });
     }
-    return field === '_score' ? { kind: 'score', order: o } : { kind: 'doc', order: o };
+    return field === '_score' ? { kind: 'score', order: o } : { kind: field === '_doc' ? 'doc' : 'shard_doc', order: o };
   }
   let o: SortOrder = 'asc';
   let missing: '_last' | '_first' | TermValue = '_last';

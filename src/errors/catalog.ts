@@ -16,6 +16,15 @@ export class IndexNotFoundError extends EsError {
   }
 }
 
+/** A write to a missing index whose matching template says `allow_auto_create: false`. */
+export class AutoCreateForbiddenError extends EsError {
+  constructor(index: string, template: string) {
+    super('index_not_found_exception', `no such index [${index}] and composable template [${template}] forbids index auto creation`, 404, {
+      metadata: { 'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: NA, index },
+    });
+  }
+}
+
 export class ResourceAlreadyExistsError extends EsError {
   constructor(index: string, uuid: string) {
     super('resource_already_exists_exception', `index [${index}/${uuid}] already exists`, 400, {
@@ -138,6 +147,34 @@ export class QueryShardError extends EsError {
       metadata: index ? { index_uuid: index.uuid, index: index.name } : {},
       cause,
     });
+  }
+}
+
+/** ES InvalidIndexTemplateException: "index_template [name] invalid, cause [...]". */
+export class InvalidIndexTemplateError extends EsError {
+  constructor(name: string, cause: string) {
+    super('invalid_index_template_exception', `index_template [${name}] invalid, cause [${cause}]`, 400);
+  }
+}
+
+/** ES IndexTemplateMissingException: deleting a template that does not exist. */
+export class IndexTemplateMissingError extends EsError {
+  constructor(name: string) {
+    super('index_template_missing_exception', `index_template [${name}] missing`, 404);
+  }
+}
+
+/** ES SearchContextMissingException: a scroll or point in time that expired, was freed, or never was. */
+export class SearchContextMissingError extends EsError {
+  constructor(id: number) {
+    super('search_context_missing_exception', `No search context found for id [${id}]`, 404);
+  }
+}
+
+/** ES TooManyScrollContextsException: `search.max_open_scroll_context` open scrolls already. */
+export class TooManyScrollContextsError extends EsError {
+  constructor(max: number) {
+    super('too_many_scroll_contexts_exception', `Trying to create too many scroll contexts. Must be less than or equal to: [${max}]. This limit can be set by changing the [search.max_open_scroll_context] setting.`, 429);
   }
 }
 

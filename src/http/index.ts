@@ -25,3 +25,11 @@ export * from './rank-eval.js';
 export * from './stats.js';
 export * from './cat.js';
 export * from './cat-table.js';
+
+export * from './data-streams.js';
+export * from './index-templates.js';
+export * from './explain.js';
+export * from './field-caps.js';
+export * from './validate-query.js';
+export * from './termvectors.js';
+export * from './scroll.js';

@@ -29,6 +29,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       methods: ['PUT'],
       paths: ['/:index'],
       authz: { action: 'indices:admin/create' },
+      validatesIndexName: true,
       params: [...MASTER, 'wait_for_active_shards', 'include_type_name'],
       handler: async (req) => {
         const body = req.body === null ? {} : parseJsonObject(req.body);

@@ -72,6 +72,7 @@ export function parseMsearchBody(body: string, defaultIndex: string | undefined,
     let request: SearchRequest;
     try {
       request = searchRequestFrom({ method: 'POST', path: '/_msearch', params: {}, query, body: bodyText.trim() === '' ? null : bodyText, headers: {} });
+      if (request.pit) throw new IllegalArgumentError('[pit] is not supported in _msearch by this server yet');
     } catch (e) {
       // Locate body parse errors within the item's own line, as ES parses each line separately.
       throw e instanceof EsError ? withBodyPositions(e, bodyText) : e;

@@ -43,14 +43,29 @@ export interface RouteDef {
    * refuse one with 400 rather than ignore it, so a malformed body never goes unnoticed.
    */
   readonly takesBody?: boolean;
+  /**
+   * The handler checks the `{index}` name itself and answers ES's invalid_index_name_exception for
+   * a reserved one (index creation); other routes never see an `_`-prefixed index name.
+   */
+  readonly validatesIndexName?: boolean;
   readonly handler: RestHandler;
+}
+
+/**
+ * Whether a path segment can be the `{index}` of a route: index names never start with `_`, so an
+ * `_`-prefixed first segment (`/_nodes`, `/_analyze`) is an endpoint this server does not have, not
+ * an index — except the `_all` expression. Static routes win over `/:index` in the router, so any
+ * endpoint registered later takes its path without this rule knowing about it.
+ */
+export function isIndexSegment(segment: string): boolean {
+  return !segment.startsWith('_') || segment === '_all';
 }
 
 /** Path patterns and the methods registered for them (for 405 answers). */
 export class RouteTable {
   private readonly entries: Array<{ path: string; regex: RegExp; methods: Set<string> }> = [];
   add(path: string, methods: readonly string[]): void {
-    const regex = new RegExp('^' + path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
+    const regex = new RegExp('^' + path.split('/').map(segmentPattern).join('/') + '/?$');
     const existing = this.entries.find((e) => e.regex.source === regex.source);
     if (existing) for (const m of methods) existing.methods.add(m);
     else this.entries.push({ path, regex, methods: new Set(methods) });
@@ -65,6 +80,12 @@ export class RouteTable {
     for (const e of this.entries) if (e.regex.test(path)) for (const m of e.methods) out.add(m);
     return [...out].sort();
   }
+}
+
+/** A route path segment as a regular expression: `:index` never matches an `_`-prefixed name (see isIndexSegment). */
+function segmentPattern(seg: string): string {
+  if (seg === ':index') return '(?:_all|[^_/][^/]*)';
+  return seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function decodeParams(params: unknown): Record<string, string> {
@@ -144,6 +165,8 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
           done(null, payload);
         },
         handler: async (req, reply) => {
+          const index = (req.params as { index?: string }).index;
+          if (index !== undefined && !def.validatesIndexName && !isIndexSegment(index)) return reply.callNotFound();
           let rest = toRestRequest(req);
           if (!req.authorized) authorize(req);
           if (def.takesBody === false && typeof req.body === 'string' && req.body.length > 0) {

@@ -2,13 +2,13 @@
  * `_search` and `_count` (ES RestSearchAction, RestCountAction): body and URL parameters (URL wins,
  * as in ES), `q=` as a query_string query, index expressions with their resolution options.
  */
-import { IllegalArgumentError } from '../errors/index.js';
+import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
 import {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseJson, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam,
   parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging,
   type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
-import type { SearchService } from '../cluster/index.js';
+import type { SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RouteDef } from './rest.js';
 
@@ -24,7 +24,7 @@ const SEARCH_PARAMS = [
 const COUNT_PARAMS = [...INDICES_OPTIONS, 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'min_score', 'terminate_after', 'routing', 'preference'];
 
 /** `q=` → a query_string query with `df`, `default_operator`, `analyzer`, `lenient`. */
-function queryFromParams(query: Query): QueryNode | null {
+export function queryFromParams(query: Query): QueryNode | null {
   if (query.q === undefined) return null;
   const qs: Record<string, unknown> = { query: query.q };
   if (query.df !== undefined) qs.default_field = query.df;
@@ -37,7 +37,6 @@ function queryFromParams(query: Query): QueryNode | null {
 
 export function searchRequestFrom(req: RestRequest): SearchRequest {
   const q = req.query;
-  if (q.scroll !== undefined) throw new IllegalArgumentError('[scroll] is not supported by this server; use [search_after] with a sort');
   if (q.search_type !== undefined && q.search_type !== 'query_then_fetch' && q.search_type !== 'dfs_query_then_fetch') {
     throw new IllegalArgumentError(`No search type for [${q.search_type}]`);
   }
@@ -70,10 +69,25 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
   };
   if (r.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet');
   validatePaging(r.from, r.size);
+  validateContexts(r, q.scroll !== undefined);
   if (totalHitsAsInt && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_ACCURATE && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
     throw new IllegalArgumentError(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${r.trackTotalHitsUpTo}`);
   }
   return r;
+}
+
+/** ES SearchRequest.validate's rules for scroll and point-in-time searches. */
+function validateContexts(r: SearchRequest, scroll: boolean): void {
+  const problems: string[] = [];
+  if (scroll) {
+    if (r.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED) problems.push('disabling [track_total_hits] is not allowed in a scroll context');
+    if (r.from > 0) problems.push('using [from] is not allowed in a scroll context');
+    if (r.size === 0) problems.push('[size] cannot be [0] in a scroll context');
+    if (r.searchAfter) problems.push('[search_after] cannot be used in a scroll context');
+    if (r.pit) problems.push('using [point in time] is not allowed in a scroll context');
+  }
+  if (!r.pit && r.sort?.some((s) => s.kind === 'shard_doc')) problems.push('[_shard_doc] sort field cannot be used without [point in time]');
+  if (problems.length > 0) throw new ActionRequestValidationError(problems);
 }
 
 /** `track_total_hits` in the URL (ES RestSearchAction): a boolean, else an int parameter. */
@@ -84,7 +98,7 @@ function trackTotalHitsParam(q: Query, current: number): number {
   return trackTotalHitsUpTo(intParam(q, 'track_total_hits', current));
 }
 
-export function searchRoutes(search: SearchService): RouteDef[] {
+export function searchRoutes(search: SearchService, contexts: SearchContexts): RouteDef[] {
   return [
     {
       methods: ['GET', 'POST'],
@@ -93,11 +107,19 @@ export function searchRoutes(search: SearchService): RouteDef[] {
       params: SEARCH_PARAMS,
       handler: async (req) => {
         const r = searchRequestFrom(req);
-        const outcome = await search.search(req.params.index, r, {
+        const opts = {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
           allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
-        });
+        };
+        if (r.pit) {
+          if (req.params.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);
+          return { body: await contexts.searchPointInTime(r, opts) };
+        }
+        if (req.query.scroll !== undefined) {
+          return { body: await contexts.startScroll(req.params.index, r, contexts.keepAlive(req.query.scroll, 'scroll'), opts) };
+        }
+        const outcome = await search.search(req.params.index, r, opts);
         return { body: outcome.body };
       },
     },

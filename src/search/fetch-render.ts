@@ -74,7 +74,9 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): str
   if (h.sortValues && spec.sortKeys) {
     const keys = spec.sortKeys;
     const styles = spec.missingStyles;
-    out += `,"sort":[${h.sortValues.map((v, i) => renderSortValue(v, keys[i], styles?.[i])).join(',')}]`;
+    // The keys decide what is shown: a scroll sorts by a tiebreaker it does not show.
+    const values = h.sortValues;
+    out += `,"sort":[${keys.map((k, i) => renderSortValue(values[i], k, styles?.[i])).join(',')}]`;
   }
   return out + '}';
 }

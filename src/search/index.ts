@@ -18,3 +18,5 @@ export * from './highlight/index.js';
 export * from './aggs/index.js';
 export * from './suggest/index.js';
 export * from './rank-eval/index.js';
+
+export * from './explain.js';

@@ -32,6 +32,7 @@ const CLUSTER: ReadonlyMap<string, Privilege> = new Map<string, Privilege>([
   ['monitor_ml', { grants: ['cluster:monitor/xpack/ml/*'] }],
   // ES MONITOR_INFERENCE_PATTERN also grants inference against a model deployment.
   ['monitor_inference', { grants: ['cluster:monitor/xpack/inference*', 'cluster:monitor/xpack/ml/trained_models/deployment/infer'] }],
+  ['manage_index_templates', { grants: ['indices:admin/template/*', 'indices:admin/index_template/*', 'cluster:admin/component_template/*'] }],
   ['manage_ingest_pipelines', { grants: ['cluster:admin/ingest/pipeline/*'] }],
   ['manage_pipeline', { grants: ['cluster:admin/ingest/pipeline/*'] }],
   ['manage_ml', { grants: ['cluster:admin/xpack/ml/*', 'cluster:monitor/xpack/ml/*'] }],
@@ -40,8 +41,8 @@ const CLUSTER: ReadonlyMap<string, Privilege> = new Map<string, Privilege>([
   ['manage_api_key', { grants: [API_KEY] }],
   ['read_security', { grants: ['cluster:admin/xpack/security/*/get', 'cluster:admin/xpack/security/*/query'] }],
   ['manage_security', { grants: [SECURITY] }],
-  ['manage', { grants: ['cluster:*'], except: [SECURITY] }],
-  ['all', { grants: ['cluster:*'] }],
+  ['manage', { grants: ['cluster:*', 'indices:admin/template/*', 'indices:admin/index_template/*'], except: [SECURITY] }],
+  ['all', { grants: ['cluster:*', 'indices:admin/template/*', 'indices:admin/index_template/*'] }],
 ]);
 
 const WRITE_MAPPING = ['indices:admin/mapping/put', 'indices:admin/mapping/auto_put'];
@@ -64,7 +65,8 @@ const INDEX: ReadonlyMap<string, Privilege> = new Map<string, Privilege>([
   ['maintenance', { grants: ['indices:admin/refresh*', 'indices:admin/flush*', 'indices:admin/forcemerge*'] }],
   ['monitor', { grants: ['indices:monitor/*'] }],
   ['view_index_metadata', {
-    grants: ['indices:admin/get', 'indices:admin/aliases/get', 'indices:admin/mappings/get', 'indices:admin/mappings/fields/get*', 'indices:monitor/settings/get', 'indices:admin/resolve/index'],
+    grants: ['indices:admin/get', 'indices:admin/aliases/get', 'indices:admin/mappings/get', 'indices:admin/mappings/fields/get*', 'indices:monitor/settings/get', 'indices:admin/resolve/index',
+      'indices:admin/data_stream/get', 'indices:admin/validate/query*'],
   }],
   ['manage', { grants: ['indices:monitor/*', 'indices:admin/*'] }],
   ['all', { grants: ['indices:*'] }],
@@ -113,5 +115,6 @@ export function validatePrivilege(kind: PrivilegeKind, name: string): void {
 }
 
 export function isClusterAction(action: string): boolean {
-  return action.startsWith('cluster:');
+  // ES's template actions are named like index actions but authorized as cluster actions.
+  return action.startsWith('cluster:') || action.startsWith('indices:admin/template/') || action.startsWith('indices:admin/index_template/');
 }

@@ -278,6 +278,37 @@ describe('routing errors', () => {
     expect(res.body).toEqual({ error: 'no handler found for uri [/books/_foo?human=true] and method [GET]' });
   });
 
+  it('an _-prefixed path that is no endpoint is not taken for an index name: 400 "no handler found"', async () => {
+    for (const [method, path] of [['GET', '/_nodes_x'], ['POST', '/_analyze_x'], ['DELETE', '/_foo'], ['GET', '/_foo/_search'], ['POST', '/_foo/_doc/1'], ['GET', '/_foo/_mapping'], ['HEAD', '/_foo']] as const) {
+      const res = await t.request(method, path, method === 'POST' ? { a: 1 } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      if (method !== 'HEAD') expect(res.body).toEqual({ error: `no handler found for uri [${path}] and method [${method}]` });
+    }
+  });
+
+  it('_all still names every index, and PUT of an _-prefixed name keeps the invalid index name error', async () => {
+    expect((await t.request('GET', '/_all/_count')).body.count).toBe(3);
+    expect(Object.keys((await t.request('GET', '/_all')).body)).toContain('books');
+    const res = await t.request('PUT', '/_foo');
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe('invalid_index_name_exception');
+  });
+
+  it('a known _-prefixed endpoint asked with a wrong method is a 405, not an index', async () => {
+    const res = await t.request('GET', '/_bulk');
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ error: 'Incorrect HTTP method for uri [/_bulk] and method [GET], allowed: [POST, PUT]', status: 405 });
+  });
+
+  it('GET /_data_stream/{name} is ES 404 index_not_found_exception (no data streams exist); lists are empty', async () => {
+    const res = await t.request('GET', '/_data_stream/books');
+    expect(res.body).toEqual(indexNotFound('books'));
+    expect(res.status).toBe(404);
+    expect((await t.request('GET', '/_data_stream/logs-*,missing')).body).toEqual(indexNotFound('missing'));
+    expect((await t.request('GET', '/_data_stream')).body).toEqual({ data_streams: [] });
+    expect((await t.request('GET', '/_data_stream/logs-*')).body).toEqual({ data_streams: [] });
+  });
+
   it('a wrong method on a known path fails with 405, the allowed methods and an Allow header', async () => {
     const res = await t.request('PATCH', '/books/_doc/1', { a: 1 });
     expect(res.status).toBe(405);

@@ -11,6 +11,8 @@ export type SortValue = number | string | null;
 export type ExecSort =
   | { readonly kind: 'score'; readonly desc: boolean }
   | { readonly kind: 'doc'; readonly desc: boolean }
+  /** `_shard_doc` (point-in-time tiebreaker): base + write order, unique per document of the searched indices. */
+  | { readonly kind: 'shard_doc'; readonly desc: boolean; readonly base: number }
   | { readonly kind: 'numeric'; readonly field: string; readonly desc: boolean; readonly mode: 'min' | 'max' | 'sum' | 'avg' | 'median'; readonly missing: number }
   | { readonly kind: 'keyword'; readonly field: string; readonly desc: boolean; readonly mode: 'min' | 'max'; readonly missingFirst: boolean; readonly missingValue: string | null };
 
@@ -98,6 +100,8 @@ export class SortValueReader {
           return score;
         case 'doc':
           return this.segment.indexOrder[doc];
+        case 'shard_doc':
+          return k.base + this.segment.indexOrder[doc];
         case 'numeric':
           return numericValue(this.fields[i], doc, k.mode, k.missing);
         case 'keyword':

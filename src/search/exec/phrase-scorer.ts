@@ -130,6 +130,11 @@ export class PhraseScorer extends Scorer {
     }
   }
 
+  /** The current doc's phrase frequency (sloppy matches weigh 1/(distance+1)), for explanations. */
+  freq(): number {
+    return this.phraseFreq;
+  }
+
   score(): number {
     const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[this.doc];
     return bm25Score(this.weight, Math.fround(this.phraseFreq), this.cache[norm]);

@@ -97,7 +97,7 @@ function analysis(field: ResolvedField, byWildcard: boolean): boolean | null {
 }
 
 /** Where a field's values are in `_source`: a multi-field and a search_as_you_type subfield read their parent's. */
-function sourcePath(field: ResolvedField): string {
+export function sourcePath(field: ResolvedField): string {
   if (field.searchAsYouType !== null) return field.searchAsYouType.root;
   return field.isMultiField ? field.path.slice(0, field.path.lastIndexOf('.')) : field.path;
 }

@@ -30,7 +30,7 @@ export interface FieldText {
 }
 
 /** The field's values in `source`, or null when it has none. */
-export function fieldText(spec: HighlightFieldSpec, source: Record<string, unknown>): FieldText | null {
+export function fieldText(spec: Pick<HighlightFieldSpec, 'field' | 'sourcePath' | 'tokenized' | 'maxAnalyzedOffset'>, source: Record<string, unknown>): FieldText | null {
   const raw: unknown[] = [];
   extractRawValues(raw, source, spec.sourcePath.split('.'), 0);
   const values: string[] = [];

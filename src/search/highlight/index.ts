@@ -8,5 +8,6 @@
  * and leaves; never cluster/.
  */
 export type { HighlightFieldSpec, HighlightSpec } from './highlight-spec.js';
-export { buildHighlightSpec, type HighlightPlanInput } from './build-spec.js';
+export { buildHighlightSpec, sourcePath, type HighlightPlanInput } from './build-spec.js';
+export { fieldText, type FieldText } from './field-text.js';
 export { renderHighlight } from './highlighter.js';

@@ -1,0 +1,34 @@
+/**
+ * `GET|POST /{index}/_explain/{id}` (ES RestExplainAction): why a document matches a query (or does
+ * not) and how its score is computed — the body's `query` or `?q=`, as `_count` takes them.
+ */
+import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
+import { parseCountRequest, parseJson } from '../dsl/index.js';
+import { explainDocument, type IndicesService, type SearchService } from '../cluster/index.js';
+import { queryFromParams } from './search.js';
+import type { RouteDef } from './rest.js';
+
+const PARAMS = [
+  'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields',
+  '_source', '_source_includes', '_source_excludes',
+];
+
+export function explainRoutes(indices: IndicesService, search: SearchService): RouteDef[] {
+  return [
+    {
+      methods: ['GET', 'POST'],
+      paths: ['/:index/_explain/:id'],
+      authz: { action: 'indices:data/read/explain' },
+      params: PARAMS,
+      handler: async (req) => {
+        const fromBody = parseCountRequest(req.body === null ? null : parseJson(req.body)).query;
+        const fromQ = queryFromParams(req.query);
+        if (fromQ && fromBody) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
+        const query = fromQ ?? fromBody;
+        if (query === null) throw new ActionRequestValidationError(['query is missing']);
+        const { status, body } = await explainDocument(indices, search.options.inference ?? null, req.params.index, req.params.id, req.query.routing ?? null, query);
+        return { status, body };
+      },
+    },
+  ];
+}

@@ -16,10 +16,10 @@
 import { parseArgs } from 'node:util';
 import { parseSuggest } from '../src/dsl/index.js';
 import { planCompletion } from '../src/search/index.js';
-import { generateBm25Corpus } from './lib/corpus.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { InProcessIndex } from './lib/engine-harness.js';
-import { latencyStats, startCpuProbe, type LatencyStats } from './lib/machine.js';
-import { mulberry32 } from './lib/prng.js';
+import { latencyStats, startCpuProbe, type LatencyStats } from '../src/cli/report/machine.js';
+import { mulberry32 } from '../src/cli/corpus/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 

@@ -7,8 +7,8 @@
  *   node dist/bench/bulk-index.js [--docs 200000]
  */
 import { parseArgs } from 'node:util';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { markdownTable } from './lib/markdown-table.js';
+import { markdownTable } from '../src/cli/report/markdown-table.js';
 import { findRepoRoot, updateBenchmarksMd, writeResult } from './lib/report.js';
 
 const SCENARIO = 'connector-bundle';

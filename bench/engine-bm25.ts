@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { InProcessIndex } from './lib/engine-harness.js';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { latencyStats, startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { buildPeer } from './lib/peers.js';
 import { buildRefTaat } from './lib/ref-taat.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';

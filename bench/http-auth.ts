@@ -11,8 +11,8 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { encodeApiKey } from '../src/security/index.js';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch, type ServerProcess } from './lib/server-process.js';
 

@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startProcess, startThreadsearch } from './lib/server-process.js';
 
@@ -51,7 +51,7 @@ async function cannon(target: string, url: string, connections: number, body: ((
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 2000 });
 const server = await startThreadsearch();
-const hello = await startProcess(new URL('./hello-world-server.js', import.meta.url).pathname, []);
+const hello = await startProcess(new URL('../src/cli/bench/hello-world-server.js', import.meta.url).pathname, []);
 try {
   await fetch(`${server.url}/bench`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
   await bulkLoad(server.url, bulkBodies('bench', corpus.docs, 5000), 2);

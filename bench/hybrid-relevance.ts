@@ -27,7 +27,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startCpuProbe } from './lib/machine.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { loadSciFactWithModel, SCIFACT_MODEL } from './lib/scifact-server.js';

@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startProcess, type ServerProcess } from './lib/server-process.js';
 

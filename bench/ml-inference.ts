@@ -14,8 +14,8 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { startThreadsearch, type ServerProcess } from './lib/server-process.js';

@@ -11,8 +11,8 @@
 import { parseArgs } from 'node:util';
 import { parseRegexp, parseWildcard, toDfa, type Dfa } from '../src/common/pattern/index.js';
 import { forEachAcceptedTerm, openSegment, parseRootMapping, SegmentBuilder, termAt, writeSegment, type Segment, type SegmentField } from '../src/index/index.js';
-import { generateVocabulary } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateVocabulary } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
 const { values } = parseArgs({ options: { terms: { type: 'string' }, rounds: { type: 'string' } } });

@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, type App } from '../src/app.js';
 import { defaultConfig } from '../src/config/config.js';
-import { generateBm25Corpus } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import { defaultConfig } from '../src/config/config.js';
-import { generateBm25Corpus } from './lib/corpus.js';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { bulkBodies } from './lib/server-process.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 

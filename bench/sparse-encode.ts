@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { latencyStats, startCpuProbe } from './lib/machine.js';
+import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { encode, loadSparseModel, tokenize } from '../src/ml/index.js';

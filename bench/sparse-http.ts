@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startCpuProbe } from './lib/machine.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, startThreadsearch } from './lib/server-process.js';
 import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InProcessIndex } from './lib/engine-harness.js';
-import { startCpuProbe } from './lib/machine.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { encode, loadSparseModel, readSparseModel, SPARSE_MODEL_ID, type SparseVector } from '../src/ml/index.js';

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { InProcessIndex } from './lib/engine-harness.js';
-import { latencyStats, startCpuProbe } from './lib/machine.js';
+import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { generateSparseCorpus, type SparseVectors } from './lib/sparse-corpus.js';
 import { quantizeFeatureWeight } from '../src/index/index.js';

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startCpuProbe } from './lib/machine.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { nextStandardToken } from '../src/analysis/index.js';

@@ -9,8 +9,8 @@
  *   node dist/bench/translog-durability.js [--docs 100000]
  */
 import { parseArgs } from 'node:util';
-import { generateBm25Corpus, type BenchDoc } from './lib/corpus.js';
-import { startCpuProbe } from './lib/machine.js';
+import { generateBm25Corpus, type BenchDoc } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 

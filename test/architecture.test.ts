@@ -25,7 +25,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   cluster: ['search', 'index', 'storage', 'ml', 'tasks', 'dsl', 'errors', 'common', 'workers/protocol'],
   http: ['cluster', 'ingest', 'tasks', 'security', 'dsl', 'errors', 'common'],
   app: ['*'],
-  main: ['app', 'config'],
+  cli: ['app', 'config', 'errors', 'common'],
+  main: ['cli'],
   connector: [],
   workers: ['search', 'index', 'ml', 'analysis', 'errors', 'common', 'workers/protocol'],
 };

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import MiniSearch from 'minisearch';
-import type { BenchDoc } from './corpus.js';
+import type { BenchDoc } from '../../src/cli/corpus/corpus.js';
 import { buildRefTaat } from './ref-taat.js';
 import type { SearchHit } from './ref-taat.js';
 

@@ -13,7 +13,7 @@
  * Scores are classic Lucene BM25 with the (k1 + 1) numerator factor, as §3.2 specifies (Lucene ≥ 8
  * drops that constant factor; the ranking is the same).
  */
-import type { BenchDoc } from './corpus.js';
+import type { BenchDoc } from '../../src/cli/corpus/corpus.js';
 import { TermDictionary } from './term-dictionary.js';
 
 export interface SearchHit {

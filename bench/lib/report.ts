@@ -5,33 +5,16 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { machineInfo } from './machine.js';
+import { findRepoRoot } from '../../src/cli/paths.js';
+import { machineInfo } from '../../src/cli/report/machine.js';
 
-export { markdownTable, formatNumber } from './markdown-table.js';
-export type { Align, Cell } from './markdown-table.js';
+export { findRepoRoot };
+export { markdownTable, formatNumber } from '../../src/cli/report/markdown-table.js';
+export type { Align, Cell } from '../../src/cli/report/markdown-table.js';
 
 export interface ReportOptions {
   /** Repository root; defaults to the nearest ancestor whose package.json is "threadsearch". */
   rootDir?: string;
-}
-
-/** Works from bench/lib (vitest) and from dist/bench/lib (compiled runs) alike. */
-export function findRepoRoot(start = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = start;
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'threadsearch') return dir;
-      } catch {
-        // an unreadable package.json is not the root; keep walking up
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`report: no threadsearch package.json above ${start}`);
-    dir = parent;
-  }
 }
 
 function checkScenario(scenario: string): void {

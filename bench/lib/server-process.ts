@@ -1,71 +1,8 @@
 /**
- * Starting servers as child processes for HTTP scenarios, so the load generator (this process)
- * and the server under test never share a JS thread: threadsearch from dist/, or any compiled
- * script that prints "listening on http://host:port".
+ * Servers as child processes for HTTP scenarios (src/cli/server-process.ts, shared with the
+ * `capacity` command), and loading them over HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { findRepoRoot } from './report.js';
-
-export interface ServerProcess {
-  readonly url: string;
-  readonly pid: number;
-  /** Everything the process printed so far (stdout and stderr). */
-  output(): string;
-  /** Graceful stop (SIGTERM); resolves when the process has exited. */
-  stop(): Promise<void>;
-  /** Sends `signal` (e.g. SIGKILL) and resolves with the exit code or signal once it has exited. */
-  kill(signal: NodeJS.Signals): Promise<number | string | null>;
-}
-
-export function startProcess(script: string, args: readonly string[], cleanup?: () => void): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let listening = false;
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = listening ? null : /listening on (http:\/\/[0-9.]+:\d+)/.exec(out);
-      if (m) {
-        listening = true;
-        const exited = new Promise<number | string | null>((done) => child.once('exit', (code, signal) => done(code ?? signal)));
-        const kill = async (signal: NodeJS.Signals) => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-          const result = await exited;
-          cleanup?.();
-          return result;
-        };
-        resolve({
-          url: m[1],
-          pid: child.pid!,
-          output: () => out,
-          stop: async () => {
-            await kill('SIGTERM');
-          },
-          kill,
-        });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => {
-      if (!listening) reject(new Error(`${script} exited with ${code} before listening:\n${out}`));
-    });
-  });
-}
-
-/**
- * threadsearch on a free port with a fresh data directory; security off unless `apiKey` (an
- * encoded bootstrap key) is given, so scenarios that are not about security measure the engine.
- */
-export function startThreadsearch(extraArgs: readonly string[] = [], options: { apiKey?: string } = {}): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
-  const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
-  const security = options.apiKey !== undefined ? ['--api-key', options.apiKey] : ['--no-security'];
-  return startProcess(main, ['--port', '0', '--quiet', ...security, '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
-}
+export { startProcess, startThreadsearch, type ServerProcess } from '../../src/cli/server-process.js';
 
 /** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */
 export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number, headers: Record<string, string> = {}): Promise<void> {

@@ -66,7 +66,7 @@ function intOption(name: string, raw: string, min: number, max: number): number 
   return n;
 }
 
-export const USAGE = `Usage: threadsearch [options]
+export const USAGE = `Usage: threadsearch start [options]   (or: threadsearch [options], npm start -- [options])
 
   --host <addr>       address to listen on     (env THREADSEARCH_HOST, default ${DEFAULTS.host})
   --port <n>          port; 0 picks a free one (env THREADSEARCH_PORT, default ${DEFAULTS.port})

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { latencyStats, machineInfo, startCpuProbe } from '../../bench/lib/machine.js';
+import { latencyStats, machineInfo, startCpuProbe } from '../../src/cli/report/machine.js';
 
 describe('latencyStats', () => {
   it('takes nearest-rank percentiles, mean and max', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateBm25Corpus } from '../../bench/lib/corpus.js';
+import { generateBm25Corpus } from '../../src/cli/corpus/corpus.js';
 import { buildRefTaat } from '../../bench/lib/ref-taat.js';
 
 const DOCS = [

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encode, isSpecialToken, loadSparseModel, readSparseModel, sparseModelDir, type SparseVector } from '../../src/ml/index.js';
-import { generateBm25Corpus } from '../../bench/lib/corpus.js';
+import { generateBm25Corpus } from '../../src/cli/corpus/corpus.js';
 
 const model = loadSparseModel();
 const asObject = (v: SparseVector) => Object.fromEntries(v.tokens.map((t, i) => [t, v.weights[i]]));

@@ -5,27 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
-import { expectEsError, expectErrorType, ids, seed } from './es.js';
+import { expectEsError, expectErrorType, ids } from './es.js';
+import { HYBRID_DOCS, seedHybridIndices } from './hybrid-fixture.js';
 
 let t: TestApp;
 
-const DOCS: Array<[string, Record<string, unknown>]> = [
-  ['1', { title: 'apple apple banana', tag: 'a', ml: { tokens: { fruit: 1 } } }],
-  ['2', { title: 'apple', tag: 'b', ml: { tokens: { fruit: 3, red: 1 } } }],
-  ['3', { title: 'banana', tag: 'a', ml: { tokens: { fruit: 2 } } }],
-  ['4', { title: 'cherry apple', tag: 'b', ml: { tokens: { red: 2 } } }],
-  ['5', { title: 'durian', tag: 'a', ml: { tokens: { fruit: 0.5 } } }],
-  ['6', { title: 'kiwi banana apple fruit salad', tag: 'b', ml: { tokens: { green: 1 } } }],
-  ['7', { title: 'nothing here', tag: 'a', ml: { tokens: { stone: 1 } } }],
-];
-const MAPPINGS = { properties: { title: { type: 'text' }, tag: { type: 'keyword' }, 'ml.tokens': { type: 'sparse_vector' } } };
+const DOCS = HYBRID_DOCS;
 
 beforeAll(async () => {
   t = await createTestApp({ threads: 2 });
-  for (const [name, shards] of [['l1', 1], ['l3', 3]] as const) {
-    expect((await t.request('PUT', `/${name}`, { settings: { number_of_shards: shards }, mappings: MAPPINGS })).status).toBe(200);
-    await seed(t, name, DOCS);
-  }
+  await seedHybridIndices(t, 'l1', 'l3');
 });
 afterAll(async () => t.close());
 

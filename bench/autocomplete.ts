@@ -7,7 +7,7 @@
  * second, or the start of a first word.
  *
  * Engine level: each request's query phase (plus the suggester's) on one segment in this thread
- * (bench/lib/engine-harness.ts), no fetch or highlight. HTTP: one server process (default threads),
+ * (test/support/engine-harness.ts), no fetch or highlight. HTTP: one server process (default threads),
  * one client; each query's two requests are sent in parallel, as the connector does, and the pair's
  * time is what the user waits for.
  *
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { parseSuggest } from '../src/dsl/index.js';
 import { planCompletion } from '../src/search/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from '../src/cli/report/machine.js';
 import { mulberry32 } from '../src/cli/corpus/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';

@@ -9,7 +9,7 @@
  *   node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers]
  */
 import { parseArgs } from 'node:util';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { buildPeer } from './lib/peers.js';

@@ -4,7 +4,7 @@
  * (BM25-corpus text, bench/lib/corpus.ts, plus deterministic facet fields: `category` 20 values and
  * `brand` 500 values with skewed popularity, `color` 12 uniform values, `price` a double in
  * [0, 1000)). Measured engine-level (one shard's query phase + aggregation collection + reduce and
- * render, in this thread, bench/lib/engine-harness.ts) and over HTTP (one server process, default
+ * render, in this thread, test/support/engine-harness.ts) and over HTTP (one server process, default
  * threads, one client connection), next to the same query without aggregations, interleaved.
  *
  *   npm run build && node dist/bench/faceted-search.js [--docs 200000] [--queries 300]
@@ -12,10 +12,10 @@
 import { parseArgs } from 'node:util';
 import { parseAggregations } from '../src/dsl/aggs/registry.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../src/common/pattern/index.js';
-import { SegmentStatsSource } from '../src/cluster/stats-source.js';
+import { SegmentStatsSource } from '../src/search/index.js';
 import { BucketBudget, planAggregations, reduceAggs, renderAggs } from '../src/search/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from '../src/cli/report/machine.js';
 import { mulberry32 } from '../src/cli/corpus/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';

@@ -4,10 +4,10 @@
  * searches. Documents carry a BM25-corpus text (bench/lib/corpus.ts) and an ELSER-like vector
  * (bench/lib/sparse-corpus.ts: ~120 non-zeros, Zipf(0.9) token popularity); queries pair corpus
  * query i with sparse query i, given as `query_vector` so the model's encoding time is not counted.
- * Engine level: the same index as one segment in this thread (bench/lib/engine-harness.ts), and the
+ * Engine level: the same index as one segment in this thread (test/support/engine-harness.ts), and the
  * work one shard does for each request — a plain search is one top-10 query phase that counts hits;
  * a hybrid search is each list's top `rank_window_size` without counting, one task over the union
- * of the lists that counts, and the coordinator's fusion (cluster/rrf.ts), as cluster/hybrid-search.ts
+ * of the lists that counts, and the coordinator's fusion (cluster/search/rrf.ts), as cluster/search/hybrid-search.ts
  * runs them. HTTP: one server process (default threads), one client connection, requests interleaved
  * per query (lexical, sparse, hybrid window 10, hybrid window 100), 10 hits with `_source` each.
  * The target: the fused request costs less than the sum of its parts (one scatter, one fetch).
@@ -15,11 +15,11 @@
  *   npm run build && node dist/bench/hybrid-latency.js [--docs 200000] [--queries 300]
  */
 import { parseArgs } from 'node:util';
-import { reciprocalRankFusion, type RankedList } from '../src/cluster/rrf.js';
+import { reciprocalRankFusion, type RankedList } from '../src/cluster/search/rrf.js';
 import { HIT_STRIDE, type Exec, type ShardSearchResult } from '../src/search/index.js';
 import { TRACK_TOTAL_HITS_DISABLED } from '../src/dsl/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';

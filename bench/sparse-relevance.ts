@@ -2,7 +2,7 @@
  * Relevance of the built-in sparse encoder `.sparse_model_2` on BEIR SciFact (test split, 300
  * queries) next to BM25, and the encoder's output statistics.
  *
- * - BM25: threadsearch's engine in-process (bench/lib/engine-harness.ts, the code a search worker
+ * - BM25: threadsearch's engine in-process (test/support/engine-harness.ts, the code a search worker
  *   runs), `english` analyzer on title and text, `multi_match` best_fields with tie_breaker 0.5 —
  *   how BEIR queried Elasticsearch. The reference's flat BM25 (Pyserini 2CR) is 0.6789.
  * - sparse: title + text encoded as one text (its first 512 wordpieces), queries encoded by the
@@ -23,7 +23,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';

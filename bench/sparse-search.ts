@@ -11,7 +11,7 @@
  *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N]
  */
 import { parseArgs } from 'node:util';
-import { InProcessIndex } from './lib/engine-harness.js';
+import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { generateSparseCorpus, type SparseVectors } from './lib/sparse-corpus.js';

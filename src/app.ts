@@ -7,7 +7,7 @@
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import {
-  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, type MlState, type NodeRecovery,
+  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, WriteFlow, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
   aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
@@ -105,6 +105,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
     const ingest = new IngestService(mlService, persistState);
     state.register('ingest', () => ingest.snapshot());
     ingest.restore(state.section<IngestState>('ingest'));
+    const writes = new WriteFlow(indices, ingest);
     const tasks = new TaskManager(NODE_ID, new TaskResultFiles(dataDir.tasksDir));
     const byQueryTimings = { ingestMs: 0, writeMs: 0 };
     let apiKeys: ApiKeyService | null = null;
@@ -140,10 +141,10 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       ...indexRoutes(indices),
       ...analyzeRoutes(indices),
       ...aliasRoutes(indices),
-      ...documentRoutes(indices, ingest),
-      ...bulkRoutes(indices, ingest),
+      ...documentRoutes(writes),
+      ...bulkRoutes(writes),
       ...ingestRoutes(ingest),
-      ...reindexRoutes({ indices, ingest, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
+      ...reindexRoutes({ indices, writes, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
       ...searchRoutes(search, searchContexts),
       ...scrollRoutes(searchContexts),

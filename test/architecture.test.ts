@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   storage: ['index', 'errors', 'common'],
   tasks: ['errors', 'common'],
   security: ['errors', 'common'],
-  cluster: ['search', 'index', 'storage', 'ml', 'tasks', 'dsl', 'errors', 'common', 'workers/protocol'],
+  cluster: ['search', 'index', 'storage', 'ml', 'ingest', 'tasks', 'dsl', 'errors', 'common', 'workers/protocol'],
   http: ['cluster', 'ingest', 'tasks', 'security', 'dsl', 'errors', 'common'],
   app: ['*'],
   cli: ['app', 'config', 'errors', 'common'],
@@ -57,6 +57,39 @@ function imports(source: string): string[] {
   const out: string[] = [];
   const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (let m = re.exec(source); m; m = re.exec(source)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+/** Tarjan's strongly connected components: every component of more than one file is a cycle. */
+function stronglyConnected(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let next = 0;
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      component.push(w);
+      if (w === v) break;
+    }
+    out.push(component);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return out;
 }
 
@@ -106,6 +139,16 @@ describe('architecture', () => {
     );
     expect(violations).toEqual([]);
     expect(sources.filter((f) => imports(readFileSync(f, 'utf8')).some((s) => s.includes('/demo/')))).toEqual([]);
+  });
+
+  it('no import cycle between the files of src/ (type-only imports count too; as `npx madge --circular`)', () => {
+    const graph = new Map<string, string[]>();
+    for (const file of sources) {
+      graph.set(file, imports(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts'))));
+    }
+    expect(stronglyConnected(graph).filter((c) => c.length > 1).map((c) => c.map((f) => relative(ROOT, f)).sort())).toEqual([]);
   });
 
   it('nothing in the server imports the browser connector', () => {

@@ -6,16 +6,12 @@
  * (the message types). Invariant: the coordinator never scores documents; workers never own state.
  */
 export * from './search-pool.js';
-export * from './index-service.js';
-export * from './indices-service.js';
-export * from './index-shard.js';
-export * from './search-service.js';
-export * from './index-resolver.js';
+export * from './indices/index-service.js';
+export * from './indices/indices-service.js';
+export * from './indices/index-shard.js';
+export * from './search/search-service.js';
+export * from './indices/index-resolver.js';
 
-export * from './ml-service.js';
-export * from './doc-scan.js';
-export * from './bulk-by-scroll.js';
-export * from './aliases.js';
 export * from './search/rank-eval.js';
 export * from './search-pool-stats.js';
 export * from './stats/index-stats.js';
@@ -28,3 +24,8 @@ export { fieldCapabilities, fieldMappings } from './indices/field-capabilities.j
 export { validateQuery } from './search/validate-query.js';
 export { termVectors } from './search/term-vectors.js';
 export { SearchContexts, DEFAULT_SEARCH_CONTEXT_LIMITS, type SearchContextLimits } from './search/search-contexts.js';
+export * from './ml/ml-service.js';
+export * from './reindex/doc-scan.js';
+export * from './reindex/bulk-by-scroll.js';
+export * from './indices/aliases.js';
+export * from './writes/write-flow.js';

@@ -8,3 +8,4 @@ export * from './es-error.js';
 export * from './catalog.js';
 export { previewInput, MAX_MESSAGE_CHARS } from './input-preview.js';
 export * from './input-preview.js';
+export * from './aggregations.js';

@@ -1,7 +1,7 @@
 /**
  * Alias APIs (ES RestIndicesAliasesAction, RestIndexPutAliasAction, RestIndexDeleteAliasesAction,
  * RestGetAliasesAction): `POST /_aliases` actions, add/remove one alias, get and exists. The
- * aliases themselves live in cluster/aliases.ts; this file only translates requests.
+ * aliases themselves live in cluster/indices/aliases.ts; this file only translates requests.
  */
 import { parseAliasActions, parseAliasProperties, parseBody, parseJsonObject, type AliasAction } from '../dsl/index.js';
 import { render, type IndicesService } from '../cluster/index.js';

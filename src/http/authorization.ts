@@ -9,8 +9,7 @@ import { resolveIndexExpression } from '../cluster/index.js';
 import { globMatcher } from '../common/wildcard.js';
 import { SecurityError } from '../errors/index.js';
 import { grantingPrivileges, isClusterAction, principal, SELF_ACTIONS, type Authentication } from '../security/index.js';
-import { resolveParams } from './params.js';
-import type { RestRequest } from './rest.js';
+import { resolveParams, type Query } from './params.js';
 
 /** What a route asks of the caller. */
 export interface RouteAuthorization {
@@ -88,11 +87,19 @@ export class RequestAuthorizer {
   }
 }
 
+/** What authorization reads of a request (rest.ts's RestRequest, without importing it back). */
+interface AuthorizedRequest {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Query;
+}
+
 /**
  * Checks a route's action before its handler runs and returns the request the handler should see
  * (its `index` parameter narrowed, the authorizer attached for per-item checks).
  */
-export function authorizeRequest(req: RestRequest, route: RouteAuthorization, auth: Authentication, existing: () => readonly string[]): RestRequest {
+export function authorizeRequest<R extends AuthorizedRequest>(
+  req: R, route: RouteAuthorization, auth: Authentication, existing: () => readonly string[],
+): R & { readonly authorizer: RequestAuthorizer } {
   const authorizer = new RequestAuthorizer(auth);
   const { action } = route;
   if (isClusterAction(action)) {

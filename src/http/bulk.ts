@@ -7,15 +7,14 @@
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import { checkNestingDepth, parseJson, parseSourceFilter, parseUpdateRequest, tokenName, withBodyPositions, type SourceFilter } from '../dsl/index.js';
-import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { completeWrite, droppedBody, ids, idTooLong, writeOptions } from './documents.js';
-import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../ingest/index.js';
+import { TouchedShards, type WriteFlow, type WriteOp, type WriteOptions } from '../cluster/index.js';
+import { authorizeOf, droppedBody, ids, idTooLong, writeOptions } from './documents.js';
+import type { WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
-import type { RequestAuthorizer } from './authorization.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
-type Action = 'index' | 'create' | 'update' | 'delete';
+type Action = WriteOp;
 const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
 const METADATA = new Set(['_index', '_id', 'routing', 'pipeline', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream', 'retry_on_conflict', 'dynamic_templates', '_source', 'op_type', 'list_executed_pipelines']);
 
@@ -118,49 +117,54 @@ interface PreparedItem {
   readonly error: unknown;
   /** The parsed source line of an index/create item. */
   readonly parsed: unknown;
-  readonly pipelines: readonly string[];
+  /** The item's pipeline (`pipeline` or `?pipeline=`); null = the index's default. */
+  readonly requestPipeline: string | null;
+  readonly piped: boolean;
   outcome?: WriteDocumentOutcome;
 }
 
 /** `ingest_took`'s absence when no pipeline ran, as ES renders it. */
 const NO_INGEST = -1;
 
-function prepareItem(indices: IndicesService, req: RestRequest, item: BulkItem): PreparedItem {
+/**
+ * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
+ * action; a refused item fails alone with 403, as ES reports it.
+ */
+function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem): PreparedItem {
   const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
   try {
     const opts = itemOptions(item, req.query);
-    if (req.authorizer) authorizeItem(req.authorizer, item, (name) => indices.exists(name));
-    if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, pipelines: [] };
+    writes.authorizeLanding(authorizeOf(req), item.action, item.index!, true);
+    if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, requestPipeline: null, piped: false };
     const parsed = parseDocumentLine(item.source!);
-    const existing = indices.writeTarget(item.index!);
-    const requested = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
-    const pipelines = resolvePipelines(requested, existing?.setting('index.default_pipeline') ?? null, existing?.setting('index.final_pipeline') ?? null);
-    return { item, id, opts, error: null, parsed, pipelines };
+    const requestPipeline = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
+    const piped = isPlainObject(parsed) && writes.pipelinesFor(item.index!, requestPipeline).length > 0;
+    return { item, id, opts, error: null, parsed, requestPipeline, piped };
   } catch (e) {
-    return { item, id, opts: null, error: e, parsed: null, pipelines: [] };
+    return { item, id, opts: null, error: e, parsed: null, requestPipeline: null, piped: false };
   }
 }
 
-export async function executeBulk(indices: IndicesService, ingest: IngestService, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
+export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
   const start = performance.now();
   if (req.body === null) throw new ActionRequestValidationError(['no requests added']);
   const items = parseBulkBody(req.body, defaultIndex);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const policy = refreshParam(req.query);
-  const prepared = items.map((item) => prepareItem(indices, req, item));
+  const prepared = items.map((item) => prepareItem(writes, req, item));
   // Every pipeline runs before anything is written (ES ingests the whole bulk first), batched so
   // an inference processor makes one model request for the bulk.
   let ingestTook = NO_INGEST;
-  const piped = prepared.filter((p) => p.error === null && p.pipelines.length > 0 && isPlainObject(p.parsed));
+  const piped = prepared.filter((p) => p.error === null && p.piped);
   if (piped.length > 0) {
     const t0 = performance.now();
-    const outcomes = await runWritePipelines(ingest, piped.map((p) => ({
-      index: p.item.index!, id: p.id, routing: p.opts!.routing, source: p.parsed as Record<string, unknown>, pipelines: p.pipelines,
+    const outcomes = await writes.runPipelines(piped.map((p) => ({
+      index: p.item.index!, id: p.id, routing: p.opts!.routing, source: p.parsed as Record<string, unknown>, requestPipeline: p.requestPipeline,
     })));
     outcomes.forEach((o, k) => (piped[k].outcome = o));
     ingestTook = Math.round(performance.now() - t0);
   }
-  const touched = new Map<IndexService, Set<number>>();
+  const touched = new TouchedShards();
   const results: Array<Record<string, unknown>> = [];
   let errors = false;
   for (const p of prepared) {
@@ -179,7 +183,7 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
           continue;
         }
         // The pipeline may have rerouted the document (`_index`, `_id`, `_routing`).
-        if (p.outcome.index !== indexName && req.authorizer) authorizeItem(req.authorizer, { ...item, index: p.outcome.index }, (name) => indices.exists(name));
+        if (p.outcome.index !== indexName) writes.authorizeLanding(authorizeOf(req), item.action, p.outcome.index, true);
         indexName = p.outcome.index;
         id = p.outcome.id ?? ids.next();
         opts = { ...opts, routing: p.outcome.routing };
@@ -187,7 +191,7 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
         text = JSON.stringify(parsed);
       }
       // ES auto-creates missing indices for every bulk action except delete.
-      const index = item.action === 'delete' ? indices.requireWrite(indexName) : indices.getOrAutoCreate(indexName);
+      const index = writes.target(item.action, indexName);
       let result;
       let getSource: SourceFilter | null = null;
       if (item.action === 'delete') {
@@ -202,9 +206,7 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
       } else {
         result = index.index(id!, text!, parsed, opts);
       }
-      let shards = touched.get(index);
-      if (!shards) touched.set(index, (shards = new Set()));
-      shards.add(result.shard);
+      touched.touch(index, result.shard);
       const status = item.action === 'update' && result.result === 'noop' ? 200 : writeStatus(result.result);
       const get = updateGetSection(index, result.id, opts.routing, getSource);
       results.push({ [item.action]: { ...writeBody(index, result, false), status, ...(get ? { get } : {}) } });
@@ -215,30 +217,10 @@ export async function executeBulk(indices: IndicesService, ingest: IngestService
   }
   // Durable before acknowledged: every touched shard's translog synced together (one fsync each,
   // shared with concurrent requests), indices created by items that then failed saved too.
-  const done = await Promise.all([...touched].map(([index, shards]) => completeWrite(policy, index, shards)));
-  await indices.persist();
-  const forced = done.some((f) => f);
+  const forced = await writes.complete(policy, touched);
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
   const took = Math.round(performance.now() - start);
   return { body: ingestTook === NO_INGEST ? { took, errors, items: results } : { took, ingest_took: ingestTook, errors, items: results } };
-}
-
-/**
- * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
- * action; a refused item fails alone with 403, as ES reports it.
- */
-const ITEM_ACTIONS: Record<BulkItem['action'], string> = {
-  index: 'indices:data/write/index:op_type/index',
-  create: 'indices:data/write/index:op_type/create',
-  update: 'indices:data/write/update',
-  delete: 'indices:data/write/delete',
-};
-
-function authorizeItem(authorizer: RequestAuthorizer, item: BulkItem, exists: (index: string) => boolean): void {
-  const index = [item.index!];
-  authorizer.require('indices:data/write/bulk[s]', index);
-  authorizer.require(ITEM_ACTIONS[item.action], index);
-  if (item.action !== 'delete' && !exists(item.index!)) authorizer.require('indices:admin/auto_create', index);
 }
 
 /** A source line that is not JSON fails only its item, as a document parsing error. */
@@ -251,10 +233,10 @@ function parseDocumentLine(text: string): unknown {
   }
 }
 
-export function bulkRoutes(indices: IndicesService, ingest: IngestService): RouteDef[] {
+export function bulkRoutes(writes: WriteFlow): RouteDef[] {
   const params = ['refresh', 'routing', 'pipeline', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_includes', '_source_excludes', 'list_executed_pipelines'];
   return [
-    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, ingest, req, null) },
-    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(indices, ingest, req, req.params.index) },
+    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(writes, req, null) },
+    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(writes, req, req.params.index) },
   ];
 }

@@ -6,10 +6,9 @@ import { IllegalArgumentError, ActionRequestValidationError, EsError, previewInp
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
 import { isPlainObject } from '../common/json.js';
-import { resolvePipelines, runWritePipelines, type IngestService } from '../ingest/index.js';
 import { parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
-import type { IndexService, IndicesService, WriteOptions } from '../cluster/index.js';
-import { intParam, longParam, refreshParam, type Query, type RefreshPolicy } from './params.js';
+import { TouchedShards, type Authorize, type IndexService, type IndicesService, type RefreshPolicy, type WriteFlow, type WriteOptions } from '../cluster/index.js';
+import { intParam, longParam, refreshParam, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
@@ -31,27 +30,10 @@ export function writeOptions(query: Query, create: boolean): WriteOptions {
   };
 }
 
-/**
- * What every write does before answering: its translog records fsynced (group commit) and any
- * mapping or index it created saved, then the request's refresh policy applied. True when a
- * refresh was forced.
- */
-export async function completeWrite(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
-  const shards = [...new Set(shardIds)];
-  await index.sync(shards);
-  return applyRefresh(policy, index, shards);
-}
-
-/** Applies the request's refresh policy to the shards a write touched; true when it forced one. */
-async function applyRefresh(policy: RefreshPolicy, index: IndexService, shardIds: Iterable<number>): Promise<boolean> {
-  if (policy === 'none') return false;
-  const shards = [...new Set(shardIds)].map((s) => index.shards[s]);
-  if (policy === 'immediate' || index.resolvedSettings.refreshIntervalMs <= 0) {
-    await Promise.all(shards.map((s) => s.refresh()));
-    return policy === 'immediate';
-  }
-  await Promise.all(shards.map((s) => s.waitForRefresh()));
-  return false;
+/** The caller's rights as the write flow takes them; undefined without security. */
+export function authorizeOf(req: RestRequest): Authorize | undefined {
+  const authorizer = req.authorizer;
+  return authorizer && ((action, indices) => authorizer.require(action, indices));
 }
 
 function requireBody(req: RestRequest): string {
@@ -77,7 +59,14 @@ export function idTooLong(id: string | null): string | null {
   return bytes > 512 ? `id [${previewInput(id, 600)}] is too long, must be no longer than 512 bytes but was: ${bytes}` : null;
 }
 
-async function indexDocument(indices: IndicesService, ingest: IngestService, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
+/** One document's writes are done: durable, saved, refreshed as asked. True when a refresh was forced. */
+function completeOne(writes: WriteFlow, policy: RefreshPolicy, index: IndexService, shard: number): Promise<boolean> {
+  const touched = new TouchedShards();
+  touched.touch(index, shard);
+  return writes.complete(policy, touched);
+}
+
+async function indexDocument(writes: WriteFlow, req: RestRequest, id: string | null, create: boolean): Promise<RestResponse> {
   const opType = req.query.op_type;
   if (opType !== undefined && opType !== 'index' && opType !== 'create') {
     throw new IllegalArgumentError(`opType must be 'create' or 'index', found: [${opType}]`);
@@ -95,25 +84,25 @@ async function indexDocument(indices: IndicesService, ingest: IngestService, req
   let docId = id ?? ids.next();
   let routing = opts.routing;
   let sourceText = text;
-  const existing = indices.writeTarget(indexName);
-  const pipelines = resolvePipelines(req.query.pipeline ?? null, existing?.setting('index.default_pipeline') ?? null, existing?.setting('index.final_pipeline') ?? null);
+  const pipelines = writes.pipelinesFor(indexName, req.query.pipeline ?? null);
   if (pipelines.length > 0 && isPlainObject(parsed)) {
-    const [outcome] = await runWritePipelines(ingest, [{ index: indexName, id: docId, routing, source: parsed, pipelines }]);
+    const [outcome] = await writes.runPipelines([{ index: indexName, id: docId, routing, source: parsed, requestPipeline: req.query.pipeline ?? null }]);
     if (outcome.kind === 'failed') throw outcome.error;
     if (outcome.kind === 'dropped') {
       const { status: _, ...body } = droppedBody(indexName, docId);
       return { status: 200, body };
     }
-    if (outcome.index !== indexName) req.authorizer?.require(`indices:data/write/index:op_type/${op}`, [outcome.index]);
+    // The route checked the URL's index; a pipeline that set `_index` is checked where it points.
+    if (outcome.index !== indexName) writes.authorizeLanding(authorizeOf(req), op, outcome.index, false);
     indexName = outcome.index;
     docId = outcome.id ?? ids.next();
     routing = outcome.routing;
     parsed = outcome.source;
     sourceText = JSON.stringify(parsed);
   }
-  const index = indices.getOrAutoCreate(indexName);
+  const index = writes.target(op, indexName);
   const result = index.index(docId, sourceText, parsed, { ...opts, routing });
-  const forced = await completeWrite(policy, index, [result.shard]);
+  const forced = await completeOne(writes, policy, index, result.shard);
   const status = writeStatus(result.result);
   return {
     status,
@@ -131,28 +120,29 @@ function getDocument(indices: IndicesService, req: RestRequest) {
   return { index, result: index.get(req.params.id, req.query.routing ?? null) };
 }
 
-export function documentRoutes(indices: IndicesService, ingest: IngestService): RouteDef[] {
+export function documentRoutes(writes: WriteFlow): RouteDef[] {
+  const indices: IndicesService = writes.indices;
   return [
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_doc/:id'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, ingest, req, req.params.id, false),
+      handler: (req) => indexDocument(writes, req, req.params.id, false),
     },
     {
       methods: ['POST'],
       paths: ['/:index/_doc'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, ingest, req, null, false),
+      handler: (req) => indexDocument(writes, req, null, false),
     },
     {
       methods: ['PUT', 'POST'],
       paths: ['/:index/_create/:id'],
       authz: { action: 'indices:data/write/index', autoCreate: true },
       params: INDEX_PARAMS,
-      handler: (req) => indexDocument(indices, ingest, req, req.params.id, true),
+      handler: (req) => indexDocument(writes, req, req.params.id, true),
     },
     {
       methods: ['GET'],
@@ -221,7 +211,7 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
         const index = indices.requireWrite(req.params.index);
         const policy = refreshParam(req.query);
         const result = index.delete(req.params.id, writeOptions(req.query, false));
-        const forced = await completeWrite(policy, index, [result.shard]);
+        const forced = await completeOne(writes, policy, index, result.shard);
         return { status: writeStatus(result.result), body: writeBody(index, result, forced) };
       },
     },
@@ -238,9 +228,9 @@ export function documentRoutes(indices: IndicesService, ingest: IngestService): 
         intParam(req.query, 'retry_on_conflict', 0);
         const policy = refreshParam(req.query);
         const opts = writeOptions(req.query, false);
-        const index = indices.getOrAutoCreate(req.params.index);
+        const index = writes.target('update', req.params.index);
         const result = index.update(req.params.id, update, opts);
-        const forced = await completeWrite(policy, index, [result.shard]);
+        const forced = await completeOne(writes, policy, index, result.shard);
         const body = writeBody(index, result, forced);
         // The body's `_source` wins over the URL's, as in ES RestUpdateAction.
         const get = updateGetSection(index, result.id, opts.routing, update.source ?? sourceFilterFor(req.query));

@@ -45,9 +45,10 @@ async function executeMget(indices: IndicesService, req: RestRequest): Promise<R
   const urlFilter = urlSourceFilter(req.query);
   boolParam(req.query, 'realtime', true);
   const items = parseMultiGetRequest(parseJsonObject(req.body), req.params.index ?? null, req.query.routing ?? null);
-  // `refresh=true` makes the named indices' recent writes searchable first, as ES does for GET.
+  // `refresh=true` makes the named indices' recent writes searchable first, as ES does for GET —
+  // only those the caller may read (a refused document fails alone below; its index is not touched).
   if (boolParam(req.query, 'refresh', false)) {
-    const names = [...new Set(items.map((i) => i.index!))];
+    const names = [...new Set(items.map((i) => i.index!))].filter((n) => !req.authorizer?.denial('indices:data/read/get', [n]));
     await Promise.all(names.map((n) => {
       try {
         return indices.require(n).refresh();

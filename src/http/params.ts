@@ -5,6 +5,7 @@
  */
 import { suggestions } from '../common/did-you-mean.js';
 import { IllegalArgumentError } from '../errors/index.js';
+import type { RefreshPolicy } from '../cluster/index.js';
 
 export type Query = Record<string, string | undefined>;
 
@@ -52,7 +53,6 @@ export function longParam(query: Query, name: string): number | null {
   return Number(v);
 }
 
-export type RefreshPolicy = 'none' | 'immediate' | 'wait_for';
 
 /** `refresh` (ES WriteRequest.RefreshPolicy.parse): "", "true" → immediate; "wait_for"; "false". */
 export function refreshParam(query: Query): RefreshPolicy {

@@ -8,9 +8,9 @@
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
 import { parseByQueryBody, parseConflicts, parseJson, parseReindexBody, type Conflicts } from '../dsl/index.js';
 import {
-  ByScrollJob, type ByScrollDeps, type ByScrollKind, type ByScrollRequest, type IndicesService, type RunPipelines, type SearchPool,
+  ByScrollJob, type ByScrollDeps, type ByScrollKind, type ByScrollRequest, type IndicesService, type SearchPool, type WriteFlow,
 } from '../cluster/index.js';
-import { resolvePipelines, runWritePipelines, type IngestService } from '../ingest/index.js';
+import { authorizeOf } from './documents.js';
 import type { JsonObject, TaskManager } from '../tasks/index.js';
 import { boolParam, intParam, longParam, refreshParam, resolveParams, INDICES_OPTIONS, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
@@ -18,7 +18,7 @@ import { renderTaskNodes, type TaskNodeInfo } from './tasks.js';
 
 export interface ByQueryDeps {
   readonly indices: IndicesService;
-  readonly ingest: IngestService;
+  readonly writes: WriteFlow;
   readonly tasks: TaskManager;
   readonly pool: SearchPool;
   readonly inference: ByScrollDeps['inference'];
@@ -51,17 +51,6 @@ function slicesParam(query: Query): number | 'auto' {
   return n;
 }
 
-function pipelineRunner(indices: IndicesService, ingest: IngestService): RunPipelines {
-  return async (docs) => {
-    const chains = docs.map((d) => {
-      const index = indices.get(d.index);
-      return resolvePipelines(d.requestPipeline, index?.setting('index.default_pipeline') ?? null, index?.setting('index.final_pipeline') ?? null);
-    });
-    if (chains.every((c) => c.length === 0)) return docs.map((d) => ({ kind: 'index' as const, index: d.index, id: d.id, routing: d.routing, source: d.source }));
-    return runWritePipelines(ingest, docs.map((d, i) => ({ index: d.index, id: d.id, routing: d.routing, source: d.source, pipelines: chains[i] })));
-  };
-}
-
 interface Plan {
   readonly kind: ByScrollKind;
   readonly description: string;
@@ -78,8 +67,8 @@ async function runByScroll(deps: ByQueryDeps, req: RestRequest, plan: Plan): Pro
   }, async (t) => {
     const built = plan.build();
     const slices = built.slices === 'auto' ? Math.max(1, Math.min(...built.source.map((i) => i.shards.length))) : built.slices;
-    job = new ByScrollJob({ ...built, slices }, {
-      indices: deps.indices, pool: deps.pool, inference: deps.inference, runPipelines: pipelineRunner(deps.indices, deps.ingest), timings: deps.timings,
+    job = new ByScrollJob({ ...built, slices, authorize: authorizeOf(req) }, {
+      indices: deps.indices, pool: deps.pool, inference: deps.inference, writes: deps.writes, timings: deps.timings,
     }, t);
     return (await job.run()) as JsonObject;
   });

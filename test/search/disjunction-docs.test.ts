@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InProcessIndex } from '../../bench/lib/engine-harness.js';
+import { InProcessIndex } from '../support/engine-harness.js';
 import { readId } from '../../src/index/index.js';
 import { matchingDocs } from '../../src/search/aggs/doc-lists.js';
 import { SearchDeadline, NO_DEADLINE } from '../../src/search/exec/deadline.js';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InProcessIndex } from '../../bench/lib/engine-harness.js';
+import { InProcessIndex } from '../support/engine-harness.js';
 import { termOrd } from '../../src/index/index.js';
 import { FeatureScorer } from '../../src/search/exec/feature-scorer.js';
 

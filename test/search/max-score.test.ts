@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessIndex, type HarnessDoc } from '../../bench/lib/engine-harness.js';
+import { InProcessIndex, type HarnessDoc } from '../support/engine-harness.js';
 import { analyzeToTokens, getAnalyzer } from '../../src/analysis/index.js';
 import { intToByte4 } from '../../src/index/index.js';
 import { averageFieldLength, bm25Idf, bm25Score, normInverseCache } from '../../src/search/index.js';

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessIndex, type HarnessDoc } from '../../bench/lib/engine-harness.js';
+import { InProcessIndex, type HarnessDoc } from '../support/engine-harness.js';
 import { maxScoreTuning } from '../../src/search/exec/max-score.js';
 import { featureAccumulationTuning } from '../../src/search/exec/feature-taat.js';
 

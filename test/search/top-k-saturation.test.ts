@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InProcessIndex } from '../../bench/lib/engine-harness.js';
+import { InProcessIndex } from '../support/engine-harness.js';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'alphabet', 'betamax'];
 const TAGS = ['x', 'y', 'z'];

@@ -6,7 +6,7 @@
  */
 import { wildcardsIntersect } from '../../common/wildcard-intersection.js';
 import { isPlainObject } from '../../common/json.js';
-import type { IndexService } from '../index-service.js';
+import type { IndexService } from './index-service.js';
 
 interface Capability {
   readonly type: string;

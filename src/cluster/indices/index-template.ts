@@ -10,7 +10,7 @@ import {
 import { isObject, parseIndexAliases, readBoolean, readNumber, readObject, readStringArray, tokenName, type AliasProperties, type JsonObject } from '../../dsl/index.js';
 import { objectField, unknownField } from '../../dsl/object-parser.js';
 import { flattenSettings, nestSettings, parseRootMapping, validateSettings, type SettingValue } from '../../index/index.js';
-import { render, validateAliasName } from '../aliases.js';
+import { render, validateAliasName } from './aliases.js';
 
 /** The `template` section of both kinds of templates (ES Template). */
 export interface TemplateSection {

@@ -11,10 +11,10 @@ import { docForId, isLive, type Segment } from '../../index/index.js';
 import type { QueryNode } from '../../dsl/index.js';
 import type { SparseInference } from '../../ml/index.js';
 import { explainDoc, planQuery, type Exec, type Explanation } from '../../search/index.js';
-import type { IndexService } from '../index-service.js';
-import type { IndicesService } from '../indices-service.js';
-import { resolveQueryInference } from '../query-inference.js';
-import { SegmentStatsSource } from '../stats-source.js';
+import type { IndexService } from '../indices/index-service.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import { resolveQueryInference } from './query-inference.js';
+import { SegmentStatsSource } from '../../search/index.js';
 
 /** The live copy of a document in its shard's current snapshot, or null. */
 export function locateDocument(index: IndexService, id: string, routing: string | null): { segment: Segment; doc: number } | null {

@@ -8,7 +8,7 @@
 import { EsError, IllegalArgumentError, InternalError } from '../../errors/index.js';
 import { validatePaging, type RankEvalSpec, type RatedRequest } from '../../dsl/index.js';
 import { combineQueryScores, evaluateQuery, type HitKey } from '../../search/index.js';
-import type { SearchOptions, SearchService } from '../search-service.js';
+import type { SearchOptions, SearchService } from './search-service.js';
 
 /** One hit as the search rendered it (`_index`, `_id`, `_score`, `_source` when asked for). */
 type RenderedHit = { _index: string; _id: string } & Record<string, unknown>;

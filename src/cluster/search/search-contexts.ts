@@ -17,10 +17,10 @@ import { IllegalArgumentError, SearchContextMissingError, SearchPhaseExecutionEr
 import { parseTimeValue } from '../../common/time-value.js';
 import type { SearchRequest, SortSpec } from '../../dsl/index.js';
 import type { SortValue } from '../../search/index.js';
-import type { IndicesService } from '../indices-service.js';
-import type { ResolveOptions } from '../index-resolver.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import type { ResolveOptions } from '../indices/index-resolver.js';
 import type { SearchPool } from '../search-pool.js';
-import { NODE_ID, type SearchOptions, type SearchService, type ShardTarget } from '../search-service.js';
+import { NODE_ID, type SearchOptions, type SearchService, type ShardTarget } from './search-service.js';
 
 export interface SearchContextLimits {
   /** `search.max_open_scroll_context` (ES default 500). */

@@ -6,9 +6,14 @@
  * in parallel, as ES's per-shard timers overlap too).
  */
 import type { ShardStats } from '../indices/shard-stats.js';
-import type { ShardTarget } from '../search-service.js';
 
-function statsOf(t: { readonly index: { readonly shards: ReadonlyArray<{ readonly stats: ShardStats }> }; readonly shardId: number }): ShardStats {
+/** The part of a search target (search-phase.ts ShardTarget) the counters need; structural, so search-phase may import this file. */
+interface ShardTarget {
+  readonly index: { readonly shards: ReadonlyArray<{ readonly stats: ShardStats }> };
+  readonly shardId: number;
+}
+
+function statsOf(t: ShardTarget): ShardStats {
   return t.index.shards[t.shardId].stats;
 }
 

@@ -9,9 +9,9 @@
 import { wildcardsIntersect } from '../../common/wildcard-intersection.js';
 import { readSource } from '../../index/index.js';
 import { fieldText, sourcePath } from '../../search/index.js';
-import type { IndexService } from '../index-service.js';
-import type { IndicesService } from '../indices-service.js';
-import { SegmentStatsSource } from '../stats-source.js';
+import type { IndexService } from '../indices/index-service.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import { SegmentStatsSource } from '../../search/index.js';
 import { locateDocument } from './explain.js';
 
 export interface TermVectorsOptions {

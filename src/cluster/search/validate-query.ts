@@ -6,8 +6,8 @@
 import { EsError } from '../../errors/index.js';
 import type { QueryNode } from '../../dsl/index.js';
 import { describeQuery } from '../../search/index.js';
-import type { IndicesService } from '../indices-service.js';
-import type { ResolveOptions } from '../index-resolver.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import type { ResolveOptions } from '../indices/index-resolver.js';
 import { planForIndex } from './explain.js';
 
 export interface ValidateQueryOptions {

@@ -3,7 +3,7 @@
  * assigned, so an index with replicas is yellow; an index that lost data at recovery is red.
  * Shared by `_cluster/health`, `_cat/health`, `_cat/indices` and `_cluster/stats`.
  */
-import type { IndexService } from '../index-service.js';
+import type { IndexService } from '../indices/index-service.js';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 

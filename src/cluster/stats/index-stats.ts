@@ -7,8 +7,8 @@
  * `store` is the bytes of the published segments and live-docs bitsets: the SharedArrayBuffers the
  * node holds, which are also what a flush writes (plus a 24-byte header per file).
  */
-import type { IndexService } from '../index-service.js';
-import type { IndexShard } from '../index-shard.js';
+import type { IndexService } from '../indices/index-service.js';
+import type { IndexShard } from '../indices/index-shard.js';
 
 /** The sections ES's `_stats` returns by default, in its order. */
 export const INDEX_STATS_METRICS = ['docs', 'store', 'indexing', 'search', 'refresh', 'flush', 'merge', 'segments'] as const;

@@ -6,9 +6,9 @@
  */
 import { availableParallelism, cpus, freemem, hostname, loadavg, platform, arch, totalmem, type as osType, release } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import type { IndexService } from '../index-service.js';
-import type { IndicesService } from '../indices-service.js';
-import type { MlService } from '../ml-service.js';
+import type { IndexService } from '../indices/index-service.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import type { MlService } from '../ml/ml-service.js';
 import type { SearchPool } from '../search-pool.js';
 import type { TimeSummary } from '../search-pool-stats.js';
 import { emptySums, indexSums, renderCommonStats, type IndexStatsMetric, type StatsSums, INDEX_STATS_METRICS } from './index-stats.js';

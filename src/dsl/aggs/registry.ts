@@ -4,8 +4,7 @@
  * parsers live beside this file.
  */
 import { didYouMean } from '../../common/did-you-mean.js';
-import { AggregationInitializationError } from '../../errors/aggregations.js';
-import { NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
+import { AggregationInitializationError, NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, within } from '../parse-helpers.js';
 import type { AggNode } from './agg-nodes.js';

@@ -75,13 +75,21 @@ function parseNumeric(field: ResolvedField, value: unknown): number {
     return n;
   }
   if (!Number.isFinite(n)) throw new IllegalArgumentError(`[${field.type}] supports only finite values, but got [${String(value)}]`);
+  return toValueSpace(field, n);
+}
+
+/**
+ * A number as the field stores it: float32, half-float, or scaled_float's long over its scaling
+ * factor (ES stores Math.round(value * scaling_factor) and divides on read). Index time and query
+ * time both go through here, so a term query finds exactly the values that were indexed.
+ */
+export function toValueSpace(field: ResolvedField, n: number): number {
   switch (field.type) {
     case 'float':
       return Math.fround(n);
     case 'half_float':
       return toHalfFloat(n);
     case 'scaled_float':
-      // ES stores Math.round(value * scaling_factor) as a long and divides on read.
       return Math.round(n * field.scalingFactor) / field.scalingFactor;
     default:
       return n;

@@ -5,7 +5,7 @@
  * this file dispatches and holds what bucket aggregations share.
  */
 import type { Segment } from '../../index/index.js';
-import { DEFAULT_MAX_BUCKETS, TooManyBucketsError } from '../../errors/aggregations.js';
+import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
 import type { AggPartial, BucketSubs, ExecAgg, FixedBucketsPartial, KeyedBucketsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
@@ -14,15 +14,22 @@ import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
 
+/** The way back into this dispatch for bucket aggregations' sub-aggregations. */
+const SUB_AGGS: SubAggregations = {
+  collect: (subAggs, segments, buckets) => collectBucketSubs(subAggs, segments, buckets),
+  render: (subAggs, bucket, budget) => renderBucketBody(subAggs, bucket, budget),
+  orderValue: (subAggs, bucket, path) => bucketOrderValue(subAggs, bucket, path),
+};
+
 export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists): AggPartial[] {
   return aggs.map((agg) => {
     switch (agg.t) {
-      case 'terms': return collectTerms(agg, segments, docs);
+      case 'terms': return collectTerms(agg, segments, docs, SUB_AGGS);
       case 'metric': return collectMetric(agg, segments, docs);
-      case 'range': return collectRange(agg, segments, docs);
-      case 'histogram': return collectHistogram(agg, segments, docs);
-      case 'filter': return collectFilter(agg, segments, docs);
-      case 'filters': return collectFilters(agg, segments, docs);
+      case 'range': return collectRange(agg, segments, docs, SUB_AGGS);
+      case 'histogram': return collectHistogram(agg, segments, docs, SUB_AGGS);
+      case 'filter': return collectFilter(agg, segments, docs, SUB_AGGS);
+      case 'filters': return collectFilters(agg, segments, docs, SUB_AGGS);
     }
   });
 }
@@ -35,12 +42,6 @@ export type Reduced =
   | { readonly t: 'keyed'; readonly buckets: Map<string | number, MergedBucket> }
   | { readonly t: 'fixed'; readonly buckets: MergedBucket[] }
   | { readonly t: 'metric'; readonly value: AggPartial & { t: 'metric' } };
-
-export interface MergedBucket {
-  count: number;
-  /** Each shard's sub-aggregation partials for this bucket. */
-  readonly subs: AggPartial[][];
-}
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
 export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<readonly AggPartial[]>): Reduced[] {
@@ -81,7 +82,7 @@ function mergeFixed(parts: readonly FixedBucketsPartial[]): MergedBucket[] {
  * The value a bucket sorts by under a sub-aggregation order path (see ExecBucketOrder): reduces
  * just the aggregations on the path, for this bucket.
  */
-export function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, path: readonly number[]): number {
+function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, path: readonly number[]): number {
   let aggs = subAggs;
   let current = bucket;
   for (let i = 0; i < path.length; i++) {
@@ -98,38 +99,17 @@ export function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBuck
   return current.count;
 }
 
-/** Java's Double.compare: NaN above everything, -0 below 0. */
-export function compareDoubles(a: number, b: number): number {
-  if (a < b) return -1;
-  if (a > b) return 1;
-  const an = Number.isNaN(a);
-  const bn = Number.isNaN(b);
-  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
-  return Object.is(a, b) ? 0 : Object.is(a, -0) ? -1 : 1;
-}
-
-/** Counts the buckets of a response against `search.max_buckets` (ES MultiBucketConsumer). */
-export class BucketBudget {
-  private used = 0;
-  constructor(readonly limit = DEFAULT_MAX_BUCKETS) {}
-  /** Takes n buckets; fails as ES does once the response would hold more than the limit. */
-  take(n: number): void {
-    this.used += n;
-    if (this.used > this.limit) throw new TooManyBucketsError(this.used, this.limit);
-  }
-}
-
 export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[], budget: BucketBudget): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   aggs.forEach((agg, a) => {
     const r = reduced[a];
     switch (agg.t) {
       case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { t: 'metric' }>).value); break;
-      case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget); break;
-      case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget); break;
-      case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget); break;
-      case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget); break;
-      case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget); break;
+      case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
+      case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
+      case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget, SUB_AGGS); break;
+      case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
+      case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget, SUB_AGGS); break;
     }
     // ES prints `meta` first (InternalAggregation.toXContent).
     if (agg.meta !== undefined) out[agg.name] = { meta: agg.meta, ...(out[agg.name] as object) };
@@ -146,7 +126,7 @@ function fixedOf(r: Reduced): MergedBucket[] {
 }
 
 /** A bucket's `doc_count` and its sub-aggregations, reduced and rendered (ES InternalBucket). */
-export function renderBucketBody(subAggs: readonly ExecAgg[], bucket: MergedBucket | undefined, budget: BucketBudget): Record<string, unknown> {
+function renderBucketBody(subAggs: readonly ExecAgg[], bucket: MergedBucket | undefined, budget: BucketBudget): Record<string, unknown> {
   const body: Record<string, unknown> = { doc_count: bucket?.count ?? 0 };
   if (subAggs.length === 0) return body;
   // A bucket no shard saw (an empty histogram gap, min_doc_count 0) still renders its empty sub-aggregations.
@@ -155,7 +135,7 @@ export function renderBucketBody(subAggs: readonly ExecAgg[], bucket: MergedBuck
 }
 
 /** Sub-aggregations of each bucket over its own docs; [] when there are none (nothing to send). */
-export function collectBucketSubs(subAggs: readonly ExecAgg[], segments: readonly Segment[], buckets: ReadonlyArray<{ toDocLists(): DocLists }>): BucketSubs {
+function collectBucketSubs(subAggs: readonly ExecAgg[], segments: readonly Segment[], buckets: ReadonlyArray<{ toDocLists(): DocLists }>): BucketSubs {
   if (subAggs.length === 0) return [];
   return buckets.map((b) => collectAggs(subAggs, segments, b.toDocLists()));
 }

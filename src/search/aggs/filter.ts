@@ -6,11 +6,11 @@
 import type { Segment } from '../../index/index.js';
 import type { ExecFilter, ExecFilters, FixedBucketsPartial } from './exec-aggs.js';
 import { BucketDocs, queryMatches, type DocLists } from './doc-lists.js';
-import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import type { Exec } from '../plan/exec-nodes.js';
 
 /** Buckets for `queries` (+ one for docs matching none when `other`), over the parent's docs. */
-function collectQueries(queries: readonly Exec[], other: boolean, subs: ExecFilter['subs'], segments: readonly Segment[], docs: DocLists): FixedBucketsPartial {
+function collectQueries(queries: readonly Exec[], other: boolean, subs: ExecFilter['subs'], segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {
   const n = queries.length + (other ? 1 : 0);
   const counts = new Array<number>(n).fill(0);
   const withSubs = subs.length > 0;
@@ -34,25 +34,25 @@ function collectQueries(queries: readonly Exec[], other: boolean, subs: ExecFilt
       }
     }
   }
-  return { t: 'fixed_buckets', counts, subs: collectBucketSubs(subs, segments, bucketDocs) };
+  return { t: 'fixed_buckets', counts, subs: sub.collect(subs, segments, bucketDocs) };
 }
 
-export function collectFilter(agg: ExecFilter, segments: readonly Segment[], docs: DocLists): FixedBucketsPartial {
-  return collectQueries([agg.query], false, agg.subs, segments, docs);
+export function collectFilter(agg: ExecFilter, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {
+  return collectQueries([agg.query], false, agg.subs, segments, docs, sub);
 }
 
-export function collectFilters(agg: ExecFilters, segments: readonly Segment[], docs: DocLists): FixedBucketsPartial {
-  return collectQueries(agg.queries, agg.otherBucketKey !== null, agg.subs, segments, docs);
+export function collectFilters(agg: ExecFilters, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {
+  return collectQueries(agg.queries, agg.otherBucketKey !== null, agg.subs, segments, docs, sub);
 }
 
-export function renderFilter(agg: ExecFilter, bucket: MergedBucket | undefined, budget: BucketBudget): Record<string, unknown> {
-  return renderBucketBody(agg.subs, bucket, budget);
+export function renderFilter(agg: ExecFilter, bucket: MergedBucket | undefined, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
+  return sub.render(agg.subs, bucket, budget);
 }
 
-export function renderFilters(agg: ExecFilters, buckets: readonly MergedBucket[], budget: BucketBudget): Record<string, unknown> {
+export function renderFilters(agg: ExecFilters, buckets: readonly MergedBucket[], budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   const keys = agg.otherBucketKey !== null ? [...agg.keys, agg.otherBucketKey] : agg.keys;
   budget.take(keys.length);
-  const rendered = keys.map((key, i) => [key, renderBucketBody(agg.subs, buckets[i], budget)] as const);
+  const rendered = keys.map((key, i) => [key, sub.render(agg.subs, buckets[i], budget)] as const);
   if (!agg.named) return { buckets: rendered.map(([, b]) => b) };
   return { buckets: Object.fromEntries(rendered) };
 }

@@ -8,14 +8,14 @@ import type { Segment } from '../../index/index.js';
 import type { ExecHistogram, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { forEachNumericValues } from './field-values.js';
-import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import { formatAsString, javaDouble } from './key-format.js';
 
 function bucketKey(agg: ExecHistogram, v: number): number {
   return Math.floor((v - agg.offset) / agg.interval) * agg.interval + agg.offset;
 }
 
-export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
+export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
   const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
   const add = (key: number, s: number, doc: number): void => buckets.addDoc(buckets.bucketOf(key), s, doc);
   forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
@@ -27,10 +27,10 @@ export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[
       previous = key;
     }
   });
-  return { t: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: collectBucketSubs(agg.subs, segments, buckets.bucketDocs) };
+  return { t: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
 }
 
-export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget): Record<string, unknown> {
+export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   let keys = [...merged.keys()] as number[];
   if (agg.minDocCount === 0 && keys.length > 0) {
     let min = Infinity;
@@ -57,7 +57,7 @@ export function renderHistogram(agg: ExecHistogram, merged: Map<string | number,
     const asString = formatAsString(agg.source, key);
     if (asString !== null) out.key_as_string = asString;
     out.key = key;
-    return [asString ?? javaDouble(key), Object.assign(out, renderBucketBody(agg.subs, merged.get(key), budget))] as const;
+    return [asString ?? javaDouble(key), Object.assign(out, sub.render(agg.subs, merged.get(key), budget))] as const;
   });
   if (!agg.keyed) return { buckets: buckets.map(([, b]) => b) };
   return { buckets: Object.fromEntries(buckets) };

@@ -5,5 +5,6 @@
  */
 export * from './exec-aggs.js';
 export { planAggregations, fielddataError, fielddataNotSupportedError } from './plan-aggs.js';
-export { collectAggs, reduceAggs, renderAggs, BucketBudget } from './aggregate.js';
+export { collectAggs, reduceAggs, renderAggs } from './aggregate.js';
+export { BucketBudget } from './buckets.js';
 export { matchingDocs } from './doc-lists.js';

@@ -6,9 +6,8 @@
  * Runs on the coordinator, per index; errors are that index's shard failures.
  */
 import { compiledFormat, fieldTypeName, type ResolvedField } from '../../index/index.js';
-import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
+import { AggregationExecutionError, IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
 import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
-import { AggregationExecutionError } from '../../errors/aggregations.js';
 import { parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';

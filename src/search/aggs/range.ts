@@ -7,10 +7,10 @@ import type { Segment } from '../../index/index.js';
 import type { ExecRange, ExecRangeBucket, FixedBucketsPartial } from './exec-aggs.js';
 import { BucketDocs, type DocLists } from './doc-lists.js';
 import { forEachNumericValues } from './field-values.js';
-import { collectBucketSubs, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import { formatAsString, javaDouble } from './key-format.js';
 
-export function collectRange(agg: ExecRange, segments: readonly Segment[], docs: DocLists): FixedBucketsPartial {
+export function collectRange(agg: ExecRange, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {
   const ranges = agg.ranges;
   const counts = new Array<number>(ranges.length).fill(0);
   const withSubs = agg.subs.length > 0;
@@ -25,7 +25,7 @@ export function collectRange(agg: ExecRange, segments: readonly Segment[], docs:
       if (withSubs) bucketDocs[r].add(s, doc);
     }
   });
-  return { t: 'fixed_buckets', counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+  return { t: 'fixed_buckets', counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
 }
 
 function boundText(agg: ExecRange, v: number): string {
@@ -37,7 +37,7 @@ function rangeKey(agg: ExecRange, r: ExecRangeBucket): string {
   return `${r.from === -Infinity ? '*' : boundText(agg, r.from)}-${r.to === Infinity ? '*' : boundText(agg, r.to)}`;
 }
 
-export function renderRange(agg: ExecRange, buckets: readonly MergedBucket[], budget: BucketBudget): Record<string, unknown> {
+export function renderRange(agg: ExecRange, buckets: readonly MergedBucket[], budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   budget.take(agg.ranges.length);
   const rendered = agg.ranges.map((r, i) => {
     const out: Record<string, unknown> = {};
@@ -50,7 +50,7 @@ export function renderRange(agg: ExecRange, buckets: readonly MergedBucket[], bu
       out.to = r.to;
       if (agg.kind === 'date_range') out.to_as_string = boundText(agg, r.to);
     }
-    return [rangeKey(agg, r), Object.assign(out, renderBucketBody(agg.subs, buckets[i], budget))] as const;
+    return [rangeKey(agg, r), Object.assign(out, sub.render(agg.subs, buckets[i], budget))] as const;
   });
   if (!agg.keyed) return { buckets: rendered.map(([, b]) => b) };
   return { buckets: Object.fromEntries(rendered) };

@@ -11,10 +11,10 @@ import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
 import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
-import { bucketOrderValue, collectBucketSubs, compareDoubles, renderBucketBody, type BucketBudget, type MergedBucket } from './aggregate.js';
+import { compareDoubles, type BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
 import { compareKeys, formatAsString } from './key-format.js';
 
-export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists): KeyedBucketsPartial {
+export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
   const withSubs = agg.subs.length > 0;
   const buckets = new KeyedBucketCollector<string | number>(segments.length, withSubs);
   const bucketOf = (key: string | number): number => buckets.bucketOf(key);
@@ -67,7 +67,7 @@ export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs:
       for (let i = 0; i < list.length; i++) addDoc(bucketOf(missing), s, list[i]);
     }
   }
-  return { t: 'keyed_buckets', keys: buckets.keys, counts, subs: collectBucketSubs(agg.subs, segments, bucketDocs) };
+  return { t: 'keyed_buckets', keys: buckets.keys, counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
 }
 
 /**
@@ -89,7 +89,7 @@ function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string 
   return (key) => set.has(key) || (typeof key === 'number' && set.has(formatAsString(source, key) ?? ''));
 }
 
-export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedBucket>, budget: BucketBudget): Record<string, unknown> {
+export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   const include = agg.include ? termsFilter(agg.include, agg.source) : null;
   const exclude = agg.exclude ? termsFilter(agg.exclude, agg.source) : null;
   const eligible: Array<[string | number, MergedBucket]> = [];
@@ -99,7 +99,7 @@ export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedB
     eligible.push(entry);
   }
   // Sub-aggregation orders reduce the path's aggregations once per bucket, before sorting.
-  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, bucketOrderValue(agg.subs, b, o.path)])) : null));
+  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, sub.orderValue(agg.subs, b, o.path)])) : null));
   eligible.sort(([ka, a], [kb, b]) => {
     for (let i = 0; i < agg.order.length; i++) {
       const o = agg.order[i];
@@ -120,7 +120,7 @@ export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedB
       const out: Record<string, unknown> = { key };
       const asString = typeof key === 'number' ? formatAsString(agg.source, key) : null;
       if (asString !== null) out.key_as_string = asString;
-      return Object.assign(out, renderBucketBody(agg.subs, b, budget));
+      return Object.assign(out, sub.render(agg.subs, b, budget));
     }),
   };
 }

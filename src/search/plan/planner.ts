@@ -18,7 +18,7 @@ import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, 
 import { boolOf, matchQuery } from './text.js';
 
 
-/** The coordinator encodes query texts before planning (cluster/query-inference.ts). */
+/** The coordinator encodes query texts before planning (cluster/search/query-inference.ts). */
 function inferred(kind: string, tokens: readonly WeightedToken[] | null): readonly WeightedToken[] {
   if (tokens === null) throw new IllegalArgumentError(`[${kind}] query text was not encoded: no inference service is available`);
   return tokens;

@@ -6,7 +6,7 @@
 import { IllegalArgumentError, NumberFormatError, QueryShardError } from '../../errors/index.js';
 import type { TermValue } from '../../dsl/index.js';
 import {
-  INDEX_PREFIX_MIN_CHARS, compiledFormat, normalizerOf, prefixFieldPath, prefixLengthWithinBounds, toHalfFloat, type ResolvedField,
+  INDEX_PREFIX_MIN_CHARS, compiledFormat, normalizerOf, prefixFieldPath, prefixLengthWithinBounds, toValueSpace, type ResolvedField,
 } from '../../index/index.js';
 import { parseDateFormat, parseDateMath } from '../../common/dates/index.js';
 import { checkRegexLength, compileLiteral, compileRegexp, compileWildcard } from '../../common/pattern/index.js';
@@ -41,16 +41,7 @@ function numericValue(field: ResolvedField, value: TermValue): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   // ES NumberFieldMapper parses with Double.parseDouble: Java's NumberFormatException.
   if (typeof value === 'boolean' || Number.isNaN(n)) throw new NumberFormatError(String(value));
-  switch (field.type) {
-    case 'float':
-      return Math.fround(n);
-    case 'half_float':
-      return toHalfFloat(n);
-    case 'scaled_float':
-      return Math.round(n * field.scalingFactor) / field.scalingFactor;
-    default:
-      return n;
-  }
+  return toValueSpace(field, n);
 }
 
 function dateValue(ctx: PlanContext, field: ResolvedField, value: TermValue, roundUp: boolean, format: string | null, timeZone: string | null): number {

@@ -14,8 +14,8 @@
  * The heap of best entries starts small and grows (×4) until the walk above finished within
  * entries known to be the best, or the heap holds every match.
  */
-import type { ShardView } from '../exec/shard-search.js';
 import type { SearchDeadline } from '../exec/deadline.js';
+import type { ShardView } from '../exec/shard-view.js';
 import { readCompletionText, termAt } from '../../index/index.js';
 import { SUGGEST_STRIDE, type CompletionShardResult, type ExecCompletion } from './exec-suggest.js';
 import { matchingRanges } from './completion-ranges.js';

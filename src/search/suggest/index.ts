@@ -7,3 +7,4 @@ export * from './exec-suggest.js';
 export { planCompletion, suggestionText } from './plan-suggest.js';
 export { suggestCompletion } from './completion-suggester.js';
 export { OptionPicker } from './option-picker.js';
+export { reduceCompletion, type SuggestOption, type SuggestTarget } from './suggest-reduce.js';

@@ -1,0 +1,320 @@
+/**
+ * A shard: the indexing buffer (recent writes) and the live version map that makes GET and
+ * versioning realtime, over the published segments (shard-segments.ts) and the commit and
+ * translog (shard-durability.ts). Writes are applied synchronously on the coordinator (one
+ * thread, so no locks); refresh hands the buffer to a worker that builds a segment and publishes a
+ * new snapshot; merges combine adjacent small segments in the background.
+ *
+ * Durability: every write is appended to the shard's translog before it is acknowledged (callers
+ * await `sync()`); recovery replays the translog ops above the commit's checkpoint through the
+ * same write path.
+ */
+import { VersionConflictError } from '../../errors/index.js';
+import { docForId, isLive, readSource } from '../../index/index.js';
+import type { TranslogOp } from '../../storage/index.js';
+import { ShardDurability, type ShardRecovery } from './shard-durability.js';
+import { ShardSegments } from './shard-segments.js';
+import type { BufferedDoc, DocVersion, LatestOp, ShardContext, ShardSnapshot } from './shard-state.js';
+import { ShardStats, timedWrite, WRITE_TIMING_SAMPLE } from './shard-stats.js';
+
+export type { ShardContext } from './shard-state.js';
+export type { ShardRecovery } from './shard-durability.js';
+
+/** Heap bytes a buffered document costs beyond its strings (objects, map entries). */
+const BUFFERED_DOC_OVERHEAD = 200;
+
+export interface WriteOutcome {
+  readonly seqNo: number;
+  readonly version: number;
+  readonly result: 'created' | 'updated' | 'deleted' | 'not_found';
+}
+
+export class IndexShard {
+  private buffer: BufferedDoc[] = [];
+  private latest = new Map<string, LatestOp>();
+  private deletes = new Map<string, number>();
+  /** The version map of a refresh in progress, still consulted by realtime reads. */
+  private refreshingLatest: Map<string, LatestOp> | null = null;
+  private nextSeqNo = 0;
+  private refreshQueue: Promise<void> = Promise.resolve();
+  private refreshPending: Promise<void> | null = null;
+  /** Approximate heap bytes held by buffered (unrefreshed) documents: the indexing buffer budget. */
+  bufferedBytes = 0;
+  /** Operation counters for the stats APIs (plain increments on the hot paths). */
+  readonly stats = new ShardStats();
+  /** Notified after each refresh publishes (refresh=wait_for listeners). */
+  private refreshListeners: Array<() => void> = [];
+  private flushScheduled = false;
+  /** Set when recovery found damage: the index reports red health. */
+  recoveredWithLoss = false;
+  private readonly segments: ShardSegments;
+  private readonly durability: ShardDurability;
+
+  constructor(readonly shardId: number, private readonly ctx: ShardContext) {
+    this.segments = new ShardSegments(shardId, ctx, this.stats);
+    this.durability = new ShardDurability(ctx, this.segments, this.stats);
+  }
+
+  /** The published point-in-time view searches read. */
+  get snapshot(): ShardSnapshot {
+    return this.segments.snapshot;
+  }
+
+  get primaryTerm(): number {
+    return 1;
+  }
+
+  get maxSeqNo(): number {
+    return this.nextSeqNo - 1;
+  }
+
+  /** Documents written but not yet refreshed. */
+  get pendingOps(): number {
+    return this.latest.size + this.deletes.size;
+  }
+
+  // ---- realtime reads ---------------------------------------------------------------------------
+
+  private fromLatest(op: LatestOp): DocVersion {
+    return op.kind === 'index'
+      ? { exists: true, version: op.doc.version, seqNo: op.doc.seqNo, source: op.doc.source }
+      : { exists: false, version: op.version, seqNo: op.seqNo, source: null };
+  }
+
+  /** The newest state of `id`: buffer, then a refresh in flight, then segments newest first. */
+  lookup(id: string): DocVersion | null {
+    const op = this.latest.get(id) ?? this.refreshingLatest?.get(id);
+    if (op) return this.fromLatest(op);
+    const segs = this.snapshot.segments;
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const s = segs[i];
+      const doc = docForId(s.reader, id);
+      if (doc < 0) continue;
+      const live = isLive(s.liveDocs, doc);
+      return {
+        exists: live,
+        version: s.reader.version[doc],
+        seqNo: s.reader.seqNo[doc],
+        source: live ? readSource(s.reader, doc) ?? '' : null,
+      };
+    }
+    return null;
+  }
+
+  /** True when the newest copy of `id` is still in the indexing buffer (not yet in a segment). */
+  isBuffered(id: string): boolean {
+    return (this.latest.get(id) ?? this.refreshingLatest?.get(id))?.kind === 'index';
+  }
+
+  // ---- writes -----------------------------------------------------------------------------------
+
+  private conflict(reason: string): VersionConflictError {
+    return new VersionConflictError(reason, this.ctx.indexName, this.ctx.indexUuid, this.shardId);
+  }
+
+  /** Checks `op_type=create` and `if_seq_no`/`if_primary_term` before a write (ES InternalEngine). */
+  checkPreconditions(id: string, prev: DocVersion | null, opts: { create: boolean; ifSeqNo: number | null; ifPrimaryTerm: number | null }): void {
+    if (opts.create && prev?.exists) {
+      throw this.conflict(`[${id}]: version conflict, document already exists (current version [${prev.version}])`);
+    }
+    if (opts.ifSeqNo !== null || opts.ifPrimaryTerm !== null) {
+      const seq = opts.ifSeqNo ?? -2;
+      const term = opts.ifPrimaryTerm ?? 0;
+      if (!prev?.exists) {
+        throw this.conflict(`[${id}]: version conflict, required seqNo [${seq}], primary term [${term}]. but no document was found`);
+      }
+      if (prev.seqNo !== seq || term !== this.primaryTerm) {
+        throw this.conflict(`[${id}]: version conflict, required seqNo [${seq}], primary term [${term}]. current document has seqNo [${prev.seqNo}] and primary term [${this.primaryTerm}]`);
+      }
+    }
+  }
+
+  index(id: string, source: string, indexOrder: number, prev: DocVersion | null): WriteOutcome {
+    const start = timedWrite(this.stats.indexTotal) ? performance.now() : -1;
+    const seqNo = this.nextSeqNo;
+    const version = prev ? prev.version + 1 : 1;
+    // The translog record first: if it cannot be appended, nothing changes.
+    this.ctx.store.translog!.append({ op: 'index', seqNo, version, indexOrder, id, source });
+    this.nextSeqNo++;
+    this.applyIndex({ id, source, seqNo, version, indexOrder, superseded: false }, prev);
+    this.stats.indexTotal++;
+    if (start >= 0) this.stats.indexTimeMs += (performance.now() - start) * WRITE_TIMING_SAMPLE;
+    return { seqNo, version, result: prev?.exists ? 'updated' : 'created' };
+  }
+
+  delete(id: string, prev: DocVersion | null): WriteOutcome {
+    const start = timedWrite(this.stats.deleteTotal) ? performance.now() : -1;
+    const seqNo = this.nextSeqNo;
+    const version = prev ? prev.version + 1 : 1;
+    this.ctx.store.translog!.append({ op: 'delete', seqNo, version, id });
+    this.nextSeqNo++;
+    this.applyDelete(id, seqNo, version, prev);
+    this.stats.deleteTotal++;
+    if (start >= 0) this.stats.deleteTimeMs += (performance.now() - start) * WRITE_TIMING_SAMPLE;
+    return { seqNo, version, result: prev?.exists ? 'deleted' : 'not_found' };
+  }
+
+  private applyIndex(doc: BufferedDoc, prev: DocVersion | null): void {
+    // UTF-16 strings plus the entry and map overhead.
+    this.bufferedBytes += 2 * (doc.source.length + doc.id.length) + BUFFERED_DOC_OVERHEAD;
+    const old = this.latest.get(doc.id);
+    if (old?.kind === 'index') old.doc.superseded = true;
+    this.buffer.push(doc);
+    this.latest.set(doc.id, { kind: 'index', doc });
+    if (prev) this.deletes.set(doc.id, doc.seqNo);
+  }
+
+  private applyDelete(id: string, seqNo: number, version: number, prev: DocVersion | null): void {
+    const old = this.latest.get(id);
+    if (old?.kind === 'index') old.doc.superseded = true;
+    this.latest.set(id, { kind: 'delete', seqNo, version });
+    if (prev?.exists) this.deletes.set(id, seqNo);
+  }
+
+  /** Re-applies a recovered translog op (its seq_no, version and write order as recorded). */
+  replay(op: TranslogOp): void {
+    const prev = this.lookup(op.id);
+    if (op.op === 'index') {
+      this.applyIndex({ id: op.id, source: op.source, seqNo: op.seqNo, version: op.version, indexOrder: op.indexOrder, superseded: false }, prev);
+    } else {
+      this.applyDelete(op.id, op.seqNo, op.version, prev);
+    }
+  }
+
+  /** Applies changed `index.translog.*` settings. */
+  reconfigureTranslog(): void {
+    this.ctx.store.translog?.configure(this.ctx.translogOptions());
+  }
+
+  /**
+   * Resolves once every write made before the call is durable (translog fsynced, shared with
+   * concurrent writers); may start a flush when the translog has grown past its threshold.
+   */
+  async sync(): Promise<void> {
+    const translog = this.ctx.store.translog!;
+    await translog.sync();
+    if (!this.flushScheduled && translog.sizeBytes > this.ctx.flushThresholdBytes()) {
+      this.flushScheduled = true;
+      void this.flush().catch(() => undefined).finally(() => (this.flushScheduled = false));
+    }
+  }
+
+  // ---- refresh ----------------------------------------------------------------------------------
+
+  /** Resolves once every write made before the call is searchable. */
+  refresh(): Promise<void> {
+    if (this.refreshPending) return this.refreshPending;
+    const run = this.refreshQueue.then(async () => {
+      this.refreshPending = null;
+      const start = performance.now();
+      await this.doRefresh();
+      this.stats.refreshTotal++;
+      this.stats.refreshTimeMs += performance.now() - start;
+    });
+    this.refreshPending = run;
+    this.refreshQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** True while a refresh is queued or running (the memory controller skips such shards). */
+  get refreshing(): boolean {
+    return this.refreshPending !== null || this.refreshingLatest !== null;
+  }
+
+  /** Resolves after the next refresh publishes (`refresh=wait_for`). */
+  waitForRefresh(): Promise<void> {
+    return new Promise((resolve) => this.refreshListeners.push(resolve));
+  }
+
+  private async doRefresh(): Promise<void> {
+    if (this.segments.closed) return;
+    // Every op so far is either captured below or already in segments.
+    const checkpoint = this.nextSeqNo - 1;
+    if (this.buffer.length === 0 && this.deletes.size === 0) {
+      // Only tombstones of absent docs (or nothing) since the last refresh: advance the checkpoint.
+      this.latest.clear();
+      this.segments.snapshot = { ...this.segments.snapshot, checkpoint };
+      this.notifyRefreshed();
+      return;
+    }
+    // Capture: new writes go to fresh structures while this refresh builds.
+    const buffer = this.buffer;
+    const latest = this.latest;
+    const deletes = this.deletes;
+    const bufferedBytes = this.bufferedBytes;
+    this.buffer = [];
+    this.latest = new Map();
+    this.deletes = new Map();
+    this.bufferedBytes = 0;
+    this.refreshingLatest = latest;
+    try {
+      const docs = buffer.filter((d) => !d.superseded);
+      const added = docs.length > 0 ? await this.segments.build(docs) : [];
+      this.segments.publishRefresh(added, deletes, checkpoint);
+    } catch (e) {
+      // Nothing acknowledged may be lost: put the captured writes back in front of newer ones.
+      this.buffer = [...buffer, ...this.buffer];
+      this.bufferedBytes += bufferedBytes;
+      for (const [id, op] of this.latest) latest.set(id, op);
+      this.latest = latest;
+      // A captured doc rewritten or deleted meanwhile was not marked superseded (the write went to
+      // the fresh map): only the copy the version map points at may be built.
+      for (const d of this.buffer) {
+        const op = latest.get(d.id);
+        d.superseded = !(op?.kind === 'index' && op.doc === d);
+      }
+      for (const [id, seq] of this.deletes) deletes.set(id, Math.max(seq, deletes.get(id) ?? -1));
+      this.deletes = deletes;
+      throw e;
+    } finally {
+      this.refreshingLatest = null;
+    }
+    this.notifyRefreshed();
+    this.segments.maybeMerge();
+  }
+
+  private notifyRefreshed(): void {
+    const listeners = this.refreshListeners;
+    this.refreshListeners = [];
+    for (const l of listeners) l();
+  }
+
+  /** Merges everything into at most `maxSegments` segments (`_forcemerge`). */
+  async forceMerge(maxSegments: number): Promise<void> {
+    await this.refresh();
+    await this.segments.forceMerge(maxSegments);
+  }
+
+  // ---- durability -------------------------------------------------------------------------------
+
+  /** Persists the current snapshot and trims the translog (`_flush`, shutdown, translog size). */
+  flush(): Promise<void> {
+    return this.durability.flush(() => this.refresh());
+  }
+
+  /**
+   * Loads the last commit and the translog, opens the translog for new writes, and returns the ops
+   * to replay (shard-durability.ts); new writes continue after the largest seq_no found.
+   */
+  async recover(): Promise<ShardRecovery> {
+    const { maxSeqNo, withLoss, ...recovery } = await this.durability.recover();
+    this.nextSeqNo = maxSeqNo + 1;
+    this.recoveredWithLoss = withLoss;
+    return recovery;
+  }
+
+  /** A new, empty shard: opens its translog (recovered shards open it in `recover`). */
+  open(): void {
+    this.ctx.store.openTranslog(this.ctx.translogOptions(), []);
+  }
+
+  /** Stops background work and releases buffers; `closeStore` then closes the translog. */
+  close(): void {
+    this.segments.close();
+    this.notifyRefreshed();
+  }
+
+  async closeStore(): Promise<void> {
+    await this.ctx.store.translog?.close();
+  }
+}

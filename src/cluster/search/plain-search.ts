@@ -1,0 +1,159 @@
+/**
+ * A plain search (query_then_fetch with a local dfs), as a recipe over the search phase: plan the
+ * query once per index (with `post_filter` for the hits, without it for aggregations and
+ * highlighting), scatter one task per shard, merge the per-shard top hits (k-way, by score or sort
+ * values, ties by index then write order), then fetch `_id`/`_source` for the final page only.
+ * With one shard in all, the shard fetches too (ES's query_and_fetch).
+ */
+import { EsError, IllegalArgumentError } from '../../errors/index.js';
+import type { Segment } from '../../index/index.js';
+import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
+import { HIT_STRIDE, compareSortValues, type ExecSort, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import type { IndexService } from '../indices/index-service.js';
+import { resolveQueryInference } from './query-inference.js';
+import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
+import { planHighlight } from './search-highlight.js';
+import { fetchPhaseEnded } from './search-stats.js';
+import {
+  addTotals, fetchPage, fetchSpec, isScoreOnly, renderSearchResponse, shardFailure, shardsHeader,
+  type PageHit, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardTarget,
+} from './search-phase.js';
+import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
+import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
+
+interface MergedHit extends PageHit {
+  readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
+  readonly indexOrder: number;
+  readonly sortKeys: readonly ExecSort[] | null;
+}
+
+export async function plainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
+  const start = performance.now();
+  // Model inference first: snapshots below are captured and searched with no await in between.
+  const query = await resolveQueryInference(req.query, phase.inference);
+  if (query !== req.query) req = { ...req, query };
+  const deadline = phase.deadline(req.timeoutMs);
+  const allowPartial = opts.allowPartialSearchResults ?? true;
+  const context = opts.context ?? null;
+  const indices = context ? [...new Set(context.targets.map((t) => t.index))] : phase.resolve(expression, opts.resolve);
+  phase.checkResultWindow(indices, req.from + req.size);
+  const targets = context ? context.targets : phase.targets(indices);
+  const stats = phase.stats(targets);
+  const now = Date.now();
+  // post_filter narrows the hits only: shards rank `query AND post_filter` (the filter does not
+  // score) and aggregate over `query` alone.
+  const hitsQuery = req.postFilter === null ? req.query : filteredQuery(req.query ?? { kind: 'match_all', boost: 1, name: null }, [req.postFilter]);
+  const plans = phase.plan(indices, hitsQuery, stats, now);
+  // Aggregations and highlighting see the query without post_filter.
+  const queryPlans = req.postFilter === null || (req.aggs === null && req.highlight === null) ? plans : phase.plan(indices, req.query, stats, now);
+  const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(
+    indices, req.aggs, queryPlans, stats, now, (index, e) => shardFailure([index], e),
+  );
+  const suggestPlans: SearchSuggestPlans | null = req.suggest === null ? null
+    : planSearchSuggest(indices, req.suggest, (index, e) => shardFailure([index], e));
+  const highlights = planHighlight(indices, req.highlight, queryPlans, (q) => phase.plan(indices, q, stats, now), false);
+  const sorts = new Map<IndexService, ExecSort[] | null>();
+  const k = req.from + req.size;
+  let searchAfter: SortValue[] | null = null;
+  for (const [indexPos, index] of indices.entries()) {
+    try {
+      const keys = req.sort && !isScoreOnly(req.sort) ? resolveSort(req.sort, index, indexPos) : null;
+      sorts.set(index, keys);
+      if (context?.searchAfter) searchAfter = [...context.searchAfter];
+      else if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
+      else if (req.searchAfter) throw new IllegalArgumentError('search_after needs a sort');
+    } catch (e) {
+      if (e instanceof EsError) throw shardFailure([index], e);
+      throw e;
+    }
+  }
+
+  // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
+  const shown = (keys: readonly ExecSort[] | null): readonly ExecSort[] | null => {
+    if (keys === null || context?.visibleSortKeys == null) return keys;
+    return context.visibleSortKeys === 0 ? null : keys.slice(0, context.visibleSortKeys);
+  };
+  const singleShard = targets.length === 1
+    ? { from: req.from, spec: fetchSpec(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null) }
+    : null;
+  const { results, failures } = await phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
+    query: plans.get(t.index)!,
+    k,
+    trackTotalHitsUpTo: req.trackTotalHitsUpTo,
+    minScore: req.minScore,
+    sort: sorts.get(t.index) ?? null,
+    trackScores: req.trackScores,
+    searchAfter,
+    terminateAfter: req.terminateAfter,
+    fetch: singleShard,
+    deadline,
+    aggs: aggPlans?.forShard(t.index) ?? null,
+    suggest: suggestPlans?.forShard(t.index) ?? null,
+  }), { allowPartial, timedOut: (r) => r.timedOut });
+
+  const answered = results.filter((r) => r !== null);
+  const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
+  if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
+  let hitsJson: string;
+  let empty: boolean;
+  let lastSort: readonly SortValue[] | null = null;
+  if (singleShard) {
+    // The only shard answered: with it failed, the query phase has thrown.
+    const only = results[0]!;
+    hitsJson = only.rendered ?? '[]';
+    empty = only.hits.length / HIT_STRIDE <= req.from;
+    // The shard fetched in the same task as its query (its time is in the query's).
+    if (!empty) fetchPhaseEnded(1, () => targets[0], 0);
+    lastSort = only.sortValues?.at(-1) ?? null;
+  } else {
+    const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
+    lastSort = page.at(-1)?.hit.sortValues ?? null;
+    hitsJson = fetchPage(page, (index, first) => fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null));
+    empty = page.length === 0;
+  }
+  const took = Math.round(performance.now() - start);
+  return {
+    lastSort,
+    total: { value: totals.total, gte: totals.gte },
+    body: renderSearchResponse(req, hitsJson, {
+      ...totals, took, shards: shardsHeader(targets.length, failures),
+      restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
+      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results),
+      // Options always show their score, whatever the hits' sort.
+      suggest: suggestPlans === null ? undefined
+        : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true })),
+    }),
+  };
+}
+
+function compareHits(a: MergedHit, b: MergedHit, keys: readonly ExecSort[] | null): number {
+  if (keys === null) {
+    if (a.hit.score !== b.hit.score) return b.hit.score - a.hit.score;
+  } else {
+    const c = compareSortValues(keys, a.hit.sortValues!, b.hit.sortValues!);
+    if (c !== 0) return c;
+  }
+  return a.target.indexPos - b.target.indexPos || a.indexOrder - b.indexOrder;
+}
+
+function mergeShardHits(
+  targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>, sorts: ReadonlyMap<IndexService, ExecSort[] | null>,
+): MergedHit[] {
+  const all: MergedHit[] = [];
+  results.forEach((r, i) => {
+    if (r === null) return;
+    const t = targets[i];
+    for (let h = 0; h * HIT_STRIDE < r.hits.length; h++) {
+      const o = h * HIT_STRIDE;
+      all.push({
+        target: t,
+        hit: { score: r.hits[o], segment: t.snapshot.segments[r.hits[o + 1]].reader, doc: r.hits[o + 2], sortValues: r.sortValues ? r.sortValues[h] : null },
+        indexOrder: r.hits[o + 3],
+        sortKeys: sorts.get(t.index) ?? null,
+      });
+    }
+  });
+  const keys = targets.length > 0 ? sorts.get(targets[0].index) ?? null : null;
+  // Each shard's list is already ordered; a full sort of the union is simplest and k is small.
+  return all.sort((a, b) => compareHits(a, b, keys));
+}

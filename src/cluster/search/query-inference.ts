@@ -1,0 +1,81 @@
+/**
+ * Encodes the query texts of `text_expansion` / `sparse_vector` clauses once on the coordinator,
+ * before planning (ES's async query rewrite to weighted tokens): every shard then gets the same
+ * token weights, and the model runs once per distinct (model, text) however many shards and
+ * indices the search targets. Errors are the inference service's (404 unknown model, 409 not
+ * deployed, 429 queue full), thrown before any shard is searched, as in ES.
+ */
+import type { QueryNode, WeightedToken } from '../../dsl/index.js';
+import type { SparseInference } from '../../ml/index.js';
+
+interface Pending {
+  readonly model: string;
+  readonly text: string;
+}
+
+function collect(node: QueryNode, out: Pending[]): void {
+  switch (node.kind) {
+    case 'bool':
+      for (const c of [...node.must, ...node.should, ...node.filter, ...node.mustNot]) collect(c, out);
+      return;
+    case 'dis_max':
+      for (const c of node.queries) collect(c, out);
+      return;
+    case 'constant_score':
+      collect(node.filter, out);
+      return;
+    case 'text_expansion':
+      out.push({ model: node.modelId, text: node.modelText });
+      return;
+    case 'sparse_vector':
+      if (node.queryVector === null && node.inferenceId !== null && node.query !== null) out.push({ model: node.inferenceId, text: node.query });
+      return;
+    default:
+  }
+}
+
+function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): QueryNode {
+  const key = (model: string, text: string) => `${model}\u0000${text}`;
+  switch (node.kind) {
+    case 'bool':
+      return {
+        ...node, must: node.must.map((c) => fill(c, vectors)), should: node.should.map((c) => fill(c, vectors)),
+        filter: node.filter.map((c) => fill(c, vectors)), mustNot: node.mustNot.map((c) => fill(c, vectors)),
+      };
+    case 'dis_max':
+      return { ...node, queries: node.queries.map((c) => fill(c, vectors)) };
+    case 'constant_score':
+      return { ...node, filter: fill(node.filter, vectors) };
+    case 'text_expansion':
+      return { ...node, tokens: vectors.get(key(node.modelId, node.modelText)) ?? null };
+    case 'sparse_vector':
+      if (node.queryVector !== null || node.inferenceId === null || node.query === null) return node;
+      return { ...node, queryVector: vectors.get(key(node.inferenceId, node.query)) ?? null };
+    default:
+      return node;
+  }
+}
+
+/** The query with every model text replaced by its token weights (the same tree when none). */
+export async function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): Promise<QueryNode | null> {
+  if (query === null) return null;
+  const pending: Pending[] = [];
+  collect(query, pending);
+  if (pending.length === 0 || inference === null) return query;
+  // One inference call per model, with each distinct text once.
+  const byModel = new Map<string, string[]>();
+  for (const p of pending) {
+    const texts = byModel.get(p.model) ?? [];
+    if (!texts.includes(p.text)) texts.push(p.text);
+    byModel.set(p.model, texts);
+  }
+  const vectors = new Map<string, WeightedToken[]>();
+  await Promise.all([...byModel].map(async ([model, texts]) => {
+    const encoded = await inference.infer(model, texts);
+    texts.forEach((text, i) => {
+      const v = encoded[i];
+      vectors.set(`${model}\u0000${text}`, v.tokens.map((token, j) => ({ token, weight: v.weights[j] })));
+    });
+  }));
+  return fill(query, vectors);
+}

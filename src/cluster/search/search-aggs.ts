@@ -1,0 +1,52 @@
+/**
+ * Aggregations in the search flow on the coordinator: plan them once per index (field types come
+ * from that index's mapping, filter queries are planned like the main query), hand each shard its
+ * index's plan with the query to aggregate over (without `post_filter`), then reduce the shards'
+ * partials and render the `aggregations` object. Shards that failed contribute nothing, as in ES.
+ */
+import { EsError } from '../../errors/index.js';
+import { DEFAULT_MAX_REGEX_LENGTH } from '../../common/pattern/index.js';
+import type { AggNode } from '../../dsl/aggs/agg-nodes.js';
+import {
+  BucketBudget, planAggregations, reduceAggs, renderAggs, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
+} from '../../search/index.js';
+import type { IndexService } from '../indices/index-service.js';
+
+export interface SearchAggPlans {
+  /** The first index's plan: its field types decide how keys render (ES takes the first shard's result). */
+  readonly render: readonly ExecAgg[];
+  forShard(index: IndexService): { readonly aggs: readonly ExecAgg[]; readonly query: Exec };
+}
+
+export function planSearchAggs(
+  indices: readonly IndexService[], aggs: readonly AggNode[], queries: Map<IndexService, Exec>, stats: StatsSource, now: number,
+  fail: (index: IndexService, e: EsError) => Error,
+): SearchAggPlans {
+  const plans = new Map<IndexService, ExecAgg[]>();
+  for (const index of indices) {
+    try {
+      plans.set(index, planAggregations({
+        mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
+        index: { name: index.name, uuid: index.uuid },
+      }, aggs));
+    } catch (e) {
+      if (e instanceof EsError) throw fail(index, e);
+      throw e;
+    }
+  }
+  return {
+    render: indices.length > 0 ? plans.get(indices[0])! : planAggregations(emptyContext(stats, now), aggs),
+    forShard: (index) => ({ aggs: plans.get(index)!, query: queries.get(index)! }),
+  };
+}
+
+/** No index matched (e.g. a wildcard): ES still renders each aggregation, empty, every field unmapped. */
+function emptyContext(stats: StatsSource, now: number): PlanContext {
+  return { mapping: { fields: new Map() } as unknown as PlanContext['mapping'], defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats, now, index: { name: '', uuid: '' } };
+}
+
+export function renderSearchAggs(plans: SearchAggPlans, results: ReadonlyArray<ShardSearchResult | null>): string {
+  const shards: AggPartial[][] = [];
+  for (const r of results) if (r?.aggs) shards.push(r.aggs);
+  return JSON.stringify(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget()));
+}

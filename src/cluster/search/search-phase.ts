@@ -1,0 +1,370 @@
+/**
+ * The steps every search takes on the coordinator, whatever its recipe (plain, hybrid, count):
+ * resolve the indices and capture each shard's snapshot (the targets), plan per index over the
+ * index-wide statistics of every targeted segment, scatter to the pool with ES's failure and timeout
+ * semantics, add up the totals, fetch the final page from the coordinator-owned segments and render
+ * the response with its `_shards` header.
+ *
+ * Timeouts and failures follow ES: `timeout` (or the server's default search timeout) becomes one
+ * absolute deadline for every shard; a shard that runs out of time returns what it collected and
+ * the response says `"timed_out": true`. A shard whose query phase fails (after the pool's one retry
+ * of a dead worker) is a shard failure: the others' hits are returned with `_shards.failures`, unless
+ * every shard failed or `allow_partial_search_results=false` (then `search_phase_execution_exception`).
+ */
+import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../../errors/index.js';
+import { TRACK_TOTAL_HITS_DISABLED, type QueryNode, type SearchRequest, type SortSpec } from '../../dsl/index.js';
+import {
+  NO_DEADLINE, SegmentStatsSource, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
+  type MissingStyle, type RenderHit, type ShardSearchResult, type SortValue,
+} from '../../search/index.js';
+import type { SparseInference } from '../../ml/index.js';
+import type { SegmentRef } from '../../../workers/protocol.js';
+import { float32ToJson } from '../../common/float-json.js';
+import type { IndexService } from '../indices/index-service.js';
+import type { IndicesService } from '../indices/indices-service.js';
+import type { ResolveOptions } from '../indices/index-resolver.js';
+import type { ShardSnapshot } from '../indices/shard-state.js';
+import type { SearchPool } from '../search-pool.js';
+import { fetchFailure } from './search-highlight.js';
+import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search-stats.js';
+
+export const NODE_ID = 'threadsearch-node-0';
+
+/** ES 8 computes its limit from heap and search threads; this is a fixed, documented default. */
+export const DEFAULT_MAX_CLAUSE_COUNT = 4096;
+
+export interface SearchOptions {
+  readonly resolve?: ResolveOptions;
+  /** A scroll or point-in-time search (search/search-contexts.ts): the snapshots it holds, not the shards' current ones. */
+  readonly context?: SearchContextView;
+  readonly restTotalHitsAsInt?: boolean;
+  /** `allow_partial_search_results` (a URL parameter in ES); default true. */
+  readonly allowPartialSearchResults?: boolean;
+}
+
+export interface SearchOutcome {
+  /** The response body, already serialised (hits splice stored `_source` JSON in as is). */
+  readonly body: string;
+  /** The full sort values of the page's last hit (a scroll continues after them); null without a sort or hits. */
+  readonly lastSort?: readonly SortValue[] | null;
+  /** `hits.total` as counted (a scroll reports its first page's on later pages). */
+  readonly total?: { readonly value: number; readonly gte: boolean };
+}
+
+/** What a search over a held point in time takes instead of resolving and capturing. */
+export interface SearchContextView {
+  readonly targets: readonly ShardTarget[];
+  /** How many sort keys hits show in `sort` (a scroll hides its tiebreaker); null = all. */
+  readonly visibleSortKeys: number | null;
+  /** The total to report instead of this page's count; null = this page's. */
+  readonly total: { readonly value: number; readonly gte: boolean } | null;
+  /** Where a scroll's previous page ended (full sort values, already resolved); null = from the start. */
+  readonly searchAfter: readonly SortValue[] | null;
+}
+
+export interface SearchServiceOptions {
+  /** `search.default_search_timeout`: applies to searches without `timeout`; -1 = none. */
+  readonly defaultSearchTimeoutMs: number;
+  /** `indices.query.bool.max_clause_count`: leaf clauses a planned query may have. */
+  readonly maxClauseCount?: number;
+  /** Encodes `text_expansion` / `sparse_vector` query texts (the ML service); null = none. */
+  readonly inference?: SparseInference | null;
+}
+
+/** One shard whose query phase failed (ES ShardSearchFailure). */
+export interface ShardFailure {
+  readonly shard: number;
+  readonly index: string;
+  readonly node: string;
+  readonly cause: EsError;
+}
+
+export interface ShardTarget {
+  readonly index: IndexService;
+  readonly indexPos: number;
+  readonly shardId: number;
+  readonly snapshot: ShardSnapshot;
+}
+
+/** The query phase of every target, by target position: a result, or null when the shard failed. */
+export interface QueryPhaseResults<R> {
+  readonly results: ReadonlyArray<R | null>;
+  readonly failures: ShardFailure[];
+}
+
+export class SearchPhase {
+  constructor(private readonly indices: IndicesService, private readonly pool: SearchPool, readonly options: SearchServiceOptions) {}
+
+  get inference(): SparseInference | null {
+    return this.options.inference ?? null;
+  }
+
+  resolve(expression: string | undefined, opts: ResolveOptions | undefined): IndexService[] {
+    return this.indices.resolve(expression, opts);
+  }
+
+  /** Every shard of `indices` with the snapshot it publishes now (searches see exactly that). */
+  targets(indices: readonly IndexService[]): ShardTarget[] {
+    const out: ShardTarget[] = [];
+    indices.forEach((index, indexPos) => {
+      for (const shard of index.shards) out.push({ index, indexPos, shardId: shard.shardId, snapshot: shard.snapshot });
+    });
+    return out;
+  }
+
+  /** Index-wide term statistics over every segment the targets search (ES's dfs, done locally). */
+  stats(targets: readonly ShardTarget[]): SegmentStatsSource {
+    return new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
+  }
+
+  /** Plans per index; query-building failures become ES's shard-level failure response. */
+  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): Map<IndexService, Exec> {
+    const plans = new Map<IndexService, Exec>();
+    const failures: ShardFailure[] = [];
+    for (const index of indices) {
+      try {
+        const exec = planQuery({
+          mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
+          index: { name: index.name, uuid: index.uuid },
+        }, this.indices.searchQuery(indices, index, query));
+        const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
+        if (countClauses(exec) > max) throw new TooManyClausesError(max);
+        plans.set(index, exec);
+      } catch (e) {
+        if (!(e instanceof EsError)) throw e;
+        for (const shard of index.shards) failures.push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });
+      }
+    }
+    if (failures.length > 0) throw new SearchPhaseExecutionError('query', failures);
+    return plans;
+  }
+
+  /** `from + size` (or a hybrid list's window) beyond `index.max_result_window` fails every shard of that index. */
+  checkResultWindow(indices: readonly IndexService[], requested: number): void {
+    for (const index of indices) {
+      const window = index.resolvedSettings.maxResultWindow;
+      if (requested > window) {
+        throw shardFailure([index], new IllegalArgumentError(
+          `Result window is too large, from + size must be less than or equal to: [${window}] but was [${requested}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+        ));
+      }
+    }
+  }
+
+  /**
+   * The absolute Date.now() deadline shards stop at: the request's `timeout`, else the server's
+   * `search.default_search_timeout`; -1 = none. The clock starts when the coordinator takes the
+   * request (ES starts it per shard, when the shard's query phase begins), so time spent waiting for
+   * a search thread counts too and the timeout bounds the whole response.
+   */
+  deadline(timeoutMs: number | null): number {
+    const ms = timeoutMs ?? this.options.defaultSearchTimeoutMs;
+    return ms < 0 ? NO_DEADLINE : Date.now() + ms;
+  }
+
+  /**
+   * Scatters the query phase: `run` submits a target's task(s) to the pool. A failed shard is
+   * recorded rather than failing the search; a 429 rejection fails the whole request, so clients
+   * back off and retry as they do with ES. With `timedOut` given and partial results disallowed, a
+   * shard that ran out of time has failed (ES QueryPhase). Then ES's end-of-phase check
+   * (checkShardFailures). Callers capture the snapshots and call this in the same tick (no await in
+   * between): the pool keeps every buffer a search names from then until it ends.
+   */
+  async queryPhase<R>(
+    targets: readonly ShardTarget[],
+    run: (pool: SearchPool, segments: SegmentRef[], target: ShardTarget) => Promise<R>,
+    opts: { readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean },
+  ): Promise<QueryPhaseResults<R>> {
+    const failed: Array<ShardFailure | undefined> = [];
+    const started = queryPhaseStarted(targets);
+    const results = await Promise.all(targets.map((t, i) => run(
+      this.pool, t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })), t,
+    ).catch((e: unknown): R | null => {
+      if (!(e instanceof EsError) || e.status === 429) throw e;
+      failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
+      return null;
+    }))).finally(() => queryPhaseEnded(targets, started));
+    const { timedOut } = opts;
+    if (!opts.allowPartial && timedOut) {
+      results.forEach((r, i) => {
+        if (r === null || !timedOut(r)) return;
+        results[i] = null;
+        failed[i] = {
+          shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID,
+          cause: new QueryPhaseExecutionError('Failed to execute main query', new QueryPhaseExecutionError('Time exceeded')),
+        };
+      });
+    }
+    const failures = failed.filter((f) => f !== undefined);
+    checkShardFailures(targets.length, failures, opts.allowPartial);
+    return { results, failures };
+  }
+}
+
+/** A failure of every shard of `indices` in `phase` (ES's shard-level errors before scattering). */
+export function shardFailure(indices: readonly IndexService[], e: EsError, phase = 'query'): SearchPhaseExecutionError {
+  const failures = indices.flatMap((index) => index.shards.map((s) => ({ shard: s.shardId, index: index.name, node: NODE_ID, cause: e })));
+  return new SearchPhaseExecutionError(phase, failures);
+}
+
+/**
+ * ES AbstractSearchAsyncAction at the end of the query phase: every shard failed → "all shards
+ * failed"; some failed with partial results disallowed → "Partial shards failure"; otherwise the
+ * search goes on with the shards that answered.
+ */
+export function checkShardFailures(total: number, failures: readonly ShardFailure[], allowPartial: boolean): void {
+  if (failures.length === 0) return;
+  if (failures.length === total) throw new SearchPhaseExecutionError('query', [...failures]);
+  if (!allowPartial) throw new SearchPhaseExecutionError('query', [...failures], 'Partial shards failure');
+}
+
+/** What the shards' query phases add up to in the response. */
+export interface Totals {
+  total: number;
+  gte: boolean;
+  maxScore: number;
+  terminatedEarly: boolean;
+  timedOut: boolean;
+}
+
+/**
+ * Totals over the answering shards: `counted` are the results that count hits (hits.total, best
+ * score), `all` every task's result (any one terminated early or timed out says so for the
+ * response). A total above `track_total_hits` is capped there with relation `gte`.
+ */
+export function addTotals(counted: Iterable<ShardSearchResult>, all: Iterable<ShardSearchResult>, trackTotalHitsUpTo: number): Totals {
+  const t: Totals = { total: 0, gte: false, maxScore: NaN, terminatedEarly: false, timedOut: false };
+  for (const r of counted) {
+    if (r.totalHits >= 0) t.total += r.totalHits;
+    if (r.totalRelation === 'gte') t.gte = true;
+    if (!Number.isNaN(r.maxScore) && !(r.maxScore <= t.maxScore)) t.maxScore = r.maxScore;
+  }
+  for (const r of all) {
+    if (r.terminatedEarly) t.terminatedEarly = true;
+    if (r.timedOut) t.timedOut = true;
+  }
+  if (trackTotalHitsUpTo >= 0 && t.total > trackTotalHitsUpTo) {
+    t.total = trackTotalHitsUpTo;
+    t.gte = true;
+  }
+  return t;
+}
+
+/** One hit of the final page and the shard it came from. */
+export interface PageHit {
+  readonly target: ShardTarget;
+  readonly hit: RenderHit;
+}
+
+/**
+ * The fetch phase for the final page, straight from the coordinator-owned segments: `specFor`
+ * gives an index's fetch spec (asked once per index, with its first hit). A failure while
+ * rendering (a highlighter refusing a field…) fails the page's shards of that index.
+ */
+export function fetchPage<H extends PageHit>(page: readonly H[], specFor: (index: IndexService, first: H) => FetchSpec): string {
+  const fetchStarted = performance.now();
+  const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
+  const rendered = page.map((p) => {
+    const index = p.target.index;
+    let s = specs.get(index);
+    if (!s) specs.set(index, (s = { spec: specFor(index, p), indexJson: JSON.stringify(index.name) }));
+    try {
+      return renderHit(p.hit, s.spec, s.indexJson);
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      throw fetchFailure(e, distinctShards(page.filter((q) => q.target.index === index).map((q) => q.target)));
+    }
+  });
+  fetchPhaseEnded(page.length, (i) => page[i].target, performance.now() - fetchStarted);
+  return `[${rendered.join(',')}]`;
+}
+
+/** `_shards` of a search or count response (ES RestActions.buildBroadcastShardsHeader). */
+export interface ShardsHeader {
+  readonly total: number;
+  readonly successful: number;
+  readonly skipped: number;
+  readonly failed: number;
+  readonly failures?: ReadonlyArray<{ shard: number; index: string; node: string; reason: Record<string, unknown> }>;
+}
+
+/**
+ * The `_shards` header; failures are listed as ES ShardSearchFailure renders them, grouped as
+ * ExceptionsHelper.groupBy does (one entry per index and distinct cause), while `failed` counts
+ * every failed shard.
+ */
+export function shardsHeader(total: number, failures: readonly ShardFailure[]): ShardsHeader {
+  const header = { total, successful: total - failures.length, skipped: 0, failed: failures.length };
+  if (failures.length === 0) return header;
+  const seen = new Set<string>();
+  const listed = [];
+  for (const f of failures) {
+    const key = `${f.index}\u0000${f.cause.type}\u0000${f.cause.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    listed.push({ shard: f.shard, index: f.index, node: f.node, reason: f.cause.toObject() });
+  }
+  return { ...header, failures: listed };
+}
+
+/** The shards of some targets, each once, as ES names them in failures. */
+export function distinctShards(targets: readonly ShardTarget[]): Array<{ shard: number; index: string; node: string }> {
+  return [...new Set(targets)].map((t) => ({ shard: t.shardId, index: t.index.name, node: NODE_ID }));
+}
+
+export function isScoreOnly(sort: readonly SortSpec[]): boolean {
+  return sort.length === 1 && sort[0].kind === 'score' && sort[0].order === 'desc';
+}
+
+/** Whether hits carry `_score`: score order, track_scores, or a sort that includes _score. */
+function tracksScores(req: SearchRequest): boolean {
+  return req.sort === null || isScoreOnly(req.sort) || req.trackScores || req.sort.some((k) => k.kind === 'score');
+}
+
+/** How each sort key renders missing values (Long.MAX_VALUE for integer/date types, "Infinity" for floating). */
+function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): MissingStyle[] | null {
+  if (!keys) return null;
+  return keys.map((k) => {
+    const type = k.kind === 'numeric' ? index.resolvedMapping.fields.get(k.field)?.type : undefined;
+    return type === 'double' || type === 'float' || type === 'half_float' || type === 'scaled_float' ? 'double' : 'long';
+  });
+}
+
+export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): FetchSpec {
+  return {
+    highlight,
+    index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
+    seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
+  };
+}
+
+export interface ResponseMeta {
+  readonly total: number;
+  readonly gte: boolean;
+  readonly maxScore: number;
+  readonly took: number;
+  readonly shards: ShardsHeader;
+  readonly terminatedEarly: boolean;
+  readonly timedOut: boolean;
+  readonly restTotalHitsAsInt: boolean;
+  readonly empty: boolean;
+  /** The rendered `aggregations` object, when the request asked for aggregations. */
+  readonly aggregations?: string;
+  /** The rendered `suggest` object, when the request asked for suggestions. */
+  readonly suggest?: string;
+}
+
+/** The response envelope around an already rendered `hits.hits` array. */
+export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
+  let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
+  if (m.terminatedEarly) out += ',"terminated_early":true';
+  out += `,"_shards":${JSON.stringify(m.shards)},"hits":{`;
+  if (req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
+    out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
+  }
+  const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
+  out += `"max_score":${maxScore},"hits":${hitsJson}}`;
+  if (m.aggregations !== undefined) out += `,"aggregations":${m.aggregations}`;
+  if (m.suggest !== undefined) out += `,"suggest":${m.suggest}`;
+  return out + '}';
+}

@@ -1,0 +1,286 @@
+/**
+ * One shard's part of a search (the query phase): run the executable query over each segment,
+ * collect the top k by score (block-max MaxScore for term disjunctions, accumulation for long
+ * learned-sparse ones, exhaustive otherwise) or by
+ * sort values, and count hits up to `track_total_hits`. The result is packed into typed arrays so
+ * it crosses threads cheaply. A `deadline` (ES `timeout`) stops collection early; what was
+ * collected is returned with `timedOut` set.
+ */
+import { isLive, type Segment } from '../index/index.js';
+import type { ShardView } from './exec/shard-view.js';
+import type { Exec } from './plan/exec-nodes.js';
+import { SegmentSearchContext, buildScorer } from './exec/build-scorer.js';
+import { NO_DEADLINE, SearchDeadline } from './exec/deadline.js';
+import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type SortValue } from './exec/field-sort.js';
+import { featureAccumulateTopK, prefersAccumulation } from './exec/feature-taat.js';
+import { maxScoreTopK } from './exec/max-score.js';
+import { NO_MORE_DOCS } from './exec/scorer.js';
+import type { TermScorer } from './exec/term-scorer.js';
+import { TopScoreDocs } from './exec/top-docs.js';
+import { renderHits, type FetchSpec } from './fetch-render.js';
+import { collectAggs } from './aggs/aggregate.js';
+import { matchingDocs } from './aggs/doc-lists.js';
+import { collectDisjunction, disjunctionLeaves } from './exec/disjunction-docs.js';
+import type { AggPartial, ExecAgg } from './aggs/exec-aggs.js';
+import type { CompletionShardResult, ExecCompletion } from './suggest/exec-suggest.js';
+import { suggestCompletion } from './suggest/completion-suggester.js';
+import { lastAtMost } from '../common/sorted-search.js';
+
+export type { ShardView } from './exec/shard-view.js';
+
+export interface ShardSearchRequest {
+  readonly query: Exec;
+  /** Hits this shard must return: from + size. */
+  readonly k: number;
+  /** Count hits exactly up to this many; -1 = don't count. */
+  readonly trackTotalHitsUpTo: number;
+  readonly minScore: number | null;
+  /** null = by score, descending. */
+  readonly sort: readonly ExecSort[] | null;
+  readonly trackScores: boolean;
+  readonly searchAfter: readonly SortValue[] | null;
+  /** Stop after this many hits per shard (0 = no limit). */
+  readonly terminateAfter: number;
+  /**
+   * Single-shard searches also fetch: render hits [from, k) here (ES's query_and_fetch), so the
+   * coordinator only wraps the response. null = query phase only.
+   */
+  readonly fetch?: { readonly from: number; readonly spec: FetchSpec } | null;
+  /**
+   * Absolute Date.now() time after which the shard stops collecting and returns what it has
+   * (ES `timeout`); absent or NO_DEADLINE = no timeout.
+   */
+  readonly deadline?: number;
+  /**
+   * Aggregations over every live doc matching `query` — the search's query without its
+   * `post_filter`, so buckets count documents the post filter later removes from the hits.
+   */
+  readonly aggs?: { readonly aggs: readonly ExecAgg[]; readonly query: Exec } | null;
+  /** Completion suggestions, run next to the query (they do not depend on it), in request order. */
+  readonly suggest?: readonly ExecCompletion[] | null;
+}
+
+export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
+
+export interface ShardSearchResult {
+  readonly totalHits: number;
+  readonly totalRelation: 'eq' | 'gte';
+  /** Best score seen (NaN when none or not tracked). */
+  readonly maxScore: number;
+  /** [score, segment ordinal, doc, index order] per hit, best first. */
+  readonly hits: Float64Array;
+  readonly sortValues: SortValue[][] | null;
+  readonly terminatedEarly: boolean;
+  /** The deadline passed before the search finished: hits and counts are what was collected until then. */
+  readonly timedOut: boolean;
+  /** The rendered `hits.hits` array when the request asked to fetch. */
+  readonly rendered?: string;
+  /** One partial per requested aggregation, reduced by the coordinator. */
+  readonly aggs?: AggPartial[];
+  /** One answer per requested suggestion, in request order. */
+  readonly suggest?: CompletionShardResult[];
+}
+
+/** Renders the requested page of a result (query_and_fetch). */
+function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearchResult): ShardSearchResult {
+  if (!req.fetch) return result;
+  const page = [];
+  for (let h = req.fetch.from; h * HIT_STRIDE < result.hits.length; h++) {
+    const o = h * HIT_STRIDE;
+    page.push({
+      segment: shard.segments[result.hits[o + 1]],
+      doc: result.hits[o + 2],
+      score: result.hits[o],
+      sortValues: result.sortValues ? result.sortValues[h] : null,
+    });
+  }
+  return { ...result, rendered: renderHits(page, req.fetch.spec) };
+}
+
+/**
+ * The term scorers of a pure disjunction of terms or features (match with OR, one term, a
+ * learned-sparse query, …), else null. MaxScore needs every term score positive: a leaf of weight
+ * 0 (a zero query-token weight) still matches, so such queries run exhaustively.
+ */
+function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | null {
+  if (exec.t === 'term' || exec.t === 'feature') {
+    if (!(exec.weight > 0)) return null;
+    const s = exec.t === 'term' ? ctx.termScorer(exec) : ctx.featureScorer(exec);
+    return s ? [s] : [];
+  }
+  if (exec.t === 'bool' && exec.must.length === 0 && exec.filter.length === 0 && exec.mustNot.length === 0 && exec.minimumShouldMatch <= 1 && exec.should.length > 0) {
+    const out: TermScorer[] = [];
+    for (const c of exec.should) {
+      if (c.t === 'match_none') continue;
+      if (c.t !== 'term' && c.t !== 'feature') return null;
+      if (!(c.weight > 0)) return null;
+      const s = c.t === 'term' ? ctx.termScorer(c) : ctx.featureScorer(c);
+      if (s) out.push(s);
+    }
+    return out;
+  }
+  return null;
+}
+
+/** The segment a shard-wide doc number falls in, from the segments' first numbers. */
+const segmentOf = lastAtMost;
+
+export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
+  const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
+  const hits = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard, deadline)), timedOut: deadline.timedOut } : hits;
+  if (!req.aggs) return result;
+  // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
+  // while aggregations need all of them.
+  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter);
+  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs);
+  return { ...result, aggs, timedOut: deadline.timedOut };
+}
+
+function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
+  const top = TopScoreDocs.reuse(req.k);
+  const counting = req.trackTotalHitsUpTo >= 0;
+  const limit = req.trackTotalHitsUpTo;
+  let total = 0;
+  let terminated = false;
+  const bases: number[] = [];
+  let base = 0;
+  // Counting only (a hybrid search's union task, a size-0 match): a pure disjunction is counted
+  // as the union of its postings, without scoring.
+  const unionLeaves = req.k === 0 && counting && req.minScore === null && req.terminateAfter === 0 ? disjunctionLeaves(req.query) : null;
+  for (let s = 0; s < shard.segments.length && !terminated && !deadline.expired(); s++) {
+    const segment = shard.segments[s];
+    const live = shard.liveDocs[s];
+    bases.push(base);
+    if (unionLeaves !== null) {
+      if (total <= limit) total += collectDisjunction(unionLeaves, segment, live, new Uint32Array((segment.maxDoc + 31) >>> 5), limit - total);
+      base += segment.maxDoc;
+      continue;
+    }
+    const ctx = new SegmentSearchContext(segment, deadline);
+    const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
+    if (terms !== null) {
+      if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
+        const countLimit = counting && total <= limit ? limit - total : -1;
+        const n = prefersAccumulation(terms, segment.maxDoc)
+          ? featureAccumulateTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline)
+          : maxScoreTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline);
+        if (n >= 0) total += n;
+      }
+    } else if (counting || req.k > 0) {
+      const scorer = buildScorer(req.query, ctx);
+      if (scorer) {
+        const needScore = req.k > 0 || req.minScore !== null;
+        // Docs come in increasing order and ties lose, so once the page is full and its worst hit
+        // scores at least this segment's ceiling, no later doc can enter: scoring stops and
+        // counting goes on to the limit (Lucene's TopScoreDocCollector with a total-hits
+        // threshold). Constant-score queries — filters, prefixes, match_all — stop after k docs.
+        // Every score is a float32 rounding of a sum bounded by maxScore(), and rounding is
+        // monotone, so the rounded bound is safe.
+        const ceiling = req.k > 0 && req.minScore === null && req.terminateAfter === 0 ? Math.fround(scorer.maxScore()) : Infinity;
+        let saturated = false;
+        for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+          if (deadline.expiredEvery()) break;
+          if (!isLive(live, doc)) continue;
+          if (saturated) {
+            if (++total > limit) break;
+            continue;
+          }
+          const score = needScore ? scorer.score() : 0;
+          if (req.minScore !== null && score < req.minScore) continue;
+          total++;
+          top.offer(score, base + doc);
+          if (req.terminateAfter > 0 && total >= req.terminateAfter) {
+            terminated = true;
+            break;
+          }
+          // Past the counting limit with nothing left to rank: stop early.
+          if (req.k === 0 && counting && total > limit) break;
+          if (top.minCompetitive >= ceiling) {
+            if (!counting || total > limit) break;
+            saturated = true;
+          }
+        }
+      }
+    }
+    ctx.release();
+    base += segment.maxDoc;
+  }
+  const size = top.sortBestFirst();
+  const hits = new Float64Array(size * HIT_STRIDE);
+  for (let i = 0; i < size; i++) {
+    const order = top.orders[i];
+    const s = segmentOf(bases, order);
+    const doc = order - bases[s];
+    const o = i * HIT_STRIDE;
+    hits[o] = top.scores[i];
+    hits[o + 1] = s;
+    hits[o + 2] = doc;
+    hits[o + 3] = shard.segments[s].indexOrder[doc];
+  }
+  const gte = counting && total > limit;
+  return {
+    totalHits: counting ? (gte ? limit : total) : -1,
+    totalRelation: gte ? 'gte' : 'eq',
+    maxScore: size > 0 ? top.scores[0] : NaN,
+    hits,
+    sortValues: null,
+    terminatedEarly: terminated,
+    timedOut: deadline.timedOut,
+  };
+}
+
+function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[], deadline: SearchDeadline): ShardSearchResult {
+  const top = new TopFieldDocs(keys, req.k);
+  const needScore = req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
+  const counting = req.trackTotalHitsUpTo >= 0;
+  let total = 0;
+  let maxScore = NaN;
+  let terminated = false;
+  const bases: number[] = [];
+  let base = 0;
+  for (let s = 0; s < shard.segments.length && !terminated && !deadline.expired(); s++) {
+    const segment = shard.segments[s];
+    const live = shard.liveDocs[s];
+    bases.push(base);
+    const ctx = new SegmentSearchContext(segment, deadline);
+    const scorer = buildScorer(req.query, ctx);
+    if (scorer) {
+      const reader = new SortValueReader(keys, segment);
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        if (deadline.expiredEvery()) break;
+        if (!isLive(live, doc)) continue;
+        const score = needScore ? scorer.score() : NaN;
+        if (req.minScore !== null && score < req.minScore) continue;
+        const values = reader.read(doc, score);
+        if (req.searchAfter && compareSortValues(keys, values, req.searchAfter) <= 0) continue;
+        total++;
+        if (needScore && !(score <= maxScore)) maxScore = score;
+        top.offer({ values, score, order: base + doc });
+        if (req.terminateAfter > 0 && total >= req.terminateAfter) {
+          terminated = true;
+          break;
+        }
+      }
+    }
+    ctx.release();
+    base += segment.maxDoc;
+  }
+  const ranked = top.sorted();
+  const hits = new Float64Array(ranked.length * HIT_STRIDE);
+  ranked.forEach((h, i) => {
+    const s = segmentOf(bases, h.order);
+    const doc = h.order - bases[s];
+    hits.set([h.score, s, doc, shard.segments[s].indexOrder[doc]], i * HIT_STRIDE);
+  });
+  const gte = counting && total > req.trackTotalHitsUpTo;
+  return {
+    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : total) : -1,
+    totalRelation: gte ? 'gte' : 'eq',
+    maxScore: req.trackScores || keys.some((k) => k.kind === 'score') ? maxScore : NaN,
+    hits,
+    sortValues: ranked.map((h) => h.values),
+    terminatedEarly: terminated,
+    timedOut: deadline.timedOut,
+  };
+}

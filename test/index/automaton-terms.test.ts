@@ -33,7 +33,9 @@ function bruteForce(segment: Segment, dfa: Dfa): string[] {
   return out;
 }
 
-const termArb = fc.stringMatching(/^[abé😀]{1,6}$/);
+// Built from whole code points: a regex class without the `u` flag would hand out lone surrogate
+// halves of 😀, which no client can index (they are not valid UTF-8) and the reference then disagrees.
+const termArb = fc.array(fc.constantFrom('a', 'b', 'é', '😀'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
 const patternArb = fc.oneof(
   fc.stringMatching(/^[abé*?]{0,6}$/).map((p) => compileWildcard(p)),
   fc.constantFrom('a.*', '.*b', 'ab?é*', '(a|b)+é', '[^a].*', '😀.', 'a{2,}.*b', '.*').map((p) => compileRegexp(p)),

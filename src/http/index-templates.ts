@@ -4,7 +4,7 @@
  * template actions and RestSimulateIndexTemplateAction). Changes are durable before they are
  * acknowledged; templates apply to indices created afterwards, explicitly or by a write.
  */
-import { ActionRequestValidationError } from '../errors/index.js';
+import { ActionRequestValidationError, EsError } from '../errors/index.js';
 import { parseBody, parseJsonObject, type JsonObject } from '../dsl/index.js';
 import type { IndexTemplateService } from '../cluster/index.js';
 import { boolParam } from './params.js';
@@ -25,48 +25,68 @@ function getResponse(req: RestRequest, get: (flat: boolean) => { status: number;
   return { status, body };
 }
 
-export function indexTemplateRoutes(templates: IndexTemplateService): RouteDef[] {
+/** What one kind of template offers the routes: put, get (an expression, or all) and delete. */
+interface TemplateStore {
+  put(name: string, body: JsonObject, create: boolean): Promise<void>;
+  get(expression: string | undefined, flatSettings?: boolean): { status: number; body: JsonObject };
+  delete(expression: string): Promise<void>;
+}
+
+/** PUT/POST, GET, HEAD and DELETE on `/<base>` and `/<base>/:name`, as ES registers them for both kinds. */
+function templateCrudRoutes(base: string, actionPrefix: string, store: TemplateStore): RouteDef[] {
   return [
     {
       methods: ['PUT', 'POST'],
-      paths: ['/_index_template/:name'],
-      authz: { action: 'indices:admin/index_template/put' },
+      paths: [`${base}/:name`],
+      authz: { action: `${actionPrefix}/put` },
       params: [...MASTER, 'create', 'cause'],
       handler: async (req) => {
-        await templates.putIndexTemplate(req.params.name, requireBody(req), boolParam(req.query, 'create', false));
+        await store.put(req.params.name, requireBody(req), boolParam(req.query, 'create', false));
         return { body: { acknowledged: true } };
       },
     },
     {
       methods: ['GET'],
-      paths: ['/_index_template', '/_index_template/:name'],
-      authz: { action: 'indices:admin/index_template/get' },
+      paths: [base, `${base}/:name`],
+      authz: { action: `${actionPrefix}/get` },
       params: GET_PARAMS,
-      handler: (req) => getResponse(req, (flat) => templates.getIndexTemplates(req.params.name, flat)),
+      handler: (req) => getResponse(req, (flat) => store.get(req.params.name, flat)),
     },
     {
       methods: ['HEAD'],
-      paths: ['/_index_template/:name'],
-      authz: { action: 'indices:admin/index_template/get' },
+      paths: [`${base}/:name`],
+      authz: { action: `${actionPrefix}/get` },
       params: GET_PARAMS,
       handler: (req) => {
         try {
-          return { status: templates.getIndexTemplates(req.params.name).status };
-        } catch {
-          return { status: 404 };
+          return { status: store.get(req.params.name).status };
+        } catch (e) {
+          // A missing template is a 404 without a body; anything else fails as it would on GET.
+          if (e instanceof EsError && e.status === 404) return { status: 404 };
+          throw e;
         }
       },
     },
     {
       methods: ['DELETE'],
-      paths: ['/_index_template/:name'],
-      authz: { action: 'indices:admin/index_template/delete' },
+      paths: [`${base}/:name`],
+      authz: { action: `${actionPrefix}/delete` },
       params: MASTER,
       handler: async (req) => {
-        await templates.deleteIndexTemplates(req.params.name);
+        await store.delete(req.params.name);
         return { body: { acknowledged: true } };
       },
     },
+  ];
+}
+
+export function indexTemplateRoutes(templates: IndexTemplateService): RouteDef[] {
+  return [
+    ...templateCrudRoutes('/_index_template', 'indices:admin/index_template', {
+      put: (name, body, create) => templates.putIndexTemplate(name, body, create),
+      get: (expression, flat) => templates.getIndexTemplates(expression, flat),
+      delete: (expression) => templates.deleteIndexTemplates(expression),
+    }),
     {
       methods: ['POST'],
       paths: ['/_index_template/_simulate_index/:name'],
@@ -74,45 +94,10 @@ export function indexTemplateRoutes(templates: IndexTemplateService): RouteDef[]
       params: [...MASTER, 'include_defaults', 'cause', 'create'],
       handler: (req) => ({ body: templates.simulateIndex(req.params.name) }),
     },
-    {
-      methods: ['PUT', 'POST'],
-      paths: ['/_component_template/:name'],
-      authz: { action: 'cluster:admin/component_template/put' },
-      params: [...MASTER, 'create', 'cause'],
-      handler: async (req) => {
-        await templates.putComponentTemplate(req.params.name, requireBody(req), boolParam(req.query, 'create', false));
-        return { body: { acknowledged: true } };
-      },
-    },
-    {
-      methods: ['GET'],
-      paths: ['/_component_template', '/_component_template/:name'],
-      authz: { action: 'cluster:admin/component_template/get' },
-      params: GET_PARAMS,
-      handler: (req) => getResponse(req, (flat) => templates.getComponentTemplates(req.params.name, flat)),
-    },
-    {
-      methods: ['HEAD'],
-      paths: ['/_component_template/:name'],
-      authz: { action: 'cluster:admin/component_template/get' },
-      params: GET_PARAMS,
-      handler: (req) => {
-        try {
-          return { status: templates.getComponentTemplates(req.params.name).status };
-        } catch {
-          return { status: 404 };
-        }
-      },
-    },
-    {
-      methods: ['DELETE'],
-      paths: ['/_component_template/:name'],
-      authz: { action: 'cluster:admin/component_template/delete' },
-      params: MASTER,
-      handler: async (req) => {
-        await templates.deleteComponentTemplates(req.params.name);
-        return { body: { acknowledged: true } };
-      },
-    },
+    ...templateCrudRoutes('/_component_template', 'cluster:admin/component_template', {
+      put: (name, body, create) => templates.putComponentTemplate(name, body, create),
+      get: (expression, flat) => templates.getComponentTemplates(expression, flat),
+      delete: (expression) => templates.deleteComponentTemplates(expression),
+    }),
   ];
 }

@@ -27,3 +27,6 @@ export * from './highlight.js';
 export * from './suggest/index.js';
 export * from './analyze-request.js';
 export * from './rank-eval-request.js';
+export * from './url-params.js';
+export * from './bulk-request.js';
+export * from './msearch-request.js';

@@ -1,91 +1,19 @@
 /**
- * `_bulk` (ES RestBulkAction + BulkRequestParser + TransportBulkAction): NDJSON action/metadata
- * lines, each `index`/`create` with a source line, `update` with a `{doc, upsert, doc_as_upsert}`
- * line, `delete` alone. Structural errors fail the whole request (400); everything about one item
+ * `_bulk` (ES RestBulkAction + TransportBulkAction): the NDJSON body is parsed by
+ * `dsl/bulk-request.ts` (structural errors fail the whole request, 400); everything about one item
  * fails only that item, reported in place with its status, and never affects the others.
  */
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { checkNestingDepth, parseJson, parseSourceFilter, parseUpdateRequest, tokenName, withBodyPositions, type SourceFilter } from '../dsl/index.js';
-import { TouchedShards, type WriteFlow, type WriteOp, type WriteOptions } from '../cluster/index.js';
-import { authorizeOf, droppedBody, ids, idTooLong, writeOptions } from './documents.js';
+import {
+  parseBulkBody, parseDocumentLine, parseJson, parseSourceFilter, parseUpdateRequest, withBodyPositions, type BulkItem, type SourceFilter,
+} from '../dsl/index.js';
+import { TouchedShards, type WriteFlow, type WriteOptions } from '../cluster/index.js';
+import { authorizeOf, droppedBody, ids, writeOptions } from './documents.js';
 import type { WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
-
-type Action = WriteOp;
-const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
-const METADATA = new Set(['_index', '_id', 'routing', 'pipeline', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream', 'retry_on_conflict', 'dynamic_templates', '_source', 'op_type', 'list_executed_pipelines']);
-
-interface BulkItem {
-  readonly action: Action;
-  readonly index: string | null;
-  readonly id: string | null;
-  readonly meta: Record<string, unknown>;
-  /** The source (or update body) line, for all but delete. */
-  readonly source: string | null;
-}
-
-function malformed(line: number, detail: string): IllegalArgumentError {
-  return new IllegalArgumentError(`Malformed action/metadata line [${line}], ${detail}`);
-}
-
-/** Splits and validates the NDJSON structure; item-level problems are left to execution. */
-export function parseBulkBody(body: string, defaultIndex: string | null): BulkItem[] {
-  if (!body.endsWith('\n')) throw new IllegalArgumentError('The bulk request must be terminated by a newline [\\n]');
-  const items: BulkItem[] = [];
-  let pos = 0;
-  let line = 0;
-  const nextLine = (): string | null => {
-    if (pos >= body.length) return null;
-    const nl = body.indexOf('\n', pos);
-    const text = body.slice(pos, nl < 0 ? body.length : nl);
-    pos = nl < 0 ? body.length : nl + 1;
-    line++;
-    return text.endsWith('\r') ? text.slice(0, -1) : text;
-  };
-  for (let text = nextLine(); text !== null; text = nextLine()) {
-    if (text.trim() === '') continue;
-    let action: unknown;
-    checkNestingDepth(text);
-    try {
-      action = JSON.parse(text);
-    } catch {
-      throw malformed(line, `expected START_OBJECT or END_OBJECT but found [${text.trimStart().startsWith('"') ? 'VALUE_STRING' : 'invalid JSON'}]`);
-    }
-    if (!isPlainObject(action)) throw malformed(line, `expected START_OBJECT or END_OBJECT but found [${Array.isArray(action) ? 'START_ARRAY' : 'VALUE_STRING'}]`);
-    const keys = Object.keys(action);
-    if (keys.length !== 1) throw malformed(line, `expected field [create], [delete], [index] or [update] but found [${keys[1] ?? 'END_OBJECT'}]`);
-    const name = keys[0];
-    if (!ACTIONS.has(name as Action)) throw malformed(line, `expected field [create], [delete], [index] or [update] but found [${name}]`);
-    const meta = action[name];
-    if (!isPlainObject(meta)) throw malformed(line, `expected START_OBJECT but found [${meta === null ? 'VALUE_NULL' : 'VALUE_STRING'}]`);
-    for (const k of Object.keys(meta)) {
-      if (!METADATA.has(k)) throw new IllegalArgumentError(`Action/metadata line [${line}] contains an unknown parameter [${k}]`);
-      const v = meta[k];
-      // ES BulkRequestParser reads each metadata value as text: an object or array is malformed.
-      if (v !== null && typeof v === 'object' && k !== 'dynamic_templates' && k !== '_source') throw malformed(line, `expected a simple value for field [${k}] but found [${tokenName(v)}]`);
-    }
-    const index = meta._index !== undefined ? String(meta._index) : defaultIndex;
-    const id = meta._id !== undefined && meta._id !== null ? String(meta._id) : null;
-    let source: string | null = null;
-    if (name !== 'delete') {
-      source = nextLine();
-      if (source === null) throw new IllegalArgumentError(`The bulk request must be terminated by a newline [\\n]`);
-    }
-    items.push({ action: name as Action, index, id, meta, source });
-  }
-  const missing = items.filter((it) => it.index === null).map((): string => 'index is missing');
-  if (missing.length > 0) throw new ActionRequestValidationError(missing);
-  const noId = items.filter((it) => (it.action === 'update' || it.action === 'delete') && it.id === null);
-  if (noId.length > 0) throw new ActionRequestValidationError(noId.map(() => 'id is missing'));
-  // As a single-document write would: the whole request fails validation (ES BulkRequest.validate).
-  // (The first 100 suffice: the reason shows no more than its first KB.)
-  const tooLong = items.map((it) => idTooLong(it.id)).filter((m): m is string => m !== null).slice(0, 100);
-  if (tooLong.length > 0) throw new ActionRequestValidationError(tooLong);
-  return items;
-}
 
 function itemOptions(item: BulkItem, query: RestRequest['query']): WriteOptions {
   const meta = item.meta;
@@ -221,16 +149,6 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
   const took = Math.round(performance.now() - start);
   return { body: ingestTook === NO_INGEST ? { took, errors, items: results } : { took, ingest_took: ingestTook, errors, items: results } };
-}
-
-/** A source line that is not JSON fails only its item, as a document parsing error. */
-function parseDocumentLine(text: string): unknown {
-  try {
-    return parseJson(text);
-  } catch (e) {
-    if (e instanceof EsError) throw new EsError('document_parsing_exception', `${e.message.replace(/^(\[\d+:\d+\]) (.*)$/, '$1 failed to parse: $2')}`, 400);
-    throw e;
-  }
 }
 
 export function bulkRoutes(writes: WriteFlow): RouteDef[] {

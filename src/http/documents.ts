@@ -2,11 +2,11 @@
  * Single-document APIs: index (with or without an id), create, get, exists, delete, update, and
  * `_source` (ES RestIndexAction, RestGetAction, RestDeleteAction, RestUpdateAction).
  */
-import { IllegalArgumentError, ActionRequestValidationError, EsError, previewInput } from '../errors/index.js';
+import { IllegalArgumentError, ActionRequestValidationError, EsError } from '../errors/index.js';
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
 import { isPlainObject } from '../common/json.js';
-import { parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
+import { idTooLong, parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import { TouchedShards, type Authorize, type IndexService, type IndicesService, type RefreshPolicy, type WriteFlow, type WriteOptions } from '../cluster/index.js';
 import { intParam, longParam, refreshParam, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
@@ -47,16 +47,6 @@ function requireBody(req: RestRequest): string {
  */
 export function droppedBody(index: string, id: string): Record<string, unknown> {
   return { _index: index, _id: id, _version: -3, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 }, status: 200 };
-}
-
-/**
- * ES DocWriteRequest.validateDocIdLength: ids are at most 512 UTF-8 bytes. The message, or null; it
- * quotes the id as ES does, but no more than 600 characters of it.
- */
-export function idTooLong(id: string | null): string | null {
-  if (id === null || id.length <= 128) return null;
-  const bytes = Buffer.byteLength(id, 'utf8');
-  return bytes > 512 ? `id [${previewInput(id, 600)}] is too long, must be no longer than 512 bytes but was: ${bytes}` : null;
 }
 
 /** One document's writes are done: durable, saved, refreshed as asked. True when a refresh was forced. */

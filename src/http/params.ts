@@ -6,8 +6,12 @@
 import { suggestions } from '../common/did-you-mean.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import type { RefreshPolicy } from '../cluster/index.js';
+import { boolParam, type UrlParams } from '../dsl/index.js';
 
-export type Query = Record<string, string | undefined>;
+// The value readers are dsl/'s (body parsers there merge URL parameters too); re-exported for the routes.
+export { boolParam, INDICES_OPTIONS, intParam, longParam } from '../dsl/index.js';
+
+export type Query = UrlParams;
 
 /** Accepted on every route (ES BaseRestHandler + RestRequest). */
 export const COMMON_PARAMS = ['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type'];
@@ -29,31 +33,6 @@ export function checkParams(path: string, query: Query, allowed: readonly string
   throw new IllegalArgumentError(`request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list.join(', ')}`);
 }
 
-export function boolParam(query: Query, name: string, def: boolean): boolean {
-  const v = query[name];
-  if (v === undefined) return def;
-  if (v === '' || v === 'true') return true;
-  if (v === 'false') return false;
-  throw new IllegalArgumentError(`Failed to parse value [${v}] only [true] or [false] are allowed.`);
-}
-
-export function intParam(query: Query, name: string, def: number): number {
-  const v = query[name];
-  if (v === undefined) return def;
-  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
-  const n = Number(v);
-  if (n > 2147483647 || n < -2147483648) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
-  return n;
-}
-
-export function longParam(query: Query, name: string): number | null {
-  const v = query[name];
-  if (v === undefined) return null;
-  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse long parameter [${name}] with value [${v}]`);
-  return Number(v);
-}
-
-
 /** `refresh` (ES WriteRequest.RefreshPolicy.parse): "", "true" → immediate; "wait_for"; "false". */
 export function refreshParam(query: Query): RefreshPolicy {
   const v = query.refresh;
@@ -73,5 +52,3 @@ export function resolveParams(query: Query, defaults: { ignoreUnavailable: boole
     expandHidden,
   };
 }
-
-export const INDICES_OPTIONS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'ignore_throttled'];

@@ -14,6 +14,7 @@ import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocu
 import type { JsonMap } from '../../ingest/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import type { IndicesService } from '../indices/indices-service.js';
+import type { OpType } from '../../dsl/index.js';
 
 /** ES WriteRequest.RefreshPolicy. */
 export type RefreshPolicy = 'none' | 'immediate' | 'wait_for';
@@ -21,7 +22,8 @@ export type RefreshPolicy = 'none' | 'immediate' | 'wait_for';
 /** Throws ES's 403 unless the caller may perform `action` on every one of `indices`; absent = no security. */
 export type Authorize = (action: string, indices: readonly string[]) => void;
 
-export type WriteOp = 'index' | 'create' | 'update' | 'delete';
+/** ES DocWriteRequest.OpType (dsl/bulk-request.ts). */
+export type WriteOp = OpType;
 
 /** The action ES authorizes for each kind of write item. */
 const OP_ACTIONS: Record<WriteOp, string> = {

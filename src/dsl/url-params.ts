@@ -1,0 +1,34 @@
+/**
+ * URL query parameter values → typed values, read the way ES's RestRequest reads them: strict
+ * booleans, integers and longs with ES's error texts. Pure, so request parsers in dsl/ that merge
+ * body fields with URL parameters (ML deployments, `_msearch` item defaults) read them the same way
+ * as the routes in http/.
+ */
+import { IllegalArgumentError } from '../errors/index.js';
+
+/** A request's URL query parameters (the last value of a repeated name). */
+export type UrlParams = Record<string, string | undefined>;
+
+export function boolParam(query: UrlParams, name: string, def: boolean): boolean {
+  const v = query[name];
+  if (v === undefined) return def;
+  if (v === '' || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new IllegalArgumentError(`Failed to parse value [${v}] only [true] or [false] are allowed.`);
+}
+
+export function intParam(query: UrlParams, name: string, def: number): number {
+  const v = query[name];
+  if (v === undefined) return def;
+  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
+  const n = Number(v);
+  if (n > 2147483647 || n < -2147483648) throw new IllegalArgumentError(`Failed to parse int parameter [${name}] with value [${v}]`);
+  return n;
+}
+
+export function longParam(query: UrlParams, name: string): number | null {
+  const v = query[name];
+  if (v === undefined) return null;
+  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse long parameter [${name}] with value [${v}]`);
+  return Number(v);
+}

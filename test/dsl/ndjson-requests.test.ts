@@ -1,0 +1,72 @@
+/**
+ * The NDJSON request bodies as pure parsers (dsl/bulk-request.ts, dsl/msearch-request.ts): the
+ * structure is validated here with ES's messages, item-level problems are left to execution.
+ */
+import { describe, expect, it } from 'vitest';
+import { idTooLong, parseBulkBody, parseDocumentLine } from '../../src/dsl/bulk-request.js';
+import { parseMsearchBody } from '../../src/dsl/msearch-request.js';
+import { parseJson } from '../../src/dsl/json-body.js';
+import type { EsError } from '../../src/errors/index.js';
+
+function thrown(f: () => unknown): EsError {
+  try {
+    f();
+  } catch (e) {
+    return e as EsError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('bulk body', () => {
+  it('pairs action lines with their source lines, CRLF and blank lines included', () => {
+    const items = parseBulkBody('{"index":{"_id":"1"}}\r\n{"a":1}\r\n\n{"delete":{"_index":"o","_id":"2"}}\n{"update":{"_id":3}}\n{"doc":{}}\n', 'd');
+    expect(items.map((i) => [i.action, i.index, i.id, i.source])).toEqual([
+      ['index', 'd', '1', '{"a":1}'],
+      ['delete', 'o', '2', null],
+      ['update', 'd', '3', '{"doc":{}}'],
+    ]);
+  });
+
+  it('refuses a structurally broken body with ES reasons', () => {
+    expect(thrown(() => parseBulkBody('{"index":{}}\n{}', 'd')).message).toBe('The bulk request must be terminated by a newline [\\n]');
+    expect(thrown(() => parseBulkBody('{"index":{"_x":1}}\n{}\n', 'd')).message).toBe('Action/metadata line [1] contains an unknown parameter [_x]');
+    expect(thrown(() => parseBulkBody('{"upsert":{}}\n', 'd')).message).toMatch(/^Malformed action\/metadata line \[1\], expected field \[create\]/);
+    expect(thrown(() => parseBulkBody('{"index":{"routing":{"a":1}}}\n{}\n', 'd')).message).toBe('Malformed action/metadata line [1], expected a simple value for field [routing] but found [START_OBJECT]');
+    const noIndex = thrown(() => parseBulkBody('{"index":{}}\n{}\n', null));
+    expect([noIndex.type, noIndex.message]).toEqual(['action_request_validation_exception', 'Validation Failed: 1: index is missing;']);
+  });
+
+  it('measures ids in UTF-8 bytes (512 at most) and quotes only a prefix', () => {
+    expect(idTooLong('é'.repeat(256))).toBeNull();
+    const msg = idTooLong('é'.repeat(257))!;
+    expect(msg).toMatch(/must be no longer than 512 bytes but was: 514$/);
+    expect(idTooLong('x'.repeat(100_000))!.length).toBeLessThan(1_000);
+  });
+
+  it('a source line that is not JSON is a document parsing error', () => {
+    const e = thrown(() => parseDocumentLine('{"a":'));
+    expect([e.type, e.status]).toEqual(['document_parsing_exception', 400]);
+    expect(e.message).toMatch(/^\[1:\d+\] failed to parse: /);
+  });
+});
+
+describe('msearch body', () => {
+  const read = (query: Record<string, string | undefined>, body: string | null) => ({ query, body });
+
+  it('merges URL item defaults with each header and hands every body line to the reader', () => {
+    const items = parseMsearchBody('{"index":"a","ignoreUnavailable":true}\n{"size":1}\n\n{}\n', 'def', { routing: 'r', typed_keys: 'true' }, read);
+    expect(items).toEqual([
+      { index: 'a', query: { routing: 'r', ignore_unavailable: 'true' }, request: { query: { routing: 'r', ignore_unavailable: 'true' }, body: '{"size":1}' } },
+      { index: 'def', query: { routing: 'r' }, request: { query: { routing: 'r' }, body: '{}' } },
+    ]);
+  });
+
+  it('refuses unknown header keys and a missing final newline; locates body errors in their own line', () => {
+    expect(thrown(() => parseMsearchBody('{"foo":1}\n{}\n', undefined, {}, read)).message).toBe('key [foo] is not supported in the metadata section');
+    expect(thrown(() => parseMsearchBody('{}\n{}', undefined, {}, read)).message).toBe('The msearch request must be terminated by a newline [\\n]');
+    expect(thrown(() => parseMsearchBody('[]\n{}\n', undefined, {}, read)).message).toBe('Expected [START_OBJECT] but found [START_ARRAY] in the msearch header on line [1]');
+    // The second item's body is malformed at its own line's column 10, not the request's.
+    const e = thrown(() => parseMsearchBody('{}\n{}\n{}\n{"size": }\n', undefined, {}, (_q, body) => parseJson(body ?? '{}')));
+    expect([e.type, e.message]).toEqual(['x_content_parse_exception', expect.stringMatching(/^\[1:10\] /)]);
+  });
+});

@@ -84,7 +84,7 @@ interface Row {
 async function runCase(source: Source, allocations: number, slices: number): Promise<Row> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-reindex-'));
   const app = await createApp(defaultConfig({
-    host: '127.0.0.1', port: 0, dataDir, quiet: true, securityEnabled: false, threads: 2,
+    host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', securityEnabled: false, threads: 2,
     mlNodes: [{ name: 'bench-ml', memoryBytes: 16 * GB, allocatedProcessors: 2 }],
   }));
   try {

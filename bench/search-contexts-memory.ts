@@ -28,7 +28,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-contexts-'));
-const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: 2, quiet: true, securityEnabled: false, maxOpenScrollContexts: 1000 }));
+const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: 2, logLevel: 'warn', securityEnabled: false, maxOpenScrollContexts: 1000 }));
 const call = async (method: string, url: string, body?: unknown, ndjson = false) => {
   const res = await app.http.app.inject({ method: method as 'GET', url, payload: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' } });
   return JSON.parse(res.body || '{}');

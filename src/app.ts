@@ -19,6 +19,7 @@ import { IngestService, type IngestState } from './ingest/index.js';
 import { TaskManager } from './tasks/index.js';
 import { ApiKeyService, type SecurityState } from './security/index.js';
 import { ClusterStateStore, openDataDir, TaskResultFiles } from './storage/index.js';
+import type { Logger } from './logging/index.js';
 
 export type { NodeRecovery };
 
@@ -70,7 +71,12 @@ const DEFAULT_DRAIN_MS = 10_000;
  */
 const LISTEN_BACKLOG = 4096;
 
-export async function createApp(config: ServerConfig, options: { logger?: boolean | object } = {}): Promise<App> {
+export interface AppOptions {
+  /** The server's logger (start-up builds it from `logger.level` / `logger.format`); none: silent. */
+  readonly logger?: Logger;
+}
+
+export async function createApp(config: ServerConfig, options: AppOptions = {}): Promise<App> {
   const dataDir = openDataDir(config.dataDir);
   let pool: SearchPool | null = null;
   let ml: MlService | null = null;
@@ -118,7 +124,7 @@ export async function createApp(config: ServerConfig, options: { logger?: boolea
       generatedApiKey = await apiKeys.initBootstrap(config.bootstrapApiKey);
     }
     const http = createHttpServer({
-      logger: options.logger ?? false,
+      logger: options.logger,
       maxInFlightRequests: config.maxInFlightRequests,
       indexingPressureBytes: config.indexingPressureBytes,
       maxContentLength: config.maxContentLength,

@@ -65,6 +65,6 @@ export function startThreadsearch(extraArgs: readonly string[] = [], options: { 
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
   const main = distFile('main.js');
   const security = options.apiKey !== undefined ? ['--api-key', options.apiKey] : ['--no-security'];
-  return startProcess(main, ['--port', '0', '--quiet', ...security, '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
+  return startProcess(main, ['--port', '0', ...security, '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
 }
 

@@ -1,189 +1,128 @@
 /**
- * Server settings, with every default filled in once: flags override environment variables, which
- * override the embedded defaults (127.0.0.1:9200, data under ./data, one search thread per core).
+ * Server settings from every source, with the precedence ES users expect: command-line flag >
+ * environment variable > config file (threadsearch.yml) > default. What each setting is, how it
+ * parses and its default come from settings-registry.ts; this file only decides which source
+ * wins, names the source in every error, and records the effective settings for the start-up log.
  */
-import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getHeapStatistics } from 'node:v8';
-import { parseMemorySize } from '../common/byte-size.js';
-import { parseTimeValue } from '../common/time-value.js';
-import { decodeApiKey, type ApiKeyCredentials } from '../common/api-key-codec.js';
-import { defaultMlNodes, MlNodesConfigError, parseMlNodes, type MlNodeConfig } from './ml-nodes.js';
+import { ConfigError } from './config-error.js';
+import { readConfigFile } from './config-file.js';
+import type { MlNodeConfig } from './ml-nodes.js';
+import { FLAG_ALIASES, SETTINGS, type SettingDef, type SettingValues } from './settings-registry.js';
+import { SettingValueError } from './setting-types.js';
 
+export { ConfigError };
 export type { MlNodeConfig };
 
-export interface ServerConfig {
-  readonly host: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  readonly dataDir: string;
-  /** Search pool size (worker threads). */
-  readonly threads: number;
-  /** Tasks allowed to wait for a search thread before requests are rejected with 429. */
-  readonly searchQueueSize: number;
-  /** `search.default_search_timeout` in ms, for searches without a `timeout` (-1: none, as ES). */
-  readonly searchTimeoutMs: number;
-  /** HTTP requests being handled at once before new ones are rejected with 429. */
-  readonly maxInFlightRequests: number;
-  /** `indexing_pressure.memory.limit`: bytes of write requests in flight before 429. */
-  readonly indexingPressureBytes: number;
-  /** `indices.memory.index_buffer_size`: buffered (unrefreshed) document bytes before a refresh is forced. */
-  readonly indexBufferBytes: number;
-  /** Authentication and authorization of every request (off only for local experiments). */
-  readonly securityEnabled: boolean;
-  /** The bootstrap superuser key (`--api-key` / THREADSEARCH_API_KEY); null: keep or generate one. */
-  readonly bootstrapApiKey: ApiKeyCredentials | null;
-  /** Origins browsers may call from (`*`, exact origins, `/regex/`); empty: no CORS. */
-  readonly corsOrigins: readonly string[];
-  /** `http.max_content_length`: larger request bodies are refused with 413. */
-  readonly maxContentLength: number;
-  /** Time a client has to send a whole request (headers and body) before a 408 closes it, in ms. */
-  readonly requestTimeoutMs: number;
-  /** `indices.query.bool.max_clause_count`: leaf clauses one query may expand to. */
-  readonly maxClauseCount: number;
-  /** `search.max_open_scroll_context`: scrolls open at once; more fail until some are cleared or expire. */
-  readonly maxOpenScrollContexts: number;
-  /** The simulated ML nodes model deployments are placed on (`--ml-nodes`). */
-  readonly mlNodes: readonly MlNodeConfig[];
-  readonly quiet: boolean;
+/** The file looked for in the working directory when neither --config nor THREADSEARCH_CONFIG names one. */
+export const CONFIG_FILE_NAME = 'threadsearch.yml';
+export const CONFIG_ENV = 'THREADSEARCH_CONFIG';
+
+export type SettingSource = 'flag' | 'environment' | 'file' | 'default';
+
+/** One setting as the server runs with it, for the start-up log: secrets masked. */
+export interface EffectiveSetting {
+  readonly key: string;
+  /** The value's text; `<redacted>` for a secret that is set. */
+  readonly value: string;
+  readonly source: SettingSource;
 }
 
-export class ConfigError extends Error {}
+export type ServerConfig = Readonly<SettingValues> & {
+  /** The config file read, or null. */
+  readonly configFile: string | null;
+  readonly effectiveSettings: readonly EffectiveSetting[];
+};
 
-export const DEFAULTS = {
-  host: '127.0.0.1', port: 9200, dataDir: './data', searchQueueSize: 1000, searchTimeout: '-1', maxInFlight: 2000,
-  // ES's defaults: both are 10% of the heap.
-  indexingPressure: '10%', indexBuffer: '10%', corsOrigin: '*', maxContentLength: '100mb', maxClauseCount: 4096,
-  requestTimeout: '60s',
-  maxOpenScrollContext: 500,
-} as const;
-
-function intOption(name: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`--${name} must be an integer, got [${raw}]`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`--${name} must be between ${min} and ${max}, got [${raw}]`);
-  return n;
+export interface LoadOptions {
+  /** Where to look for threadsearch.yml when no file is named; unset: only a named file is read. */
+  readonly cwd?: string;
 }
 
-export const USAGE = `Usage: threadsearch start [options]   (or: threadsearch [options], npm start -- [options])
+const SECRET_MASK = '<redacted>';
 
-  --host <addr>       address to listen on     (env THREADSEARCH_HOST, default ${DEFAULTS.host})
-  --port <n>          port; 0 picks a free one (env THREADSEARCH_PORT, default ${DEFAULTS.port})
-  --data <dir>        data directory           (env THREADSEARCH_DATA, default ${DEFAULTS.dataDir})
-  --threads <n>       search pool threads      (env THREADSEARCH_THREADS, default: available cores)
-  --search-timeout <t>  default search timeout, e.g. 30s (env THREADSEARCH_SEARCH_TIMEOUT, default ${DEFAULTS.searchTimeout}: none)
-  --max-in-flight <n>   HTTP requests handled at once before 429 (default ${DEFAULTS.maxInFlight})
-  --indexing-pressure <size>  write bytes in flight before 429, e.g. 512mb (default ${DEFAULTS.indexingPressure} of heap)
-  --index-buffer-size <size>  unrefreshed document bytes before a forced refresh (default ${DEFAULTS.indexBuffer} of heap)
-  --api-key <encoded> bootstrap superuser API key, base64 of id:secret (env THREADSEARCH_API_KEY;
-                      default: generated on first start, printed once, only its hash stored)
-  --no-security       no authentication at all, for local experiments (env THREADSEARCH_SECURITY=false)
-  --cors-origin <list>  origins browsers may call from: *, exact origins, /regex/; comma-separated,
-                      empty for none (env THREADSEARCH_CORS_ORIGIN, default ${DEFAULTS.corsOrigin})
-  --max-content-length <size>  largest request body (default ${DEFAULTS.maxContentLength})
-  --request-timeout <t>  time to send a whole request, headers and body, before 408 (default ${DEFAULTS.requestTimeout})
-  --max-clause-count <n>  leaf clauses one query may expand to (default ${DEFAULTS.maxClauseCount})
-  --max-open-scroll-context <n>  scrolls open at once (ES search.max_open_scroll_context, default ${DEFAULTS.maxOpenScrollContext})
-  --ml-nodes <spec>   simulated ML nodes for model deployments: name:memory:processors[,...]
-                      (e.g. ml-1:16gb:8,ml-2:8gb:4) or a JSON file [{name, memory,
-                      allocated_processors}] (env THREADSEARCH_ML_NODES, default: one node
-                      with this machine's memory and cores)
-  --quiet             log only warnings and errors
-  --help              show this help
-`;
+function flagName(s: SettingDef): string {
+  return `--${s.flag}`;
+}
 
-export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
-  let parsed;
+function flagOptions(): Record<string, { type: 'string' | 'boolean' }> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { config: { type: 'string' }, help: { type: 'boolean' } };
+  for (const s of SETTINGS as readonly SettingDef[]) options[s.flag] = { type: s.flagValue === undefined ? 'string' : 'boolean' };
+  for (const alias of Object.keys(FLAG_ALIASES)) options[alias] = { type: 'boolean' };
+  return options;
+}
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, options: LoadOptions = {}): ServerConfig | 'help' {
+  let flags: Record<string, string | boolean | undefined>;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        data: { type: 'string' },
-        threads: { type: 'string' },
-        'search-timeout': { type: 'string' },
-        'max-in-flight': { type: 'string' },
-        'indexing-pressure': { type: 'string' },
-        'index-buffer-size': { type: 'string' },
-        'api-key': { type: 'string' },
-        'no-security': { type: 'boolean' },
-        'cors-origin': { type: 'string' },
-        'max-content-length': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'max-clause-count': { type: 'string' },
-        'max-open-scroll-context': { type: 'string' },
-        'ml-nodes': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
+    flags = parseArgs({ args: [...argv], options: flagOptions(), strict: true, allowPositionals: false }).values;
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
-  const v = parsed.values;
-  if (v.help) return 'help';
-  const host = v.host ?? env.THREADSEARCH_HOST ?? DEFAULTS.host;
-  const portRaw = v.port ?? env.THREADSEARCH_PORT;
-  const threadsRaw = v.threads ?? env.THREADSEARCH_THREADS;
-  return {
-    host,
-    port: portRaw !== undefined ? intOption('port', portRaw, 0, 65535) : DEFAULTS.port,
-    dataDir: resolve(v.data ?? env.THREADSEARCH_DATA ?? DEFAULTS.dataDir),
-    threads: threadsRaw !== undefined ? intOption('threads', threadsRaw, 1, 256) : Math.max(1, availableParallelism()),
-    searchQueueSize: DEFAULTS.searchQueueSize,
-    searchTimeoutMs: settingValue('search-timeout', v['search-timeout'] ?? env.THREADSEARCH_SEARCH_TIMEOUT ?? DEFAULTS.searchTimeout, (x, n) => parseTimeValue(x, n)),
-    maxInFlightRequests: intOption('max-in-flight', v['max-in-flight'] ?? String(DEFAULTS.maxInFlight), 1, 1_000_000),
-    indexingPressureBytes: settingValue('indexing-pressure', v['indexing-pressure'] ?? DEFAULTS.indexingPressure, (x, n) => parseMemorySize(x, n, heap)),
-    indexBufferBytes: settingValue('index-buffer-size', v['index-buffer-size'] ?? DEFAULTS.indexBuffer, (x, n) => parseMemorySize(x, n, heap)),
-    securityEnabled: securityEnabled(v['no-security'], env.THREADSEARCH_SECURITY),
-    bootstrapApiKey: bootstrapKey(v['api-key'] ?? env.THREADSEARCH_API_KEY),
-    corsOrigins: (v['cors-origin'] ?? env.THREADSEARCH_CORS_ORIGIN ?? DEFAULTS.corsOrigin).split(',').map((o) => o.trim()).filter((o) => o !== ''),
-    maxContentLength: settingValue('max-content-length', v['max-content-length'] ?? DEFAULTS.maxContentLength, (x, n) => parseMemorySize(x, n, heap)),
-    requestTimeoutMs: settingValue('request-timeout', v['request-timeout'] ?? DEFAULTS.requestTimeout, (x, n) => parseTimeValue(x, n)),
-    maxClauseCount: intOption('max-clause-count', v['max-clause-count'] ?? String(DEFAULTS.maxClauseCount), 1, 1_000_000),
-    maxOpenScrollContexts: intOption('max-open-scroll-context', v['max-open-scroll-context'] ?? String(DEFAULTS.maxOpenScrollContext), 0, 1_000_000),
-    mlNodes: mlNodes(v['ml-nodes'] ?? env.THREADSEARCH_ML_NODES),
-    quiet: v.quiet ?? false,
-  };
-}
+  if (flags.help) return 'help';
+  const configFile = findConfigFile(flags.config as string | undefined, env, options.cwd);
+  const file = configFile === null ? new Map<string, string>() : readConfigFile(configFile);
 
-function mlNodes(raw: string | undefined): MlNodeConfig[] {
-  if (raw === undefined || raw.trim() === '') return defaultMlNodes();
-  try {
-    return parseMlNodes(raw);
-  } catch (e) {
-    if (e instanceof MlNodesConfigError) throw new ConfigError(e.message);
-    throw e;
+  const values: Record<string, unknown> = {};
+  const effectiveSettings: EffectiveSetting[] = [];
+  for (const s of SETTINGS as readonly SettingDef[]) {
+    const { raw, source, from } = pick(s, flags, env, file, configFile);
+    try {
+      values[s.field] = s.type.parse(raw, s.key);
+    } catch (e) {
+      if (e instanceof SettingValueError) throw new ConfigError(`setting [${s.key}] ${from}: ${e.message}`);
+      throw e;
+    }
+    effectiveSettings.push({ key: s.key, value: s.secret && raw !== '' ? SECRET_MASK : raw, source });
   }
+  return { ...(values as SettingValues), configFile, effectiveSettings };
 }
 
-function securityEnabled(noSecurityFlag: boolean | undefined, env: string | undefined): boolean {
-  if (noSecurityFlag) return false;
-  if (env === undefined || env === '') return true;
-  if (env === 'true' || env === 'false') return env === 'true';
-  throw new ConfigError(`THREADSEARCH_SECURITY must be true or false, got [${env}]`);
+function findConfigFile(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: string | undefined): string | null {
+  const named = flag ?? (env[CONFIG_ENV] || undefined);
+  if (named !== undefined) return resolve(named);
+  if (cwd === undefined) return null;
+  const candidate = join(cwd, CONFIG_FILE_NAME);
+  return existsSync(candidate) ? candidate : null;
 }
 
-function bootstrapKey(raw: string | undefined): ApiKeyCredentials | null {
-  if (raw === undefined || raw === '') return null;
-  const key = decodeApiKey(raw);
-  // Never echo the value: it is a secret.
-  if (!key) throw new ConfigError('--api-key / THREADSEARCH_API_KEY must be an encoded API key: base64 of <id>:<api_key>');
-  return key;
-}
-
-const heap = getHeapStatistics().heap_size_limit;
-
-function settingValue(name: string, raw: string, parse: (raw: string, name: string) => number): number {
-  try {
-    return parse(raw, name);
-  } catch (e) {
-    throw new ConfigError(`--${name}: ${(e as Error).message}`);
+/** The winning source of one setting: flag (or a flag alias) > environment > file > default. */
+function pick(
+  s: SettingDef, flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, file: ReadonlyMap<string, string>, configFile: string | null,
+): { raw: string; source: SettingSource; from: string } {
+  const flag = flags[s.flag];
+  if (flag !== undefined) return { raw: s.flagValue ?? String(flag), source: 'flag', from: `(${flagName(s)})` };
+  for (const [alias, a] of Object.entries(FLAG_ALIASES)) {
+    if (a.key === s.key && flags[alias]) return { raw: a.value, source: 'flag', from: `(--${alias})` };
   }
+  const fromEnv = env[s.env];
+  if (fromEnv !== undefined && fromEnv !== '') return { raw: fromEnv, source: 'environment', from: `(${s.env})` };
+  const fromFile = file.get(s.key);
+  if (fromFile !== undefined) return { raw: fromFile, source: 'file', from: `in the config file [${configFile}]` };
+  return { raw: s.default, source: 'default', from: '(default)' };
+}
+
+/** `threadsearch start --help`, generated from the settings list. */
+export function usage(): string {
+  const lines = [
+    'Usage: threadsearch start [options]   (or: threadsearch [options], npm start -- [options])',
+    '',
+    `Every setting is a flag, an environment variable and a key of ${CONFIG_FILE_NAME}; a flag wins over`,
+    'the environment, which wins over the file, which wins over the default.',
+    '',
+    `  --config <path>     the config file (env ${CONFIG_ENV}; default: ./${CONFIG_FILE_NAME} if it exists)`,
+  ];
+  for (const s of SETTINGS as readonly SettingDef[]) {
+    const arg = s.flagValue === undefined ? ` <${s.type.values ? s.type.values.join('|') : 'value'}>` : '';
+    lines.push(`  ${flagName(s)}${arg}`);
+    lines.push(`      ${s.description}; ${s.type.describe}`);
+    lines.push(`      key ${s.key}, env ${s.env}, default ${s.defaultText ?? (s.default === '' ? 'none' : s.default)}`);
+  }
+  for (const [alias, a] of Object.entries(FLAG_ALIASES)) lines.push(`  --${alias}`, `      ${a.description}`);
+  lines.push('  --help              show this help', '');
+  return lines.join('\n');
 }
 
 /** Defaults for embedding (tests, benchmarks): the same values `loadConfig` fills in. */

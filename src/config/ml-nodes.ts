@@ -56,9 +56,13 @@ function checkUnique(nodes: MlNodeConfig[], where: string): MlNodeConfig[] {
   return nodes;
 }
 
-/** Inline specs unless the value looks like a file (ends in .json or contains a path separator). */
+/**
+ * Inline specs unless the value looks like a file (ends in .json or contains a path separator) or
+ * is a JSON list (what a YAML list of nodes in threadsearch.yml arrives as).
+ */
 export function parseMlNodes(raw: string): MlNodeConfig[] {
   const value = raw.trim();
+  if (value.startsWith('[')) return nodesFromJson(parseJsonNodes(value, 'ml.nodes'), 'ml.nodes');
   if (value.endsWith('.json') || value.includes('/')) return parseMlNodesFile(value);
   const nodes = value.split(',').map((spec, i) => {
     const parts = spec.trim().split(':');
@@ -78,12 +82,18 @@ function parseMlNodesFile(path: string): MlNodeConfig[] {
   } catch (e) {
     throw new MlNodesConfigError(`${where}: cannot be read: ${(e as Error).message}`);
   }
-  let json: unknown;
+  return nodesFromJson(parseJsonNodes(text, where), where);
+}
+
+function parseJsonNodes(text: string, where: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new MlNodesConfigError(`${where}: is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+function nodesFromJson(json: unknown, where: string): MlNodeConfig[] {
   if (!Array.isArray(json)) throw new MlNodesConfigError(`${where}: must be a JSON array of {"name", "memory", "allocated_processors"}`);
   const nodes = json.map((entry, i) => {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new MlNodesConfigError(`${where}: entry ${i + 1} must be an object`);

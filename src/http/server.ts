@@ -5,7 +5,7 @@
  * ES's answers for unknown paths (400) and wrong methods (405).
  */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
 import type { ApiKeyService } from '../security/index.js';
 import { registerCors, type CorsOptions } from './cors.js';
@@ -15,6 +15,7 @@ import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { Admission, type AdmissionLimits } from './admission.js';
+import type { Logger } from '../logging/index.js';
 
 /** ES `http.max_content_length` default. */
 export const DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -62,7 +63,8 @@ function errorBody(err: unknown, log: FastifyInstance['log'], content: string | 
 }
 
 export interface HttpServerOptions extends Partial<AdmissionLimits> {
-  readonly logger: boolean | object;
+  /** The server's logger (logging/logger.ts); none: fastify logs nothing. */
+  readonly logger?: Logger;
   readonly cors?: CorsOptions;
   /** API keys to authenticate every request with; null: security off. */
   readonly apiKeys?: ApiKeyService | null;
@@ -85,7 +87,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const requestTimeout = Math.max(0, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const headersTimeout = requestTimeout === 0 ? MAX_HEADERS_TIMEOUT_MS : Math.min(requestTimeout, MAX_HEADERS_TIMEOUT_MS);
   const app = Fastify({
-    logger: options.logger,
+    ...(options.logger ? { loggerInstance: options.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: maxContentLength,
     requestTimeout,
     // Node checks these deadlines on a timer (30 s by default, longer than a short timeout).

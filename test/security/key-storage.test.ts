@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { defaultConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/logging/index.js';
 import { encodeApiKey } from '../../src/security/index.js';
 import { createSecureTestApp, role, SUPERUSER, SUPERUSER_KEY } from '../support/secure-app.js';
 
@@ -61,7 +62,7 @@ describe('API keys on disk', () => {
 
   it('a generated bootstrap key is returned once, works after restarts, and is replaced by a configured one', async () => {
     const dataDir = tempDir();
-    const config = defaultConfig({ port: 0, dataDir, threads: 1, quiet: true, securityEnabled: true, bootstrapApiKey: null });
+    const config = defaultConfig({ port: 0, dataDir, threads: 1, logLevel: 'warn', securityEnabled: true, bootstrapApiKey: null });
     let app = await createApp(config);
     const generated = app.generatedApiKey;
     expect(generated).toMatch(/^[A-Za-z0-9+/]+=*$/);
@@ -98,8 +99,8 @@ describe('secrets never leak', () => {
         done();
       },
     });
-    const app = await createApp(defaultConfig({ port: 0, dataDir, threads: 1, quiet: true, securityEnabled: true, bootstrapApiKey: SUPERUSER }), {
-      logger: { level: 'trace', stream },
+    const app = await createApp(defaultConfig({ port: 0, dataDir, threads: 1, logLevel: 'warn', securityEnabled: true, bootstrapApiKey: SUPERUSER }), {
+      logger: createLogger({ level: 'trace', format: 'json', destination: stream }),
     });
     const bodies: string[] = [];
     const send = async (method: string, url: string, key: string | null, payload?: string) => {

@@ -38,7 +38,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
   // Security is on by default in the product; tests opt in (test/security/) so the rest of the suite
   // exercises the APIs without keys.
-  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, quiet: true, securityEnabled: false, ...options.config }));
+  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, logLevel: 'warn', securityEnabled: false, ...options.config }));
   await app.http.app.ready();
   const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

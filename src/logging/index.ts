@@ -1,0 +1,1 @@
+export { createLogger, REDACTED, silentLogger, type LogFormat, type Logger, type LoggerOptions } from './logger.js';

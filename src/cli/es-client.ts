@@ -9,6 +9,10 @@ export interface ConnectionOptions {
   url: string;
   /** The encoded API key (base64 of id:secret) sent as `Authorization: ApiKey …`; none when absent. */
   apiKey?: string;
+  /** `user:password` sent as `Authorization: Basic …` (Elasticsearch's built-in users); the API key wins when both are given. */
+  basicAuth?: string;
+  /** What to tell the user when the credentials are refused (default: the --api-key flag). */
+  credentialsHint?: string;
 }
 
 export interface EsResponse<T = any> {
@@ -25,10 +29,16 @@ export interface RequestOptions {
 export class EsClient {
   readonly url: string;
   private readonly headers: Record<string, string>;
+  private readonly credentialsHint: string;
 
   constructor(options: ConnectionOptions) {
-    this.url = parseUrl(options.url);
-    this.headers = options.apiKey ? { authorization: `ApiKey ${options.apiKey}` } : {};
+    const { url, userInfo } = parseUrl(options.url);
+    this.url = url;
+    // Credentials in the URL (http://user:pass@host) are what curl and the ES clients accept too.
+    const basic = options.basicAuth ?? userInfo;
+    this.headers = options.apiKey ? { authorization: `ApiKey ${options.apiKey}` }
+      : basic ? { authorization: `Basic ${Buffer.from(basic).toString('base64')}` } : {};
+    this.credentialsHint = options.credentialsHint ?? 'pass a valid --api-key (or THREADSEARCH_API_KEY)';
   }
 
   async request<T = any>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<EsResponse<T>> {
@@ -52,31 +62,33 @@ export class EsClient {
     if (res.status >= 200 && res.status < 300) return { status: res.status, body: json as T };
     if (options.allow?.includes(res.status)) return { status: res.status, body: json as T };
     if (res.status === 401) {
-      throw new CliError(`${this.url} refused the credentials (401 ${errorText(json)}); pass a valid --api-key (or THREADSEARCH_API_KEY)`);
+      throw new CliError(`${this.url} refused the credentials (401 ${errorText(json)}); ${this.credentialsHint}`);
     }
     if (res.status === 403) throw new CliError(`${method} ${path}: the API key lacks the privilege (403 ${errorText(json)})`);
     throw new CliError(`${method} ${path} failed: ${res.status} ${errorText(json)}`);
   }
 
   /** GET / — proves the URL answers as Elasticsearch and the key is accepted; returns the version. */
-  async info(): Promise<{ name: string; version: string }> {
+  async info(): Promise<{ name: string; version: string; distribution: string | undefined }> {
     const { body } = await this.request<any>('GET', '/');
     if (body === null || typeof body !== 'object' || typeof body.version?.number !== 'string') {
       throw new CliError(`${this.url} does not answer like Elasticsearch (GET / has no version.number)`);
     }
-    return { name: String(body.name ?? ''), version: body.version.number };
+    return { name: String(body.name ?? ''), version: body.version.number, distribution: typeof body.version.distribution === 'string' ? body.version.distribution : undefined };
   }
 }
 
-function parseUrl(raw: string): string {
+function parseUrl(raw: string): { url: string; userInfo: string | undefined } {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    throw new CliError(`--url must be an http(s) URL such as http://127.0.0.1:9200, got [${raw.slice(0, 60)}]`, EXIT.usage);
+    // Never echo a URL that may carry a password.
+    throw new CliError(`--url must be an http(s) URL such as http://127.0.0.1:9200, got [${raw.replace(/\/\/[^@/]*@/, '//…@').slice(0, 60)}]`, EXIT.usage);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`--url must be http or https, got [${u.protocol}]`, EXIT.usage);
-  return u.origin + u.pathname.replace(/\/+$/, '');
+  const userInfo = u.username === '' ? undefined : `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  return { url: u.origin + u.pathname.replace(/\/+$/, ''), userInfo };
 }
 
 function networkReason(e: unknown): string {

@@ -175,6 +175,38 @@ export function buildProgram(): Command {
     return runEval(folder, opts);
   }));
 
+  program
+    .command('export')
+    .description('copy indices (settings, mappings, aliases, documents) and ingest pipelines to another server — Elasticsearch, OpenSearch or threadsearch — and verify the counts')
+    .requiredOption('--to <url>', 'the target, e.g. https://my-cluster.es.example.com:9243 (user:password@ in the URL works too)')
+    .addOption(new Option('--from <url>', 'the source').env('THREADSEARCH_URL').default('http://127.0.0.1:9200'))
+    .addOption(new Option('--api-key <encoded>', 'API key for both sides, base64 of id:secret').env('THREADSEARCH_API_KEY'))
+    .option('--from-api-key <encoded>', 'API key for the source (instead of --api-key)')
+    .option('--to-api-key <encoded>', 'API key for the target (instead of --api-key)')
+    .option('--to-user <user:password>', 'basic authentication on the target (e.g. elastic:…)')
+    .option('--index <pattern>', 'indices to copy: a name, a wildcard pattern or a comma-separated list', '*')
+    .option('--overwrite', 'delete target indices of the same name first (and replace pipelines of the same id)', false)
+    .option('--skip-existing', 'leave target indices and pipelines that already exist as they are', false)
+    .option('--model-map <from=to...>', 'replace inference model ids in pipelines, e.g. .sparse_model_2=.elser_model_2', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--resume', 'continue an interrupted export from its checkpoint file', false)
+    .option('--checkpoint <file>', 'where progress is recorded after every acknowledged batch', 'threadsearch-export.checkpoint.json')
+    .option('--batch-size <n>', 'documents per page read and per _bulk request', positiveInt('--batch-size'), 500)
+    .option('--concurrency <n>', '_bulk requests in flight', positiveInt('--concurrency'), 2)
+    .option('--max-retries <n>', 'retries of a request answered 429 or 5xx, with exponential back-off', positiveInt('--max-retries', 0), 8)
+    .option('--requests-per-second <n>', 'throttle: pages read (and _bulk requests sent) per second at most', positiveNumber('--requests-per-second'))
+    .option('--keep-alive <time>', 'how long the source keeps the point in time between pages', '5m')
+    .option('--no-progress', 'no progress bar (it is drawn only on a terminal anyway)')
+    .addHelpText('after', `
+Examples:
+  threadsearch export --to https://localhost:9200 --to-user elastic:$ELASTIC_PASSWORD --model-map .sparse_model_2=.elser_model_2
+  threadsearch export --from http://127.0.0.1:9200 --api-key $KEY --to http://127.0.0.1:9201 --index 'articles-*' --overwrite
+  threadsearch export --to https://es.example.com --to-api-key $ES_KEY --resume      # after an interruption
+A self-signed target certificate (Elasticsearch 8's default): NODE_EXTRA_CA_CERTS=http_ca.crt threadsearch export …`)
+    .action(exitWith(async (opts) => {
+      const { runExport } = await import('./export/export-command.js');
+      return runExport(opts);
+    }));
+
   return program;
 }
 

@@ -2,10 +2,12 @@
  * Sends documents to `_bulk` in batches with a fixed number of requests in flight, the way the ES
  * clients' bulk helpers do: a request or an item answered 429 (es_rejected_execution_exception, or
  * indexing pressure) is retried with exponential back-off and jitter; any other item failure is
- * recorded (counts by type, the first few in full) and the load goes on.
+ * recorded (counts by type, the first few in full) and the load goes on. Used by `load` (documents
+ * from a file) and `export` (documents from another server, with their ids and routing).
  */
 import { CliError, EXIT } from '../cli-error.js';
 import type { EsClient } from '../es-client.js';
+import { defaultBackoff, sleep } from '../retry.js';
 import type { SourceDoc } from './source-reader.js';
 
 export interface BulkLoadOptions {
@@ -20,6 +22,14 @@ export interface BulkLoadOptions {
   backoffMs?: (attempt: number) => number;
   /** Checked before each batch is read: true stops reading (in-flight batches still finish). */
   stopRequested?: () => boolean;
+  /**
+   * Statuses of a whole `_bulk` answer, and of single items, that are sent again. The default
+   * (429 and 503 for requests, 429 for items) suits documents without ids, where a retried 500
+   * could index a document twice; with explicit ids every status that may pass can be retried.
+   */
+  retryStatuses?: { request: readonly number[]; item: readonly number[] };
+  /** Called once per batch when every document of it is acknowledged: `failed` of them failed for good. */
+  onBatchDone?: (batch: readonly SourceDoc[], failed: number) => void;
 }
 
 export interface ItemFailure {
@@ -45,16 +55,11 @@ export interface BulkLoadSummary {
 }
 
 const FIRST_FAILURES = 5;
-
-function defaultBackoff(attempt: number): number {
-  const base = Math.min(10_000, 100 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LOAD_RETRY_STATUSES = { request: [429, 503], item: [429] };
 
 export async function bulkLoad(client: EsClient, docs: AsyncIterable<SourceDoc>, options: BulkLoadOptions): Promise<BulkLoadSummary> {
   const backoff = options.backoffMs ?? defaultBackoff;
+  const retryOn = options.retryStatuses ?? LOAD_RETRY_STATUSES;
   const path = `/_bulk${options.pipeline ? `?pipeline=${encodeURIComponent(options.pipeline)}` : ''}`;
   const summary: BulkLoadSummary = { indexed: 0, failed: 0, failuresByType: {}, firstFailures: [], retried: 0, requests: 0, seconds: 0, resumeFrom: undefined };
   const fail = (doc: SourceDoc, status: number, type: string, reason: string) => {
@@ -63,38 +68,51 @@ export async function bulkLoad(client: EsClient, docs: AsyncIterable<SourceDoc>,
     if (summary.firstFailures.length < FIRST_FAILURES) summary.firstFailures.push({ line: doc.line, id: doc.id, status, type, reason: reason.slice(0, 300) });
   };
   const action = (doc: SourceDoc) =>
-    JSON.stringify({ index: doc.id === undefined ? { _index: options.index } : { _index: options.index, _id: doc.id } }) + '\n' + JSON.stringify(doc.source) + '\n';
+    JSON.stringify({ index: { _index: options.index, ...(doc.id === undefined ? {} : { _id: doc.id }), ...(doc.routing === undefined ? {} : { routing: doc.routing }) } }) +
+    '\n' + JSON.stringify(doc.source) + '\n';
 
   const send = async (batch: SourceDoc[]): Promise<void> => {
     let pending = batch;
+    const failedInBatch = new Set<SourceDoc>();
+    const failBatch = (doc: SourceDoc, status: number, type: string, reason: string) => {
+      failedInBatch.add(doc);
+      fail(doc, status, type, reason);
+    };
     for (let attempt = 0; pending.length > 0; attempt++) {
       summary.requests++;
-      const res = await client.request<any>('POST', path, pending.map(action).join(''), { ndjson: true, allow: [429, 503, 413] });
+      const res = await client.request<any>('POST', path, pending.map(action).join(''), { ndjson: true, allow: [...retryOn.request, 413] });
       if (res.status === 413) throw new CliError(`a batch of ${pending.length} documents is larger than the server accepts (413); lower --batch`);
       let retry: SourceDoc[] = [];
-      if (res.status === 429 || res.status === 503) {
+      let lastStatus = res.status;
+      let lastType = 'es_rejected_execution_exception';
+      if (retryOn.request.includes(res.status)) {
         retry = pending;
+        lastType = res.body?.error?.type ?? lastType;
       } else {
         const items = (res.body?.items ?? []) as Array<Record<string, { status: number; error?: { type?: string; reason?: string } }>>;
         if (items.length !== pending.length) throw new CliError(`_bulk answered ${items.length} items for ${pending.length} documents`);
         for (let i = 0; i < pending.length; i++) {
           const item = Object.values(items[i])[0];
-          if (item.status === 429) retry.push(pending[i]);
-          else if (item.error) fail(pending[i], item.status, item.error.type ?? 'error', item.error.reason ?? '');
+          if (retryOn.item.includes(item.status)) {
+            retry.push(pending[i]);
+            lastStatus = item.status;
+            lastType = item.error?.type ?? lastType;
+          } else if (item.error) failBatch(pending[i], item.status, item.error.type ?? 'error', item.error.reason ?? '');
           else summary.indexed++;
         }
       }
       options.onProgress?.(pending.length - retry.length);
-      if (retry.length === 0) return;
+      if (retry.length === 0) break;
       if (attempt >= options.maxRetries) {
-        for (const doc of retry) fail(doc, 429, 'es_rejected_execution_exception', `still rejected after ${options.maxRetries} retries`);
+        for (const doc of retry) failBatch(doc, lastStatus, lastType, `still rejected after ${options.maxRetries} retries`);
         options.onProgress?.(retry.length);
-        return;
+        break;
       }
       summary.retried += retry.length === pending.length && res.status !== 200 ? 1 : retry.length;
       pending = retry;
       await sleep(backoff(attempt));
     }
+    options.onBatchDone?.(batch, failedInBatch.size);
   };
 
   const started = performance.now();

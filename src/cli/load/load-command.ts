@@ -5,10 +5,10 @@
  * progress bar on a terminal and prints a summary. SIGINT stops reading, lets the requests in
  * flight finish and prints the line to resume from.
  */
-import { SingleBar } from 'cli-progress';
 import { CliError, EXIT } from '../cli-error.js';
 import { EsClient, errorText } from '../es-client.js';
 import { formatNumber } from '../report/markdown-table.js';
+import { docsProgress } from '../progress.js';
 import { bulkLoad, loadExitCode, type BulkLoadSummary } from './bulk-loader.js';
 import { checkSource, readDocuments, resolveSourceFile } from './source-reader.js';
 
@@ -43,12 +43,7 @@ export async function runLoad(sourcePath: string, opts: LoadCommandOptions): Pro
   }
   process.stderr.write(`loading ${formatNumber(check.docs)} documents from ${file}${opts.resumeFrom > 1 ? ` (from line ${opts.resumeFrom})` : ''} into [${opts.index}] on ${client.url} (threadsearch/ES ${server.version})\n`);
 
-  const bar = opts.progress && process.stderr.isTTY
-    ? new SingleBar({ stream: process.stderr, format: '{bar} {percentage}% | {value}/{total} docs | {rate} docs/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 })
-    : null;
-  const started = performance.now();
-  let done = 0;
-  bar?.start(check.docs, 0, { rate: 0 });
+  const bar = docsProgress(check.docs, opts.progress);
   let stop = false;
   const onSigint = () => {
     stop = true;
@@ -61,13 +56,10 @@ export async function runLoad(sourcePath: string, opts: LoadCommandOptions): Pro
     summary = await bulkLoad(client, readDocuments(file, opts.resumeFrom, opts.idField), {
       index: opts.index, pipeline: opts.pipeline, batch: opts.batch, concurrency: opts.concurrency, maxRetries: opts.maxRetries,
       stopRequested: () => stop,
-      onProgress: (n) => {
-        done += n;
-        bar?.update(done, { rate: Math.round(done / Math.max(0.001, (performance.now() - started) / 1000)) });
-      },
+      onProgress: (n) => bar.add(n),
     });
   } finally {
-    bar?.stop();
+    bar.stop();
     process.off('SIGINT', onSigint);
   }
   // Make what was loaded searchable now, as a user checking the result expects.

@@ -13,6 +13,8 @@ export interface SourceDoc {
   line: number;
   id: string | undefined;
   source: Record<string, unknown>;
+  /** Custom routing the document was indexed with (export copies it; files carry none). */
+  routing?: string;
 }
 
 /** The file to read for `path`: the file itself, or a BEIR folder's corpus.jsonl. */

@@ -181,7 +181,8 @@ export function formatExportSummary(results: readonly IndexCopyResult[], notes: 
     docs += r.indexed + r.failed;
     seconds += r.seconds;
     const rate = r.seconds > 0 ? Math.round((r.bulk?.indexed ?? 0) / r.seconds) : 0;
-    out += `[${r.index}] ${formatNumber(r.indexed)} documents copied in ${r.seconds.toFixed(1)} s (${formatNumber(rate)} docs/s)`;
+    const thisRun = r.bulk !== undefined && r.bulk.indexed !== r.indexed ? ` (${formatNumber(r.bulk.indexed)} in this run)` : '';
+    out += `[${r.index}] ${formatNumber(r.indexed)} documents copied${thisRun} in ${r.seconds.toFixed(1)} s (${formatNumber(rate)} docs/s)`;
     out += r.failed > 0 ? `; ${formatNumber(r.failed)} failed` : '';
     if (r.stopped) out += '; stopped early\n';
     else if (r.targetCount === r.sourceCount) out += `; count verified: ${formatNumber(r.targetCount)} on both\n`;

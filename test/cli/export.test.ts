@@ -122,9 +122,13 @@ describe('threadsearch export to a second threadsearch server', () => {
     expect(killedAt.state).toBe('copying');
     expect(killedAt.indexed).toBeGreaterThanOrEqual(60);
     expect(killedAt.indexed).toBeLessThan(BOOKS);
+    // Its point in time is gone too (as after a keep-alive longer than the pause): the resumed run
+    // reads a new one after the same _shard_doc values.
+    expect((await call(source.url, 'DELETE', '/_pit', { id: killedAt.pitId })).body.succeeded).toBe(true);
 
     const resumed = await cli(exportArgs('--index', 'books', '--checkpoint', checkpoint, '--batch-size', '20', '--resume'), { cwd: dir });
     expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('note: [books]: the point in time expired; reading continues in a new one after the last copied document');
     expect(resumed.stdout).toMatch(new RegExp(`\\[books\\] ${BOOKS} documents copied \\((\\d+) in this run\\).*count verified: ${BOOKS} on both`));
     const inThisRun = Number(/\((\d+) in this run\)/.exec(resumed.stdout)![1]);
     expect(inThisRun).toBe(BOOKS - killedAt.indexed); // it went on from the checkpoint, not from the start

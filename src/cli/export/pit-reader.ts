@@ -69,7 +69,7 @@ export async function* readIndex(client: EsClient, o: PitReaderOptions): AsyncGe
     if (res.status === 404) {
       // search_context_missing_exception: the point in time expired between pages or runs. Once
       // per page: a fresh point in time that is missing too means something else is wrong.
-      if (res.body?.error?.type !== 'search_context_missing_exception' || reopened) {
+      if (!contextMissing(res.body) || reopened) {
         throw new CliError(`reading [${o.index}] failed: 404 ${errorText(res.body)}`);
       }
       reopened = true;
@@ -97,4 +97,11 @@ export async function* readIndex(client: EsClient, o: PitReaderOptions): AsyncGe
     if (hits.length < o.pageSize) return;
     after = hits[hits.length - 1].sort;
   }
+}
+
+/** ES answers an expired point in time with search_phase_execution_exception caused by search_context_missing_exception. */
+function contextMissing(body: any): boolean {
+  const err = body?.error;
+  return err?.type === 'search_context_missing_exception' || err?.caused_by?.type === 'search_context_missing_exception' ||
+    (Array.isArray(err?.root_cause) && err.root_cause.some((c: any) => c?.type === 'search_context_missing_exception'));
 }

@@ -167,12 +167,15 @@ describe('threadsearch', () => {
   it('--help lists every command and the exit codes; each command has its own --help', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['start', 'load', 'bench', 'capacity', 'eval']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['start', 'load', 'bench', 'capacity', 'eval', 'export']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stdout).toContain('Exit codes: 0 done');
     const start = await cli(['start', '--help']);
     expect(start.code).toBe(0);
     expect(start.stdout).toContain('--threads <n>');
     const bench = await cli(['bench', '--help']);
     expect(bench.stdout).toContain('--rate <list>');
+    const exp = await cli(['export', '--help']);
+    expect(exp.stdout).toContain('--model-map <from=to...>');
+    expect(exp.stdout).toContain('threadsearch export --to https://localhost:9200 --to-user elastic:');
   }, SLOW);
 });

@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { CliError, EXIT } from '../cli-error.js';
-import { EsClient } from '../es-client.js';
+import { EsClient, errorText } from '../es-client.js';
 import { formatNumber } from '../report/markdown-table.js';
 import type { RetryOptions } from '../retry.js';
 import { CheckpointFile } from './checkpoint.js';
@@ -91,8 +91,12 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
 
   process.stderr.write(`exporting ${indices.length} ${indices.length === 1 ? 'index' : 'indices'} and ${pipelinePlans.length} pipeline(s) from ${source.url} (ES ${sourceInfo.version}) to ${target.url} (${targetKind} ${targetInfo.version})${opts.resume ? ', resuming' : ''}\n`);
 
+  const failures: string[] = [];
   for (const { id, plan } of pipelinesToPut) {
-    await target.request('PUT', `/_ingest/pipeline/${enc(id)}`, plan.body);
+    // A pipeline the target cannot run (OpenSearch has no inference processor) does not stop the
+    // documents: their stored vectors are copied as they are.
+    const put = await target.request('PUT', `/_ingest/pipeline/${enc(id)}`, plan.body, { allow: [400] });
+    if (put.status === 400) failures.push(`pipeline [${id}]: the target refused it: ${errorText(put.body)}`);
   }
   for (const { id, plan } of pipelinePlans) {
     for (const m of plan.mapped) note(`pipeline [${id}]: inference model ${m}`);
@@ -110,7 +114,6 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
   process.once('SIGINT', onSigint);
   const retry: RetryOptions = { maxRetries: opts.maxRetries };
   const results: IndexCopyResult[] = [];
-  const failures: string[] = [];
   try {
     for (const { name, meta } of indices) {
       if (stop) break;

@@ -12,6 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { CliError, EXIT } from '../cli-error.js';
 import { EsClient, errorText } from '../es-client.js';
 import { formatNumber } from '../report/markdown-table.js';
+import { gracefulStop } from '../progress.js';
 import type { RetryOptions } from '../retry.js';
 import { CheckpointFile } from './checkpoint.js';
 import { copyIndex, type IndexCopyResult } from './index-copy.js';
@@ -105,18 +106,12 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
     }
   }
 
-  let stop = false;
-  const onSigint = () => {
-    stop = true;
-    process.stderr.write('\nstopping: finishing the requests in flight (Ctrl-C again to abort)\n');
-    process.once('SIGINT', () => process.exit(EXIT.interrupted));
-  };
-  process.once('SIGINT', onSigint);
+  const stop = gracefulStop();
   const retry: RetryOptions = { maxRetries: opts.maxRetries };
   const results: IndexCopyResult[] = [];
   try {
     for (const { name, meta } of indices) {
-      if (stop) break;
+      if (stop.requested()) break;
       if (checkpoint.index(name)?.state === 'done') {
         note(`[${name}]: copied by the run being resumed`);
         continue;
@@ -135,7 +130,7 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
       try {
         results.push(await copyIndex(source, target, targetKind, name, meta, checkpoint, {
           batchSize: opts.batchSize, concurrency: opts.concurrency, retry, keepAlive: opts.keepAlive,
-          pagesPerSecond: opts.requestsPerSecond ?? 0, progress: opts.progress, stopRequested: () => stop, onNote: note,
+          pagesPerSecond: opts.requestsPerSecond ?? 0, progress: opts.progress, stopRequested: stop.requested, onNote: note,
         }));
       } catch (e) {
         // A refused index (its settings, its name) does not stop the others; a dead server does.
@@ -144,9 +139,9 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
       }
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.dispose();
   }
-  const stopped = stop || results.some((r) => r.stopped);
+  const stopped = stop.requested() || results.some((r) => r.stopped);
   process.stdout.write(formatExportSummary(results, notes, failures, stopped, opts.checkpoint));
   const mismatched = results.some((r) => !r.stopped && (r.failed > 0 || r.targetCount !== r.sourceCount));
   if (stopped) return EXIT.interrupted;

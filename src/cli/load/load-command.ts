@@ -8,7 +8,7 @@
 import { CliError, EXIT } from '../cli-error.js';
 import { EsClient, errorText } from '../es-client.js';
 import { formatNumber } from '../report/markdown-table.js';
-import { docsProgress } from '../progress.js';
+import { docsProgress, gracefulStop } from '../progress.js';
 import { bulkLoad, loadExitCode, type BulkLoadSummary } from './bulk-loader.js';
 import { checkSource, readDocuments, resolveSourceFile } from './source-reader.js';
 
@@ -44,23 +44,17 @@ export async function runLoad(sourcePath: string, opts: LoadCommandOptions): Pro
   process.stderr.write(`loading ${formatNumber(check.docs)} documents from ${file}${opts.resumeFrom > 1 ? ` (from line ${opts.resumeFrom})` : ''} into [${opts.index}] on ${client.url} (threadsearch/ES ${server.version})\n`);
 
   const bar = docsProgress(check.docs, opts.progress);
-  let stop = false;
-  const onSigint = () => {
-    stop = true;
-    process.stderr.write('\nstopping: finishing the requests in flight (Ctrl-C again to abort)\n');
-    process.once('SIGINT', () => process.exit(EXIT.interrupted));
-  };
-  process.once('SIGINT', onSigint);
+  const stop = gracefulStop();
   let summary: BulkLoadSummary;
   try {
     summary = await bulkLoad(client, readDocuments(file, opts.resumeFrom, opts.idField), {
       index: opts.index, pipeline: opts.pipeline, batch: opts.batch, concurrency: opts.concurrency, maxRetries: opts.maxRetries,
-      stopRequested: () => stop,
+      stopRequested: stop.requested,
       onProgress: (n) => bar.add(n),
     });
   } finally {
     bar.stop();
-    process.off('SIGINT', onSigint);
+    stop.dispose();
   }
   // Make what was loaded searchable now, as a user checking the result expects.
   await client.request('POST', `/${encodeURIComponent(opts.index)}/_refresh`, undefined, { allow: [404] });

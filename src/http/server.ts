@@ -16,6 +16,7 @@ import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { Admission, type AdmissionLimits } from './admission.js';
 import type { Logger } from '../logging/index.js';
+import { registerRequestLog } from './request-log.js';
 
 /** ES `http.max_content_length` default. */
 export const DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -139,6 +140,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   });
   admission.register(app);
   if (options.apiKeys) registerAuthentication(app, options.apiKeys);
+  if (options.logger) registerRequestLog(app, options.logger);
 
   // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
   // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.

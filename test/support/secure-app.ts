@@ -2,6 +2,7 @@
  * A test server with security on, as the product starts by default: a known bootstrap superuser
  * key, helpers to create API keys through the REST API, and requests sent with a given key.
  */
+import type { Logger } from '../../src/logging/index.js';
 import { encodeApiKey } from '../../src/security/index.js';
 import type { ServerConfig } from '../../src/config/config.js';
 import { createTestApp, type TestApp, type TestResponse } from './test-app.js';
@@ -17,8 +18,8 @@ export interface SecureTestApp extends TestApp {
   createKey(name: string, roleDescriptors?: unknown, extra?: Record<string, unknown>, by?: string): Promise<{ id: string; encoded: string; apiKey: string }>;
 }
 
-export async function createSecureTestApp(options: { dataDir?: string; config?: Partial<ServerConfig> } = {}): Promise<SecureTestApp> {
-  const t = await createTestApp({ dataDir: options.dataDir, config: { securityEnabled: true, bootstrapApiKey: SUPERUSER, ...options.config } });
+export async function createSecureTestApp(options: { dataDir?: string; config?: Partial<ServerConfig>; logger?: Logger } = {}): Promise<SecureTestApp> {
+  const t = await createTestApp({ dataDir: options.dataDir, logger: options.logger, config: { securityEnabled: true, bootstrapApiKey: SUPERUSER, ...options.config } });
   const as: SecureTestApp['as'] = (key, method, url, body, headers = {}) =>
     t.request(method, url, body, key === null ? headers : { authorization: `ApiKey ${key}`, ...headers });
   return {

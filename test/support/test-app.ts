@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { defaultConfig, type ServerConfig } from '../../src/config/config.js';
+import type { Logger } from '../../src/logging/index.js';
 
 export interface TestResponse {
   readonly status: number;
@@ -32,13 +33,15 @@ export interface TestAppOptions {
   /** Use (and keep) this data directory instead of a fresh temporary one. */
   readonly dataDir?: string;
   readonly config?: Partial<ServerConfig>;
+  /** The server's logger (test/support/log-capture.ts collects its lines); none: silent. */
+  readonly logger?: Logger;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
   // Security is on by default in the product; tests opt in (test/security/) so the rest of the suite
   // exercises the APIs without keys.
-  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, logLevel: 'warn', securityEnabled: false, ...options.config }));
+  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, logLevel: 'warn', securityEnabled: false, ...options.config }), { logger: options.logger });
   await app.http.app.ready();
   const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

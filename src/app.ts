@@ -7,7 +7,7 @@
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import {
-  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, WriteFlow, type MlState, type NodeRecovery,
+  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, SlowLog, WriteFlow, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
   aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
@@ -88,7 +88,9 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: stored?.cluster_uuid ?? randomBase64Uuid() };
     state.register('cluster', () => ({ cluster_uuid: node.clusterUuid }));
     pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir() });
-    const indices = new IndicesService(pool, dataDir, state, { indexBufferBytes: config.indexBufferBytes });
+    // Slow-log lines go to the server's log; thresholds are per index (index.*.slowlog.threshold.*).
+    const slowLog = options.logger ? new SlowLog(options.logger) : null;
+    const indices = new IndicesService(pool, dataDir, state, { indexBufferBytes: config.indexBufferBytes, slowLog });
     const recovery = await indices.recover();
     if (!stored) {
       state.markChanged();
@@ -105,7 +107,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     await mlService.restore(state.section<MlState>('ml'));
     // text_expansion / sparse_vector queries encode their text through the ML service.
     const search = new SearchService(indices, pool, {
-      defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount, inference: mlService,
+      defaultSearchTimeoutMs: config.searchTimeoutMs, maxClauseCount: config.maxClauseCount, inference: mlService, slowLog,
     });
     const searchContexts = new SearchContexts(indices, search, pool, { ...DEFAULT_SEARCH_CONTEXT_LIMITS, maxOpenScrollContexts: config.maxOpenScrollContexts });
     const ingest = new IngestService(mlService, persistState);

@@ -29,3 +29,4 @@ export * from './reindex/doc-scan.js';
 export * from './reindex/bulk-by-scroll.js';
 export * from './indices/aliases.js';
 export * from './writes/write-flow.js';
+export { SlowLog } from './slow-log.js';

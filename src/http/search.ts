@@ -111,6 +111,7 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
           allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
+          source: req.body,
         };
         if (r.pit) {
           if (req.params.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);

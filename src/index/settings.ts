@@ -36,7 +36,32 @@ export interface ResolvedIndexSettings {
   readonly translogDurability: 'request' | 'async';
   readonly translogSyncIntervalMs: number;
   readonly translogFlushThresholdBytes: number;
+  /** The slow logs' thresholds (ms, -1 = off) and source limits; null members: every threshold off. */
+  readonly slowLog: SlowLogSettings;
 }
+
+/** ES SearchSlowLog/IndexingSlowLog thresholds in ms; -1 disables a level. */
+export interface SlowLogThresholds {
+  readonly warn: number;
+  readonly info: number;
+  readonly debug: number;
+  readonly trace: number;
+}
+
+export interface SlowLogSettings {
+  readonly query: SlowLogThresholds | null;
+  readonly fetch: SlowLogThresholds | null;
+  readonly index: SlowLogThresholds | null;
+  /** Characters of the search source a line shows (`index.search.slowlog.source`; 0: none). */
+  readonly searchSourceChars: number;
+  /** Characters of the document source a line shows (`index.indexing.slowlog.source`, ES default 1000). */
+  readonly indexingSourceChars: number;
+  /** `index.indexing.slowlog.reformat`: the source as one line of compact JSON rather than as sent. */
+  readonly indexingReformat: boolean;
+}
+
+export const SLOWLOG_LEVELS = ['warn', 'info', 'debug', 'trace'] as const;
+const SLOWLOG_PHASES = { query: 'index.search.slowlog.threshold.query', fetch: 'index.search.slowlog.threshold.fetch', index: 'index.indexing.slowlog.threshold.index' } as const;
 
 interface SettingDef {
   /** Can PUT _settings change it on an open index? */
@@ -70,6 +95,20 @@ function minTimeSetting(minMs: number, minRep: string): SettingDef['validate'] {
   };
 }
 const anyString: SettingDef['validate'] = () => {};
+/**
+ * ES's `index.*.slowlog.source`: a number of characters, else a boolean (true: all, false: none);
+ * anything else fails as ES's Booleans.parseBoolean does.
+ */
+const sourceCharsSetting: SettingDef['validate'] = (v, key) => {
+  if (/^-?\d+$/.test(v.trim())) return;
+  boolSetting(v, key);
+};
+
+function sourceChars(raw: string | undefined, def: number): number {
+  if (raw === undefined || raw === '') return def;
+  if (/^-?\d+$/.test(raw.trim())) return Math.max(0, Number(raw));
+  return raw === 'true' ? Number.MAX_SAFE_INTEGER : 0;
+}
 const byteSizeSetting: SettingDef['validate'] = (v, key) => {
   try {
     parseByteSize(v, key);
@@ -117,6 +156,10 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.final_pipeline': { dynamic: true, validate: anyString },
   'index.max_ngram_diff': { dynamic: true, validate: intSetting(0) },
   'index.max_shingle_diff': { dynamic: true, validate: intSetting(0) },
+  ...Object.fromEntries(Object.values(SLOWLOG_PHASES).flatMap((prefix) => SLOWLOG_LEVELS.map((level) => [`${prefix}.${level}`, { dynamic: true, validate: timeSetting }]))),
+  'index.search.slowlog.source': { dynamic: true, validate: sourceCharsSetting },
+  'index.indexing.slowlog.source': { dynamic: true, validate: sourceCharsSetting },
+  'index.indexing.slowlog.reformat': { dynamic: true, validate: boolSetting },
 };
 
 /** Settings ES has that this server does not implement: rejected clearly instead of ignored. */
@@ -192,7 +235,25 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     translogDurability: get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
     translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,
     translogFlushThresholdBytes: flat.has('index.translog.flush_threshold_size') ? parseByteSize(get('index.translog.flush_threshold_size')!, 'index.translog.flush_threshold_size') : 512 * 1024 * 1024,
+    slowLog: {
+      query: slowLogThresholds(flat, SLOWLOG_PHASES.query),
+      fetch: slowLogThresholds(flat, SLOWLOG_PHASES.fetch),
+      index: slowLogThresholds(flat, SLOWLOG_PHASES.index),
+      searchSourceChars: sourceChars(get('index.search.slowlog.source'), 1000),
+      indexingSourceChars: sourceChars(get('index.indexing.slowlog.source'), 1000),
+      indexingReformat: get('index.indexing.slowlog.reformat') !== 'false',
+    },
   };
+}
+
+/** One phase's thresholds; null when all are -1 (the default), so a search checks one field. */
+function slowLogThresholds(flat: FlatSettings, prefix: string): SlowLogThresholds | null {
+  const ms = (level: string) => {
+    const raw = settingString(flat, `${prefix}.${level}`);
+    return raw === undefined || raw === '' ? -1 : parseTimeValue(raw, `${prefix}.${level}`);
+  };
+  const t = { warn: ms('warn'), info: ms('info'), debug: ms('debug'), trace: ms('trace') };
+  return t.warn < 0 && t.info < 0 && t.debug < 0 && t.trace < 0 ? null : t;
 }
 
 /** Flat `index.*` keys → the nested object GET _settings returns (values stay strings). */

@@ -18,6 +18,7 @@ import { IndexShard, type WriteOutcome } from './index-shard.js';
 import { ShardStore, type DataDir } from '../../storage/index.js';
 import type { SearchPool } from '../search-pool.js';
 import type { DocVersion } from './shard-state.js';
+import type { SlowLog } from '../slow-log.js';
 
 export interface IndexMetadata {
   readonly name: string;
@@ -37,6 +38,8 @@ export interface IndexDeps {
   persistState(): Promise<void>;
   /** Reports documents added to an indexing buffer (the node-wide memory budget). */
   bufferGrew(bytes: number): void;
+  /** The indexing slow log (null: none). */
+  readonly slowLog: SlowLog | null;
 }
 
 /** Per-index result of start-up recovery, for the log and for health. */
@@ -202,6 +205,8 @@ export class IndexService {
   }
 
   index(id: string, sourceText: string, parsed: unknown, opts: WriteOptions): WriteResult {
+    // The clock runs only while an indexing slow-log threshold is set.
+    const started = this.resolvedSettings.slowLog.index !== null ? performance.now() : -1;
     const shard = this.shardFor(id, opts.routing);
     // ES parses (and updates the mapping) before the engine checks versions.
     this.parseForWrite(id, sourceText, parsed);
@@ -210,6 +215,7 @@ export class IndexService {
     const before = shard.bufferedBytes;
     const outcome = shard.index(id, sourceText, this.nextIndexOrder++, prev);
     this.deps.bufferGrew(shard.bufferedBytes - before);
+    if (started >= 0) this.deps.slowLog?.onIndex(this, shard.shardId, performance.now() - started, id, opts.routing, sourceText);
     return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
   }
 

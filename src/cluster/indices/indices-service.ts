@@ -20,6 +20,7 @@ import { validateIndexName } from './index-names.js';
 import { resolveIndexExpression, type ResolveOptions } from './index-resolver.js';
 import type { SearchPool } from '../search-pool.js';
 import { IndexTemplateService, mergeTemplateMappings } from './index-templates.js';
+import type { SlowLog } from '../slow-log.js';
 
 export interface CreateIndexBody {
   readonly settings?: unknown;
@@ -42,6 +43,8 @@ const SECTION = 'indices';
 export interface IndicesOptions {
   /** `indices.memory.index_buffer_size` in bytes: unrefreshed documents across all shards. */
   readonly indexBufferBytes: number;
+  /** Where indexing slow-log lines go (null: nowhere). */
+  readonly slowLog?: SlowLog | null;
 }
 
 /** Start-up recovery of every index, for the log and health. */
@@ -76,6 +79,7 @@ export class IndicesService {
   ) {
     this.deps = {
       pool, dataDir, stateChanged: () => state.markChanged(), persistState: () => state.persist(), bufferGrew: (bytes) => this.bufferGrew(bytes),
+      slowLog: options.slowLog ?? null,
     };
     this.templates = new IndexTemplateService(state);
     state.register(SECTION, () => {

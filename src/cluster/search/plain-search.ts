@@ -89,7 +89,7 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     deadline,
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
-  }), { allowPartial, timedOut: (r) => r.timedOut });
+  }), { allowPartial, timedOut: (r) => r.timedOut, slowLog: { source: opts.source ?? null, totalHits: (r) => r.totalHits } });
 
   const answered = results.filter((r) => r !== null);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
@@ -108,7 +108,9 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   } else {
     const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
-    hitsJson = fetchPage(page, (index, first) => fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null));
+    hitsJson = fetchPage(page, (index, first) => fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null), {
+      log: phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
+    });
     empty = page.length === 0;
   }
   const took = Math.round(performance.now() - start);

@@ -27,6 +27,7 @@ import type { ShardSnapshot } from '../indices/shard-state.js';
 import type { SearchPool } from '../search-pool.js';
 import { fetchFailure } from './search-highlight.js';
 import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search-stats.js';
+import type { SearchSlowLogRequest, SlowLog } from '../slow-log.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -40,6 +41,8 @@ export interface SearchOptions {
   readonly restTotalHitsAsInt?: boolean;
   /** `allow_partial_search_results` (a URL parameter in ES); default true. */
   readonly allowPartialSearchResults?: boolean;
+  /** The request body as sent, for the search slow log (null or unset: none). */
+  readonly source?: string | null;
 }
 
 export interface SearchOutcome {
@@ -69,6 +72,8 @@ export interface SearchServiceOptions {
   readonly maxClauseCount?: number;
   /** Encodes `text_expansion` / `sparse_vector` query texts (the ML service); null = none. */
   readonly inference?: SparseInference | null;
+  /** Where search slow-log lines go (null: nowhere). */
+  readonly slowLog?: SlowLog | null;
 }
 
 /** One shard whose query phase failed (ES ShardSearchFailure). */
@@ -173,13 +178,27 @@ export class SearchPhase {
   async queryPhase<R>(
     targets: readonly ShardTarget[],
     run: (pool: SearchPool, segments: SegmentRef[], target: ShardTarget) => Promise<R>,
-    opts: { readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean },
+    opts: {
+      readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean;
+      /** For the slow log: the request, and a result's hit count. */
+      readonly slowLog?: { readonly source: string | null; readonly totalHits: (result: R) => number };
+    },
   ): Promise<QueryPhaseResults<R>> {
     const failed: Array<ShardFailure | undefined> = [];
     const started = queryPhaseStarted(targets);
-    const results = await Promise.all(targets.map((t, i) => run(
+    const slowLog = this.options.slowLog ?? null;
+    const logged = (t: ShardTarget, task: Promise<R>): Promise<R> => {
+      // Only a shard of an index with a query threshold set pays for the extra promise.
+      if (slowLog === null || opts.slowLog === undefined || t.index.resolvedSettings.slowLog.query === null) return task;
+      const { source, totalHits } = opts.slowLog;
+      return task.then((r) => {
+        slowLog.onQueryPhase(t, performance.now() - started, totalHits(r), { source, totalShards: targets.length });
+        return r;
+      });
+    };
+    const results = await Promise.all(targets.map((t, i) => logged(t, run(
       this.pool, t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })), t,
-    ).catch((e: unknown): R | null => {
+    )).catch((e: unknown): R | null => {
       if (!(e instanceof EsError) || e.status === 429) throw e;
       failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
       return null;
@@ -261,7 +280,9 @@ export interface PageHit {
  * gives an index's fetch spec (asked once per index, with its first hit). A failure while
  * rendering (a highlighter refusing a field…) fails the page's shards of that index.
  */
-export function fetchPage<H extends PageHit>(page: readonly H[], specFor: (index: IndexService, first: H) => FetchSpec): string {
+export function fetchPage<H extends PageHit>(
+  page: readonly H[], specFor: (index: IndexService, first: H) => FetchSpec, slowLog?: { readonly log: SlowLog | null; readonly request: SearchSlowLogRequest; readonly totalHits: number },
+): string {
   const fetchStarted = performance.now();
   const specs = new Map<IndexService, { spec: FetchSpec; indexJson: string }>();
   const rendered = page.map((p) => {
@@ -275,7 +296,11 @@ export function fetchPage<H extends PageHit>(page: readonly H[], specFor: (index
       throw fetchFailure(e, distinctShards(page.filter((q) => q.target.index === index).map((q) => q.target)));
     }
   });
-  fetchPhaseEnded(page.length, (i) => page[i].target, performance.now() - fetchStarted);
+  const fetchMs = performance.now() - fetchStarted;
+  fetchPhaseEnded(page.length, (i) => page[i].target, fetchMs);
+  if (slowLog?.log) {
+    for (const t of new Set(page.map((q) => q.target))) slowLog.log.onFetchPhase(t, fetchMs, slowLog.totalHits, slowLog.request);
+  }
   return `[${rendered.join(',')}]`;
 }
 

@@ -58,11 +58,11 @@ export const LOG_FORMATS = ['pretty', 'json'] as const;
 
 export const SETTINGS = [
   setting({ key: 'network.host', flag: 'host', env: 'THREADSEARCH_HOST', field: 'host', type: text, default: '127.0.0.1', description: 'address to listen on' }),
-  setting({ key: 'http.port', flag: 'port', env: 'THREADSEARCH_PORT', field: 'port', type: integer(0, 65535), default: '9200', description: 'HTTP port; 0 picks a free one' }),
+  setting({ key: 'http.port', flag: 'port', env: 'THREADSEARCH_PORT', field: 'port', type: integer(0, 65535), default: '9200', description: 'HTTP port; 0 picks a free one (the bound address is logged)' }),
   setting({ key: 'path.data', flag: 'data', env: 'THREADSEARCH_DATA', field: 'dataDir', type: path, default: './data', description: 'data directory (indices, cluster state, translogs)' }),
   setting({
     key: 'thread_pool.search.size', flag: 'threads', env: 'THREADSEARCH_THREADS', field: 'threads', type: integer(1, 256),
-    default: String(Math.max(1, availableParallelism())), defaultText: 'available cores', description: 'search pool threads',
+    default: String(Math.max(1, availableParallelism())), defaultText: 'available cores', description: 'search/build worker threads',
   }),
   setting({
     key: 'thread_pool.search.queue_size', flag: 'search-queue-size', env: 'THREADSEARCH_SEARCH_QUEUE_SIZE', field: 'searchQueueSize', type: integer(1, 1_000_000),
@@ -74,23 +74,23 @@ export const SETTINGS = [
   }),
   setting({
     key: 'http.max_in_flight_requests', flag: 'max-in-flight', env: 'THREADSEARCH_MAX_IN_FLIGHT', field: 'maxInFlightRequests', type: integer(1, 1_000_000),
-    default: '2000', description: 'HTTP requests handled at once before 429',
+    default: '2000', description: 'HTTP requests handled at once; more are answered 429',
   }),
   setting({
     key: 'indexing_pressure.memory.limit', flag: 'indexing-pressure', env: 'THREADSEARCH_INDEXING_PRESSURE', field: 'indexingPressureBytes', type: memorySize,
-    default: '10%', description: 'bytes of write requests in flight before 429',
+    default: '10%', description: 'bytes of write requests in flight; more are answered 429',
   }),
   setting({
     key: 'indices.memory.index_buffer_size', flag: 'index-buffer-size', env: 'THREADSEARCH_INDEX_BUFFER_SIZE', field: 'indexBufferBytes', type: memorySize,
-    default: '10%', description: 'unrefreshed document bytes before a refresh is forced',
+    default: '10%', description: 'unrefreshed documents across all shards before the largest are refreshed',
   }),
   setting({
     key: 'xpack.security.enabled', flag: 'no-security', flagValue: 'false', env: 'THREADSEARCH_SECURITY', field: 'securityEnabled', type: boolean,
-    default: 'true', description: 'authenticate and authorize every request (false only for local experiments)',
+    default: 'true', description: 'authenticate and authorize every request; false only for local experiments (warns at start-up and in GET /)',
   }),
   setting({
     key: 'xpack.security.bootstrap_api_key', flag: 'api-key', env: 'THREADSEARCH_API_KEY', field: 'bootstrapApiKey', type: bootstrapApiKey,
-    default: '', defaultText: 'generated on first start, printed once', secret: true, description: 'the superuser API key (only its hash is stored)',
+    default: '', defaultText: 'generated on first start, printed once', secret: true, description: 'the bootstrap superuser key, encoded as clients send it (only its hash is stored; a new value replaces the stored one)',
   }),
   setting({
     key: 'http.cors.allow-origin', flag: 'cors-origin', env: 'THREADSEARCH_CORS_ORIGIN', field: 'corsOrigins', type: list,
@@ -102,7 +102,7 @@ export const SETTINGS = [
   }),
   setting({
     key: 'http.request_timeout', flag: 'request-timeout', env: 'THREADSEARCH_REQUEST_TIMEOUT', field: 'requestTimeoutMs', type: time,
-    default: '60s', description: 'time a client has to send a whole request before 408',
+    default: '60s', description: 'time a client has to send a whole request, headers and body, before 408 and close (headers alone: 10 s at most; -1: no body deadline)',
   }),
   setting({
     key: 'indices.query.bool.max_clause_count', flag: 'max-clause-count', env: 'THREADSEARCH_MAX_CLAUSE_COUNT', field: 'maxClauseCount', type: integer(1, 1_000_000),
@@ -110,11 +110,11 @@ export const SETTINGS = [
   }),
   setting({
     key: 'search.max_open_scroll_context', flag: 'max-open-scroll-context', env: 'THREADSEARCH_MAX_OPEN_SCROLL_CONTEXT', field: 'maxOpenScrollContexts', type: integer(0, 1_000_000),
-    default: '500', description: 'scrolls open at once',
+    default: '500', description: 'scrolls open at once; more fail until some are cleared or expire',
   }),
   setting({
     key: 'ml.nodes', flag: 'ml-nodes', env: 'THREADSEARCH_ML_NODES', field: 'mlNodes', type: mlNodes, json: true,
-    default: '', defaultText: "one node with this machine's memory and cores", description: 'simulated ML nodes model deployments are placed on',
+    default: '', defaultText: "one node with this machine's memory and cores", description: 'simulated ML nodes model deployments are placed on (see Semantic model)',
   }),
   setting({
     key: 'logger.level', flag: 'log-level', env: 'THREADSEARCH_LOG_LEVEL', field: 'logLevel', type: oneOf(LOG_LEVELS),

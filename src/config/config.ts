@@ -115,7 +115,7 @@ export function usage(): string {
     `  --config <path>     the config file (env ${CONFIG_ENV}; default: ./${CONFIG_FILE_NAME} if it exists)`,
   ];
   for (const s of SETTINGS as readonly SettingDef[]) {
-    const arg = s.flagValue === undefined ? ` <${s.type.values ? s.type.values.join('|') : 'value'}>` : '';
+    const arg = s.flagValue === undefined ? ` <${s.type.arg}>` : '';
     lines.push(`  ${flagName(s)}${arg}`);
     lines.push(`      ${s.description}; ${s.type.describe}`);
     lines.push(`      key ${s.key}, env ${s.env}, default ${s.defaultText ?? (s.default === '' ? 'none' : s.default)}`);

@@ -15,6 +15,8 @@ export class SettingValueError extends Error {}
 export interface SettingType<T> {
   /** What the README and --help call the kind of value, e.g. `integer 0–65535`, `time`. */
   readonly describe: string;
+  /** The value's placeholder in --help, e.g. `n`, `time`, `size`. */
+  readonly arg: string;
   /** The allowed values, for settings that take one of a list. */
   readonly values?: readonly string[];
   parse(raw: string, key: string): T;
@@ -28,6 +30,7 @@ function shown(raw: string): string {
 export function integer(min: number, max: number): SettingType<number> {
   return {
     describe: `integer ${min}–${max}`,
+    arg: 'n',
     parse(raw) {
       const v = raw.trim();
       if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new SettingValueError(`must be an integer between ${min} and ${max}, got [${shown(raw)}]`);
@@ -39,6 +42,7 @@ export function integer(min: number, max: number): SettingType<number> {
 /** ES time values (`30s`, `500ms`, `-1`) in milliseconds. */
 export const time: SettingType<number> = {
   describe: 'time value (e.g. 30s, 500ms; -1: none)',
+  arg: 'time',
   parse(raw, key) {
     try {
       return parseTimeValue(raw, key);
@@ -53,6 +57,7 @@ const heapBytes = getHeapStatistics().heap_size_limit;
 /** ES memory sizes: `512mb`, `1gb`, or a share of the heap (`10%`), in bytes. */
 export const memorySize: SettingType<number> = {
   describe: 'byte size (e.g. 512mb) or % of heap',
+  arg: 'size',
   parse(raw, key) {
     try {
       return parseMemorySize(raw, key, heapBytes);
@@ -65,6 +70,7 @@ export const memorySize: SettingType<number> = {
 export function oneOf<const V extends string>(values: readonly V[]): SettingType<V> {
   return {
     describe: values.join(' | '),
+    arg: values.join('|'),
     values,
     parse(raw) {
       const v = raw.trim().toLowerCase();
@@ -76,6 +82,7 @@ export function oneOf<const V extends string>(values: readonly V[]): SettingType
 
 export const boolean: SettingType<boolean> = {
   describe: 'true | false',
+  arg: 'true|false',
   values: ['true', 'false'],
   parse(raw) {
     const v = raw.trim().toLowerCase();
@@ -87,12 +94,14 @@ export const boolean: SettingType<boolean> = {
 /** Comma-separated (a YAML list is joined with commas before it gets here); empty items dropped. */
 export const list: SettingType<readonly string[]> = {
   describe: 'comma-separated list',
+  arg: 'list',
   parse: (raw) => raw.split(',').map((s) => s.trim()).filter((s) => s !== ''),
 };
 
 /** A directory or file; relative paths are relative to the working directory. */
 export const path: SettingType<string> = {
   describe: 'path',
+  arg: 'path',
   parse(raw) {
     if (raw.trim() === '') throw new SettingValueError('must be a path, got an empty value');
     return resolve(raw.trim());
@@ -101,13 +110,15 @@ export const path: SettingType<string> = {
 
 export const text: SettingType<string> = {
   describe: 'text',
+  arg: 'value',
   parse: (raw) => raw.trim(),
 };
 
 /** A type whose parser throws something else (e.g. ml-nodes' own error) gets it as a SettingValueError. */
-export function custom<T>(describe: string, parse: (raw: string, key: string) => T, wrap: (e: unknown) => boolean): SettingType<T> {
+export function custom<T>(describe: string, arg: string, parse: (raw: string, key: string) => T, wrap: (e: unknown) => boolean): SettingType<T> {
   return {
     describe,
+    arg,
     parse(raw, key) {
       try {
         return parse(raw, key);

@@ -38,6 +38,7 @@ function setting<const F extends string, T>(def: SettingDef<F, T>): SettingDef<F
 
 const bootstrapApiKey: SettingType<ApiKeyCredentials | null> = {
   describe: 'encoded API key (base64 of id:api_key)',
+  arg: 'encoded',
   parse(raw) {
     if (raw.trim() === '') return null;
     const key = decodeApiKey(raw.trim());
@@ -49,6 +50,7 @@ const bootstrapApiKey: SettingType<ApiKeyCredentials | null> = {
 
 const mlNodes = custom<readonly MlNodeConfig[]>(
   'name:memory:processors[,…], a JSON file, or (in YAML) a list of {name, memory, allocated_processors}',
+  'spec',
   (raw) => (raw.trim() === '' ? defaultMlNodes() : parseMlNodes(raw)),
   (e) => e instanceof MlNodesConfigError,
 );

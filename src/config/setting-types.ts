@@ -108,6 +108,13 @@ export const path: SettingType<string> = {
   },
 };
 
+/** A path that may be unset (empty: null), e.g. a directory a feature needs only when used. */
+export const optionalPath: SettingType<string | null> = {
+  describe: 'path',
+  arg: 'path',
+  parse: (raw) => (raw.trim() === '' ? null : resolve(raw.trim())),
+};
+
 export const text: SettingType<string> = {
   describe: 'text',
   arg: 'value',

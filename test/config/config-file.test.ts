@@ -148,3 +148,11 @@ describe('precedence: flag > environment > file > default', () => {
     expect(JSON.stringify(c.effectiveSettings)).not.toContain(key);
   });
 });
+
+describe('a new setting is one registry entry', () => {
+  it('an optional path parses to null when unset and to an absolute path when set', async () => {
+    const { optionalPath } = await import('../../src/config/setting-types.js');
+    expect(optionalPath.parse('', 'path.repo')).toBeNull();
+    expect(optionalPath.parse('backups', 'path.repo')).toBe(resolve('backups'));
+  });
+});

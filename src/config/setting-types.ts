@@ -115,6 +115,13 @@ export const optionalPath: SettingType<string | null> = {
   parse: (raw) => (raw.trim() === '' ? null : resolve(raw.trim())),
 };
 
+/** Comma-separated paths (a YAML list is joined with commas), each made absolute; empty: none. */
+export const pathList: SettingType<readonly string[]> = {
+  describe: 'comma-separated paths',
+  arg: 'dirs',
+  parse: (raw) => list.parse(raw, '').map((p) => resolve(p)),
+};
+
 export const text: SettingType<string> = {
   describe: 'text',
   arg: 'value',

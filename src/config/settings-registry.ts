@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { decodeApiKey, type ApiKeyCredentials } from '../common/api-key-codec.js';
 import { defaultMlNodes, MlNodesConfigError, parseMlNodes, type MlNodeConfig } from './ml-nodes.js';
-import { boolean, custom, integer, list, memorySize, oneOf, path, SettingValueError, text, time, type SettingType } from './setting-types.js';
+import { boolean, custom, integer, list, memorySize, oneOf, path, pathList, SettingValueError, text, time, type SettingType } from './setting-types.js';
 
 export interface SettingDef<F extends string = string, T = unknown> {
   /** The threadsearch.yml key, e.g. `http.port` (nested YAML maps spell the same key). */
@@ -62,6 +62,10 @@ export const SETTINGS = [
   setting({ key: 'network.host', flag: 'host', env: 'THREADSEARCH_HOST', field: 'host', type: text, default: '127.0.0.1', description: 'address to listen on' }),
   setting({ key: 'http.port', flag: 'port', env: 'THREADSEARCH_PORT', field: 'port', type: integer(0, 65535), default: '9200', description: 'HTTP port; 0 picks a free one (the bound address is logged)' }),
   setting({ key: 'path.data', flag: 'data', env: 'THREADSEARCH_DATA', field: 'dataDir', type: path, default: './data', description: 'data directory (indices, cluster state, translogs)' }),
+  setting({
+    key: 'path.repo', flag: 'path-repo', env: 'THREADSEARCH_PATH_REPO', field: 'pathRepo', type: pathList,
+    default: '', defaultText: 'none: snapshots disabled', description: 'directories snapshot repositories (type fs) may use (ES path.repo)',
+  }),
   setting({
     key: 'thread_pool.search.size', flag: 'threads', env: 'THREADSEARCH_THREADS', field: 'threads', type: integer(1, 256),
     default: String(Math.max(1, availableParallelism())), defaultText: 'available cores', description: 'search/build worker threads',

@@ -156,3 +156,11 @@ describe('a new setting is one registry entry', () => {
     expect(optionalPath.parse('backups', 'path.repo')).toBe(resolve('backups'));
   });
 });
+
+describe('path.repo', () => {
+  it('is a list of absolute directories from the flag, the environment or a YAML list; none by default', () => {
+    expect(load([]).pathRepo).toEqual([]);
+    expect(load(['--path-repo', 'a, b']).pathRepo).toEqual([resolve('a'), resolve('b')]);
+    expect(load(['--config', yml('path.repo: [/mnt/backups, ./more]')]).pathRepo).toEqual(['/mnt/backups', resolve('more')]);
+  });
+});

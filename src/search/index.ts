@@ -8,7 +8,7 @@ export * from './bm25.js';
 export * from './plan/exec-nodes.js';
 export * from './plan/context.js';
 export { planQuery } from './plan/planner.js';
-export { countClauses } from './plan/clause-count.js';
+export { countClauses, DEFAULT_MAX_CLAUSE_COUNT } from './plan/clause-count.js';
 export { SegmentStatsSource } from './plan/stats-source.js';
 export * from './shard-search.js';
 export { NO_DEADLINE } from './exec/deadline.js';

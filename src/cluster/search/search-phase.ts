@@ -14,7 +14,7 @@
 import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../../errors/index.js';
 import { TRACK_TOTAL_HITS_DISABLED, type QueryNode, type SearchRequest, type SortSpec } from '../../dsl/index.js';
 import {
-  NO_DEADLINE, SegmentStatsSource, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
+  DEFAULT_MAX_CLAUSE_COUNT, NO_DEADLINE, SegmentStatsSource, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
   type MissingStyle, type RenderHit, type ShardSearchResult, type SortValue,
 } from '../../search/index.js';
 import type { SparseInference } from '../../ml/index.js';
@@ -31,8 +31,7 @@ import type { SearchSlowLogRequest, SlowLog } from '../slow-log.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
-/** ES 8 computes its limit from heap and search threads; this is a fixed, documented default. */
-export const DEFAULT_MAX_CLAUSE_COUNT = 4096;
+export { DEFAULT_MAX_CLAUSE_COUNT };
 
 export interface SearchOptions {
   readonly resolve?: ResolveOptions;
@@ -128,11 +127,11 @@ export class SearchPhase {
     const failures: ShardFailure[] = [];
     for (const index of indices) {
       try {
+        const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
         const exec = planQuery({
           mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
-          index: { name: index.name, uuid: index.uuid },
+          index: { name: index.name, uuid: index.uuid }, maxClauseCount: max,
         }, this.indices.searchQuery(indices, index, query));
-        const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
         plans.set(index, exec);
       } catch (e) {

@@ -17,7 +17,7 @@ import { analyzeQueryText, boolOf, fuzzyOrTerm, zeroTerms, type MatchOptions } f
 
 export function boolPrefixQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
   if (!isTextLike(field)) return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
-  const tokens = analyzeQueryText(field, text, o.analyzer);
+  const tokens = analyzeQueryText(ctx, field, text, o.analyzer);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
   const last = tokens[tokens.length - 1];

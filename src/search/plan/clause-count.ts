@@ -5,6 +5,12 @@
  */
 import type { Exec } from './exec-nodes.js';
 
+/**
+ * `indices.query.bool.max_clause_count` when the node does not set it (ES 8 computes its limit
+ * from heap and search threads; this is a fixed, documented default).
+ */
+export const DEFAULT_MAX_CLAUSE_COUNT = 4096;
+
 export function countClauses(exec: Exec): number {
   switch (exec.t) {
     case 'bool':

@@ -37,4 +37,6 @@ export interface PlanContext {
   /** Epoch millis for `now` in date math: one value for the whole request. */
   readonly now: number;
   readonly index: { readonly name: string; readonly uuid: string };
+  /** `indices.query.bool.max_clause_count` (default 4096); query text analysis stops past it. */
+  readonly maxClauseCount?: number;
 }

@@ -37,7 +37,7 @@ export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string
     });
   }
   if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
-  const tokens = analyzeQueryText(field, text, o.analyzer, true);
+  const tokens = analyzeQueryText(ctx, field, text, o.analyzer, true);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   return asShardFailure(ctx, o.lenient, () => {
     if (prefix) {

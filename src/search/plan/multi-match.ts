@@ -79,7 +79,7 @@ export function crossFields(ctx: PlanContext, q: MultiMatchQuery, fields: Target
       queries.push(matchQuery(ctx, group[0].field, text, Math.fround(q.boost * group[0].boost), opts));
       continue;
     }
-    const tokens = analyzeQueryText(group[0].field, text, q.analyzer);
+    const tokens = analyzeQueryText(ctx, group[0].field, text, q.analyzer);
     if (tokens.length === 0) {
       queries.push(zero);
       continue;

@@ -102,7 +102,7 @@ function matchOptions(s: QsPlanState, fuzziness: string | null): MatchOptions {
 function runTerms(s: QsPlanState, t: TargetField, text: string, boost: number): Exec[] {
   const b = Math.fround(boost * t.boost);
   if (!isAnalyzedTextType(t.field.type)) return [matchQuery(s.ctx, t.field, text, b, matchOptions(s, null))];
-  return analyzeQueryText(t.field, text, s.q.analyzer).map((tok) => fuzzyOrTerm(s.ctx, t.field, tok.term, b, null));
+  return analyzeQueryText(s.ctx, t.field, text, s.q.analyzer).map((tok) => fuzzyOrTerm(s.ctx, t.field, tok.term, b, null));
 }
 
 /** Combines per-field queries of one node the way multi_match of the query's type would. */

@@ -5,7 +5,7 @@
  * Non-text fields take the whole value as one exact term (keyword) or point (numbers, dates).
  */
 import type { Analyzer } from '../../analysis/index.js';
-import { IllegalArgumentError } from '../../errors/index.js';
+import { IllegalArgumentError, TooManyClausesError } from '../../errors/index.js';
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
 import { analysisOf, completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
@@ -15,6 +15,7 @@ import { scoredTerm } from './scored-term.js';
 import { expandFuzzy, maxEditsFor } from './fuzzy.js';
 import { exactValueQuery, keywordTerm } from './term-level.js';
 import { isTextLike } from './fields.js';
+import { DEFAULT_MAX_CLAUSE_COUNT } from './clause-count.js';
 
 export interface QueryToken {
   readonly term: string;
@@ -31,15 +32,24 @@ export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | n
   return analyzer;
 }
 
-export function analyzeWith(analyzer: Analyzer, text: string): QueryToken[] {
+/**
+ * The text's tokens. Query text is analysed on the coordinator, so a huge one (a 2 MB token is
+ * 8,000+ tokens of 255 characters) is not analysed and planned whole: each token is at least one
+ * clause and Lucene refuses a query with more than `maxTokens` (`max_clause_count`), so analysis
+ * stops at the first token past it with the error the final clause count would give.
+ */
+export function analyzeWith(analyzer: Analyzer, text: string, maxTokens = Infinity): QueryToken[] {
   const tokens: QueryToken[] = [];
-  analyzer.analyze(text, (term, position, _start, endOffset) => tokens.push({ term, position, endOffset }));
+  analyzer.analyze(text, (term, position, _start, endOffset) => {
+    if (tokens.length === maxTokens) throw new TooManyClausesError(maxTokens);
+    tokens.push({ term, position, endOffset });
+  });
   return tokens;
 }
 
-export function analyzeQueryText(field: ResolvedField, text: string, analyzerOverride: string | null, quoted = false): QueryToken[] {
+export function analyzeQueryText(ctx: PlanContext, field: ResolvedField, text: string, analyzerOverride: string | null, quoted = false): QueryToken[] {
   if (field.type === 'keyword') return [{ term: keywordTerm(field, text), position: 0, endOffset: text.length }];
-  return analyzeWith(queryAnalyzer(field, analyzerOverride, quoted), text);
+  return analyzeWith(queryAnalyzer(field, analyzerOverride, quoted), text, ctx.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT);
 }
 
 /** Tokens grouped by position, in order (a group of several: stacked synonyms). */
@@ -97,7 +107,7 @@ export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string,
     return form === null ? zeroTerms(o.zeroTermsQuery, boost) : scoredTerm(ctx, field.path, form, boost);
   }
   if (!isTextLike(field)) return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));
-  const tokens = analyzeQueryText(field, text, o.analyzer);
+  const tokens = analyzeQueryText(ctx, field, text, o.analyzer);
   if (tokens.length === 0) return zeroTerms(o.zeroTermsQuery, boost);
   const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
   if (tokens.length === 1) return fuzzyOrTerm(ctx, field, tokens[0].term, boost, fuzzy);

@@ -7,7 +7,7 @@
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import {
-  DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, SlowLog, WriteFlow, type MlState, type NodeRecovery,
+  BodyPool, DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, SlowLog, WriteFlow, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
   aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
@@ -88,6 +88,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: stored?.cluster_uuid ?? randomBase64Uuid() };
     state.register('cluster', () => ({ cluster_uuid: node.clusterUuid }));
     pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir() });
+    const bodyPool = new BodyPool({ workerDir: workerDir() });
     // Slow-log lines go to the server's log; thresholds are per index (index.*.slowlog.threshold.*).
     const slowLog = options.logger ? new SlowLog(options.logger) : null;
     const indices = new IndicesService(pool, dataDir, state, { indexBufferBytes: config.indexBufferBytes, slowLog });
@@ -133,6 +134,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       requestTimeoutMs: config.requestTimeoutMs,
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
+      readLargeBody: (bytes) => bodyPool.read(bytes),
     });
     // The operator views (`_nodes`, `_stats`, `_cat`): the address is known once the server listens.
     let address = `${config.host}:${config.port}`;
@@ -207,6 +209,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
             searchContexts.close();
             await indices.close();
             await mlService.close();
+            await bodyPool.close();
             await searchPool.close();
             dataDir.unlock();
           }

@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['app', 'config', 'logging', 'errors', 'common'],
   main: ['cli'],
   connector: [],
-  workers: ['search', 'index', 'ml', 'analysis', 'errors', 'common', 'workers/protocol'],
+  workers: ['search', 'index', 'ml', 'analysis', 'dsl', 'errors', 'common', 'workers/protocol'],
 };
 
 /** Pure modules: no Node built-ins (they run anywhere, and in the browser for dsl types). */

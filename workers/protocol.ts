@@ -101,5 +101,18 @@ export interface EncodeWorkerData {
   readonly probe: boolean;
 }
 
+/** A large request body to decode and parse as JSON off the main thread (cluster/body-pool.ts). */
+export interface ReadBodyTask {
+  /** The body's bytes (UTF-8), transferred. */
+  readonly bytes: Uint8Array;
+}
+
+/** The body's text, and its JSON value or the ES error parsing it gave. */
+export type ReadBodyReply =
+  | { readonly text: string; readonly value: unknown }
+  | { readonly text: string; readonly error: PlainError };
+
 /** Piscina task names (named exports of the worker modules). */
-export const TASK = { search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge', encode: 'encode', describe: 'describe', ready: 'ready' } as const;
+export const TASK = {
+  search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge', encode: 'encode', describe: 'describe', ready: 'ready', readBody: 'readBody',
+} as const;

@@ -6,6 +6,7 @@
  * (the message types). Invariant: the coordinator never scores documents; workers never own state.
  */
 export * from './search-pool.js';
+export * from './body-pool.js';
 export * from './indices/index-service.js';
 export * from './indices/indices-service.js';
 export * from './indices/index-shard.js';

@@ -73,7 +73,20 @@ export function checkNestingDepth(text: string): void {
 
 /** Parses a body that must be a JSON object (create index, mappings, settings, update). */
 export function parseJsonObject(text: string, what = 'request body'): Record<string, unknown> {
-  const value = parseJson(text);
+  return asJsonObject(parseJson(text), what);
+}
+
+/** A JSON body parsed ahead of its route (large bodies, off the main thread): its value or the error parsing gave. */
+export type ParsedJson = { readonly value: unknown } | { readonly error: EsError };
+
+/** The value of a body parsed ahead, or the error its parse gave, thrown where `parseJson` would throw it. */
+export function parsedJsonValue(parsed: ParsedJson): unknown {
+  if ('error' in parsed) throw parsed.error;
+  return parsed.value;
+}
+
+/** The value if it is a JSON object, else ES's parsing_exception for `what`. */
+export function asJsonObject(value: unknown, what = 'request body'): Record<string, unknown> {
   if (!isPlainObject(value)) {
     const e = new ParsingError(`Unknown key for a ${tokenName(value)} in [${what}].`);
     e.markInBody();

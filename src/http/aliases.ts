@@ -3,11 +3,11 @@
  * RestGetAliasesAction): `POST /_aliases` actions, add/remove one alias, get and exists. The
  * aliases themselves live in cluster/indices/aliases.ts; this file only translates requests.
  */
-import { parseAliasActions, parseAliasProperties, parseBody, parseJsonObject, type AliasAction } from '../dsl/index.js';
+import { parseAliasActions, parseAliasProperties, parseBody, type AliasAction } from '../dsl/index.js';
 import { render, type IndicesService } from '../cluster/index.js';
 import type { RequestAuthorizer } from './authorization.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
-import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const MASTER = ['timeout', 'master_timeout'];
 const ACTION = 'indices:admin/aliases';
@@ -62,7 +62,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       authz: { action: ACTION, perItem: true },
       params: MASTER,
       handler: async (req) => {
-        const actions = parseAliasActions(parseJsonObject(req.body ?? '{}'));
+        const actions = parseAliasActions(req.body === null ? {} : jsonObjectBody(req));
         authorizeActions(req.authorizer, indices, actions);
         await indices.applyAliasActions(actions);
         return { body: ACKNOWLEDGED };
@@ -75,7 +75,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       params: MASTER,
       handler: async (req) => {
         const aliases = req.params.name.split(',');
-        const properties = parseBody(() => parseAliasProperties(req.body === null ? {} : parseJsonObject(req.body), 'alias', aliases[0]));
+        const properties = parseBody(() => parseAliasProperties(req.body === null ? {} : jsonObjectBody(req), 'alias', aliases[0]));
         req.authorizer?.require(ACTION, aliases);
         await indices.applyAliasActions([{ kind: 'add', indices: [req.params.index], aliases, properties, mustExist: null }]);
         return { body: ACKNOWLEDGED };

@@ -2,9 +2,9 @@
  * `GET|POST /_analyze` and `/{index}/_analyze` (ES RestAnalyzeAction): the tokens an analyzer,
  * a field, a normalizer or ad-hoc components make of a text, optionally stage by stage.
  */
-import { parseAnalyzeRequest, parseJsonObject } from '../dsl/index.js';
+import { parseAnalyzeRequest } from '../dsl/index.js';
 import type { IndicesService } from '../cluster/index.js';
-import type { RouteDef } from './rest.js';
+import { jsonObjectBody, type RouteDef } from './rest.js';
 
 export function analyzeRoutes(indices: IndicesService): RouteDef[] {
   return [
@@ -13,7 +13,7 @@ export function analyzeRoutes(indices: IndicesService): RouteDef[] {
       paths: ['/_analyze', '/:index/_analyze'],
       authz: { action: 'indices:admin/analyze' },
       handler: (req) => {
-        const body = req.body === null ? {} : parseJsonObject(req.body);
+        const body = req.body === null ? {} : jsonObjectBody(req);
         const name = req.params.index ?? null;
         return { body: indices.analyze(name, parseAnalyzeRequest(body, name)) };
       },

@@ -154,7 +154,7 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
 export function bulkRoutes(writes: WriteFlow): RouteDef[] {
   const params = ['refresh', 'routing', 'pipeline', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_includes', '_source_excludes', 'list_executed_pipelines'];
   return [
-    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(writes, req, null) },
-    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, handler: (req) => executeBulk(writes, req, req.params.index) },
+    { methods: ['POST', 'PUT'], paths: ['/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, ndjson: true, handler: (req) => executeBulk(writes, req, null) },
+    { methods: ['POST', 'PUT'], paths: ['/:index/_bulk'], authz: { action: 'indices:data/write/bulk', perItem: true }, params, ndjson: true, handler: (req) => executeBulk(writes, req, req.params.index) },
   ];
 }

@@ -6,10 +6,10 @@ import { IllegalArgumentError, ActionRequestValidationError, EsError } from '../
 import { TimeBasedIdGenerator } from '../common/ids.js';
 import { filterSource } from '../common/source-filter.js';
 import { isPlainObject } from '../common/json.js';
-import { idTooLong, parseJson, parseJsonObject, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
+import { idTooLong, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import { TouchedShards, type Authorize, type IndexService, type IndicesService, type RefreshPolicy, type WriteFlow, type WriteOptions } from '../cluster/index.js';
 import { intParam, longParam, refreshParam, type Query } from './params.js';
-import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { jsonBody, jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
 const WRITE_PARAMS = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'require_alias', 'require_data_stream'];
@@ -68,7 +68,7 @@ async function indexDocument(writes: WriteFlow, req: RestRequest, id: string | n
   const op = create || opType === 'create' || id === null ? 'create' : 'index';
   req.authorizer?.require(`indices:data/write/index:op_type/${op}`, [req.params.index]);
   const text = requireBody(req);
-  let parsed = parseJson(text);
+  let parsed = jsonBody(req);
   const policy = refreshParam(req.query);
   let indexName = req.params.index;
   let docId = id ?? ids.next();
@@ -211,7 +211,7 @@ export function documentRoutes(writes: WriteFlow): RouteDef[] {
       authz: { action: 'indices:data/write/update', autoCreate: true },
       params: [...WRITE_PARAMS, 'retry_on_conflict', '_source', '_source_includes', '_source_excludes', 'lang'],
       handler: async (req) => {
-        const update = parseUpdateRequest(parseJsonObject(requireBody(req)));
+        const update = parseUpdateRequest((requireBody(req), jsonObjectBody(req)));
         // An update reads and writes the document in one synchronous step on the coordinator, so no
         // other write can slip in between and a conflict retry never has anything to retry; the
         // parameter is still validated as ES does.

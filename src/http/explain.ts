@@ -3,10 +3,10 @@
  * not) and how its score is computed — the body's `query` or `?q=`, as `_count` takes them.
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
-import { parseCountRequest, parseJson } from '../dsl/index.js';
+import { parseCountRequest } from '../dsl/index.js';
 import { explainDocument, type IndicesService, type SearchService } from '../cluster/index.js';
 import { queryFromParams } from './search.js';
-import type { RouteDef } from './rest.js';
+import { jsonBody, type RouteDef } from './rest.js';
 
 const PARAMS = [
   'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields',
@@ -21,7 +21,7 @@ export function explainRoutes(indices: IndicesService, search: SearchService): R
       authz: { action: 'indices:data/read/explain' },
       params: PARAMS,
       handler: async (req) => {
-        const fromBody = parseCountRequest(req.body === null ? null : parseJson(req.body)).query;
+        const fromBody = parseCountRequest(jsonBody(req)).query;
         const fromQ = queryFromParams(req.query);
         if (fromQ && fromBody) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
         const query = fromQ ?? fromBody;

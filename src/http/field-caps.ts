@@ -3,16 +3,16 @@
  * and `GET /_mapping/field/{fields}`, `/{index}/_mapping/field/{fields}` (ES RestGetFieldMappingAction).
  */
 import { ActionRequestValidationError } from '../errors/index.js';
-import { isObject, parseJson, readStringArray } from '../dsl/index.js';
+import { isObject, readStringArray } from '../dsl/index.js';
 import { fieldCapabilities, fieldMappings, type IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, resolveParams } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 /** `fields` from the URL, else from the body (`{"fields": [...]}`), as ES merges them. */
 function requestedFields(req: RestRequest): string[] {
   const out = req.query.fields !== undefined ? req.query.fields.split(',').map((f) => f.trim()).filter(Boolean) : [];
   if (req.body !== null) {
-    const body = parseJson(req.body);
+    const body = jsonBody(req);
     if (isObject(body) && body.fields !== undefined) out.push(...readStringArray('field_caps', 'fields', body.fields));
   }
   if (out.length === 0) throw new ActionRequestValidationError(["specified fields can't be null or empty"]);

@@ -5,18 +5,17 @@
  * acknowledged; templates apply to indices created afterwards, explicitly or by a write.
  */
 import { ActionRequestValidationError, EsError } from '../errors/index.js';
-import { parseBody, parseJsonObject, type JsonObject } from '../dsl/index.js';
+import { parseBody, type JsonObject } from '../dsl/index.js';
 import type { IndexTemplateService } from '../cluster/index.js';
 import { boolParam } from './params.js';
-import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const MASTER = ['master_timeout', 'timeout'];
 const GET_PARAMS = ['master_timeout', 'local', 'flat_settings', 'include_defaults'];
 
 function requireBody(req: RestRequest): JsonObject {
   if (req.body === null) throw new ActionRequestValidationError(['request body is required']);
-  const text = req.body;
-  return parseBody(() => parseJsonObject(text));
+  return parseBody(() => jsonObjectBody(req));
 }
 
 function getResponse(req: RestRequest, get: (flat: boolean) => { status: number; body: JsonObject }): RestResponse {

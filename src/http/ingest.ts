@@ -4,14 +4,14 @@
  * processor's type, tag and property), GET of unknown ids is a 404 with an empty body `{}`.
  */
 import { ParseError } from '../errors/index.js';
-import { parseJson, parseJsonObject } from '../dsl/index.js';
+import { asJsonObject } from '../dsl/index.js';
 import { simulatePipeline, type IngestService } from '../ingest/index.js';
 import { boolParam } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
-function body(req: RestRequest): string {
+function body(req: RestRequest): unknown {
   if (req.body === null) throw new ParseError('request body is required');
-  return req.body;
+  return jsonBody(req);
 }
 
 export function ingestRoutes(ingest: IngestService): RouteDef[] {
@@ -22,7 +22,7 @@ export function ingestRoutes(ingest: IngestService): RouteDef[] {
       authz: { action: 'cluster:admin/ingest/pipeline/put' },
       params: ['master_timeout', 'timeout', 'if_version'],
       handler: async (req) => {
-        await ingest.put(req.params.id, parseJsonObject(body(req)));
+        await ingest.put(req.params.id, asJsonObject(body(req)));
         return { body: { acknowledged: true } };
       },
     },
@@ -59,7 +59,7 @@ export function ingestRoutes(ingest: IngestService): RouteDef[] {
       authz: { action: 'cluster:admin/ingest/pipeline/simulate' },
       params: ['verbose'],
       handler: async (req) => ({
-        body: await simulatePipeline(ingest, req.params.id ?? null, parseJson(body(req)), boolParam(req.query, 'verbose', false)),
+        body: await simulatePipeline(ingest, req.params.id ?? null, body(req), boolParam(req.query, 'verbose', false)),
       }),
     },
   ];

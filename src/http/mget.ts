@@ -6,10 +6,10 @@
  */
 import { ActionRequestValidationError, EsError, InternalError } from '../errors/index.js';
 import { filterSource } from '../common/source-filter.js';
-import { parseJsonObject, parseMultiGetRequest, parseSourceParams, type MultiGetItem, type SourceFilter } from '../dsl/index.js';
+import { parseMultiGetRequest, parseSourceParams, type MultiGetItem, type SourceFilter } from '../dsl/index.js';
 import type { IndicesService } from '../cluster/index.js';
 import { boolParam, type Query } from './params.js';
-import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'stored_fields', 'routing', 'realtime', 'refresh', 'preference'];
 
@@ -44,7 +44,7 @@ async function executeMget(indices: IndicesService, req: RestRequest): Promise<R
   if (req.body === null) throw new ActionRequestValidationError(['no documents to get']);
   const urlFilter = urlSourceFilter(req.query);
   boolParam(req.query, 'realtime', true);
-  const items = parseMultiGetRequest(parseJsonObject(req.body), req.params.index ?? null, req.query.routing ?? null);
+  const items = parseMultiGetRequest(jsonObjectBody(req), req.params.index ?? null, req.query.routing ?? null);
   // `refresh=true` makes the named indices' recent writes searchable first, as ES does for GET —
   // only those the caller may read (a refused document fails alone below; its index is not touched).
   if (boolParam(req.query, 'refresh', false)) {

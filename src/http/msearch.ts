@@ -83,6 +83,7 @@ export function msearchRoutes(indices: IndicesService, search: SearchService): R
       // ES authorizes the msearch action itself for "some index", then each item as a search.
       authz: { action: 'indices:data/read/msearch', perItem: true },
       params: PARAMS,
+      ndjson: true,
       handler: (req) => executeMsearch(indices, search, req),
     },
   ];

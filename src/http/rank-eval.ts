@@ -1,9 +1,9 @@
 /** `_rank_eval` (ES RestRankEvalAction): evaluates rated search requests against the target indices. */
 import { IllegalArgumentError, ParseError } from '../errors/index.js';
-import { parseJson, parseRankEvalRequest } from '../dsl/index.js';
+import { parseRankEvalRequest } from '../dsl/index.js';
 import { rankEval, type SearchService } from '../cluster/index.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
-import type { RouteDef } from './rest.js';
+import { jsonBody, type RouteDef } from './rest.js';
 
 export function rankEvalRoutes(search: SearchService): RouteDef[] {
   return [
@@ -19,7 +19,7 @@ export function rankEvalRoutes(search: SearchService): RouteDef[] {
         }
         // ES RestRequest.contentOrSourceParamParser.
         if (req.body === null) throw new ParseError('request body or source parameter is required');
-        const spec = parseRankEvalRequest(parseJson(req.body));
+        const spec = parseRankEvalRequest(jsonBody(req));
         const body = await rankEval(search, req.params.index, spec, {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
         });

@@ -6,14 +6,14 @@
  * the source indices and write on the destination, as ES's child search and bulk requests would.
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
-import { parseByQueryBody, parseConflicts, parseJson, parseReindexBody, type Conflicts } from '../dsl/index.js';
+import { parseByQueryBody, parseConflicts, parseReindexBody, type Conflicts } from '../dsl/index.js';
 import {
   ByScrollJob, type ByScrollDeps, type ByScrollKind, type ByScrollRequest, type IndicesService, type SearchPool, type WriteFlow,
 } from '../cluster/index.js';
 import { authorizeOf } from './documents.js';
 import type { JsonObject, TaskManager } from '../tasks/index.js';
 import { boolParam, intParam, longParam, refreshParam, resolveParams, INDICES_OPTIONS, type Query } from './params.js';
-import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 import { renderTaskNodes, type TaskNodeInfo } from './tasks.js';
 
 export interface ByQueryDeps {
@@ -100,7 +100,7 @@ const BY_SCROLL_PARAMS = ['wait_for_completion', 'refresh', 'requests_per_second
 export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
   const { indices } = deps;
   const byQuery = (kind: 'update_by_query' | 'delete_by_query') => async (req: RestRequest): Promise<RestResponse> => {
-    const body = parseByQueryBody(req.body === null ? null : parseJson(req.body), kind);
+    const body = parseByQueryBody(jsonBody(req), kind);
     if (kind === 'delete_by_query' && body.query === null) throw new ActionRequestValidationError(['query is missing']);
     const p = commonParams(req, { conflicts: body.conflicts, maxDocs: body.maxDocs, size: null });
     checkSize(p.size);
@@ -135,7 +135,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
       params: [...BY_SCROLL_PARAMS, 'require_alias'],
       handler: (req) => {
         if (req.body === null) throw new IllegalArgumentError('request body is required');
-        const body = parseReindexBody(parseJson(req.body));
+        const body = parseReindexBody(jsonBody(req));
         const p = commonParams(req, { conflicts: body.conflicts, maxDocs: body.maxDocs, size: body.size });
         checkSize(p.size);
         let sourceExpression = body.sourceIndex;

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { IllegalArgumentError } from '../errors/index.js';
+import { asJsonObject, parseJson, parsedJsonValue, type ParsedJson } from '../dsl/index.js';
 import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 
@@ -16,6 +17,8 @@ export interface RestRequest {
   readonly query: Query;
   /** The raw body, or null when there is none. */
   readonly body: string | null;
+  /** The body already parsed as JSON (a large one, off the main thread); read it through `jsonBody`. */
+  readonly json?: ParsedJson;
   readonly headers: FastifyRequest['headers'];
   /** The caller's permission, for checks the handler makes itself (bulk items); unset without security. */
   readonly authorizer?: RequestAuthorizer;
@@ -48,6 +51,8 @@ export interface RouteDef {
    * a reserved one (index creation); other routes never see an `_`-prefixed index name.
    */
   readonly validatesIndexName?: boolean;
+  /** The body is NDJSON lines the handler reads itself (`_bulk`, `_msearch`), never one JSON value. */
+  readonly ndjson?: boolean;
   readonly handler: RestHandler;
 }
 
@@ -110,8 +115,20 @@ export function toRestRequest(req: FastifyRequest): RestRequest {
     params: decodeParams(req.params),
     query: { ...(req.query as Query) },
     body: requestContent(req),
+    ...(req.parsedJson !== undefined ? { json: req.parsedJson } : {}),
     headers: req.headers,
   };
+}
+
+/** The body as a JSON value, null without one: parsed off the main thread already when it was large. */
+export function jsonBody(req: RestRequest): unknown {
+  if (req.json !== undefined) return parsedJsonValue(req.json);
+  return req.body === null ? null : parseJson(req.body);
+}
+
+/** The body as a JSON object (ES's parsing_exception for any other value, or no body). */
+export function jsonObjectBody(req: RestRequest, what?: string): Record<string, unknown> {
+  return asJsonObject(jsonBody(req), what);
 }
 
 export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
@@ -155,6 +172,7 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
       app.route({
         method: [...def.methods],
         url: path,
+        config: { ndjson: def.ndjson === true },
         preParsing: (req, _reply, payload, done) => {
           try {
             authorize(req);

@@ -4,14 +4,14 @@
  * (http/search.ts), as is every search with a `pit`; contexts live in cluster/search/search-contexts.ts.
  */
 import { ActionRequestValidationError } from '../errors/index.js';
-import { isObject, parseJson, readString, readStringArray } from '../dsl/index.js';
+import { isObject, readString, readStringArray } from '../dsl/index.js';
 import type { SearchContexts } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, resolveParams } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 function body(req: RestRequest): Record<string, unknown> {
   if (req.body === null) return {};
-  const v = parseJson(req.body);
+  const v = jsonBody(req);
   return isObject(v) ? v : {};
 }
 

@@ -4,13 +4,11 @@
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
 import {
-  DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseJson, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam,
-  parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging,
-  type QueryNode, type SearchRequest,
+  DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam, parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging, type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
 import type { SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 const SEARCH_PARAMS = [
   ...INDICES_OPTIONS, 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'from', 'size', 'sort',
@@ -43,7 +41,7 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
   // ES RestSearchAction.checkRestTotalHits: an integer total must be exact, so count every hit
   // unless track_total_hits says otherwise (and refuse it when it says to count inexactly).
   const totalHitsAsInt = boolParam(q, 'rest_total_hits_as_int', false);
-  let r: SearchRequest = parseSearchRequest(req.body === null ? null : parseJson(req.body), {
+  let r: SearchRequest = parseSearchRequest(jsonBody(req), {
     trackTotalHitsUpTo: totalHitsAsInt ? TRACK_TOTAL_HITS_ACCURATE : DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   });
   const fromQ = queryFromParams(q);
@@ -130,7 +128,7 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
       authz: { action: 'indices:data/read/search' },
       params: COUNT_PARAMS,
       handler: async (req) => {
-        let { query } = parseCountRequest(req.body === null ? null : parseJson(req.body));
+        let { query } = parseCountRequest(jsonBody(req));
         const fromQ = queryFromParams(req.query);
         if (fromQ && query) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
         query = fromQ ?? query;

@@ -5,11 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { EsError, IllegalArgumentError } from '../errors/index.js';
-import { parseJson } from '../dsl/index.js';
 import { isPlainObject } from '../common/json.js';
 import type { ApiKeyService, Authentication } from '../security/index.js';
 import { boolParam } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,7 +54,7 @@ class SecurityDisabledError extends EsError {
 }
 
 function body(req: RestRequest): unknown {
-  return req.body === null ? null : parseJson(req.body);
+  return jsonBody(req);
 }
 
 function hasPrivileges(auth: Authentication, req: RestRequest): Record<string, unknown> {

@@ -10,7 +10,7 @@ import { EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusErro
 import type { ApiKeyService } from '../security/index.js';
 import { registerCors, type CorsOptions } from './cors.js';
 import { registerAuthentication } from './security.js';
-import { withBodyPositions } from '../dsl/index.js';
+import { withBodyPositions, type ParsedJson } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
@@ -21,8 +21,20 @@ import { registerRequestLog } from './request-log.js';
 /** ES `http.max_content_length` default. */
 export const DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
 
+/**
+ * Bodies from this size on are decoded and parsed by `readLargeBody` off the main thread. Below
+ * it JSON.parse takes a few ms at most; a 95 MB body took ~3 s, during which nothing else ran.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads NDJSON lines itself (`_bulk`, `_msearch`): its body is never parsed as one JSON value. */
+    ndjson?: boolean;
+  }
   interface FastifyRequest {
+    /** A large JSON body parsed before the route ran, off the main thread (`readLargeBody`). */
+    parsedJson?: ParsedJson;
     responseType?: string;
     /** Set when the response is an error body, which `filter_path` leaves whole (ES newErrorBuilder). */
     errorResponse?: boolean;
@@ -77,6 +89,8 @@ export interface HttpServerOptions extends Partial<AdmissionLimits> {
    * The headers alone get at most 10 s of it.
    */
   readonly requestTimeoutMs?: number;
+  /** Decodes and parses a large JSON body off the main thread (cluster/body-pool.ts); absent: on it. */
+  readonly readLargeBody?: (bytes: Buffer) => Promise<{ readonly text: string; readonly json: ParsedJson }>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -108,15 +122,24 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
+  const readLargeBody = options.readLargeBody;
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     try {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
-      if (text.length > 0) checkBodyContentType(req.headers['content-type']);
-      done(null, text);
+      if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
     } catch (e) {
       done(e as Error, undefined);
+      return;
     }
+    if (readLargeBody && bytes.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true) {
+      readLargeBody(bytes).then(({ text, json }) => {
+        req.parsedJson = json;
+        done(null, text);
+      }, (e: Error) => done(e, undefined));
+      return;
+    }
+    done(null, bytes.toString('utf8'));
   });
 
   // Hooks on every request are callback-style, not async: an async hook costs a promise and extra

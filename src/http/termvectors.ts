@@ -1,8 +1,8 @@
 /** `GET|POST /{index}/_termvectors/{id}` (ES RestTermVectorsAction): the document's terms, generated from `_source`. */
-import { isObject, parseJson, readBoolean, readStringArray } from '../dsl/index.js';
+import { isObject, readBoolean, readStringArray } from '../dsl/index.js';
 import { termVectors, type IndicesService } from '../cluster/index.js';
 import { boolParam } from './params.js';
-import type { RouteDef } from './rest.js';
+import { jsonBody, type RouteDef } from './rest.js';
 
 const PARAMS = ['fields', 'field_statistics', 'term_statistics', 'offsets', 'positions', 'payloads', 'routing', 'preference', 'realtime', 'version', 'version_type'];
 
@@ -15,7 +15,7 @@ export function termVectorsRoutes(indices: IndicesService): RouteDef[] {
       params: PARAMS,
       handler: (req) => {
         // Body members (ES TermVectorsRequest.parseRequest) first; URL parameters win.
-        const body = req.body === null ? {} : parseJson(req.body);
+        const body = req.body === null ? {} : jsonBody(req);
         const b = isObject(body) ? body : {};
         const flag = (name: string, def: boolean) => boolParam(req.query, name, b[name] === undefined ? def : readBoolean('termvectors', name, b[name]));
         const fields = req.query.fields !== undefined ? req.query.fields.split(',') : b.fields !== undefined ? readStringArray('termvectors', 'fields', b.fields) : null;

@@ -4,11 +4,11 @@
  * as ES answers it — 200, not an error status; otherwise the query is planned per index.
  */
 import { EsError } from '../errors/index.js';
-import { parseCountRequest, parseJson, type QueryNode } from '../dsl/index.js';
+import { parseCountRequest, type QueryNode } from '../dsl/index.js';
 import { validateQuery, type IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, resolveParams } from './params.js';
 import { queryFromParams } from './search.js';
-import type { RouteDef } from './rest.js';
+import { jsonBody, type RouteDef } from './rest.js';
 
 export function validateQueryRoutes(indices: IndicesService): RouteDef[] {
   return [
@@ -22,7 +22,7 @@ export function validateQueryRoutes(indices: IndicesService): RouteDef[] {
         boolParam(req.query, 'rewrite', false);
         let query: QueryNode | null;
         try {
-          query = queryFromParams(req.query) ?? parseCountRequest(req.body === null ? null : parseJson(req.body)).query;
+          query = queryFromParams(req.query) ?? parseCountRequest(jsonBody(req)).query;
         } catch (e) {
           if (!(e instanceof EsError) || e.status !== 400) throw e;
           return { body: { valid: false, ...(explain ? { error: `${e.type}: ${e.reason}` } : {}) } };

@@ -6,6 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createSecureTestApp, role, SUPERUSER, SUPERUSER_KEY, type SecureTestApp } from '../support/secure-app.js';
@@ -23,16 +24,21 @@ async function post(url: string, path: string, body: Buffer | string, headers: R
   return { status: res.status, text, ms: performance.now() - t0 };
 }
 
-/** Times GET / repeatedly while `hostile` runs; returns the worst latency seen and the hostile result. */
-async function rootLatencyDuring<T>(url: string, hostile: Promise<T>): Promise<{ worstMs: number; result: T }> {
+/**
+ * Times GET / repeatedly while `hostile` runs; returns the worst latency seen, how many GET / were
+ * answered before the hostile request ended, and its result.
+ */
+async function rootLatencyDuring<T>(url: string, hostile: Promise<T>): Promise<{ worstMs: number; answered: number; result: T }> {
   let done = false;
   let worstMs = 0;
+  let answered = 0;
   const probe = (async () => {
     while (!done) {
       const t0 = performance.now();
       const res = await fetch(url + '/');
       await res.text();
       expect(res.status).toBe(200);
+      if (!done) answered++;
       worstMs = Math.max(worstMs, performance.now() - t0);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -41,7 +47,7 @@ async function rootLatencyDuring<T>(url: string, hostile: Promise<T>): Promise<{
     done = true;
   });
   await probe;
-  return { worstMs, result };
+  return { worstMs, answered, result };
 }
 
 describe('item 1: a huge bad value is quoted as a prefix only', () => {
@@ -67,10 +73,19 @@ describe('item 1: a huge bad value is quoted as a prefix only', () => {
   });
 
   // The issue's crash took eight at once (each held ~1 GB of error text); two keep the suite's memory modest.
-  it('a 97 KB gzip body expanding to a 95 MB query: two at once, each a small 400, the server stays up', { timeout: 180_000 }, async () => {
+  it('a 97 KB gzip body expanding to a 95 MB query: two at once, each a small 400, GET / answered meanwhile, the server stays up', { timeout: 180_000 }, async () => {
     const query = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * 1024 * 1024) } } } }), { level: 9 });
     expect(query.length).toBeLessThan(200 * 1024);
-    const results = await Promise.all(Array.from({ length: 2 }, () => post(url, '/nums/_search', query, { 'content-encoding': 'gzip' })));
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const { worstMs, answered, result: results } = await rootLatencyDuring(url, Promise.all(Array.from({ length: 2 }, () => post(url, '/nums/_search', query, { 'content-encoding': 'gzip' }))));
+    delay.disable();
+    // The body is parsed in a worker: the main thread answers GET / while the hostile requests are in
+    // flight (it could not, before, for the ~3 s JSON.parse of each). Bounds are for a loaded machine;
+    // bench/hostile-latency.ts measures the figures.
+    console.log(`95 MB gzip ×2: GET / answered ${answered}×, worst ${worstMs.toFixed(0)} ms; event loop blocked at most ${(delay.max / 1e6).toFixed(0)} ms; hostile ≤ ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`);
+    expect(answered).toBeGreaterThan(0);
+    expect(delay.max / 1e6).toBeLessThan(30_000);
     for (const res of results) {
       expect(res.status).toBe(400);
       expect(res.text.length).toBeLessThan(MAX_ERROR_BODY);
@@ -107,10 +122,14 @@ describe('item 2: one long token does not stall the server', () => {
   });
   afterAll(async () => t.close());
 
-  it('a 2 MB one-token match query: GET / keeps answering and the search ends promptly', async () => {
+  it('a 2 MB one-token match query: GET / keeps answering and the search ends promptly with ES\'s too_many_nested_clauses', async () => {
     const token = 'a'.repeat(2 * 1024 * 1024);
     const { worstMs, result } = await rootLatencyDuring(url, post(url, '/texts/_search', JSON.stringify({ query: { match: { body: token } } })));
-    expect(result.status).toBe(200);
+    // 8,000+ tokens of 255 characters: more clauses than max_clause_count (4096), so ES refuses it;
+    // analysis stops at the limit instead of analysing and planning the whole text.
+    expect(result.status).toBe(400);
+    expect(JSON.parse(result.text).error.failed_shards[0].reason.caused_by.type).toBe('too_many_nested_clauses');
+    console.log(`2 MB token: ${result.ms.toFixed(0)} ms, worst GET / ${worstMs.toFixed(0)} ms`);
     // Was 11 s idle for the tokenizer alone (quadratic); linear it is tens of ms. Generous bounds.
     expect(result.ms).toBeLessThan(10_000);
     expect(worstMs).toBeLessThan(10_000);

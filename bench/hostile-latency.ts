@@ -1,0 +1,148 @@
+/**
+ * Issue 15, items 1 and 2: does `GET /` keep answering while hostile requests run? A server runs
+ * as a child process (so this client never shares its thread); `GET /` is probed every 20 ms over
+ * its own keep-alive connection while N hostile requests are in flight at once:
+ *
+ * - `gzip-95mb`: a ~97 KB gzip body that expands to a 95 MB query (a 95 MB string as a date bound),
+ *   as in the issue's crash; answered 400 with a prefix of the value;
+ * - `token-2mb`: a `match` query whose text is one 2 MB token (8,000+ tokens of 255 characters).
+ *
+ * Reported per scenario and server build: `GET /` latency p50/p99/max while the hostile requests
+ * ran, and how long they took. `--baseline DIST` runs another build too (e.g. main's `dist/`,
+ * built in a copy of the tree) in the same run, alternating, so before/after share the machine's
+ * conditions. All request bodies are built before probing starts.
+ *
+ *   npm run build && node dist/bench/hostile-latency.js [--baseline /path/to/dist] [--rounds 2]
+ */
+import { request, Agent } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCpuProbe } from '../src/cli/report/machine.js';
+import { startProcess, type ServerProcess } from '../src/cli/server-process.js';
+import { distFile } from '../src/cli/paths.js';
+import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' } } });
+const ROUNDS = Number(values.rounds ?? 2);
+const PROBE_EVERY_MS = 20;
+
+interface Hostile {
+  readonly name: string;
+  readonly n: number;
+  readonly index: { name: string; mappings: object };
+  readonly body: Buffer;
+  readonly headers: Record<string, string>;
+  readonly describe: string;
+}
+
+const gzipBody = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * 1024 * 1024) } } } }), { level: 9 });
+const SCENARIOS: Hostile[] = [
+  {
+    name: 'gzip-95mb', n: Number(values.gzipN ?? 2), index: { name: 'nums', mappings: { properties: { d: { type: 'date' } } } },
+    body: gzipBody, headers: { 'content-encoding': 'gzip' }, describe: `${(gzipBody.length / 1024).toFixed(0)} KB gzip → 95 MB range query`,
+  },
+  {
+    name: 'token-2mb', n: Number(values.tokenN ?? 4), index: { name: 'texts', mappings: { properties: { body: { type: 'text' } } } },
+    body: Buffer.from(JSON.stringify({ query: { match: { body: 'a'.repeat(2 * 1024 * 1024) } } })), headers: {}, describe: 'match on one 2 MB token',
+  },
+];
+
+function send(url: string, method: string, path: string, body: Buffer | null, headers: Record<string, string>, agent?: Agent): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url + path, { method, agent, headers: body ? { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } : headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+    });
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+interface Run {
+  readonly build: string;
+  readonly scenario: string;
+  readonly n: number;
+  readonly probes: number;
+  readonly rootP50: number;
+  readonly rootP99: number;
+  readonly rootMax: number;
+  readonly hostileStatuses: number[];
+  readonly hostileMaxMs: number;
+}
+
+async function measure(build: string, server: ServerProcess, s: Hostile): Promise<Run> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  // Warm: the route, the body reader's worker, the probe connection.
+  await send(server.url, 'GET', '/', null, {}, agent);
+  await send(server.url, 'POST', `/${s.index.name}/_search`, Buffer.from('{"size":0}'), {});
+  const latencies: number[] = [];
+  let done = false;
+  const probe = (async () => {
+    while (!done) {
+      latencies.push((await send(server.url, 'GET', '/', null, {}, agent)).ms);
+      await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 100));
+  const hostile = await Promise.all(Array.from({ length: s.n }, () => send(server.url, 'POST', `/${s.index.name}/_search`, s.body, s.headers)));
+  done = true;
+  await probe;
+  agent.destroy();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    build, scenario: s.name, n: s.n, probes: sorted.length, rootP50: quantile(sorted, 0.5), rootP99: quantile(sorted, 0.99), rootMax: sorted[sorted.length - 1],
+    hostileStatuses: hostile.map((h) => h.status), hostileMaxMs: Math.max(...hostile.map((h) => h.ms)),
+  };
+}
+
+async function startServer(dist: string): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-hostile-'));
+  return startProcess(join(dist, 'src', 'main.js'), ['--port', '0', '--quiet', '--no-security', '--data', dataDir, '--threads', '1'], () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+const builds: Array<{ name: string; dist: string }> = [{ name: 'this build', dist: join(distFile('main.js'), '..', '..') }];
+if (values.baseline) builds.push({ name: 'baseline', dist: values.baseline });
+
+const cpu = startCpuProbe();
+const runs: Run[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+    const server = await startServer(b.dist);
+    try {
+      for (const s of SCENARIOS) {
+        await send(server.url, 'PUT', `/${s.index.name}`, Buffer.from(JSON.stringify({ mappings: s.index.mappings })), {});
+        const run = await measure(b.name, server, s);
+        runs.push(run);
+        console.log(`${b.name} ${s.name} ×${s.n}: GET / p50 ${run.rootP50.toFixed(1)} p99 ${run.rootP99.toFixed(1)} max ${run.rootMax.toFixed(1)} ms (${run.probes} probes); hostile ${run.hostileStatuses.join(',')} in ≤ ${run.hostileMaxMs.toFixed(0)} ms`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+}
+const { otherCores } = cpu.stop();
+
+/** Per build and scenario: the median over rounds of each figure. */
+function summary(build: string, scenario: string) {
+  const rs = runs.filter((r) => r.build === build && r.scenario === scenario);
+  const med = (f: (r: Run) => number) => quantile([...rs.map(f)].sort((a, b) => a - b), 0.5);
+  return { p50: med((r) => r.rootP50), p99: med((r) => r.rootP99), max: med((r) => r.rootMax), hostile: med((r) => r.hostileMaxMs), statuses: [...new Set(rs.flatMap((r) => r.hostileStatuses))].join(', ') };
+}
+
+const rows = SCENARIOS.flatMap((s) => builds.map((b) => {
+  const m = summary(b.name, s.name);
+  return [`${s.describe}, ×${s.n} at once`, b.name, formatNumber(m.p50), formatNumber(m.p99), formatNumber(m.max), formatNumber(m.hostile), m.statuses];
+}));
+const table = markdownTable(['hostile requests', 'server', 'GET / p50 ms', 'p99 ms', 'max ms', 'hostile done ms', 'hostile status'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left']);
+const notes = `\`GET /\` probed every ${PROBE_EVERY_MS} ms over its own connection while the hostile requests ran (server in a child process, 1 search thread); medians of ${ROUNDS} rounds, builds alternated. otherCores ${otherCores.toFixed(2)}: ${otherCores > 1 ? 'a loaded machine, read the ratios between rows rather than the absolute figures' : 'a quiet machine'}. Large JSON bodies (≥ 1 MiB) are decoded and parsed in a worker (\`cluster/body-pool.ts\`); query text analysis stops at \`max_clause_count\` tokens.`;
+writeResult('hostile-latency', { rounds: ROUNDS, otherCores, probeEveryMs: PROBE_EVERY_MS, runs });
+updateBenchmarksMd('hostile-latency', table, notes);
+console.log(table);

@@ -1,0 +1,72 @@
+/**
+ * A small Piscina pool that decodes and parses large JSON request bodies (workers/read-body.ts),
+ * so one client sending a body of tens of megabytes does not stall every other request while
+ * JSON.parse runs on the main thread. Started on first use: most nodes never see such a body.
+ * A full queue is ES's 429, as for the search pool.
+ */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
+import type { ParsedJson } from '../dsl/index.js';
+import { TASK, type ReadBodyReply, type ReadBodyTask } from '../../workers/protocol.js';
+import { workerExecArgv } from './worker-exec-argv.js';
+
+export interface BodyPoolOptions {
+  /** Directory of the compiled worker modules (dist/workers). */
+  readonly workerDir: URL;
+  /** Threads (default 1: the work is rare, and the search pool owns the cores). */
+  readonly threads?: number;
+  /** Bodies waiting for a thread beyond the running ones before 429. */
+  readonly maxQueue?: number;
+}
+
+/** A body's text with its JSON value or the ES error parsing it gave. */
+export interface ReadBody {
+  readonly text: string;
+  readonly json: ParsedJson;
+}
+
+export class BodyPool {
+  private pool: Piscina | null = null;
+  private readonly file: string;
+  private readonly threads: number;
+  private readonly maxQueue: number;
+
+  constructor(options: BodyPoolOptions) {
+    this.file = fileURLToPath(new URL('read-body.js', options.workerDir));
+    this.threads = options.threads ?? 1;
+    this.maxQueue = options.maxQueue ?? 64;
+  }
+
+  /** Decodes `bytes` (UTF-8) and parses them as JSON in a worker; the bytes are transferred. */
+  async read(bytes: Uint8Array): Promise<ReadBody> {
+    const pool = (this.pool ??= new Piscina({
+      filename: this.file,
+      minThreads: 0,
+      maxThreads: this.threads,
+      idleTimeout: 60_000,
+      maxQueue: this.maxQueue,
+      concurrentTasksPerWorker: 1,
+      execArgv: workerExecArgv(),
+    }));
+    // Transfer when the bytes are a whole buffer of their own; copy a view of a shared one.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes) };
+    let reply: ReadBodyReply;
+    try {
+      reply = (await pool.run(task, { name: TASK.readBody, transferList: [task.bytes.buffer as ArrayBuffer] })) as ReadBodyReply;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (/Task queue is at limit|No task queue available/.test(message)) {
+        throw new RejectedExecutionError(`rejected execution of a request body read [threads = ${this.threads}, queue capacity = ${this.maxQueue}]`);
+      }
+      throw new InternalError(`worker failed while reading a request body: ${message}`);
+    }
+    return { text: reply.text, json: 'error' in reply ? { error: EsError.fromPlain(reply.error) } : { value: reply.value } };
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+}

@@ -13,3 +13,4 @@ export * from './run-automaton.js';
 export * from './compile.js';
 export * from './java-regex-syntax.js';
 export * from './splitter.js';
+export * from './java-whole-match.js';

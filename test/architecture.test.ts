@@ -128,6 +128,18 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('tests never import bench/ (bench/ imports test/support/ instead); test/bench/ tests bench/lib itself', () => {
+    const tests = files(join(ROOT, 'test')).filter((f) => !relative(ROOT, f).split('\\').join('/').startsWith('test/bench/'));
+    const violations = tests.flatMap((file) =>
+      imports(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => relative(ROOT, resolve(dirname(file), spec)).split('\\').join('/'))
+        .filter((target) => target.startsWith('bench/'))
+        .map((target) => `${relative(ROOT, file)} imports ${target}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
   it('the demo imports nothing of src/ but the connector, and the server never imports the demo', () => {
     const demo = files(join(ROOT, 'demo')).concat(readdirSync(join(ROOT, 'demo/page')).filter((n) => n.endsWith('.tsx')).map((n) => join(ROOT, 'demo/page', n)));
     expect(demo.length).toBeGreaterThan(3);

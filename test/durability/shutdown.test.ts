@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startProcess, type ServerProcess } from '../../bench/lib/server-process.js';
-import { findRepoRoot } from '../../bench/lib/report.js';
+import { startProcess, type ServerProcess } from '../../src/cli/server-process.js';
+import { findRepoRoot } from '../../src/cli/paths.js';
 
 const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
 let dataDir: string;

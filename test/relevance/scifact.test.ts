@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, judgedQueries, loadBeir, type BeirDataset, type RankedDoc } from '../../bench/lib/relevance.js';
+import { evaluate, judgedQueries, loadBeir, type BeirDataset, type RankedDoc } from '../support/trec-eval.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 export const SCIFACT_DIR = process.env.THREADSEARCH_SCIFACT ?? resolve(import.meta.dirname, '../../../shared/data/beir/scifact');

@@ -13,8 +13,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess, type ServerProcess } from '../../bench/lib/server-process.js';
-import { findRepoRoot } from '../../bench/lib/report.js';
+import { startProcess, type ServerProcess } from '../../src/cli/server-process.js';
+import { findRepoRoot } from '../../src/cli/paths.js';
 
 export interface CrashOptions {
   readonly rounds: number;

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareUtf8, evaluate, judgedQueries, loadBeir, loadQrels, trecOrder } from '../../bench/lib/relevance.js';
-import type { Qrels, RankedDoc, Run } from '../../bench/lib/relevance.js';
+import { compareUtf8, evaluate, judgedQueries, loadBeir, loadQrels, trecOrder } from '../support/trec-eval.js';
+import type { Qrels, RankedDoc, Run } from '../support/trec-eval.js';
 
 function qrelsOf(entries: Record<string, Record<string, number>>): Qrels {
   return new Map(Object.entries(entries).map(([q, docs]) => [q, new Map(Object.entries(docs))]));

@@ -48,7 +48,7 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
   const scorer = scorerOn(exec, ctx, doc);
   if (!scorer) return null;
   const value = scorer.score();
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'term':
       return termExplanation(exec, scorer as TermScorer, value, ctx.segment, doc, stats);
     case 'phrase':
@@ -152,7 +152,7 @@ function javaFloat(v: number): string {
 
 /** A query as Lucene's `toString()` prints it (BooleanQuery's +/#/- prefixes, phrases in quotes). */
 export function describeQuery(exec: Exec): string {
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'term': return `${exec.field}:${exec.term}`;
     case 'phrase': {
       const terms = exec.prefixExpansions ? [...exec.terms.slice(0, -1), `(${exec.prefixExpansions.join(' ')})`] : exec.terms;
@@ -183,5 +183,5 @@ export function describeQuery(exec: Exec): string {
 
 function wrap(exec: Exec): string {
   const s = describeQuery(exec);
-  return exec.t === 'bool' ? `(${s})` : s;
+  return exec.kind === 'bool' ? `(${s})` : s;
 }

@@ -103,18 +103,18 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
  * 0 (a zero query-token weight) still matches, so such queries run exhaustively.
  */
 function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | null {
-  if (exec.t === 'term' || exec.t === 'feature') {
+  if (exec.kind === 'term' || exec.kind === 'feature') {
     if (!(exec.weight > 0)) return null;
-    const s = exec.t === 'term' ? ctx.termScorer(exec) : ctx.featureScorer(exec);
+    const s = exec.kind === 'term' ? ctx.termScorer(exec) : ctx.featureScorer(exec);
     return s ? [s] : [];
   }
-  if (exec.t === 'bool' && exec.must.length === 0 && exec.filter.length === 0 && exec.mustNot.length === 0 && exec.minimumShouldMatch <= 1 && exec.should.length > 0) {
+  if (exec.kind === 'bool' && exec.must.length === 0 && exec.filter.length === 0 && exec.mustNot.length === 0 && exec.minimumShouldMatch <= 1 && exec.should.length > 0) {
     const out: TermScorer[] = [];
     for (const c of exec.should) {
-      if (c.t === 'match_none') continue;
-      if (c.t !== 'term' && c.t !== 'feature') return null;
+      if (c.kind === 'match_none') continue;
+      if (c.kind !== 'term' && c.kind !== 'feature') return null;
       if (!(c.weight > 0)) return null;
-      const s = c.t === 'term' ? ctx.termScorer(c) : ctx.featureScorer(c);
+      const s = c.kind === 'term' ? ctx.termScorer(c) : ctx.featureScorer(c);
       if (s) out.push(s);
     }
     return out;

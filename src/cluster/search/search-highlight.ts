@@ -40,7 +40,7 @@ export function planHighlight(
 export function unionOfPlans(indices: readonly IndexService[], lists: ReadonlyArray<ReadonlyMap<IndexService, Exec>>): Map<IndexService, Exec> {
   const out = new Map<IndexService, Exec>();
   for (const index of indices) {
-    const union: BoolExec = { t: 'bool', must: [], should: lists.map((p) => p.get(index)!), filter: [], mustNot: [], minimumShouldMatch: 1 };
+    const union: BoolExec = { kind: 'bool', must: [], should: lists.map((p) => p.get(index)!), filter: [], mustNot: [], minimumShouldMatch: 1 };
     out.set(index, union);
   }
   return out;

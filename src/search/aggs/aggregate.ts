@@ -23,7 +23,7 @@ const SUB_AGGS: SubAggregations = {
 
 export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists): AggPartial[] {
   return aggs.map((agg) => {
-    switch (agg.t) {
+    switch (agg.kind) {
       case 'terms': return collectTerms(agg, segments, docs, SUB_AGGS);
       case 'metric': return collectMetric(agg, segments, docs);
       case 'range': return collectRange(agg, segments, docs, SUB_AGGS);
@@ -39,17 +39,17 @@ export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment
  * the sub-aggregations only of the buckets they render.
  */
 export type Reduced =
-  | { readonly t: 'keyed'; readonly buckets: Map<string | number, MergedBucket> }
-  | { readonly t: 'fixed'; readonly buckets: MergedBucket[] }
-  | { readonly t: 'metric'; readonly value: AggPartial & { t: 'metric' } };
+  | { readonly kind: 'keyed'; readonly buckets: Map<string | number, MergedBucket> }
+  | { readonly kind: 'fixed'; readonly buckets: MergedBucket[] }
+  | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } };
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
 export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<readonly AggPartial[]>): Reduced[] {
   return aggs.map((agg, a) => {
     const parts = shards.map((s) => s[a]);
-    if (agg.t === 'metric') return { t: 'metric', value: reduceMetric(parts as Array<AggPartial & { t: 'metric' }>) };
-    if (agg.t === 'terms' || agg.t === 'histogram') return { t: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
-    return { t: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
+    if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
+    if (agg.kind === 'terms' || agg.kind === 'histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
+    return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
 }
 
@@ -90,8 +90,8 @@ function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, pat
     const agg = aggs[at];
     const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
     const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
-    if (reduced.t === 'metric') return metricSortValue(agg as Extract<ExecAgg, { t: 'metric' }>, reduced.value);
-    const inner = reduced.t === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
+    if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value);
+    const inner = reduced.kind === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
     if (i === path.length - 1) return inner.count;
     aggs = agg.subs;
     current = inner;
@@ -103,8 +103,8 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
   const out: Record<string, unknown> = {};
   aggs.forEach((agg, a) => {
     const r = reduced[a];
-    switch (agg.t) {
-      case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { t: 'metric' }>).value); break;
+    switch (agg.kind) {
+      case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { kind: 'metric' }>).value); break;
       case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget, SUB_AGGS); break;
@@ -118,11 +118,11 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
 }
 
 function keyedOf(r: Reduced): Map<string | number, MergedBucket> {
-  return (r as Extract<Reduced, { t: 'keyed' }>).buckets;
+  return (r as Extract<Reduced, { kind: 'keyed' }>).buckets;
 }
 
 function fixedOf(r: Reduced): MergedBucket[] {
-  return (r as Extract<Reduced, { t: 'fixed' }>).buckets;
+  return (r as Extract<Reduced, { kind: 'fixed' }>).buckets;
 }
 
 /** A bucket's `doc_count` and its sub-aggregations, reduced and rendered (ES InternalBucket). */

@@ -41,7 +41,7 @@ export interface ExecBucketOrder {
 }
 
 export interface ExecTerms extends ExecAggCommon {
-  readonly t: 'terms';
+  readonly kind: 'terms';
   readonly source: ValuesSource;
   readonly size: number;
   readonly order: readonly ExecBucketOrder[];
@@ -54,8 +54,9 @@ export interface ExecTerms extends ExecAggCommon {
 export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality';
 
 export interface ExecMetric extends ExecAggCommon {
-  readonly t: 'metric';
-  readonly kind: MetricKind;
+  readonly kind: 'metric';
+  /** The metric aggregation's ES type name (`avg`, `cardinality`…). */
+  readonly type: MetricKind;
   readonly source: ValuesSource;
 }
 
@@ -68,8 +69,9 @@ export interface ExecRangeBucket {
 }
 
 export interface ExecRange extends ExecAggCommon {
-  readonly t: 'range';
-  readonly kind: 'range' | 'date_range';
+  readonly kind: 'range';
+  /** The range aggregation's ES type name. */
+  readonly type: 'range' | 'date_range';
   readonly source: ValuesSource;
   /** In ES's order: by from, then to (RangeAggregator sorts them). */
   readonly ranges: readonly ExecRangeBucket[];
@@ -77,7 +79,7 @@ export interface ExecRange extends ExecAggCommon {
 }
 
 export interface ExecHistogram extends ExecAggCommon {
-  readonly t: 'histogram';
+  readonly kind: 'histogram';
   readonly source: ValuesSource;
   readonly interval: number;
   readonly offset: number;
@@ -87,12 +89,12 @@ export interface ExecHistogram extends ExecAggCommon {
 }
 
 export interface ExecFilter extends ExecAggCommon {
-  readonly t: 'filter';
+  readonly kind: 'filter';
   readonly query: Exec;
 }
 
 export interface ExecFilters extends ExecAggCommon {
-  readonly t: 'filters';
+  readonly kind: 'filters';
   readonly named: boolean;
   readonly keys: readonly string[];
   readonly queries: readonly Exec[];
@@ -106,7 +108,7 @@ export type BucketSubs = AggPartial[][];
 
 /** Terms and histograms: every bucket of the shard (exact counts: no shard_size cut). */
 export interface KeyedBucketsPartial {
-  readonly t: 'keyed_buckets';
+  readonly kind: 'keyed_buckets';
   readonly keys: Array<string | number>;
   readonly counts: number[];
   readonly subs: BucketSubs;
@@ -114,14 +116,14 @@ export interface KeyedBucketsPartial {
 
 /** Range and filters buckets: fixed positions known from the request. */
 export interface FixedBucketsPartial {
-  readonly t: 'fixed_buckets';
+  readonly kind: 'fixed_buckets';
   readonly counts: number[];
   readonly subs: BucketSubs;
 }
 
 /** Everything the single-value metrics need; values counts values (not docs), as ES does. */
 export interface MetricPartial {
-  readonly t: 'metric';
+  readonly kind: 'metric';
   count: number;
   sum: number;
   min: number;

@@ -34,7 +34,7 @@ function collectQueries(queries: readonly Exec[], other: boolean, subs: ExecFilt
       }
     }
   }
-  return { t: 'fixed_buckets', counts, subs: sub.collect(subs, segments, bucketDocs) };
+  return { kind: 'fixed_buckets', counts, subs: sub.collect(subs, segments, bucketDocs) };
 }
 
 export function collectFilter(agg: ExecFilter, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {

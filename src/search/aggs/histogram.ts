@@ -27,7 +27,7 @@ export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[
       previous = key;
     }
   });
-  return { t: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
+  return { kind: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
 }
 
 export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {

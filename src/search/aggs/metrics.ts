@@ -11,12 +11,12 @@ import { segmentValues } from './field-values.js';
 import { formatAsString } from './key-format.js';
 
 function emptyMetric(distinct: boolean): MetricPartial {
-  return { t: 'metric', count: 0, sum: 0, min: Infinity, max: -Infinity, distinct: distinct ? [] : null };
+  return { kind: 'metric', count: 0, sum: 0, min: Infinity, max: -Infinity, distinct: distinct ? [] : null };
 }
 
 export function collectMetric(agg: ExecMetric, segments: readonly Segment[], docs: DocLists): MetricPartial {
-  const out = emptyMetric(agg.kind === 'cardinality');
-  const distinct = agg.kind === 'cardinality' ? new Set<string | number>() : null;
+  const out = emptyMetric(agg.type === 'cardinality');
+  const distinct = agg.type === 'cardinality' ? new Set<string | number>() : null;
   let compensation = 0;
   const add = (v: number): void => {
     out.count++;
@@ -82,7 +82,7 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
 
 /** The value a bucket order sorts by (ES SingleValue.value()): empty min/max are ±Infinity, an empty avg NaN. */
 export function metricSortValue(agg: ExecMetric, m: MetricPartial): number {
-  switch (agg.kind) {
+  switch (agg.type) {
     case 'min': return m.count > 0 ? m.min : Infinity;
     case 'max': return m.count > 0 ? m.max : -Infinity;
     case 'avg': return m.count > 0 ? m.sum / m.count : NaN;
@@ -95,7 +95,7 @@ export function metricSortValue(agg: ExecMetric, m: MetricPartial): number {
 /** `{ value }` (+ `value_as_string` for dates and booleans), null where ES prints null for no values. */
 export function renderMetric(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
   let value: number | null;
-  switch (agg.kind) {
+  switch (agg.type) {
     case 'min': value = m.count > 0 ? m.min : null; break;
     case 'max': value = m.count > 0 ? m.max : null; break;
     case 'avg': value = m.count > 0 ? m.sum / m.count : null; break;

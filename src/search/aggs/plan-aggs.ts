@@ -110,7 +110,7 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
     }
     const sub = level[at];
-    const usable = sub.t === 'filter' || (last && sub.t === 'metric');
+    const usable = sub.kind === 'filter' || (last && sub.kind === 'metric');
     if (!usable) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
@@ -135,13 +135,13 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
   switch (agg.kind) {
     case 'terms':
       return {
-        t: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
+        kind: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
         size: agg.size, order: agg.order.map((o) => resolveOrder(o, subs)), minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
       };
     case 'min': case 'max': case 'avg': case 'sum':
-      return { t: 'metric', kind: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
+      return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
     case 'value_count': case 'cardinality':
-      return { t: 'metric', kind: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
+      return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
     case 'range': case 'date_range': {
       const source = resolveSource(ctx, agg.kind, agg.field, agg.missing, true, agg.kind === 'date_range' ? agg.format : null);
       const ranges: ExecRangeBucket[] = agg.ranges.map((r) => ({
@@ -150,18 +150,18 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
       // RangeAggregator sorts its ranges by from, then to; buckets come out in that order.
       ranges.sort((a, b) => a.from - b.from || a.to - b.to);
       const dated = agg.kind === 'date_range' ? { ...source, format: source.format ?? agg.format ?? 'strict_date_optional_time' } : source;
-      return { t: 'range', kind: agg.kind, name, subs, source: dated, ranges, keyed: agg.keyed };
+      return { kind: 'range', type: agg.kind, name, subs, source: dated, ranges, keyed: agg.keyed };
     }
     case 'histogram':
       return {
-        t: 'histogram', name, subs, source: resolveSource(ctx, 'histogram', agg.field, agg.missing, true),
+        kind: 'histogram', name, subs, source: resolveSource(ctx, 'histogram', agg.field, agg.missing, true),
         interval: agg.interval, offset: agg.offset, minDocCount: agg.minDocCount, keyed: agg.keyed, order: agg.order,
       };
     case 'filter':
-      return { t: 'filter', name, subs, query: planQuery(ctx, agg.filter) };
+      return { kind: 'filter', name, subs, query: planQuery(ctx, agg.filter) };
     case 'filters':
       return {
-        t: 'filters', name, subs, named: agg.named, keys: agg.keys, queries: agg.filters.map((f) => planQuery(ctx, f)),
+        kind: 'filters', name, subs, named: agg.named, keys: agg.keys, queries: agg.filters.map((f) => planQuery(ctx, f)),
         otherBucketKey: agg.otherBucketKey,
       };
   }

@@ -25,11 +25,11 @@ export function collectRange(agg: ExecRange, segments: readonly Segment[], docs:
       if (withSubs) bucketDocs[r].add(s, doc);
     }
   });
-  return { t: 'fixed_buckets', counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
+  return { kind: 'fixed_buckets', counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
 }
 
 function boundText(agg: ExecRange, v: number): string {
-  return agg.kind === 'date_range' ? formatAsString(agg.source, v) ?? javaDouble(v) : javaDouble(v);
+  return agg.type === 'date_range' ? formatAsString(agg.source, v) ?? javaDouble(v) : javaDouble(v);
 }
 
 function rangeKey(agg: ExecRange, r: ExecRangeBucket): string {
@@ -44,11 +44,11 @@ export function renderRange(agg: ExecRange, buckets: readonly MergedBucket[], bu
     if (!agg.keyed) out.key = rangeKey(agg, r);
     if (r.from !== -Infinity) {
       out.from = r.from;
-      if (agg.kind === 'date_range') out.from_as_string = boundText(agg, r.from);
+      if (agg.type === 'date_range') out.from_as_string = boundText(agg, r.from);
     }
     if (r.to !== Infinity) {
       out.to = r.to;
-      if (agg.kind === 'date_range') out.to_as_string = boundText(agg, r.to);
+      if (agg.type === 'date_range') out.to_as_string = boundText(agg, r.to);
     }
     return [rangeKey(agg, r), Object.assign(out, sub.render(agg.subs, buckets[i], budget))] as const;
   });

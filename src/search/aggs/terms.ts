@@ -67,7 +67,7 @@ export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs:
       for (let i = 0; i < list.length; i++) addDoc(bucketOf(missing), s, list[i]);
     }
   }
-  return { t: 'keyed_buckets', keys: buckets.keys, counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
+  return { kind: 'keyed_buckets', keys: buckets.keys, counts, subs: sub.collect(agg.subs, segments, bucketDocs) };
 }
 
 /**

@@ -89,7 +89,7 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
 }
 
 export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | null {
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'term':
       return ctx.termScorer(exec);
     case 'feature':
@@ -128,7 +128,7 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
   }
 }
 
-function boolScorer(exec: Extract<Exec, { t: 'bool' }>, ctx: SegmentSearchContext): Scorer | null {
+function boolScorer(exec: Extract<Exec, { kind: 'bool' }>, ctx: SegmentSearchContext): Scorer | null {
   const must: Scorer[] = [];
   for (const c of exec.must) {
     const s = buildScorer(c, ctx);

@@ -17,7 +17,7 @@ type Leaf = TermExec | FeatureExec;
 export function disjunctionLeaves(exec: Exec): Leaf[] | null {
   const out: Leaf[] = [];
   const walk = (e: Exec): boolean => {
-    switch (e.t) {
+    switch (e.kind) {
       case 'term': case 'feature':
         out.push(e);
         return true;
@@ -45,7 +45,7 @@ export function collectDisjunction(leaves: readonly Leaf[], segment: Segment, li
   for (const leaf of leaves) {
     const field = segment.fields.get(leaf.field);
     if (!field || !field.docs) continue;
-    const ord = termOrd(field, leaf.t === 'term' ? leaf.term : leaf.feature);
+    const ord = termOrd(field, leaf.kind === 'term' ? leaf.term : leaf.feature);
     if (ord < 0) continue;
     const docs = field.docs;
     const end = field.postingsStart![ord + 1];

@@ -79,7 +79,7 @@ function addTermRange(bits: BitSet, field: SegmentField, from: number, to: numbe
  */
 export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: SearchDeadline | null): BitSet | null {
   const bits = new BitSet(segment.maxDoc);
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'terms': {
       const field = segment.fields.get(exec.field);
       if (!field || !field.docs) return null;

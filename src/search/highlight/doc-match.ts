@@ -34,7 +34,7 @@ export class DocMatcher {
 }
 
 function isDocSet(exec: Exec): exec is DocSetExec {
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids':
       return true;
     default:

@@ -65,7 +65,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
   let leaves = 0;
   const leafKey = () => `\u0000leaf${leaves++}`;
   const compile = (e: Exec): HighlightNode => {
-    switch (e.t) {
+    switch (e.kind) {
       case 'term':
         return { k: 'token', field: e.field, exec: e, test: (t) => t === e.term, terms: [e.term], key: null };
       case 'terms': {
@@ -116,7 +116,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
   return compile(exec);
 }
 
-function inRange(term: string, e: Extract<Exec, { t: 'term_range' }>): boolean {
+function inRange(term: string, e: Extract<Exec, { kind: 'term_range' }>): boolean {
   if (e.lower !== null) {
     const c = compareCodePoints(term, e.lower);
     if (c < 0 || (c === 0 && !e.includeLower)) return false;

@@ -12,7 +12,7 @@ import type { Exec } from './exec-nodes.js';
 export const DEFAULT_MAX_CLAUSE_COUNT = 4096;
 
 export function countClauses(exec: Exec): number {
-  switch (exec.t) {
+  switch (exec.kind) {
     case 'bool':
       return [...exec.must, ...exec.should, ...exec.filter, ...exec.mustNot].reduce((n, c) => n + countClauses(c), 0);
     case 'dis_max':

@@ -8,7 +8,7 @@ import type { Dfa } from '../../common/pattern/index.js';
 
 /** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
 export interface TermExec {
-  readonly t: 'term';
+  readonly kind: 'term';
   readonly field: string;
   readonly term: string;
   readonly weight: number;
@@ -25,7 +25,7 @@ export interface TermExec {
  * `rank_feature` sets `fn` to score weight × fn(stored value) instead (Lucene's other functions).
  */
 export interface FeatureExec {
-  readonly t: 'feature';
+  readonly kind: 'feature';
   readonly field: string;
   readonly feature: string;
   readonly weight: number;
@@ -40,7 +40,7 @@ export type FeatureFunction =
 
 /** Exact phrase / sloppy phrase over positions; scored by BM25 on the phrase frequency. */
 export interface PhraseExec {
-  readonly t: 'phrase';
+  readonly kind: 'phrase';
   readonly field: string;
   readonly terms: readonly string[];
   /** Relative positions of the terms (gaps from removed stop words kept). */
@@ -61,7 +61,7 @@ export interface PhraseExec {
 }
 
 export interface BoolExec {
-  readonly t: 'bool';
+  readonly kind: 'bool';
   readonly must: readonly Exec[];
   readonly should: readonly Exec[];
   readonly filter: readonly Exec[];
@@ -70,38 +70,38 @@ export interface BoolExec {
 }
 
 export interface DisMaxExec {
-  readonly t: 'dis_max';
+  readonly kind: 'dis_max';
   readonly clauses: readonly Exec[];
   readonly tieBreaker: number;
 }
 
 /** Any filter as a scorer with a constant score (0 in filter context). */
 export interface ConstantExec {
-  readonly t: 'constant';
+  readonly kind: 'constant';
   readonly filter: Exec;
   readonly score: number;
 }
 
 export interface MatchAllExec {
-  readonly t: 'match_all';
+  readonly kind: 'match_all';
   readonly score: number;
 }
 
 export interface MatchNoneExec {
-  readonly t: 'match_none';
+  readonly kind: 'match_none';
 }
 
 /** Matching-only leaves, materialised per segment as doc id sets; scored `score` when scoring. */
 export type DocSetExec =
-  | { readonly t: 'terms'; readonly field: string; readonly terms: readonly string[]; readonly score: number }
-  | { readonly t: 'term_range'; readonly field: string; readonly lower: string | null; readonly upper: string | null; readonly includeLower: boolean; readonly includeUpper: boolean; readonly score: number }
-  | { readonly t: 'prefix'; readonly field: string; readonly prefix: string; readonly caseInsensitive: boolean; readonly score: number }
+  | { readonly kind: 'terms'; readonly field: string; readonly terms: readonly string[]; readonly score: number }
+  | { readonly kind: 'term_range'; readonly field: string; readonly lower: string | null; readonly upper: string | null; readonly includeLower: boolean; readonly includeUpper: boolean; readonly score: number }
+  | { readonly kind: 'prefix'; readonly field: string; readonly prefix: string; readonly caseInsensitive: boolean; readonly score: number }
   /** Terms a regexp/wildcard/case-insensitive automaton accepts (a DFA: plain typed arrays). */
-  | { readonly t: 'pattern'; readonly field: string; readonly automaton: Dfa; readonly score: number }
-  | { readonly t: 'numeric_range'; readonly field: string; readonly lower: number; readonly upper: number; readonly score: number }
-  | { readonly t: 'exists'; readonly fields: readonly string[]; readonly score: number }
-  | { readonly t: 'ids'; readonly ids: readonly string[]; readonly score: number };
+  | { readonly kind: 'pattern'; readonly field: string; readonly automaton: Dfa; readonly score: number }
+  | { readonly kind: 'numeric_range'; readonly field: string; readonly lower: number; readonly upper: number; readonly score: number }
+  | { readonly kind: 'exists'; readonly fields: readonly string[]; readonly score: number }
+  | { readonly kind: 'ids'; readonly ids: readonly string[]; readonly score: number };
 
 export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
-export const MATCH_NONE: MatchNoneExec = { t: 'match_none' };
+export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

@@ -20,12 +20,12 @@ const DEFAULT_TIE_BREAKER: Record<MultiMatchQuery['type'], number> = {
 };
 
 export function combineGrouped(queries: Exec[], tieBreaker: number, zero: Exec): Exec {
-  const live = queries.filter((q) => q.t !== 'match_none');
+  const live = queries.filter((q) => q.kind !== 'match_none');
   if (queries.length === 0) return zero;
   if (live.length === 0) return MATCH_NONE;
   if (queries.length === 1) return queries[0];
   if (tieBreaker === 1) return boolOf([], queries, 1);
-  return { t: 'dis_max', clauses: queries, tieBreaker };
+  return { kind: 'dis_max', clauses: queries, tieBreaker };
 }
 
 function perFieldQuery(ctx: PlanContext, q: MultiMatchQuery, f: TargetField, text: string, opts: MatchOptions): Exec {
@@ -107,7 +107,7 @@ function blendedTerm(ctx: PlanContext, group: TargetField[], term: string, boost
   const blendedDf = Math.min(maxDf, maxDoc);
   const clauses = group
     .map((f, i) => (dfs[i] === 0 ? MATCH_NONE : scoredTerm(ctx, f.field.path, term, Math.fround(boost * f.boost), blendedDf)))
-    .filter((e) => e.t !== 'match_none');
-  return clauses.length === 1 ? clauses[0] : { t: 'dis_max', clauses, tieBreaker };
+    .filter((e) => e.kind !== 'match_none');
+  return clauses.length === 1 ? clauses[0] : { kind: 'dis_max', clauses, tieBreaker };
 }
 

@@ -48,7 +48,7 @@ export function phraseOf(ctx: PlanContext, field: ResolvedField, tokens: readonl
   if (prefix) for (const t of prefix.terms) idf += bm25Idf(ctx.stats.docFreq(prefix.field, t), fs.docCount);
   const first = tokens[0].position;
   const exec: PhraseExec = {
-    t: 'phrase',
+    kind: 'phrase',
     field: field.path,
     terms: tokens.map((t) => t.term),
     positions: tokens.map((t) => t.position - first),

@@ -32,7 +32,7 @@ function checkAnalyzer(ctx: PlanContext, node: { readonly kind: string; readonly
 }
 
 export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost = 1): Exec {
-  if (node === null) return { t: 'match_all', score: 1 };
+  if (node === null) return { kind: 'match_all', score: 1 };
   const boost = Math.fround(Math.fround(parentBoost) * Math.fround(node.boost));
   const field = (name: string) => ctx.mapping.fields.get(name);
   switch (node.kind) {
@@ -41,7 +41,7 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
   }
   switch (node.kind) {
     case 'match_all':
-      return { t: 'match_all', score: boost };
+      return { kind: 'match_all', score: boost };
     case 'match_none':
       return MATCH_NONE;
     case 'match': {
@@ -76,20 +76,20 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       let msm = resolveMinimumShouldMatch(node.minimumShouldMatch, should.length);
       if (node.minimumShouldMatch === null && should.length > 0 && must.length === 0 && filter.length === 0) msm = 1;
       if (must.length === 0 && should.length === 0 && filter.length === 0 && mustNot.length === 0) {
-        return { t: 'match_all', score: boost };
+        return { kind: 'match_all', score: boost };
       }
       if (must.length === 0 && should.length === 0 && filter.length === 0) {
         // Pure negative: ES adds a match_all MUST (adjust_pure_negative).
-        return boolOf([{ t: 'match_all', score: boost }], [], 0, [], mustNot);
+        return boolOf([{ kind: 'match_all', score: boost }], [], 0, [], mustNot);
       }
       return boolOf(must, should, msm, filter, mustNot);
     }
     case 'dis_max': {
       const clauses = node.queries.map((q) => planQuery(ctx, q, boost));
-      return clauses.length === 1 ? clauses[0] : { t: 'dis_max', clauses, tieBreaker: node.tieBreaker };
+      return clauses.length === 1 ? clauses[0] : { kind: 'dis_max', clauses, tieBreaker: node.tieBreaker };
     }
     case 'constant_score':
-      return { t: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
+      return { kind: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
     case 'term':
       if (node.field === ID_FIELD) return idsQuery([String(node.value)], boost);
       return termQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);

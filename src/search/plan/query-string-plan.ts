@@ -77,7 +77,7 @@ function planBool(s: QsPlanState, node: QsBool, boost: number, topLevel: boolean
     add(clause.occur, planNode(s, n, clause.occur === 'must_not' ? 0 : b));
   }
   if (must.length === 0 && should.length === 0 && mustNot.length > 0) {
-    must.push({ t: 'match_all', score: b }); // ES fixNegativeQueryIfNeeded
+    must.push({ kind: 'match_all', score: b }); // ES fixNegativeQueryIfNeeded
   }
   let msm = should.length > 0 && must.length === 0 ? 1 : 0;
   if (topLevel && s.q.minimumShouldMatch !== null) msm = Math.max(msm, resolveMinimumShouldMatch(s.q.minimumShouldMatch, should.length));
@@ -127,7 +127,7 @@ function planNode(s: QsPlanState, n: QsNode, boost: number): Exec {
     case 'bool':
       return planBool(s, n, boost, false);
     case 'match_all':
-      return { t: 'match_all', score: b };
+      return { kind: 'match_all', score: b };
     case 'term': {
       if (n.field === ID_FIELD) return idsQuery([n.text], b);
       const fuzziness = n.fuzziness === null ? null : n.fuzziness === DEFAULT_FUZZINESS ? (s.q.fuzziness ?? 'AUTO') : n.fuzziness.toUpperCase();

@@ -28,7 +28,7 @@ export function rankFeatureQuery(ctx: PlanContext, node: RankFeatureQuery, boost
   if (!parent || parent.type !== 'rank_features') return MATCH_NONE; // unmapped field
   const feature = node.field.slice(dot + 1);
   const fn = resolveFunction(ctx, node.fn, parent.path, feature);
-  return { t: 'feature', field: parent.path, feature, weight: Math.fround(boost), ...(fn === null ? {} : { fn }) };
+  return { kind: 'feature', field: parent.path, feature, weight: Math.fround(boost), ...(fn === null ? {} : { fn }) };
 }
 
 /** The function with Lucene's parameter checks (FeatureField.new*Query) and the default pivot filled in; null = linear. */

@@ -14,7 +14,7 @@ export function scoredTerm(ctx: PlanContext, field: string, term: string, boost:
   if (df === 0 && docFreqOverride === undefined) return MATCH_NONE;
   const fs = ctx.stats.fieldStats(field);
   const exec: TermExec = {
-    t: 'term',
+    kind: 'term',
     field,
     term,
     weight: Math.fround(Math.fround(boost) * bm25Idf(df, fs.docCount)),
@@ -24,9 +24,9 @@ export function scoredTerm(ctx: PlanContext, field: string, term: string, boost:
 }
 
 /** Applies the field's similarity to a BM25 term or phrase exec. */
-export function withSimilarity<T extends Exec & { readonly t: 'term' | 'phrase' }>(ctx: PlanContext, field: string, exec: T, boost: number): Exec {
+export function withSimilarity<T extends Exec & { readonly kind: 'term' | 'phrase' }>(ctx: PlanContext, field: string, exec: T, boost: number): Exec {
   const similarity = ctx.mapping.fields.get(field)?.similarity ?? DEFAULT_SIMILARITY;
-  if (similarity.type === 'boolean') return { t: 'constant', filter: exec, score: Math.fround(boost) };
+  if (similarity.type === 'boolean') return { kind: 'constant', filter: exec, score: Math.fround(boost) };
   if (similarity.k1 === DEFAULT_SIMILARITY.k1 && similarity.b === DEFAULT_SIMILARITY.b) return exec;
   return { ...exec, k1: similarity.k1, b: similarity.b };
 }

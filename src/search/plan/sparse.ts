@@ -64,6 +64,6 @@ export function sparseQuery(
   }
   const kept = pruning === null ? tokens : pruneTokens(ctx, fieldName, tokens, pruning);
   if (kept === null || kept.length === 0) return MATCH_NONE;
-  const leaves: FeatureExec[] = kept.map((t) => ({ t: 'feature', field: fieldName, feature: t.token, weight: Math.fround(boost * t.weight) }));
+  const leaves: FeatureExec[] = kept.map((t) => ({ kind: 'feature', field: fieldName, feature: t.token, weight: Math.fround(boost * t.weight) }));
   return leaves.length === 1 ? leaves[0] : boolOf([], leaves, 1);
 }

@@ -56,7 +56,7 @@ function dateValue(ctx: PlanContext, field: ResolvedField, value: TermValue, rou
 
 function pointRange(field: ResolvedField, lower: number, upper: number, boost: number): Exec {
   if (lower > upper) return MATCH_NONE;
-  return { t: 'numeric_range', field: field.path, lower, upper, score: Math.fround(boost) };
+  return { kind: 'numeric_range', field: field.path, lower, upper, score: Math.fround(boost) };
 }
 
 /** A keyword field's indexed form of `value`: normalized when the field has a normalizer. */
@@ -87,7 +87,7 @@ export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: T
 export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, value: TermValue, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   if (caseInsensitive && isTextLike(field)) {
-    return { t: 'pattern', field: field.path, automaton: compileLiteral(String(value), true), score: Math.fround(boost) };
+    return { kind: 'pattern', field: field.path, automaton: compileLiteral(String(value), true), score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => exactValueQuery(ctx, field, value, boost));
 }
@@ -95,12 +95,12 @@ export function termQuery(ctx: PlanContext, field: ResolvedField | undefined, va
 export function termsQuery(ctx: PlanContext, field: ResolvedField | undefined, values: readonly TermValue[], boost: number): Exec {
   if (!field || values.length === 0) return MATCH_NONE;
   if (isTextLike(field)) {
-    return { t: 'terms', field: field.path, terms: values.map((v) => keywordTerm(field, String(v))), score: Math.fround(boost) };
+    return { kind: 'terms', field: field.path, terms: values.map((v) => keywordTerm(field, String(v))), score: Math.fround(boost) };
   }
   return asShardFailure(ctx, false, () => ({
-    t: 'constant',
+    kind: 'constant',
     score: Math.fround(boost),
-    filter: { t: 'bool', must: [], filter: [], mustNot: [], minimumShouldMatch: 1, should: values.map((v) => exactValueQuery(ctx, field, v, 0)) },
+    filter: { kind: 'bool', must: [], filter: [], mustNot: [], minimumShouldMatch: 1, should: values.map((v) => exactValueQuery(ctx, field, v, 0)) },
   }));
 }
 
@@ -122,7 +122,7 @@ export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r
       const lower = r.gt ?? r.gte;
       const upper = r.lt ?? r.lte;
       return {
-        t: 'term_range', field: field.path, lower: lower === null ? null : String(lower), upper: upper === null ? null : String(upper),
+        kind: 'term_range', field: field.path, lower: lower === null ? null : String(lower), upper: upper === null ? null : String(upper),
         includeLower: r.gt === null, includeUpper: r.lt === null, score: Math.fround(boost),
       };
     }
@@ -164,7 +164,7 @@ export function existsQuery(ctx: PlanContext, path: string, boost: number): Exec
     for (const [p, f] of ctx.mapping.fields) if (p.startsWith(path + '.') && !f.isMultiField) fields.push(p);
   }
   if (fields.length === 0) return MATCH_NONE;
-  return { t: 'exists', fields, score: Math.fround(boost) };
+  return { kind: 'exists', fields, score: Math.fround(boost) };
 }
 
 function requireTextLike(ctx: PlanContext, field: ResolvedField, query: string): void {
@@ -186,11 +186,11 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
   const sayt = field.searchAsYouType;
   if (sayt !== null && prefix.length >= INDEX_PREFIX_MIN_CHARS && prefixLengthWithinBounds(prefix.length)) {
     const prefixField = sayt.role === 'index_prefix' ? field.path : prefixFieldPath(sayt.root);
-    if (caseInsensitive) return { t: 'pattern', field: prefixField, automaton: compileLiteral(prefix, true), score: Math.fround(boost) };
+    if (caseInsensitive) return { kind: 'pattern', field: prefixField, automaton: compileLiteral(prefix, true), score: Math.fround(boost) };
     if (sayt.role === 'index_prefix') return scoredTerm(ctx, prefixField, prefix, boost);
-    return { t: 'terms', field: prefixField, terms: [prefix], score: Math.fround(boost) };
+    return { kind: 'terms', field: prefixField, terms: [prefix], score: Math.fround(boost) };
   }
-  return { t: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
+  return { kind: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
 }
 
 /**
@@ -201,7 +201,7 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
 export function wildcardQuery(ctx: PlanContext, field: ResolvedField | undefined, pattern: string, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   requireTextLike(ctx, field, 'wildcard');
-  return asShardFailure(ctx, false, () => ({ t: 'pattern', field: field.path, automaton: compileWildcard(pattern, { caseInsensitive }), score: Math.fround(boost) }));
+  return asShardFailure(ctx, false, () => ({ kind: 'pattern', field: field.path, automaton: compileWildcard(pattern, { caseInsensitive }), score: Math.fround(boost) }));
 }
 
 export interface RegexpOptions {
@@ -226,7 +226,7 @@ export function regexpQuery(ctx: PlanContext, field: ResolvedField | undefined, 
 
 /** The automaton leaf of a regexp (query_string checks the length itself, with its own wording). */
 export function regexpExec(field: ResolvedField, regexp: string, boost: number, options: RegexpOptions): Exec {
-  return { t: 'pattern', field: field.path, automaton: compileRegexp(regexp, options), score: Math.fround(boost) };
+  return { kind: 'pattern', field: field.path, automaton: compileRegexp(regexp, options), score: Math.fround(boost) };
 }
 
 /**
@@ -236,5 +236,5 @@ export function regexpExec(field: ResolvedField, regexp: string, boost: number, 
 export const ID_FIELD = '_id';
 
 export function idsQuery(ids: readonly string[], boost: number): Exec {
-  return ids.length === 0 ? MATCH_NONE : { t: 'ids', ids, score: Math.fround(boost) };
+  return ids.length === 0 ? MATCH_NONE : { kind: 'ids', ids, score: Math.fround(boost) };
 }

@@ -79,7 +79,7 @@ export function fuzzyOrTerm(
 }
 
 export function boolOf(must: Exec[], should: Exec[], minimumShouldMatch: number, filter: Exec[] = [], mustNot: Exec[] = []): BoolExec {
-  return { t: 'bool', must, should, filter, mustNot, minimumShouldMatch };
+  return { kind: 'bool', must, should, filter, mustNot, minimumShouldMatch };
 }
 
 export interface MatchOptions {
@@ -95,7 +95,7 @@ export interface MatchOptions {
 }
 
 export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
-  return zeroTermsQuery === 'all' ? { t: 'match_all', score: Math.fround(boost) } : MATCH_NONE;
+  return zeroTermsQuery === 'all' ? { kind: 'match_all', score: Math.fround(boost) } : MATCH_NONE;
 }
 
 /** ES `match` on one field. */

@@ -21,8 +21,9 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<number | string | null>;
 }
 
-export function startProcess(script: string, args: readonly string[], cleanup?: () => void): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profile of the server). */
+export function startProcess(script: string, args: readonly string[], cleanup?: () => void, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let listening = false;
@@ -57,14 +58,24 @@ export function startProcess(script: string, args: readonly string[], cleanup?: 
   });
 }
 
+export interface ThreadsearchProcessOptions {
+  /** An encoded bootstrap API key: security on with it. */
+  readonly apiKey?: string;
+  /** Flags for node itself (`--cpu-prof`, …). */
+  readonly nodeArgs?: readonly string[];
+  /** An existing data directory to start from (kept on stop); default a fresh one, removed on stop. */
+  readonly dataDir?: string;
+}
+
 /**
  * threadsearch on a free port with a fresh data directory; security off unless `apiKey` (an
  * encoded bootstrap key) is given, so scenarios that are not about security measure the engine.
  */
-export function startThreadsearch(extraArgs: readonly string[] = [], options: { apiKey?: string } = {}): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+export function startThreadsearch(extraArgs: readonly string[] = [], options: ThreadsearchProcessOptions = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
   const main = distFile('main.js');
   const security = options.apiKey !== undefined ? ['--api-key', options.apiKey] : ['--no-security'];
-  return startProcess(main, ['--port', '0', ...security, '--data', dataDir, ...extraArgs], () => rmSync(dataDir, { recursive: true, force: true }));
+  const cleanup = options.dataDir === undefined ? () => rmSync(dataDir, { recursive: true, force: true }) : undefined;
+  return startProcess(main, ['--port', '0', ...security, '--data', dataDir, ...extraArgs], cleanup, options.nodeArgs);
 }
 

@@ -15,6 +15,23 @@ import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
+/** Metadata keys that make an item's write options differ from the request's own. */
+const OPTION_KEYS = ['routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'pipeline'] as const;
+
+/**
+ * The write options of every item, computed once per request and action for the items whose
+ * metadata carries none of OPTION_KEYS (the usual `{"index":{"_index":…,"_id":…}}`), per item otherwise.
+ */
+function itemOptionsOf(query: RestRequest['query']): (item: BulkItem) => WriteOptions {
+  const shared = new Map<BulkItem['action'], WriteOptions>();
+  return (item) => {
+    if (OPTION_KEYS.some((k) => item.meta[k] !== undefined)) return itemOptions(item, query);
+    let opts = shared.get(item.action);
+    if (opts === undefined) shared.set(item.action, (opts = itemOptions(item, query)));
+    return opts;
+  };
+}
+
 function itemOptions(item: BulkItem, query: RestRequest['query']): WriteOptions {
   const meta = item.meta;
   const merged = {
@@ -58,10 +75,10 @@ const NO_INGEST = -1;
  * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
  * action; a refused item fails alone with 403, as ES reports it.
  */
-function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem): PreparedItem {
+function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem, optionsOf: (item: BulkItem) => WriteOptions): PreparedItem {
   const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
   try {
-    const opts = itemOptions(item, req.query);
+    const opts = optionsOf(item);
     writes.authorizeLanding(authorizeOf(req), item.action, item.index!, true);
     if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, requestPipeline: null, piped: false };
     const parsed = parseDocumentLine(item.source!);
@@ -79,7 +96,8 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
   const items = parseBulkBody(req.body, defaultIndex);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const policy = refreshParam(req.query);
-  const prepared = items.map((item) => prepareItem(writes, req, item));
+  const optionsOf = itemOptionsOf(req.query);
+  const prepared = items.map((item) => prepareItem(writes, req, item, optionsOf));
   // Every pipeline runs before anything is written (ES ingests the whole bulk first), batched so
   // an inference processor makes one model request for the bulk.
   let ingestTook = NO_INGEST;

@@ -106,7 +106,10 @@ export function requestContent(req: FastifyRequest): string | null {
   return source !== undefined && source !== '' ? source : null;
 }
 
-export function toRestRequest(req: FastifyRequest): RestRequest {
+/** The request without its body: all that routing, parameter checks and authorization read. */
+export type RestRequestHead = Omit<RestRequest, 'body'>;
+
+export function requestHead(req: FastifyRequest): RestRequestHead {
   const url = req.url;
   const q = url.indexOf('?');
   return {
@@ -114,8 +117,6 @@ export function toRestRequest(req: FastifyRequest): RestRequest {
     path: q < 0 ? url : url.slice(0, q),
     params: decodeParams(req.params),
     query: { ...(req.query as Query) },
-    body: requestContent(req),
-    ...(req.parsedJson !== undefined ? { json: req.parsedJson } : {}),
     headers: req.headers,
   };
 }
@@ -148,8 +149,8 @@ export interface RouteSecurity {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The route's authorization, decided before the body was read. */
-    authorized?: Pick<RestRequest, 'params' | 'authorizer'>;
+    /** The request head with the route's authorization, decided before the body was read. */
+    authorized?: RestRequestHead;
   }
 }
 
@@ -157,15 +158,16 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
   for (const def of defs) {
     // Parameters and the caller's rights depend on the URL only, so both are checked before the
     // body is read: a key without privileges cannot hold an in-flight slot by sending it slowly.
-    const authorize = (req: FastifyRequest): void => {
-      const head = toRestRequest(req);
+    const authorize = (req: FastifyRequest): RestRequestHead => {
+      const head = requestHead(req);
       checkParams(head.path, head.query, def.params ?? []);
       if (security && req.authentication) {
         const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, () => security.existingIndices());
-        req.authorized = { params, authorizer };
+        req.authorized = { ...head, params, authorizer };
       } else {
-        req.authorized = { params: head.params };
+        req.authorized = head;
       }
+      return req.authorized;
     };
     for (const path of def.paths) {
       table.add(path, def.methods);
@@ -185,12 +187,12 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
         handler: async (req, reply) => {
           const index = (req.params as { index?: string }).index;
           if (index !== undefined && !def.validatesIndexName && !isIndexSegment(index)) return reply.callNotFound();
-          let rest = toRestRequest(req);
-          if (!req.authorized) authorize(req);
+          // The head was read (and authorized) before the body, in preParsing; it is read only once.
+          const head = req.authorized ?? authorize(req);
           if (def.takesBody === false && typeof req.body === 'string' && req.body.length > 0) {
-            throw new IllegalArgumentError(`request [${req.method} ${rest.path}] does not support having a body`);
+            throw new IllegalArgumentError(`request [${req.method} ${head.path}] does not support having a body`);
           }
-          if (req.authorized) rest = { ...rest, ...req.authorized };
+          const rest: RestRequest = { ...head, body: requestContent(req), ...(req.parsedJson !== undefined ? { json: req.parsedJson } : {}) };
           return sendRest(reply, await def.handler(rest));
         },
       });

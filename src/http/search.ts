@@ -7,6 +7,7 @@ import {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam, parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging, type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
 import type { SearchContexts, SearchService } from '../cluster/index.js';
+import { LruCache } from '../common/lru-cache.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
 import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
@@ -96,7 +97,32 @@ function trackTotalHitsParam(q: Query, current: number): number {
   return trackTotalHitsUpTo(intParam(q, 'track_total_hits', current));
 }
 
+/** Parsed searches a server keeps, by URL parameters and body text. */
+export const PARSED_SEARCH_CACHE_ENTRIES = 4096;
+/** Longer bodies are parsed every time (they are rarely repeated, and would hold memory). */
+const MAX_CACHED_BODY_CHARS = 4096;
+
+/**
+ * `searchRequestFrom` with the result kept for the next request with the same URL parameters and
+ * body text: load tests repeat a fixed set of query bodies, and parsing is pure. A hit hands back
+ * the same SearchRequest (and so the same QueryNode, which the search phase's plan cache keys on).
+ * Only plain searches are kept: aggregations, suggesters, highlighting, hybrid ranking, scrolls and
+ * points in time go the long way, so nothing that holds per-request state shares an object.
+ */
+export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req: RestRequest): SearchRequest {
+  const body = req.body ?? '';
+  if (body.length > MAX_CACHED_BODY_CHARS || req.query.scroll !== undefined) return searchRequestFrom(req);
+  const key = `${JSON.stringify(req.query)}\n${body}`;
+  let r = cache.get(key);
+  if (r === undefined) {
+    r = searchRequestFrom(req);
+    if (r.aggs === null && r.suggest === null && r.highlight === null && r.fusion === null && !r.pit) cache.set(key, r);
+  }
+  return r;
+}
+
 export function searchRoutes(search: SearchService, contexts: SearchContexts): RouteDef[] {
+  const parsed = new LruCache<string, SearchRequest>(PARSED_SEARCH_CACHE_ENTRIES);
   return [
     {
       methods: ['GET', 'POST'],
@@ -104,7 +130,7 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
       authz: { action: 'indices:data/read/search' },
       params: SEARCH_PARAMS,
       handler: async (req) => {
-        const r = searchRequestFrom(req);
+        const r = cachedSearchRequest(parsed, req);
         const opts = {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),

@@ -25,6 +25,7 @@ import type { IndicesService } from '../indices/indices-service.js';
 import type { ResolveOptions } from '../indices/index-resolver.js';
 import type { ShardSnapshot } from '../indices/shard-state.js';
 import type { SearchPool } from '../search-pool.js';
+import { PlanCache } from './plan-cache.js';
 import { fetchFailure } from './search-highlight.js';
 import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search-stats.js';
 import type { SearchSlowLogRequest, SlowLog } from '../slow-log.js';
@@ -97,6 +98,9 @@ export interface QueryPhaseResults<R> {
 }
 
 export class SearchPhase {
+  /** Plans of repeated queries over an unchanged index generation (plan-cache.ts). */
+  readonly planCache = new PlanCache();
+
   constructor(private readonly indices: IndicesService, private readonly pool: SearchPool, readonly options: SearchServiceOptions) {}
 
   get inference(): SparseInference | null {
@@ -128,11 +132,23 @@ export class SearchPhase {
     for (const index of indices) {
       try {
         const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
+        const node = this.indices.searchQuery(indices, index, query);
+        const cached = node === null ? undefined : this.planCache.get(index, node, stats.segments);
+        if (cached !== undefined) {
+          plans.set(index, cached);
+          continue;
+        }
+        let readsNow = false;
         const exec = planQuery({
-          mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
+          mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats,
+          get now() {
+            readsNow = true;
+            return now;
+          },
           index: { name: index.name, uuid: index.uuid }, maxClauseCount: max,
-        }, this.indices.searchQuery(indices, index, query));
+        }, node);
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
+        if (node !== null && !readsNow) this.planCache.set(index, node, stats.segments, exec);
         plans.set(index, exec);
       } catch (e) {
         if (!(e instanceof EsError)) throw e;

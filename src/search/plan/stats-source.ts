@@ -10,7 +10,8 @@ export class SegmentStatsSource implements StatsSource {
   private readonly fieldCache = new Map<string, FieldStatistics>();
   private readonly dfCache = new Map<string, number>();
 
-  constructor(private readonly segments: readonly Segment[]) {}
+  /** `segments`: what the statistics are over (a plan cache compares them to tell one index generation from the next). */
+  constructor(readonly segments: readonly Segment[]) {}
 
   fieldStats(field: string): FieldStatistics {
     let s = this.fieldCache.get(field);

@@ -6,19 +6,26 @@
  * MiniSearch and wink-bm25-text-search. Targets (same run): engine p50 ≤ 0.5 × ref-taat p50,
  * ≥ 20 × faster p50 than MiniSearch.
  *
- *   node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers]
+ * Apache Lucene 8.8 (../shared/anchors/lucene, when installed) runs over the same corpus and
+ * queries afterwards, in the same run, and its rows go next to ours.
+ *
+ *   node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers] [--no-lucene]
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
+import { luceneAnchor, runLucene, writeBm25Input } from './lib/lucene-anchor.js';
 import { buildPeer } from './lib/peers.js';
 import { buildRefTaat } from './lib/ref-taat.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { maxScoreStats } from '../src/search/index.js';
 
 const { values } = parseArgs({
-  options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-peers': { type: 'boolean' }, segments: { type: 'string' } },
+  options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-peers': { type: 'boolean' }, 'no-lucene': { type: 'boolean' }, segments: { type: 'string' } },
 });
 const DOCS = Number(values.docs ?? 200_000);
 const QUERIES = Number(values.queries ?? 2_000);
@@ -59,6 +66,8 @@ function timeCases(cases: Case[], queries: string[]) {
   const cpu = probe.stop();
   return cases.map((c, ci) => ({ stats: latencyStats(samples[ci]), results: results[ci], otherCores: cpu.otherCores, qps: (queries.length / busy[ci]) * 1000 }));
 }
+
+const na = (v: unknown) => (Number.isNaN(v) ? '' : formatNumber(v as number));
 
 function recallAt10(results: string[][], truth: string[][]): number {
   let hit = 0;
@@ -120,13 +129,43 @@ const rows: Array<Record<string, unknown>> = cases.map((c, ci) => {
 const postingsPerQuery = (maxScoreStats.postingsScored - before) / (2 * (corpus.queries.length + WARMUP));
 console.log(`threadsearch scored ${Math.round(postingsPerQuery)} postings per query on average (exhaustive: ${Math.round(corpus.queries.reduce((n, q) => n + ref.postingsTouched(q), 0) / corpus.queries.length)})`);
 
+// Lucene over the same corpus and queries, in the same run (exact BM25 reference = ref-taat's top 10).
+const anchor = values['no-lucene'] ? { missing: '--no-lucene' } : luceneAnchor();
+let lucenePending = 'missing' in anchor ? anchor.missing : null;
+if ('runSh' in anchor) {
+  const home = mkdtempSync(join(tmpdir(), 'threadsearch-lucene-'));
+  try {
+    writeBm25Input(home, corpus.docs, corpus.queries);
+    writeFileSync(join(home, 'data', `ref-bm25-${DOCS}-${QUERIES}.json`), JSON.stringify(truth.map((ids) => ids.map(Number))));
+    for (const r of runLucene(anchor.runSh, home, 'bm25', ['--docs', String(DOCS), '--queries', String(QUERIES)])) {
+      const row = {
+        case: `Apache Lucene 8.8, ${r.mode}`, build_s: NaN, p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
+        recall10: Number(r.recall), p50_vs_ref: r.p50_ms / refP50, mean_vs_ref: r.mean_ms / timed[0].stats.mean, otherCores: NaN,
+      };
+      rows.push(row);
+      console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, mean ${formatNumber(row.mean_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${r.recall}`);
+    }
+  } catch (e) {
+    lucenePending = (e as Error).message.slice(0, 300);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+if (lucenePending !== null) console.log(`Lucene anchor skipped: ${lucenePending}`);
+
 const ours = rows.find((r) => r.case === 'threadsearch, track_total_hits: false')!;
 const mini = rows.find((r) => r.case === 'minisearch');
 const summary = {
   engine_p50_over_ref_p50: (ours.p50_ms as number) / refP50,
   minisearch_p50_over_engine_p50: mini ? (mini.p50_ms as number) / (ours.p50_ms as number) : null,
+  lucene_wand_p50_over_engine_p50: luceneRatio('wand', 'threadsearch, track_total_hits: false'),
+  lucene_esdefault_p50_over_engine_p50: luceneRatio('esdefault', 'threadsearch, track_total_hits: 10000 (default)'),
 };
-console.log(`targets: engine/ref p50 = ${summary.engine_p50_over_ref_p50.toFixed(2)} (≤ 0.5), MiniSearch/engine p50 = ${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'} (≥ 20)`);
+function luceneRatio(mode: string, ourCase: string): number | null {
+  const l = rows.find((r) => r.case === `Apache Lucene 8.8, ${mode}`);
+  return l ? (l.p50_ms as number) / (rows.find((r) => r.case === ourCase)!.p50_ms as number) : null;
+}
+console.log(`targets: engine/ref p50 = ${summary.engine_p50_over_ref_p50.toFixed(2)} (≤ 0.5), MiniSearch/engine p50 = ${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'} (≥ 20), Lucene/engine p50 = ${summary.lucene_wand_p50_over_engine_p50?.toFixed(2) ?? 'n/a'} (wand vs track_total_hits false), ${summary.lucene_esdefault_p50_over_engine_p50?.toFixed(2) ?? 'n/a'} (ES default)`);
 
 // Only the full run (default size, with peers) is a result; --no-peers is for iterating.
 if (DOCS === 200_000 && QUERIES === 2_000 && !values['no-peers']) {
@@ -135,8 +174,8 @@ if (DOCS === 200_000 && QUERIES === 2_000 && !values['no-peers']) {
     'engine-bm25',
     markdownTable(
       ['case', 'build s', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'q/s (1 thread)', 'recall@10 vs exact', 'p50 / ref', 'mean / ref', 'otherCores'],
-      rows.map((r) => [r.case as string, formatNumber(r.build_s as number), formatNumber(r.p50_ms as number), formatNumber(r.p90_ms as number), formatNumber(r.p99_ms as number), formatNumber(r.mean_ms as number), Math.round(r.qps as number), (r.recall10 as number).toFixed(3), (r.p50_vs_ref as number).toFixed(2), (r.mean_vs_ref as number).toFixed(2), (r.otherCores as number).toFixed(2)]),
+      rows.map((r) => [r.case as string, na(r.build_s), formatNumber(r.p50_ms as number), na(r.p90_ms), formatNumber(r.p99_ms as number), formatNumber(r.mean_ms as number), Math.round(r.qps as number), (r.recall10 as number).toFixed(3), (r.p50_vs_ref as number).toFixed(2), (r.mean_vs_ref as number).toFixed(2), Number.isNaN(r.otherCores) ? '' : (r.otherCores as number).toFixed(2)]),
     ),
-    `200k synthetic docs (Zipf, performance.md §2.1), 2,000 queries of 2–3 terms, top-10, one thread, one process, all cases interleaved in rounds of 200 queries. threadsearch = parse + plan (index-wide stats) + block-max MaxScore over one force-merged segment + ids. recall@10 is overlap with exact BM25 (ref-taat uses exact lengths; threadsearch uses Lucene's lossy one-byte norms, as ES does). Targets: engine p50 ≤ 0.5 × ref-taat p50 → **${summary.engine_p50_over_ref_p50.toFixed(2)}**; MiniSearch p50 ≥ 20 × engine p50 → **${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'}**. Run: \`node dist/bench/engine-bm25.js\`.`,
+    `200k synthetic docs (Zipf, performance.md §2.1), 2,000 queries of 2–3 terms, top-10, one thread, one process, all cases interleaved in rounds of 200 queries. threadsearch = parse + plan (index-wide stats) + block-max MaxScore over one force-merged segment + ids. recall@10 is overlap with exact BM25 (ref-taat uses exact lengths; threadsearch uses Lucene's lossy one-byte norms, as ES does). Targets: engine p50 ≤ 0.5 × ref-taat p50 → **${summary.engine_p50_over_ref_p50.toFixed(2)}**; MiniSearch p50 ≥ 20 × engine p50 → **${summary.minisearch_p50_over_engine_p50?.toFixed(1) ?? 'n/a'}**. Apache Lucene 8.8 (../shared/anchors/lucene, same corpus and queries, same run, one JVM thread, BooleanQuery of SHOULD TermQuerys, StandardAnalyzer; its recall@10 is against the same exact-BM25 top 10; modes: wand = total-hits threshold 10, esdefault = 10,000, exhaustive = exact count): Lucene p50 / ours = **${summary.lucene_wand_p50_over_engine_p50?.toFixed(2) ?? `n/a (${lucenePending})`}** (wand vs track_total_hits false), **${summary.lucene_esdefault_p50_over_engine_p50?.toFixed(2) ?? 'n/a'}** (ES default threshold). Run: \`node dist/bench/engine-bm25.js\`.`,
   );
 }

@@ -11,9 +11,11 @@
  *
  *   node dist/bench/hot-path-profile.js [--duration 10] [--docs 200000] [--label before] [--keep dir]
  *
- * `--keep dir` leaves the `.cpuprofile` files there (search/, bulk/) for Chrome DevTools.
+ * `--keep dir` leaves the `.cpuprofile` files there (search/, bulk/; each with window.json, the
+ * measured window and request count) for Chrome DevTools; `--analyze dir` makes the tables from
+ * such a directory again without running anything (after a change to the phase rules).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +25,7 @@ import { IDLE, monotonicUs, profilePhases, type ThreadPhases } from './lib/profi
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, docs: { type: 'string' }, label: { type: 'string' }, keep: { type: 'string' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string' }, docs: { type: 'string' }, label: { type: 'string' }, keep: { type: 'string' }, analyze: { type: 'string' } } });
 const DURATION = Number(values.duration ?? 10);
 const DOCS = Number(values.docs ?? 200_000);
 const LABEL = values.label ?? 'current';
@@ -35,6 +37,25 @@ interface Breakdown {
   readonly main: Record<string, number>;
   readonly workers: Record<string, number>;
   readonly extra: Record<string, number>;
+}
+
+interface Window {
+  /** V8 monotonic µs. */
+  readonly from: number;
+  readonly to: number;
+  readonly requests: number;
+  readonly extra: Record<string, number>;
+}
+
+/** The breakdown of the profiles in `dir` over `w`, which is saved beside them. */
+function analyzed(dir: string, w: Window): Breakdown {
+  writeFileSync(join(dir, 'window.json'), JSON.stringify(w));
+  return { requests: w.requests, ...perRequest(profilePhases(dir, w.from, w.to), w.requests), extra: w.extra };
+}
+
+function reanalyzed(dir: string): Breakdown {
+  const w = JSON.parse(readFileSync(join(dir, 'window.json'), 'utf8')) as Window;
+  return { requests: w.requests, ...perRequest(profilePhases(dir, w.from, w.to), w.requests), extra: w.extra };
 }
 
 function perRequest(threads: readonly ThreadPhases[], requests: number): Pick<Breakdown, 'main' | 'workers'> {
@@ -56,7 +77,7 @@ function profileDir(name: string): string {
   return dir;
 }
 
-const corpus = generateBm25Corpus({ docs: DOCS, queries: 2000 });
+const corpus = values.analyze === undefined ? generateBm25Corpus({ docs: DOCS, queries: 2000 }) : { docs: [], queries: [] };
 const bodies = bulkBodies('bench', corpus.docs, BATCH);
 const createIndex = (url: string) => fetch(`${url}/bench`, {
   method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }),
@@ -90,7 +111,7 @@ async function profileSearch(): Promise<Breakdown> {
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`_search failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
     const requests = result.requests.total;
     console.log(`_search under the profiler: ${requests} requests in ${DURATION} s (${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms)`);
-    return { requests, ...perRequest(profilePhases(profDir, from, to), requests), extra: { rps: result.requests.average } };
+    return analyzed(profDir, { from, to, requests, extra: { rps: result.requests.average } });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     if (values.keep === undefined) rmSync(profDir, { recursive: true, force: true });
@@ -110,7 +131,7 @@ async function profileBulk(): Promise<Breakdown> {
     const to = monotonicUs();
     await server.stop();
     console.log(`_bulk under the profiler: ${bodies.length} requests of ${BATCH} docs, ${Math.round(DOCS / seconds)} docs/s until searchable`);
-    return { requests: bodies.length, ...perRequest(profilePhases(profDir, from, to), bodies.length), extra: { docs_per_s: DOCS / seconds } };
+    return analyzed(profDir, { from, to, requests: bodies.length, extra: { docs_per_s: DOCS / seconds } });
   } finally {
     if (values.keep === undefined) rmSync(profDir, { recursive: true, force: true });
   }
@@ -128,8 +149,8 @@ function table(b: Breakdown, unit: 'µs' | 'ms'): string {
   );
 }
 
-const search = await profileSearch();
-const bulk = await profileBulk();
+const search = values.analyze !== undefined ? reanalyzed(join(values.analyze, 'search')) : await profileSearch();
+const bulk = values.analyze !== undefined ? reanalyzed(join(values.analyze, 'bulk')) : await profileBulk();
 const searchTable = table(search, 'µs');
 const bulkTable = table(bulk, 'ms');
 console.log(`\n_search (${LABEL})\n${searchTable}\n\n_bulk of ${BATCH} docs (${LABEL})\n${bulkTable}`);

@@ -8,9 +8,16 @@
  * A third case is ES's approximate mode — token pruning with its defaults — with its recall@10.
  * Targets: engine p50 ≤ 0.25 × exhaustive p50 and ≤ 1 ms at 200k documents.
  *
- *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N]
+ * Apache Lucene 8.8 (../shared/anchors/lucene, when installed) runs over the same vectors and queries
+ * afterwards, in the same run (FeatureField linear queries, as ES 8 builds them), next to ours.
+ *
+ *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N] [--no-lucene]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { luceneAnchor, runLucene, writeSparseInput } from './lib/lucene-anchor.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
@@ -18,7 +25,7 @@ import { generateSparseCorpus, type SparseVectors } from './lib/sparse-corpus.js
 import { quantizeFeatureWeight } from '../src/index/index.js';
 import { maxScoreStats } from '../src/search/index.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
+const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-lucene': { type: 'boolean' } } });
 const DOCS = Number(values.docs ?? 200_000);
 const QUERIES = Number(values.queries ?? 300);
 const K = 10;
@@ -27,6 +34,7 @@ const ROUND = 50;
 const SEGMENT_DOCS = 50_000;
 
 const tokenName = (t: number) => `t${t}`;
+const na = (v: number) => (Number.isNaN(v) ? '' : formatNumber(v));
 
 /** Exhaustive TAAT over a CSR inverted index: accumulate every posting, then select the top k. */
 class ExhaustiveTaat {
@@ -186,8 +194,35 @@ const rows = cases.map((c, ci) => {
   console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, mean ${formatNumber(row.mean_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${row.recall_at_10.toFixed(3)}, p50/exhaustive ${row.p50_vs_exhaustive.toFixed(2)}`);
   return row;
 });
+// Lucene over the same vectors and queries, in the same run (its recall@10 is against a brute-force
+// dot product over 50 queries, computed by the anchor itself).
+const anchor = values['no-lucene'] ? { missing: '--no-lucene' } : luceneAnchor();
+let lucenePending = 'missing' in anchor ? anchor.missing : null;
+if ('runSh' in anchor) {
+  const home = mkdtempSync(join(tmpdir(), 'threadsearch-lucene-'));
+  try {
+    writeSparseInput(home, docs, DOCS, queries, QUERIES);
+    for (const r of runLucene(anchor.runSh, home, 'sparse', ['--docs', String(DOCS), '--queries', String(QUERIES)])) {
+      const row = {
+        case: `Apache Lucene 8.8 FeatureField, ${r.mode}`, p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
+        postings_per_query: NaN, recall_at_10: Number(r.recall), p50_vs_exhaustive: r.p50_ms / refP50, otherCores: NaN,
+      };
+      rows.push(row);
+      console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, mean ${formatNumber(row.mean_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${r.recall}`);
+    }
+  } catch (e) {
+    lucenePending = (e as Error).message.slice(0, 300);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+if (lucenePending !== null) console.log(`Lucene anchor skipped: ${lucenePending}`);
+const lucene = (mode: string) => rows.find((r) => r.case === `Apache Lucene 8.8 FeatureField, ${mode}`);
+
 const engine = rows[1];
 const summary = {
+  lucene_exhaustive_p50_over_engine_p50: lucene('exhaustive') ? lucene('exhaustive')!.p50_ms / rows[1].p50_ms : null,
+  lucene_wand_p50_over_engine_p50: lucene('wand') ? lucene('wand')!.p50_ms / rows[1].p50_ms : null,
   engine_p50_ms: engine.p50_ms,
   engine_p50_over_exhaustive_p50: engine.p50_vs_exhaustive,
   identical_top10_queries: same,
@@ -204,10 +239,10 @@ if (QUERIES === 300) {
     markdownTable(
       ['case', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms', 'q/s (1 thread)', 'postings scored / query', 'recall@10 vs exact', 'p50 / exhaustive', 'otherCores'],
       rows.map((r) => [
-        r.case, formatNumber(r.p50_ms), formatNumber(r.p90_ms), formatNumber(r.p99_ms), formatNumber(r.mean_ms), Math.round(r.qps), Math.round(r.postings_per_query),
-        r.recall_at_10.toFixed(3), r.p50_vs_exhaustive.toFixed(2), r.otherCores.toFixed(2),
+        r.case, formatNumber(r.p50_ms), na(r.p90_ms), formatNumber(r.p99_ms), formatNumber(r.mean_ms), Math.round(r.qps), Number.isNaN(r.postings_per_query) ? '' : Math.round(r.postings_per_query),
+        r.recall_at_10.toFixed(3), r.p50_vs_exhaustive.toFixed(2), Number.isNaN(r.otherCores) ? '' : r.otherCores.toFixed(2),
       ]),
     ),
-    `${DOCS.toLocaleString('en-US')} ELSER-like synthetic vectors (performance.md §2.2, seed 7), ${QUERIES} queries of ~33 tokens, top-10, one thread, cases interleaved in rounds of ${ROUND}. threadsearch = parse + plan + term-at-a-time accumulation over the feature postings of one force-merged segment (search/exec/feature-taat.ts) + ids, exact; identical top-10 to the exhaustive scorer on ${same}/${QUERIES} queries. Index: ${bytesPerPosting.toFixed(2)} bytes per posting (doc id u32 + encoded weight u32 + block maxima + dictionary). Targets: p50 ≤ 0.25 × exhaustive → **${engine.p50_vs_exhaustive.toFixed(2)}**; p50 ≤ 1 ms → **${formatNumber(engine.p50_ms)} ms**. Run: \`node dist/bench/sparse-search.js${DOCS === 200_000 ? '' : ` --docs ${DOCS}`}\`.`,
+    `${DOCS.toLocaleString('en-US')} ELSER-like synthetic vectors (performance.md §2.2, seed 7), ${QUERIES} queries of ~33 tokens, top-10, one thread, cases interleaved in rounds of ${ROUND}. threadsearch = parse + plan + term-at-a-time accumulation over the feature postings of one force-merged segment (search/exec/feature-taat.ts) + ids, exact; identical top-10 to the exhaustive scorer on ${same}/${QUERIES} queries. Index: ${bytesPerPosting.toFixed(2)} bytes per posting (doc id u32 + encoded weight u32 + block maxima + dictionary). Targets: p50 ≤ 0.25 × exhaustive → **${engine.p50_vs_exhaustive.toFixed(2)}**; p50 ≤ 1 ms → **${formatNumber(engine.p50_ms)} ms**. Apache Lucene 8.8 (../shared/anchors/lucene, same vectors and queries, same run, one JVM thread, one FeatureField per token and a BooleanQuery of SHOULD FeatureField.newLinearQuery as ES 8 builds sparse_vector queries; its recall@10 is against a brute-force dot product on 50 queries; wand = total-hits threshold 10, esdefault = 10,000, exhaustive = exact count): Lucene exhaustive p50 / ours = **${summary.lucene_exhaustive_p50_over_engine_p50?.toFixed(2) ?? `n/a (${lucenePending})`}**, Lucene wand p50 / ours = **${summary.lucene_wand_p50_over_engine_p50?.toFixed(2) ?? 'n/a'}**. Run: \`node dist/bench/sparse-search.js${DOCS === 200_000 ? '' : ` --docs ${DOCS}`}\`.`,
   );
 }

@@ -28,42 +28,51 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[];
 }
 
-/** A phase and how to recognise its frames; the first rule matching a frame wins. */
+/**
+ * A phase and how to recognise its frames. A sample goes to the innermost `umbrella` frame on its
+ * stack (everything planning calls — analysis, term lookups — is planning), else to the innermost
+ * `frame` match; `leaf` rules look at the sampled frame only (a worker's wait loop is the caller of
+ * every task it runs, but only its own ticks are idle).
+ */
 export interface PhaseRule {
   readonly phase: string;
+  readonly kind: 'leaf' | 'umbrella' | 'frame';
   readonly match: (frame: CallFrame) => boolean;
 }
 
 const url = (...parts: string[]) => (f: CallFrame) => parts.some((p) => f.url.includes(p));
 const fn = (...names: string[]) => (f: CallFrame) => names.includes(f.functionName);
+const fnIn = (file: string, ...names: string[]) => (f: CallFrame) => f.url.includes(file) && names.includes(f.functionName);
 
 /** Not work: the thread waiting for something to do. */
 export const IDLE = 'idle';
 
 /** The phases of a request on the main (coordinator) thread and on the search workers. */
 export const PHASE_RULES: readonly PhaseRule[] = [
-  { phase: IDLE, match: fn('(idle)', 'atomicsWaitLoop') },
-  { phase: 'GC', match: fn('(garbage collector)') },
-  { phase: 'start-up (module loading, recovery)', match: url('node:internal/modules', '/storage/shard-store') },
-  { phase: 'authentication', match: url('/src/security/', '/src/http/security.js') },
-  { phase: 'body parse (JSON.parse)', match: (f) => f.functionName === 'parseJson' || f.url.includes('/dsl/json-body') },
-  { phase: 'bulk NDJSON parse', match: (f) => f.url.includes('/src/http/bulk.js') && (f.functionName === 'parseBulkBody' || f.functionName === 'nextLine') },
-  { phase: 'DSL parse', match: url('/src/dsl/', '/src/http/search.js') },
-  { phase: 'planning (stats, query building)', match: (f) => f.url.includes('/src/search/plan/') || (f.url.includes('/cluster/search/search-phase') && ['plan', 'stats'].includes(f.functionName)) },
-  { phase: 'analysis (tokenize)', match: url('/src/analysis/') },
-  { phase: 'fetch + render hits (_source)', match: url('/src/search/fetch-render', '/src/common/float-json') },
-  { phase: 'query (engine)', match: url('/src/search/', '/src/index/segment/segment-reader') },
-  { phase: 'mapping + document parse', match: url('/src/index/mapping/') },
-  { phase: 'translog + fsync', match: url('/src/storage/translog', 'node:zlib') },
-  { phase: 'segment build (analysis, postings)', match: url('/src/index/segment/', '/workers/build-segment') },
-  { phase: 'indexing (shard, write flow, bulk items)', match: url('/src/cluster/indices/', '/src/cluster/writes/', '/src/ingest/', '/src/http/bulk.js', '/src/http/write-responses', '/src/http/documents') },
-  { phase: 'dispatch (Piscina, messages, wake-ups)', match: url('/src/cluster/search-pool', 'piscina/', 'node:internal/worker', '/workers/') },
-  { phase: 'coordinator (resolve, merge, response build)', match: url('/src/cluster/') },
-  { phase: 'REST layer (routes, params, hooks)', match: url('/src/http/') },
-  { phase: 'fastify (routing, reply)', match: url('fastify/', 'find-my-way/', 'avvio/', 'light-my-request/', 'fast-querystring') },
-  { phase: 'HTTP parse + write (node core)', match: url('node:_http', 'node:http', 'node:net', 'node:internal/stream_base_commons', 'node:internal/streams', 'node:stream', 'node:internal/http') },
-  { phase: 'promises, timers, ticks', match: url('node:internal/process/task_queues', 'node:internal/timers', 'node:timers') },
+  { phase: IDLE, kind: 'leaf', match: fn('(idle)', 'atomicsWaitLoop') },
+  { phase: 'GC', kind: 'leaf', match: fn('(garbage collector)') },
+  { phase: 'start-up (module loading, recovery)', kind: 'umbrella', match: url('node:internal/modules', '/storage/shard-store') },
+  { phase: 'authentication', kind: 'umbrella', match: url('/src/security/', '/src/http/security.js') },
+  { phase: 'body parse (JSON.parse)', kind: 'umbrella', match: (f) => f.functionName === 'parseJson' || f.url.includes('/dsl/json-body') },
+  { phase: 'bulk NDJSON parse', kind: 'umbrella', match: fnIn('/src/http/bulk.js', 'parseBulkBody') },
+  { phase: 'DSL parse', kind: 'umbrella', match: (f) => f.url.includes('/src/dsl/') || fnIn('/src/http/search.js', 'searchRequestFrom', 'queryFromParams')(f) },
+  { phase: 'planning (stats, query building)', kind: 'umbrella', match: (f) => f.url.includes('/src/search/plan/') || fnIn('/cluster/search/search-phase', 'plan', 'stats')(f) },
+  { phase: 'fetch + render hits (_source)', kind: 'umbrella', match: url('/src/search/fetch-render', '/src/common/float-json') },
+  { phase: 'translog + fsync', kind: 'umbrella', match: url('/src/storage/translog') },
+  { phase: 'mapping + document parse', kind: 'umbrella', match: url('/src/index/mapping/') },
+  { phase: 'analysis (tokenize)', kind: 'frame', match: url('/src/analysis/') },
+  { phase: 'query (engine)', kind: 'frame', match: url('/src/search/', '/src/index/segment/segment-reader') },
+  { phase: 'segment build (postings, stored fields)', kind: 'frame', match: url('/src/index/segment/', '/workers/build-segment') },
+  { phase: 'indices + writes (resolve, shard, write flow, bulk items)', kind: 'frame', match: url('/src/cluster/indices/', '/src/cluster/writes/', '/src/ingest/', '/src/http/bulk.js', '/src/http/write-responses', '/src/http/documents') },
+  { phase: 'dispatch (Piscina, messages, wake-ups)', kind: 'frame', match: url('/src/cluster/search-pool', 'piscina/', 'node:internal/worker', '/workers/') },
+  { phase: 'coordinator (merge, response build)', kind: 'frame', match: url('/src/cluster/') },
+  { phase: 'REST layer (routes, params, hooks)', kind: 'frame', match: url('/src/http/') },
+  { phase: 'fastify (routing, body read, reply)', kind: 'frame', match: url('fastify/', 'find-my-way/', 'avvio/', 'light-my-request/', 'fast-querystring') },
+  { phase: 'HTTP parse + write (node core)', kind: 'frame', match: url('node:_http', 'node:http', 'node:net', 'node:internal/stream_base_commons', 'node:internal/streams', 'node:stream', 'node:internal/http') },
+  { phase: 'promises, timers, ticks', kind: 'frame', match: url('node:internal/process/task_queues', 'node:internal/timers', 'node:timers') },
 ];
+
+const OTHER = 'other (VM, native)';
 
 export interface ThreadPhases {
   readonly file: string;
@@ -81,16 +90,24 @@ export function profilePhases(dir: string, fromUs: number, toUs: number, rules: 
       byId.set(n.id, n);
       for (const c of n.children ?? []) parent.set(c, n.id);
     }
-    const phaseOf = new Map<number, string>();
+    const innermost = (kind: PhaseRule['kind']) => {
+      const memo = new Map<number, string | null>();
+      const of = (id: number): string | null => {
+        let phase = memo.get(id);
+        if (phase !== undefined) return phase;
+        const frame = byId.get(id)!.callFrame;
+        const up = parent.get(id);
+        phase = rules.find((r) => r.kind === kind && r.match(frame))?.phase ?? (up === undefined ? null : of(up));
+        memo.set(id, phase);
+        return phase;
+      };
+      return of;
+    };
+    const umbrellaOf = innermost('umbrella');
+    const frameOf = innermost('frame');
     const classify = (id: number): string => {
-      const known = phaseOf.get(id);
-      if (known !== undefined) return known;
       const frame = byId.get(id)!.callFrame;
-      const rule = rules.find((r) => r.match(frame));
-      const up = parent.get(id);
-      const phase = rule ? rule.phase : up === undefined ? 'other (VM, native)' : classify(up);
-      phaseOf.set(id, phase);
-      return phase;
+      return rules.find((r) => r.kind === 'leaf' && r.match(frame))?.phase ?? umbrellaOf(id) ?? frameOf(id) ?? OTHER;
     };
     const ms = new Map<string, number>();
     let t = p.startTime;

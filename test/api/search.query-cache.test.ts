@@ -2,7 +2,8 @@
  * Repeated `_search` bodies reuse their parsed request and planned query (http/search.ts,
  * cluster/search/plan-cache.ts): the answers must be those of a fresh parse and plan, across every
  * change that alters a plan — new segments (refresh, delete), a mapping update, an alias filter.
- * Each check sends the same body twice as text (a cache hit) and once re-spaced (a cache miss).
+ * Each check sends the same body as text (a cache hit after the first time) and with new trailing
+ * spaces (a cache miss), and compares the answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -21,11 +22,14 @@ afterAll(async () => t.close());
 
 const BODY = { query: { match: { title: 'red apple' } } };
 
-/** The same search as cached text, and re-spaced (parsed and planned afresh): both answers. */
+/** Trailing spaces never sent before: a body text no cache has seen. */
+let spaces = 1;
+
+/** The same search as cached text, and with new trailing spaces (parsed and planned afresh): both answers. */
 async function both(path: string, body: unknown) {
   const text = JSON.stringify(body);
   const cached = await t.request('POST', path, text, { 'content-type': 'application/json' });
-  const fresh = await t.request('POST', path, JSON.stringify(body, null, 1), { 'content-type': 'application/json' });
+  const fresh = await t.request('POST', path, text + ' '.repeat(spaces++), { 'content-type': 'application/json' });
   expect(cached.status).toBe(200);
   expect(fresh.status).toBe(200);
   expect(cached.body.hits).toEqual(fresh.body.hits);
@@ -33,11 +37,14 @@ async function both(path: string, body: unknown) {
 }
 
 describe('parsed and planned query reuse', () => {
-  it('answers a repeated body exactly as the first time', async () => {
+  it('answers a repeated body exactly as the first time, from the cached plan', async () => {
     const first = await both('/cached/_search', BODY);
+    const hits = t.app.search.planCache.hits;
     const again = await both('/cached/_search', BODY);
     expect(again.body.hits).toEqual(first.body.hits);
     expect(ids(first)).toEqual(['1', '3', '2']);
+    // The text-identical request reused its plan; the one with new spaces was planned afresh.
+    expect(t.app.search.planCache.hits).toBe(hits + 1);
   });
 
   it('sees new statistics and documents after a refresh', async () => {

@@ -81,6 +81,15 @@ function readProcessTicks(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU seconds (user + system, every thread) a process has used so far, or undefined once it has
+ * exited: per-request server cost that, unlike throughput, holds up on a busy machine.
+ */
+export function processCpuSeconds(pid: number): number | undefined {
+  const ticks = readProcessTicks(pid);
+  return ticks === undefined ? undefined : ticks / clkTck();
+}
+
 /** Starts measuring; call stop() at the end of the measured interval. */
 export function startCpuProbe(options: CpuProbeOptions = {}): CpuProbe {
   const pids = options.pids ?? [];

@@ -7,6 +7,7 @@ import type { QueryNode, SearchRequest } from '../../dsl/index.js';
 import type { IndicesService } from '../indices/indices-service.js';
 import type { SearchPool } from '../search-pool.js';
 import { hybridSearch } from './hybrid-search.js';
+import type { PlanCache } from './plan-cache.js';
 import { plainSearch } from './plain-search.js';
 import { resolveQueryInference } from './query-inference.js';
 import { SearchPhase, shardsHeader, type SearchOptions, type SearchOutcome, type SearchServiceOptions, type ShardsHeader } from './search-phase.js';
@@ -21,6 +22,11 @@ export class SearchService {
 
   constructor(indices: IndicesService, pool: SearchPool, readonly options: SearchServiceOptions = { defaultSearchTimeoutMs: -1 }) {
     this.phase = new SearchPhase(indices, pool, options);
+  }
+
+  /** Reused plans (hit and miss counts for diagnostics and tests). */
+  get planCache(): PlanCache {
+    return this.phase.planCache;
   }
 
   search(expression: string | undefined, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchOutcome> {

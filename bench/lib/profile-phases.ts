@@ -54,7 +54,7 @@ export const PHASE_RULES: readonly PhaseRule[] = [
   { phase: 'start-up (module loading, recovery)', kind: 'umbrella', match: url('node:internal/modules', '/storage/shard-store') },
   { phase: 'authentication', kind: 'umbrella', match: url('/src/security/', '/src/http/security.js') },
   { phase: 'body parse (JSON.parse)', kind: 'umbrella', match: (f) => f.functionName === 'parseJson' || f.url.includes('/dsl/json-body') },
-  { phase: 'bulk NDJSON parse', kind: 'umbrella', match: fnIn('/src/http/bulk.js', 'parseBulkBody') },
+  { phase: 'bulk NDJSON parse', kind: 'umbrella', match: fn('parseBulkBody') },
   { phase: 'DSL parse', kind: 'umbrella', match: (f) => f.url.includes('/src/dsl/') || fnIn('/src/http/search.js', 'searchRequestFrom', 'queryFromParams')(f) },
   { phase: 'planning (stats, query building)', kind: 'umbrella', match: (f) => f.url.includes('/src/search/plan/') || fnIn('/cluster/search/search-phase', 'plan', 'stats')(f) },
   { phase: 'fetch + render hits (_source)', kind: 'umbrella', match: url('/src/search/fetch-render', '/src/common/float-json') },

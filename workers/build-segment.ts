@@ -1,22 +1,28 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
 import { SegmentBuilder, mergeSegments, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
+import { releaseTaskMemory } from './release-memory.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
-  return reply(() => {
+  const out = reply(() => {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text);
     for (const doc of task.docs) builder.add(doc);
     const input = builder.finish();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   });
+  (task as { docs: unknown }).docs = [];
+  releaseTaskMemory(out.ok ? out.value.sab.byteLength : 0);
+  return out;
 }
 
 export function merge(task: MergeSegmentsTask): MergeSegmentsReply {
-  return reply(() => {
+  const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;
     const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })));
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   });
+  if (out.ok) releaseTaskMemory(out.value.sab.byteLength);
+  return out;
 }

@@ -15,7 +15,21 @@ export const SEGMENT_CHANNEL = 'threadsearch:segments';
 
 export type SegmentChannelMessage =
   | { readonly op: 'add'; readonly id: string; readonly sab: SharedArrayBuffer }
-  | { readonly op: 'drop'; readonly id: string };
+  | { readonly op: 'drop'; readonly id: string }
+  /** Asks every worker for its V8 heap figures, answered on WORKER_MEMORY_CHANNEL. */
+  | { readonly op: 'memory' };
+
+/** Where workers report their memory (`_nodes/stats`). */
+export const WORKER_MEMORY_CHANNEL = 'threadsearch:worker-memory';
+
+/** One worker thread's V8 heap, as `process.memoryUsage()` reports it there. */
+export interface WorkerMemory {
+  readonly threadId: number;
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
 
 /** A segment as a task refers to it: its id and the id of its live-docs bitset (null = all live). */
 export interface SegmentRef {

@@ -2,32 +2,47 @@
  * The worker-side registry of segments and live-docs bitsets announced by the coordinator, opened
  * once per worker and kept until the coordinator drops them.
  */
-import { BroadcastChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { BroadcastChannel, receiveMessageOnPort, threadId } from 'node:worker_threads';
 import { EsError, InternalError } from '../src/errors/index.js';
 import { openSegment, type Segment } from '../src/index/index.js';
 import type { InlineBuffers, SegmentChannelMessage, SegmentRef, WorkerReply } from './protocol.js';
-import { SEGMENT_CHANNEL } from './protocol.js';
+import { releaseDropped } from './release-memory.js';
+import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, type WorkerMemory } from './protocol.js';
 
 const channel = new BroadcastChannel(SEGMENT_CHANNEL);
-// Never keep the worker alive for the channel's sake, and let messages queue: they are drained
-// synchronously at the start of each task (a parked Piscina worker runs no event loop).
+const memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
+// Never keep the worker alive for the channels' sake. Messages are drained synchronously at the
+// start of each task (so a task sees every announcement made before it was posted) and, between
+// tasks, as they arrive: the pool parks workers with async atomics, so an idle worker still runs
+// its event loop and lets go of dropped segments at once instead of pinning them (and the memory
+// of every segment a merge replaced) until its next task.
+channel.onmessage = (e: MessageEvent) => apply(e.data as SegmentChannelMessage);
 (channel as unknown as { unref(): void }).unref();
+(memoryChannel as unknown as { unref(): void }).unref();
 
 const buffers = new Map<string, SharedArrayBuffer>();
 const segments = new Map<string, Segment>();
 const liveDocs = new Map<string, Uint32Array>();
 
+function apply(msg: SegmentChannelMessage): void {
+  if (msg.op === 'add') buffers.set(msg.id, msg.sab);
+  else if (msg.op === 'drop') {
+    releaseDropped(buffers.get(msg.id)?.byteLength ?? 0);
+    buffers.delete(msg.id);
+    segments.delete(msg.id);
+    liveDocs.delete(msg.id);
+  } else {
+    const m = process.memoryUsage();
+    const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    memoryChannel.postMessage(report);
+  }
+}
+
 function drain(): void {
   for (;;) {
     const m = receiveMessageOnPort(channel as never) as { message: SegmentChannelMessage } | undefined;
     if (!m) return;
-    const msg = m.message;
-    if (msg.op === 'add') buffers.set(msg.id, msg.sab);
-    else {
-      buffers.delete(msg.id);
-      segments.delete(msg.id);
-      liveDocs.delete(msg.id);
-    }
+    apply(m.message);
   }
 }
 

@@ -24,7 +24,7 @@ import { EsError, InternalError, RejectedExecutionError } from '../errors/index.
 import { finite, SearchPoolCounters, type SearchPoolStats } from './search-pool-stats.js';
 import type { ShardSearchResult } from '../search/index.js';
 import {
-  SEGMENT_CHANNEL, TASK, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
+  SEGMENT_CHANNEL, TASK, WORKER_MEMORY_CHANNEL, type WorkerMemory, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
   type SearchShardReply, type SearchShardTask, type SegmentBuilt, type SegmentRef, type WorkerReply,
 } from '../../workers/protocol.js';
 
@@ -59,6 +59,9 @@ export interface SearchPoolOptions {
 export class SearchPool {
   private readonly pool: Piscina;
   private readonly channel = new BroadcastChannel(SEGMENT_CHANNEL);
+  private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
+  /** The last heap figures each worker thread reported (`_nodes/stats`). */
+  private readonly workerHeaps = new Map<number, WorkerMemory>();
   /** Every buffer announced and not dropped, for inline resends. */
   private readonly buffers = new Map<string, SharedArrayBuffer>();
   /** Unfinished searches and merges per buffer id: a dropped buffer goes once none refers to it. */
@@ -97,11 +100,35 @@ export class SearchPool {
       // coordinator cost.
       recordTiming: true,
       execArgv: workerExecArgv(),
+      // Idle workers wait with Atomics.waitAsync and keep running their event loop: segment drops
+      // reach them at once (segment-cache.ts) and V8 can shrink their heaps after a build, where
+      // a blocking wait pinned every dropped segment and the builder's garbage until the next task.
+      atomics: 'async',
     });
     // Piscina emits 'error' when a worker fails while idle (its replacement is already starting);
     // without a listener that event would be thrown on the main thread and end the process.
     this.pool.on('error', () => {});
     (this.channel as unknown as { unref(): void }).unref();
+    this.memoryChannel.onmessage = (e: MessageEvent) => {
+      const m = e.data as WorkerMemory;
+      this.workerHeaps.set(m.threadId, m);
+    };
+    (this.memoryChannel as unknown as { unref(): void }).unref();
+  }
+
+  /**
+   * The V8 heaps of the worker threads: asks every worker and resolves with the answers that came
+   * within `waitMs` (a busy worker answers after its task; its previous figures stand in meanwhile).
+   */
+  async workerMemory(waitMs = 50): Promise<WorkerMemory[]> {
+    const live = new Set(this.pool.threads.map((w) => w.threadId));
+    const previous = new Map([...this.workerHeaps].filter(([id]) => live.has(id)));
+    this.workerHeaps.clear();
+    this.channel.postMessage({ op: 'memory' });
+    const deadline = performance.now() + waitMs;
+    while (performance.now() < deadline && this.workerHeaps.size < live.size) await new Promise((r) => setTimeout(r, 2));
+    for (const [id, m] of previous) if (!this.workerHeaps.has(id)) this.workerHeaps.set(id, m);
+    return [...this.workerHeaps.values()].filter((m) => live.has(m.threadId));
   }
 
   get threads(): number {
@@ -364,6 +391,7 @@ export class SearchPool {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.reject(new InternalError('the search pool is shutting down'));
     this.channel.close();
+    this.memoryChannel.close();
     await this.pool.destroy();
   }
 }

@@ -63,9 +63,10 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
       paths: ['/_nodes/stats', '/_nodes/stats/:metric', '/_nodes/:node_id/stats', '/_nodes/:node_id/stats/:metric'],
       authz: { action: 'cluster:monitor/nodes/stats' },
       params: ['timeout', 'level', 'types', 'completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments'],
-      handler: (req) => {
+      handler: async (req) => {
         const metrics = metricsParam(req, NODE_METRICS);
         const selected = selectsNode(req.params.node_id, node);
+        if (selected && (metrics === null || metrics.has('process') || metrics.has('jvm'))) await nodeStats.sampleWorkerMemory();
         return {
           body: {
             _nodes: nodesHeader(selected),

@@ -18,5 +18,6 @@ export * from './segment/automaton-terms.js';
 export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';
 export * from './segment/feature-weights.js';
+export * from './segment/segment-memory.js';
 export { compareCodePoints } from './segment/bytes.js';
 export * from './analyze.js';

@@ -74,6 +74,25 @@ describe('GET /_nodes/stats', () => {
     expect(mem.shared_array_buffers_in_bytes).toBe(mem.shared_array_buffers_per_index_in_bytes.logs + mem.shared_array_buffers_per_index_in_bytes.books);
   });
 
+  it('splits segment memory by kind, and reports each search thread\'s heap', async () => {
+    const n = await nodeStats();
+    const seg = n.indices.segments;
+    const kinds = ['terms', 'postings', 'positions', 'feature_postings', 'stored_fields', 'norms', 'points', 'doc_values', 'completion', 'id_map', 'seq_no_version', 'live_docs', 'other'];
+    const sum = kinds.reduce((a, k) => a + seg[`${k}_memory_in_bytes`], 0);
+    expect(sum).toBe(seg.memory_in_bytes);
+    // Segments plus live docs are the store; every doc's `_source`, `_id` and seq_no/version are in.
+    expect(seg.memory_in_bytes).toBe(n.indices.store.size_in_bytes);
+    // seq_no, version and write order: 8 bytes each per doc, deleted or not.
+    expect(seg.seq_no_version_memory_in_bytes).toBe((n.indices.docs.count + n.indices.docs.deleted) * 24);
+    expect(seg.postings_memory_in_bytes).toBeGreaterThan(0);
+    const books = (await indexStats('books')).segments;
+    expect(books.stored_fields_memory_in_bytes).toBe(JSON.stringify({ title: 'quick fox' }).length + JSON.stringify({ title: 'lazy dog' }).length + 4 * 3 * books.count);
+    const mem = n.process.mem;
+    expect(mem.workers).toHaveLength(2);
+    for (const w of mem.workers) expect(w.heap_used_in_bytes).toBeGreaterThan(0);
+    expect(mem.worker_heap_used_in_bytes).toBe(mem.workers[0].heap_used_in_bytes + mem.workers[1].heap_used_in_bytes);
+  });
+
   it('filters sections by metric and refuses unknown ones as ES does', async () => {
     const n = await nodeStats('/_nodes/stats/thread_pool,jvm');
     expect(Object.keys(n)).toEqual(expect.arrayContaining(['thread_pool', 'jvm']));

@@ -22,6 +22,8 @@ export type { ShardRecovery } from './shard-durability.js';
 
 /** Heap bytes a buffered document costs beyond its strings (objects, map entries). */
 const BUFFERED_DOC_OVERHEAD = 200;
+/** Heap bytes of one version map entry beyond its id (map slot, op object), as ES's estimate. */
+const VERSION_MAP_ENTRY_OVERHEAD = 96;
 
 export interface WriteOutcome {
   readonly seqNo: number;
@@ -66,6 +68,11 @@ export class IndexShard {
 
   get maxSeqNo(): number {
     return this.nextSeqNo - 1;
+  }
+
+  /** Estimated heap bytes of the live version maps (ES `segments.version_map_memory_in_bytes`). */
+  get versionMapBytes(): number {
+    return (this.latest.size + this.deletes.size + (this.refreshingLatest?.size ?? 0)) * VERSION_MAP_ENTRY_OVERHEAD;
   }
 
   /** Documents written but not yet refreshed. */

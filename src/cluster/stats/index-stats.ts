@@ -7,6 +7,7 @@
  * `store` is the bytes of the published segments and live-docs bitsets: the SharedArrayBuffers the
  * node holds, which are also what a flush writes (plus a 24-byte header per file).
  */
+import { addSegmentMemory, emptySegmentMemory, type SegmentMemory } from '../../index/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import type { IndexShard } from '../indices/index-shard.js';
 
@@ -22,6 +23,12 @@ export interface StatsSums {
   segments: number;
   /** Heap bytes of unrefreshed documents (ES's index_writer_memory). */
   bufferBytes: number;
+  /** Estimated heap bytes of the live version maps (ids written since the last refresh). */
+  versionMapBytes: number;
+  /** Segment bytes by kind (SharedArrayBuffers). */
+  segmentMemory: SegmentMemory;
+  /** Live-docs bitsets of segments with deletes. */
+  liveDocsBytes: number;
   indexTotal: number;
   indexTimeMs: number;
   indexFailed: number;
@@ -45,7 +52,7 @@ export interface StatsSums {
 
 export function emptySums(): StatsSums {
   return {
-    docs: 0, deleted: 0, storeBytes: 0, segments: 0, bufferBytes: 0, indexTotal: 0, indexTimeMs: 0, indexFailed: 0, deleteTotal: 0, deleteTimeMs: 0,
+    docs: 0, deleted: 0, storeBytes: 0, segments: 0, bufferBytes: 0, versionMapBytes: 0, segmentMemory: emptySegmentMemory(), liveDocsBytes: 0, indexTotal: 0, indexTimeMs: 0, indexFailed: 0, deleteTotal: 0, deleteTimeMs: 0,
     queryTotal: 0, queryTimeMs: 0, queryCurrent: 0, fetchTotal: 0, fetchTimeMs: 0, refreshTotal: 0, refreshTimeMs: 0,
     flushTotal: 0, flushTimeMs: 0, mergeTotal: 0, mergeTimeMs: 0, mergeCurrent: 0, mergeDocs: 0, mergeSizeBytes: 0,
   };
@@ -58,8 +65,11 @@ export function addShard(into: StatsSums, shard: IndexShard): StatsSums {
     into.deleted += s.reader.maxDoc - s.liveCount;
     into.storeBytes += s.sab.byteLength + (s.liveDocs ? s.liveDocs.byteLength : 0);
     into.segments++;
+    addSegmentMemory(into.segmentMemory, s.reader);
+    into.liveDocsBytes += s.liveDocs ? s.liveDocs.byteLength : 0;
   }
   into.bufferBytes += shard.bufferedBytes;
+  into.versionMapBytes += shard.versionMapBytes;
   const c = shard.stats;
   into.indexTotal += c.indexTotal;
   into.indexTimeMs += c.indexTimeMs;
@@ -136,9 +146,42 @@ export function renderCommonStats(s: StatsSums, metrics: readonly IndexStatsMetr
         };
         break;
       case 'segments':
-        out.segments = { count: s.segments, memory_in_bytes: 0, index_writer_memory_in_bytes: s.bufferBytes, version_map_memory_in_bytes: 0, fixed_bit_set_memory_in_bytes: 0, file_sizes: {} };
+        out.segments = renderSegments(s);
         break;
     }
   }
   return out;
+}
+
+/**
+ * ES's `segments` section. ES keeps postings, doc values and stored fields on disk and reports
+ * only their small heap parts; here every segment lives in memory, so `memory_in_bytes` is the
+ * whole of the segments' SharedArrayBuffers and the `*_memory_in_bytes` fields split it by kind
+ * (ES's names where ES has the kind; `postings_`, `positions_`, `feature_postings_`, `id_map_`,
+ * `seq_no_version_`, `completion_`, `live_docs_` and `other_` are this server's own).
+ */
+function renderSegments(s: StatsSums): Record<string, unknown> {
+  const m = s.segmentMemory;
+  return {
+    count: s.segments,
+    memory_in_bytes: m.total + s.liveDocsBytes,
+    terms_memory_in_bytes: m.terms,
+    postings_memory_in_bytes: m.postings,
+    positions_memory_in_bytes: m.positions,
+    feature_postings_memory_in_bytes: m.featurePostings,
+    stored_fields_memory_in_bytes: m.storedFields,
+    term_vectors_memory_in_bytes: 0,
+    norms_memory_in_bytes: m.norms,
+    points_memory_in_bytes: m.points,
+    doc_values_memory_in_bytes: m.docValues,
+    completion_memory_in_bytes: m.completion,
+    id_map_memory_in_bytes: m.idMap,
+    seq_no_version_memory_in_bytes: m.seqNoVersion,
+    live_docs_memory_in_bytes: s.liveDocsBytes,
+    other_memory_in_bytes: m.other,
+    index_writer_memory_in_bytes: s.bufferBytes,
+    version_map_memory_in_bytes: s.versionMapBytes,
+    fixed_bit_set_memory_in_bytes: 0,
+    file_sizes: {},
+  };
 }

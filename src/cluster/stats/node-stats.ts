@@ -11,6 +11,7 @@ import type { IndicesService } from '../indices/indices-service.js';
 import type { MlService } from '../ml/ml-service.js';
 import type { SearchPool } from '../search-pool.js';
 import type { TimeSummary } from '../search-pool-stats.js';
+import type { WorkerMemory } from '../../../workers/protocol.js';
 import { emptySums, indexSums, renderCommonStats, type IndexStatsMetric, type StatsSums, INDEX_STATS_METRICS } from './index-stats.js';
 import { health } from './health.js';
 
@@ -55,6 +56,8 @@ export class NodeStatsService {
   private readonly startedAt = Date.now();
   /** The last CPU sample, for `cpu.percent` over the interval since the previous read. */
   private lastCpu = { at: performance.now(), usage: process.cpuUsage() };
+  /** The worker threads' heaps as last sampled (`sampleWorkerMemory`). */
+  private workerMemory: readonly WorkerMemory[] = [];
 
   constructor(
     private readonly node: NodeIdentity,
@@ -90,6 +93,14 @@ export class NodeStatsService {
       });
     }
     return out;
+  }
+
+  /**
+   * Asks the worker threads for their V8 heaps (they answer over a channel, so it is async); the
+   * `_nodes/stats` route calls it before rendering `process` and `jvm`.
+   */
+  async sampleWorkerMemory(): Promise<void> {
+    this.workerMemory = await this.pool.workerMemory();
   }
 
   /** SharedArrayBuffer bytes the published segments and live docs of each index hold. */
@@ -152,6 +163,12 @@ export class NodeStatsService {
           array_buffers_in_bytes: mem.m.arrayBuffers,
           shared_array_buffers_in_bytes: mem.sabTotal,
           shared_array_buffers_per_index_in_bytes: mem.sab,
+          // The search pool's threads: each has its own V8 heap, which the main thread's figures
+          // above do not include (segments are shared, not copied, so they are not counted twice).
+          worker_heap_used_in_bytes: sum(this.workerMemory, 'heapUsed'),
+          worker_heap_total_in_bytes: sum(this.workerMemory, 'heapTotal'),
+          worker_array_buffers_in_bytes: sum(this.workerMemory, 'arrayBuffers'),
+          workers: this.workerMemory.map((w) => ({ thread_id: w.threadId, heap_used_in_bytes: w.heapUsed, heap_total_in_bytes: w.heapTotal, array_buffers_in_bytes: w.arrayBuffers })),
         },
       };
     }
@@ -269,6 +286,12 @@ export class NodeStatsService {
       },
     };
   }
+}
+
+function sum(xs: readonly WorkerMemory[], key: 'heapUsed' | 'heapTotal' | 'arrayBuffers'): number {
+  let n = 0;
+  for (const x of xs) n += x[key];
+  return n;
 }
 
 /** The host part of `host:port`. */

@@ -1,0 +1,117 @@
+/**
+ * Memory (issue 22): how much RAM a document costs. The deterministic synthetic corpus (short docs,
+ * one `text` field and one `integer`, ≈256 bytes of JSON source each) is bulk-loaded into one
+ * index of a fresh server, then refreshed, force-merged to one segment and flushed; the server's
+ * RSS is read from /proc (VmRSS now, VmHWM for the peak) and its own breakdown from
+ * `GET /_nodes/stats` (segment memory by kind, V8 heaps of the main and worker threads).
+ *
+ *   node dist/bench/memory.js [--docs 50000,200000,1000000] [--label before|after]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
+
+const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' } } });
+const SIZES = (values.docs ?? '50000,200000,1000000').split(',').map(Number);
+const LABEL = values.label ?? 'after';
+const BATCH = 5000;
+const MB = 1024 * 1024;
+
+/** VmRSS / VmHWM of a process, in bytes. */
+function procMemory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+interface Row {
+  docs: number;
+  sourceBytes: number;
+  rssIdle: number;
+  rssAfterFlush: number;
+  peakDuringLoad: number;
+  peakOverall: number;
+  bytesPerDoc: number;
+  breakdown: Record<string, number>;
+  otherCores: number;
+}
+
+async function measure(docs: number): Promise<Row> {
+  const corpus = generateBm25Corpus({ docs, queries: 1 });
+  const server = await startThreadsearch(values['max-memory'] ? ['--max-memory', values['max-memory']] : []);
+  try {
+    const call = jsonCaller(server.url);
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = procMemory(server.pid).rss;
+    await call('PUT', '/mem', { mappings: { properties: { text: { type: 'text' }, n: { type: 'integer' } } } });
+    let sourceBytes = 0;
+    const bodies: string[] = [];
+    for (let i = 0; i < docs; i += BATCH) {
+      let body = '';
+      for (let d = i; d < Math.min(docs, i + BATCH); d++) {
+        const source = JSON.stringify({ text: corpus.docs[d].text, n: d });
+        sourceBytes += Buffer.byteLength(source);
+        body += `{"index":{"_id":"${corpus.docs[d].id}"}}\n${source}\n`;
+      }
+      bodies.push(body);
+    }
+    corpus.docs.length = 0;
+    const t0 = performance.now();
+    await bulkLoad(`${server.url}/mem`, bodies, 2);
+    bodies.length = 0;
+    await call('POST', '/mem/_refresh');
+    const peakDuringLoad = procMemory(server.pid).hwm;
+    const loadS = (performance.now() - t0) / 1000;
+    await call('POST', '/mem/_forcemerge?max_num_segments=1');
+    await call('POST', '/mem/_flush');
+    const count = (await call('GET', '/mem/_count')).count as number;
+    if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
+    // Let the workers drop the merged-away segments and the GC settle before reading RSS.
+    await new Promise((r) => setTimeout(r, 3000));
+    const { rss, hwm } = procMemory(server.pid);
+    const stats = await call('GET', '/_nodes/stats/indices,process,jvm');
+    const node = Object.values(stats.nodes as Record<string, any>)[0];
+    const breakdown = flatten(node.indices?.segments ?? {}, 'segments');
+    Object.assign(breakdown, flatten(node.process?.mem ?? {}, 'process.mem'), flatten(node.jvm?.mem ?? {}, 'jvm.mem'));
+    const row: Row = {
+      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, otherCores: 0,
+    };
+    console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc`);
+    for (const [k, v] of Object.entries(breakdown)) if (typeof v === 'number' && v > MB) console.log(`  ${k}: ${formatNumber(v / MB)} MB`);
+    return row;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `{a: {b_in_bytes: 1}}` → `{'prefix.a.b_in_bytes': 1}` (numbers only). */
+function flatten(obj: Record<string, unknown>, prefix: string, out: Record<string, number> = {}): Record<string, number> {
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v === 'number') out[`${prefix}.${k}`] = v;
+    else if (v !== null && typeof v === 'object') flatten(v as Record<string, unknown>, `${prefix}.${k}`, out);
+  }
+  return out;
+}
+
+const rows: Row[] = [];
+for (const docs of SIZES) rows.push(await measure(docs));
+
+const mb = (b: number) => formatNumber(b / MB);
+const pick = (r: Row, k: string) => (r.breakdown[k] !== undefined ? mb(r.breakdown[k]) : '–');
+writeResult(`memory-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
+updateBenchmarksMd(
+  `memory-${LABEL}`,
+  markdownTable(
+    ['docs', 'source MB', 'RSS idle MB', 'RSS after flush MB', 'peak during load MB', 'peak MB', 'bytes/doc', 'segments MB', 'postings', 'norms', 'doc values', 'points', 'stored source', 'id map', 'seq_no/version', 'main heap MB', 'worker heaps MB'],
+    rows.map((r) => [
+      r.docs, mb(r.sourceBytes), mb(r.rssIdle), mb(r.rssAfterFlush), mb(r.peakDuringLoad), mb(r.peakOverall), Math.round(r.bytesPerDoc),
+      pick(r, 'segments.memory_in_bytes'), pick(r, 'segments.terms_memory_in_bytes'), pick(r, 'segments.norms_memory_in_bytes'),
+      pick(r, 'segments.doc_values_memory_in_bytes'), pick(r, 'segments.points_memory_in_bytes'), pick(r, 'segments.stored_fields_memory_in_bytes'),
+      pick(r, 'segments.id_map_memory_in_bytes'), pick(r, 'segments.version_map_memory_in_bytes'), pick(r, 'process.mem.heap_used_in_bytes'),
+      pick(r, 'process.mem.worker_heap_used_in_bytes'),
+    ]),
+  ),
+  `Issue 22 (${LABEL}): synthetic short docs (one \`text\`, one \`integer\`) bulk-loaded over HTTP (5,000 per request, 2 in flight) into one index of a fresh server, then refresh, force-merge to one segment, flush; RSS from /proc (VmRSS after flush, VmHWM for the peaks), bytes/doc = (RSS after flush − RSS idle) / docs, the breakdown from \`GET /_nodes/stats\`. Run: \`node dist/bench/memory.js --label ${LABEL}\`.`,
+);

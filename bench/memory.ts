@@ -35,7 +35,6 @@ interface Row {
   peakOverall: number;
   bytesPerDoc: number;
   breakdown: Record<string, number>;
-  otherCores: number;
 }
 
 async function measure(docs: number): Promise<Row> {
@@ -76,7 +75,7 @@ async function measure(docs: number): Promise<Row> {
     const breakdown = flatten(node.indices?.segments ?? {}, 'segments');
     Object.assign(breakdown, flatten(node.process?.mem ?? {}, 'process.mem'), flatten(node.jvm?.mem ?? {}, 'jvm.mem'));
     const row: Row = {
-      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, otherCores: 0,
+      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown,
     };
     console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc`);
     for (const [k, v] of Object.entries(breakdown)) if (typeof v === 'number' && v > MB) console.log(`  ${k}: ${formatNumber(v / MB)} MB`);
@@ -100,17 +99,20 @@ for (const docs of SIZES) rows.push(await measure(docs));
 
 const mb = (b: number) => formatNumber(b / MB);
 const pick = (r: Row, k: string) => (r.breakdown[k] !== undefined ? mb(r.breakdown[k]) : '–');
+// Memory figures do not depend on CPU load, so no otherCores probe (writeResult warns about that).
 writeResult(`memory-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
 updateBenchmarksMd(
   `memory-${LABEL}`,
   markdownTable(
-    ['docs', 'source MB', 'RSS idle MB', 'RSS after flush MB', 'peak during load MB', 'peak MB', 'bytes/doc', 'segments MB', 'postings', 'norms', 'doc values', 'points', 'stored source', 'id map', 'seq_no/version', 'main heap MB', 'worker heaps MB'],
+    ['docs', 'source MB', 'RSS idle MB', 'RSS after flush MB', 'peak during load MB', 'peak MB', 'bytes/doc', 'SABs MB', 'terms', 'postings', 'positions', 'norms', 'doc values + points', 'stored source', 'id map', 'seq_no/version', 'main heap used/total MB', 'worker heaps used/total MB'],
     rows.map((r) => [
       r.docs, mb(r.sourceBytes), mb(r.rssIdle), mb(r.rssAfterFlush), mb(r.peakDuringLoad), mb(r.peakOverall), Math.round(r.bytesPerDoc),
-      pick(r, 'segments.memory_in_bytes'), pick(r, 'segments.terms_memory_in_bytes'), pick(r, 'segments.norms_memory_in_bytes'),
-      pick(r, 'segments.doc_values_memory_in_bytes'), pick(r, 'segments.points_memory_in_bytes'), pick(r, 'segments.stored_fields_memory_in_bytes'),
-      pick(r, 'segments.id_map_memory_in_bytes'), pick(r, 'segments.version_map_memory_in_bytes'), pick(r, 'process.mem.heap_used_in_bytes'),
-      pick(r, 'process.mem.worker_heap_used_in_bytes'),
+      pick(r, 'process.mem.shared_array_buffers_in_bytes'), pick(r, 'segments.terms_memory_in_bytes'), pick(r, 'segments.postings_memory_in_bytes'),
+      pick(r, 'segments.positions_memory_in_bytes'), pick(r, 'segments.norms_memory_in_bytes'),
+      r.breakdown['segments.doc_values_memory_in_bytes'] !== undefined ? mb(r.breakdown['segments.doc_values_memory_in_bytes'] + r.breakdown['segments.points_memory_in_bytes']) : '–',
+      pick(r, 'segments.stored_fields_memory_in_bytes'), pick(r, 'segments.id_map_memory_in_bytes'), pick(r, 'segments.seq_no_version_memory_in_bytes'),
+      `${pick(r, 'process.mem.heap_used_in_bytes')} / ${pick(r, 'process.mem.heap_total_in_bytes')}`,
+      `${pick(r, 'process.mem.worker_heap_used_in_bytes')} / ${pick(r, 'process.mem.worker_heap_total_in_bytes')}`,
     ]),
   ),
   `Issue 22 (${LABEL}): synthetic short docs (one \`text\`, one \`integer\`) bulk-loaded over HTTP (5,000 per request, 2 in flight) into one index of a fresh server, then refresh, force-merge to one segment, flush; RSS from /proc (VmRSS after flush, VmHWM for the peaks), bytes/doc = (RSS after flush − RSS idle) / docs, the breakdown from \`GET /_nodes/stats\`. Run: \`node dist/bench/memory.js --label ${LABEL}\`.`,

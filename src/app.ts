@@ -130,6 +130,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       logger: options.logger,
       maxInFlightRequests: config.maxInFlightRequests,
       indexingPressureBytes: config.indexingPressureBytes,
+      maxMemoryBytes: config.maxMemoryBytes,
       maxContentLength: config.maxContentLength,
       requestTimeoutMs: config.requestTimeoutMs,
       cors: { allowOrigins: config.corsOrigins },

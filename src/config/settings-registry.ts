@@ -5,10 +5,24 @@
  * and config-file readers, `--help`, the effective settings printed at start, the README table and
  * the `ServerConfig` type are all derived from this list: a new setting is one entry here.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
+import { parseMemorySize } from '../common/byte-size.js';
 import { decodeApiKey, type ApiKeyCredentials } from '../common/api-key-codec.js';
 import { defaultMlNodes, MlNodesConfigError, parseMlNodes, type MlNodeConfig } from './ml-nodes.js';
 import { boolean, custom, integer, list, memorySize, oneOf, path, pathList, SettingValueError, text, time, type SettingType } from './setting-types.js';
+
+/** A byte size or a % of physical memory; -1: no limit (Infinity). */
+const physicalMemoryLimit: SettingType<number> = {
+  describe: 'byte size (e.g. 2gb), % of physical memory, or -1',
+  parse(raw, key) {
+    if (raw.trim() === '-1') return Infinity;
+    try {
+      return parseMemorySize(raw, key, totalmem());
+    } catch (e) {
+      throw new SettingValueError((e as Error).message);
+    }
+  },
+};
 
 export interface SettingDef<F extends string = string, T = unknown> {
   /** The threadsearch.yml key, e.g. `http.port` (nested YAML maps spell the same key). */
@@ -89,6 +103,11 @@ export const SETTINGS = [
   setting({
     key: 'indices.memory.index_buffer_size', flag: 'index-buffer-size', env: 'THREADSEARCH_INDEX_BUFFER_SIZE', field: 'indexBufferBytes', type: memorySize,
     default: '10%', description: 'unrefreshed documents across all shards before the largest are refreshed',
+  }),
+  setting({
+    // ES's parent circuit breaker. Here of physical memory (ES's 95% is of the JVM heap, about half of it).
+    key: 'indices.breaker.total.limit', flag: 'max-memory', env: 'THREADSEARCH_MAX_MEMORY', field: 'maxMemoryBytes', type: physicalMemoryLimit,
+    default: '90%', description: 'process RSS past which writes get 429 circuit_breaking_exception (size, % of physical memory, or -1 for none)',
   }),
   setting({
     key: 'xpack.security.enabled', flag: 'no-security', flagValue: 'false', env: 'THREADSEARCH_SECURITY', field: 'securityEnabled', type: boolean,

@@ -190,6 +190,16 @@ export class RejectedExecutionError extends EsError {
   }
 }
 
+/**
+ * ES's CircuitBreakingException from the parent breaker: the request would take the node past its
+ * memory limit. TRANSIENT: retrying later may succeed (ES clients back off on the 429).
+ */
+export class CircuitBreakingError extends EsError {
+  constructor(reason: string, bytesWanted: number, bytesLimit: number) {
+    super('circuit_breaking_exception', reason, 429, { metadata: { bytes_wanted: bytesWanted, bytes_limit: bytesLimit, durability: 'TRANSIENT' } });
+  }
+}
+
 export class MediaTypeHeaderError extends EsError {
   constructor(reason: string, cause?: EsError) {
     super('media_type_header_exception', reason, 400, { cause });

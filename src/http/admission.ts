@@ -7,14 +7,21 @@
  *   `_doc`, `_create`, `_update`) being handled are bounded. A request's Content-Length is reserved
  *   before its body is read; a chunked body reserves as it streams in. Both are released when the
  *   response is finished or the connection closes.
+ * - The parent circuit breaker (ES `indices.breaker.total.limit`, real-memory mode): a write request
+ *   whose body would take the process's resident memory past `maxMemoryBytes` gets 429
+ *   `circuit_breaking_exception` before its body is read. Reads are never refused (they hold
+ *   little and are how an operator finds out what to delete).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RejectedExecutionError } from '../errors/index.js';
+import { CircuitBreakingError, RejectedExecutionError } from '../errors/index.js';
+import { humanBytes } from './cat-table.js';
 
 export interface AdmissionLimits {
   readonly maxInFlightRequests: number;
   readonly indexingPressureBytes: number;
+  /** Process RSS past which writes trip the parent breaker (Infinity: none). */
+  readonly maxMemoryBytes: number;
 }
 
 declare module 'fastify' {
@@ -54,7 +61,10 @@ export class Admission {
       });
       const length = Number(req.headers['content-length']);
       try {
-        if (length > 0 && isWrite(req)) this.reserve(req, length);
+        if (isWrite(req)) {
+          this.checkParentBreaker(length > 0 ? length : 0);
+          if (length > 0) this.reserve(req, length);
+        }
       } catch (e) {
         done(e as Error);
         return;
@@ -81,6 +91,19 @@ export class Admission {
       payload.on('error', (e) => counter.destroy(e));
       done(null, payload.pipe(counter) as unknown as typeof payload);
     });
+  }
+
+  /** ES HierarchyCircuitBreakerService.checkParentLimit with real memory usage: RSS + the body. */
+  private checkParentBreaker(bytes: number): void {
+    const limit = this.limits.maxMemoryBytes;
+    if (limit === Infinity) return;
+    const used = process.memoryUsage.rss();
+    const wanted = used + bytes;
+    if (wanted <= limit) return;
+    throw new CircuitBreakingError(
+      `[parent] Data too large, data for [<http_request>] would be [${wanted}/${humanBytes(wanted)}], which is larger than the limit of [${limit}/${humanBytes(limit)}], real usage: [${used}/${humanBytes(used)}], new bytes reserved: [${bytes}/${humanBytes(bytes)}]`,
+      wanted, limit,
+    );
   }
 
   private reserve(req: FastifyRequest, bytes: number): void {

@@ -160,6 +160,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   registerCors(app, options.cors ?? { allowOrigins: [] });
   const admission = new Admission({
     maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
+    maxMemoryBytes: options.maxMemoryBytes ?? Infinity,
   });
   admission.register(app);
   if (options.apiKeys) registerAuthentication(app, options.apiKeys);

@@ -6,6 +6,7 @@
  * `GET /_nodes/stats` (segment memory by kind, V8 heaps of the main and worker threads).
  *
  *   node dist/bench/memory.js [--docs 50000,200000,1000000] [--label before|after]
+ *   node dist/bench/memory.js --from bench/results/memory-before.json   (re-renders a stored run)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,9 +14,10 @@ import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' } } });
+const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
 const SIZES = (values.docs ?? '50000,200000,1000000').split(',').map(Number);
-const LABEL = values.label ?? 'after';
+const stored = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as { scenario: string; result: { cases: Row[] } }) : null;
+const LABEL = values.label ?? stored?.scenario.replace(/^memory-/, '') ?? 'after';
 const BATCH = 5000;
 const MB = 1024 * 1024;
 
@@ -94,13 +96,13 @@ function flatten(obj: Record<string, unknown>, prefix: string, out: Record<strin
   return out;
 }
 
-const rows: Row[] = [];
-for (const docs of SIZES) rows.push(await measure(docs));
+const rows: Row[] = stored ? stored.result.cases : [];
+if (!stored) for (const docs of SIZES) rows.push(await measure(docs));
 
 const mb = (b: number) => formatNumber(b / MB);
 const pick = (r: Row, k: string) => (r.breakdown[k] !== undefined ? mb(r.breakdown[k]) : '–');
 // Memory figures do not depend on CPU load, so no otherCores probe (writeResult warns about that).
-writeResult(`memory-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
+if (!stored) writeResult(`memory-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
 updateBenchmarksMd(
   `memory-${LABEL}`,
   markdownTable(

@@ -32,23 +32,24 @@ async function send(method: string, path: string, body?: string | object): Promi
 describe('parent circuit breaker (--max-memory 300mb)', () => {
   it('refuses the write that would exceed the budget with 429 circuit_breaking_exception; acknowledged docs stay searchable', async () => {
     server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1', '--max-memory', '300mb']);
-    expect((await send('PUT', '/big', { settings: { refresh_interval: '-1' } })).status).toBe(200);
-    // 4 MB bulk bodies of 8 KB documents: unrefreshed sources, the translog and the segments built
-    // from them grow the process until the breaker trips (a few dozen bodies).
-    const filler = 'lorem ipsum dolor sit amet '.repeat(300);
+    // The filler is kept in `_source` but not indexed, so the load costs parsing and the translog,
+    // not analysis: the test stays quick on a loaded machine.
+    const mappings = { properties: { n: { type: 'integer' }, filler: { type: 'object', enabled: false } } };
+    expect((await send('PUT', '/big', { settings: { refresh_interval: '-1' }, mappings })).status).toBe(200);
+    // 4 MB bulk bodies of 40 KB documents: the unrefreshed sources grow the process until the
+    // breaker trips, after a few dozen bodies.
+    const filler = JSON.stringify({ text: 'lorem ipsum dolor sit amet '.repeat(1500) });
     let acknowledged = 0;
     let tripped: { status: number; body: any } | null = null;
     for (let b = 0; b < 200 && tripped === null; b++) {
       let body = '';
-      for (let i = 0; i < 500; i++) body += `{"index":{"_id":"d${b}-${i}"}}\n{"n":${b * 500 + i},"text":"doc ${b}-${i} ${filler}"}\n`;
+      for (let i = 0; i < 100; i++) body += `{"index":{"_id":"d${b}-${i}"}}\n{"n":${b * 100 + i},"filler":${filler}}\n`;
       const res = await send('POST', '/big/_bulk', body);
       if (res.status === 429) tripped = res;
       else {
         expect(res.status).toBe(200);
         expect(res.body.errors).toBe(false);
         acknowledged += res.body.items.length;
-        // Refresh now and then: segments are part of what the budget holds.
-        if (b % 10 === 9) expect((await send('POST', '/big/_refresh')).status).toBe(200);
       }
     }
     expect(tripped).not.toBeNull();
@@ -62,8 +63,7 @@ describe('parent circuit breaker (--max-memory 300mb)', () => {
     expect(tripped!.status).toBe(429);
     expect(acknowledged).toBeGreaterThan(0);
 
-    // A single-document write is refused too; reads are served.
-    expect((await send('PUT', '/big/_doc/one', { n: -1 })).status).toBe(429);
+    // Reads are served (the breaker is TRANSIENT: a write may pass again once a GC lowers RSS).
     expect((await send('POST', '/big/_refresh')).status).toBe(200);
     expect((await send('GET', '/big/_count')).body.count).toBe(acknowledged);
     const first = await send('GET', '/big/_doc/d0-0');

@@ -16,7 +16,7 @@ const memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
 // tasks, as they arrive: the pool parks workers with async atomics, so an idle worker still runs
 // its event loop and lets go of dropped segments at once instead of pinning them (and the memory
 // of every segment a merge replaced) until its next task.
-channel.onmessage = (e: MessageEvent) => apply(e.data as SegmentChannelMessage);
+channel.onmessage = (e: { data: unknown }) => apply(e.data as SegmentChannelMessage);
 (channel as unknown as { unref(): void }).unref();
 (memoryChannel as unknown as { unref(): void }).unref();
 

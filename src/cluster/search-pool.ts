@@ -109,7 +109,7 @@ export class SearchPool {
     // without a listener that event would be thrown on the main thread and end the process.
     this.pool.on('error', () => {});
     (this.channel as unknown as { unref(): void }).unref();
-    this.memoryChannel.onmessage = (e: MessageEvent) => {
+    this.memoryChannel.onmessage = (e: { data: unknown }) => {
       const m = e.data as WorkerMemory;
       this.workerHeaps.set(m.threadId, m);
     };

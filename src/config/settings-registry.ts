@@ -13,6 +13,7 @@ import { boolean, custom, integer, list, memorySize, oneOf, path, pathList, Sett
 
 /** A byte size or a % of physical memory; -1: no limit (Infinity). */
 const physicalMemoryLimit: SettingType<number> = {
+  arg: 'size',
   describe: 'byte size (e.g. 2gb), % of physical memory, or -1',
   parse(raw, key) {
     if (raw.trim() === '-1') return Infinity;

@@ -19,6 +19,7 @@ import { keywordTokenizer } from './keyword-tokenizer.js';
 import { lowercaseFilter } from './lowercase-filter.js';
 import { ngramFilter, ngramTokenize, tokenCharMatcher, TOKEN_CHAR_CLASSES, type TokenCharClass } from './ngram.js';
 import { porterStem } from './porter-stemmer.js';
+import { NON_WORD_PATTERN, compilePattern, patternGroup, patternReplaceCharFilter, patternReplaceTermFilter, patternTokenize, replacementOf, requiredPattern } from './pattern-analysis.js';
 import { shingleFilter } from './shingle-filter.js';
 import {
   FRENCH_ARTICLES, elisionFilter, englishMinimalStem, keywordMarkerFilter, lengthFilter, trimFilter, truncateFilter,
@@ -109,11 +110,16 @@ export const TOKENIZER_TYPES: ReadonlyMap<string, TokenizerFactory> = new Map<st
   ['nGram', ngramTokenizerFactory(false)],
   ['edge_ngram', ngramTokenizerFactory(true)],
   ['edgeNGram', ngramTokenizerFactory(true)],
+  ['pattern', (p) => {
+    const pattern = compilePattern(p, p.string('pattern', NON_WORD_PATTERN));
+    const group = patternGroup(p, pattern);
+    return { name: p.name, span: null, tokenize: (text) => patternTokenize(pattern, group, text) };
+  }],
 ]);
 
 /** Tokenizer types ES has that this server does not: refused by name rather than as unknown. */
 export const UNSUPPORTED_TOKENIZERS = new Set([
-  'pattern', 'simple_pattern', 'simple_pattern_split', 'char_group', 'classic', 'uax_url_email', 'path_hierarchy', 'PathHierarchy', 'thai',
+  'simple_pattern', 'simple_pattern_split', 'char_group', 'classic', 'uax_url_email', 'path_hierarchy', 'PathHierarchy', 'thai',
 ]);
 
 // ---- token filters -----------------------------------------------------------------------------
@@ -295,10 +301,15 @@ export const FILTER_TYPES: ReadonlyMap<string, FilterFactory> = new Map<string, 
   }],
   ['keyword_marker', keywordMarkerFactory],
   ['reverse', (p) => fixed(termFilter(p.name, reverse))],
+  ['pattern_replace', (p) => {
+    const pattern = requiredPattern(p, 'token filter');
+    const replacement = replacementOf(pattern, p);
+    return fixed(termFilter(p.name, patternReplaceTermFilter(pattern, replacement, p.bool('all', true)), { normalizing: true }));
+  }],
 ]);
 
 export const UNSUPPORTED_FILTERS = new Set([
-  'word_delimiter', 'pattern_replace', 'pattern_capture', 'hunspell', 'dictionary_decompounder', 'hyphenation_decompounder',
+  'word_delimiter', 'pattern_capture', 'hunspell', 'dictionary_decompounder', 'hyphenation_decompounder',
   'common_grams', 'condition', 'predicate_token_filter', 'script', 'fingerprint', 'min_hash', 'multiplexer', 'keep', 'keep_types',
   'limit', 'flatten_graph', 'cjk_width', 'cjk_bigram', 'decimal_digit', 'delimited_payload', 'stemmer_override', 'classic',
   'apostrophe', 'remove_duplicates', 'synonym_set',
@@ -355,9 +366,13 @@ export const CHAR_FILTER_TYPES: ReadonlyMap<string, CharFilterFactory> = new Map
     }
     return mappingCharFilter(p.name, map);
   }],
+  ['pattern_replace', (p) => {
+    const pattern = requiredPattern(p, 'char filter');
+    return patternReplaceCharFilter(p.name, pattern, replacementOf(pattern, p));
+  }],
 ]);
 
-export const UNSUPPORTED_CHAR_FILTERS = new Set(['pattern_replace', 'icu_normalizer', 'kuromoji_iteration_mark']);
+export const UNSUPPORTED_CHAR_FILTERS = new Set(['icu_normalizer', 'kuromoji_iteration_mark']);
 
 export const PRECONFIGURED_CHAR_FILTERS: ReadonlyMap<string, CharFilter> = new Map([
   ['html_strip', htmlStripCharFilter('html_strip', new Set())],
@@ -372,5 +387,6 @@ export const PRECONFIGURED_TOKENIZERS: ReadonlyMap<string, TokenizerComponent> =
   ['keyword', spanTokenizer(keywordTokenizer, null)],
   ['ngram', ngramTokenizerFactory(false)(new Params('tokenizer', 'ngram', {}), { maxNgramDiff: 1, maxShingleDiff: 3 })],
   ['edge_ngram', ngramTokenizerFactory(true)(new Params('tokenizer', 'edge_ngram', {}), { maxNgramDiff: 1, maxShingleDiff: 3 })],
+  ['pattern', TOKENIZER_TYPES.get('pattern')!(new Params('tokenizer', 'pattern', {}), { maxNgramDiff: 1, maxShingleDiff: 3 })],
 ]);
 

@@ -24,6 +24,7 @@ import {
 import { englishPossessiveFilter } from './english-possessive-filter.js';
 import { keywordTokenizer } from './keyword-tokenizer.js';
 import { lowercaseFilter } from './lowercase-filter.js';
+import { NON_WORD_PATTERN, compilePattern, patternTokenize } from './pattern-analysis.js';
 import { porterStem } from './porter-stemmer.js';
 import { keywordMarkerFilter } from './simple-token-filters.js';
 import { DEFAULT_MAX_TOKEN_LENGTH, TOKEN_TYPES, standardTokenizer, standardTokenizerWithMaxLength } from './standard-tokenizer.js';
@@ -126,13 +127,30 @@ function configuredBuiltIn(type: string, p: Params): AnalyzerComponents | null {
       filters.push(PORTER);
       return { charFilters: [], tokenizer: STANDARD, filters };
     }
+    case 'pattern':
+      return patternAnalyzer(p);
     default:
       return null;
   }
 }
 
+/** ES PatternAnalyzer: a pattern tokenizer (split mode), lowercase unless `lowercase: false`, then `stopwords` (none by default). */
+function patternAnalyzer(p: Params): AnalyzerComponents {
+  const pattern = compilePattern(p, p.string('pattern', NON_WORD_PATTERN));
+  const tokenizer: TokenizerComponent = { name: 'pattern', span: null, tokenize: (text) => patternTokenize(pattern, -1, text) };
+  const filters: FilterComponent[] = p.bool('lowercase', true) ? [LOWERCASE] : [];
+  const stops = stopWords(p, new Set());
+  if (stops.size > 0) filters.push(termFilter('stop', stopFilter(stops)));
+  return { charFilters: [], tokenizer, filters };
+}
+
+/** Prebuilt analyzers that are not on the fast chain (ES PreBuiltAnalyzers): `pattern` with its defaults. */
+const OTHER_BUILT_INS: ReadonlyMap<string, ConfiguredAnalyzer> = new Map([
+  ['pattern', componentAnalyzer('pattern', patternAnalyzer(new Params('analyzer', 'pattern', {})), false, 0)],
+]);
+
 const UNSUPPORTED_ANALYZERS = new Set([
-  'pattern', 'fingerprint', 'snowball', 'arabic', 'armenian', 'basque', 'bengali', 'brazilian', 'bulgarian', 'catalan', 'cjk',
+  'fingerprint', 'snowball', 'arabic', 'armenian', 'basque', 'bengali', 'brazilian', 'bulgarian', 'catalan', 'cjk',
   'czech', 'danish', 'dutch', 'estonian', 'finnish', 'french', 'galician', 'german', 'greek', 'hindi', 'hungarian',
   'indonesian', 'irish', 'italian', 'latvian', 'lithuanian', 'norwegian', 'persian', 'portuguese', 'romanian', 'russian',
   'serbian', 'sorani', 'spanish', 'swedish', 'turkish', 'thai',
@@ -235,7 +253,7 @@ class Built implements IndexAnalysis {
       case 'default_search': return this.analyzer('default');
       case 'default_search_quoted': return this.analyzer('default_search');
     }
-    return BUILT_INS.get(name);
+    return BUILT_INS.get(name) ?? OTHER_BUILT_INS.get(name);
   }
 
   normalizer(name: string): Normalizer | undefined {

@@ -1,7 +1,8 @@
 /**
  * analysis/ — text analysis compatible with Elasticsearch and Lucene: tokenizers (standard,
  * letter, whitespace, keyword, n-grams), token filters (lowercase, stop, stemmers, synonyms,
- * shingles, word delimiters …), char filters (html_strip, mapping), analyzer wrappers for
+ * shingles, word delimiters, pattern_replace …), char filters (html_strip, mapping,
+ * pattern_replace), the `pattern` tokenizer and analyzer, analyzer wrappers for
  * search_as_you_type, the built-in analyzers (`standard`, `english`, `simple`, `whitespace`,
  * `keyword`, `stop`) and an index's configured analysis (`index.analysis.*`: custom analyzers
  * and normalizers, index-analysis.ts), with the per-stage runs `_analyze` shows.
@@ -13,8 +14,9 @@
  * - Offsets are UTF-16 code units (Java char offsets), end exclusive; positions follow Lucene's
  *   position increments (removed stop words leave gaps).
  * - No Node APIs (`node:*`), no I/O: it runs in workers and could run in a browser.
- * - Must not import any other project folder: analysis/ depends only on the language (and, per
- *   docs/ARCHITECTURE.md §5, may use the leaves errors/ and common/ should it ever need them).
+ * - Must not import any other project folder but the leaves (docs/ARCHITECTURE.md §5): errors/,
+ *   and common/pattern, whose matcher VM runs the `pattern` components' java.util.regex patterns
+ *   without backtracking.
  */
 export {
   BUILT_IN_ANALYZERS,

@@ -14,7 +14,7 @@
  * Complement `~` and intersection `&` are built on DFAs (totalize and flip; product) and embedded
  * back into the NFA, so they nest anywhere.
  */
-import { TooComplexToDeterminizeError } from '../../errors/index.js';
+import { IllegalArgumentError, TooComplexToDeterminizeError } from '../../errors/index.js';
 import { MAX_CODE_POINT, type PatternNode } from './pattern-node.js';
 import { lastAtMost } from '../sorted-search.js';
 
@@ -109,6 +109,12 @@ function build(nfa: Nfa, node: PatternNode, maxStates: number): [number, number]
     }
     case 'repeat':
       return buildRepeat(nfa, node.inner, node.min, node.max, maxStates);
+    case 'group':
+      return build(nfa, node.inner, maxStates);
+    case 'assert':
+    case 'look':
+      // Context is not part of a regular language: only the matcher VM runs these.
+      throw new IllegalArgumentError('anchors, boundaries and lookaround are not supported inside lookaround');
     case 'complement':
       return embed(nfa, complement(toDfa(node.inner, maxStates), maxStates));
     case 'intersection':

@@ -17,10 +17,23 @@ export type PatternNode =
   | { readonly kind: 'chars'; readonly ranges: readonly number[] }
   | { readonly kind: 'concat'; readonly parts: readonly PatternNode[] }
   | { readonly kind: 'union'; readonly parts: readonly PatternNode[] }
-  /** `inner` repeated min..max times; max -1 = unbounded. */
-  | { readonly kind: 'repeat'; readonly inner: PatternNode; readonly min: number; readonly max: number }
+  /** `inner` repeated min..max times; max -1 = unbounded. `lazy` (Java's `*?`) only changes which
+   *  match the matcher VM prefers; the language, and so the DFA, is the same. */
+  | { readonly kind: 'repeat'; readonly inner: PatternNode; readonly min: number; readonly max: number; readonly lazy?: boolean }
+  /** A capturing group (java.util.regex `(…)`, numbered from 1); the same language as `inner`. */
+  | { readonly kind: 'group'; readonly index: number; readonly inner: PatternNode }
+  /** A zero-width assertion: needs context, so only the matcher VM (matcher-vm.ts) runs it, never a DFA. */
+  | { readonly kind: 'assert'; readonly what: AssertKind }
+  /** Lookahead `(?=…)` `(?!…)` or lookbehind `(?<=…)` `(?<!…)` of a regular pattern: matcher VM only (it runs `inner` as a DFA). */
+  | { readonly kind: 'look'; readonly behind: boolean; readonly negate: boolean; readonly inner: PatternNode }
   | { readonly kind: 'complement'; readonly inner: PatternNode }
   | { readonly kind: 'intersection'; readonly left: PatternNode; readonly right: PatternNode };
+
+/**
+ * java.util.regex's zero-width assertions: `^`/`$` (input bounds, or line bounds in MULTILINE),
+ * `\A`, `\z`, `\Z` and the word boundaries `\b`/`\B`.
+ */
+export type AssertKind = 'input_start' | 'input_end' | 'input_end_before_terminator' | 'line_start' | 'line_end' | 'word_boundary' | 'not_word_boundary';
 
 export const EMPTY_STRING: PatternNode = { kind: 'empty_string' };
 export const ANY_CHAR: PatternNode = { kind: 'chars', ranges: [0, MAX_CODE_POINT] };

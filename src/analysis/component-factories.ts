@@ -16,6 +16,8 @@ import { englishPossessiveFilter } from './english-possessive-filter.js';
 import { englishSnowballStem } from './english-snowball-stemmer.js';
 import { htmlStripCharFilter } from './html-strip-char-filter.js';
 import { keywordTokenizer } from './keyword-tokenizer.js';
+import { FRENCH_STOP_WORDS, GERMAN_STOP_WORDS, SPANISH_STOP_WORDS } from './language-stop-words.js';
+import { frenchLightStem, germanLightStem, germanNormalize, spanishLightStem } from './light-stemmers.js';
 import { lowercaseFilter } from './lowercase-filter.js';
 import { ngramFilter, ngramTokenize, tokenCharMatcher, TOKEN_CHAR_CLASSES, type TokenCharClass } from './ngram.js';
 import { porterStem } from './porter-stemmer.js';
@@ -124,16 +126,22 @@ export const UNSUPPORTED_TOKENIZERS = new Set([
 
 // ---- token filters -----------------------------------------------------------------------------
 
-/** ES's named stop word lists this server knows (Lucene's sets); `_none_` is the empty list. */
+/** ES's named stop word lists this server knows (Lucene's sets). */
+const NAMED_STOP_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['_english_', ENGLISH_STOP_WORDS], ['_french_', FRENCH_STOP_WORDS], ['_german_', GERMAN_STOP_WORDS], ['_spanish_', SPANISH_STOP_WORDS],
+]);
+
+/** A stop word setting: a list of words and named lists; `_none_` is the empty list. */
 export function stopWordSet(p: Params, key: string, fallback: ReadonlySet<string>, ignoreCase: boolean): ReadonlySet<string> {
   p.refusePath(`${key}_path`);
   const list = p.list(key);
   if (list === null) return fallback;
   const words = new Set<string>();
   for (const w of list) {
-    if (w === '_english_') for (const e of ENGLISH_STOP_WORDS) words.add(e);
+    const named = NAMED_STOP_WORDS.get(w);
+    if (named !== undefined) for (const e of named) words.add(e);
     else if (w === '_none_') continue;
-    else if (/^_[a-z]+_$/.test(w)) throw new AnalysisConfigError(`stop word list [${w}] is not supported by this server yet (supported: _english_, _none_)`);
+    else if (/^_[a-z]+_$/.test(w)) throw new AnalysisConfigError(`stop word list [${w}] is not supported by this server yet (supported: ${[...NAMED_STOP_WORDS.keys()].join(', ')}, _none_)`);
     else words.add(ignoreCase ? w.toLowerCase() : w);
   }
   return words;
@@ -156,10 +164,14 @@ function stemmerFor(name: string, language: string): FilterComponent {
     case 'porter2': return stem(name, englishSnowballStem);
     case 'minimal_english': case 'minimalEnglish': return stem(name, englishMinimalStem);
     case 'possessive_english': case 'possessiveEnglish': return termFilter(name, englishPossessiveFilter, { respectKeyword: true });
+    case 'light_french': case 'lightFrench': return stem(name, frenchLightStem);
+    case 'light_german': case 'lightGerman': return stem(name, germanLightStem);
+    case 'light_spanish': case 'lightSpanish': return stem(name, spanishLightStem);
     case 'light_english': case 'lightEnglish': case 'kstem':
+      // Lucene's KStemFilter needs its 40,000-word dictionary (KStemData*), which is not ported.
       throw new AnalysisConfigError(`stemmer language [${language}] (KStem) is not supported by this server yet`);
     default:
-      throw new AnalysisConfigError(`stemmer language [${language.slice(0, 50)}] is not supported by this server yet (supported: english, porter, porter2, minimal_english, possessive_english)`);
+      throw new AnalysisConfigError(`stemmer language [${language.slice(0, 50)}] is not supported by this server yet (supported: english, porter, porter2, minimal_english, possessive_english, light_french, light_german, light_spanish)`);
   }
 }
 
@@ -300,6 +312,7 @@ export const FILTER_TYPES: ReadonlyMap<string, FilterFactory> = new Map<string, 
     return fixed(termFilter(p.name, elisionFilter(new Set(articles.map((a) => (ignoreCase ? a.toLowerCase() : a))), ignoreCase), { normalizing: true }));
   }],
   ['keyword_marker', keywordMarkerFactory],
+  ['german_normalization', (p) => fixed(termFilter(p.name, germanNormalize, { normalizing: true }))],
   ['reverse', (p) => fixed(termFilter(p.name, reverse))],
   ['pattern_replace', (p) => {
     const pattern = requiredPattern(p, 'token filter');
@@ -330,6 +343,7 @@ export const PRECONFIGURED_FILTERS: ReadonlyMap<string, ChainBuilder> = new Map<
   ['truncate', fixed(termFilter('truncate', truncateFilter(10)))],
   ['elision', fixed(termFilter('elision', elisionFilter(new Set(FRENCH_ARTICLES), true), { normalizing: true }))],
   ['reverse', fixed(termFilter('reverse', reverse))],
+  ['german_normalization', fixed(termFilter('german_normalization', germanNormalize, { normalizing: true }))],
   ['shingle', fixed(streamFilter('shingle', shingleFilter({ minSize: 2, maxSize: 2, outputUnigrams: true, outputUnigramsIfNoShingles: false, separator: ' ', filler: '_' })))],
   ['ngram', fixed(streamFilter('ngram', ngramFilter(1, 2, false, false)))],
   ['edge_ngram', fixed(streamFilter('edge_ngram', ngramFilter(1, 1, false, true)))],

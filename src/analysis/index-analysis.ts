@@ -24,9 +24,11 @@ import {
 import { englishPossessiveFilter } from './english-possessive-filter.js';
 import { keywordTokenizer } from './keyword-tokenizer.js';
 import { lowercaseFilter } from './lowercase-filter.js';
+import { FRENCH_STOP_WORDS, GERMAN_STOP_WORDS, SPANISH_STOP_WORDS } from './language-stop-words.js';
+import { frenchLightStem, germanLightStem, germanNormalize, spanishLightStem } from './light-stemmers.js';
 import { NON_WORD_PATTERN, compilePattern, patternTokenize } from './pattern-analysis.js';
 import { porterStem } from './porter-stemmer.js';
-import { keywordMarkerFilter } from './simple-token-filters.js';
+import { FRENCH_ARTICLES, elisionFilter, keywordMarkerFilter } from './simple-token-filters.js';
 import { DEFAULT_MAX_TOKEN_LENGTH, TOKEN_TYPES, standardTokenizer, standardTokenizerWithMaxLength } from './standard-tokenizer.js';
 import { ENGLISH_STOP_WORDS, stopFilter } from './stop-filter.js';
 
@@ -79,6 +81,9 @@ const LOWERCASE = termFilter('lowercase', lowercaseFilter, { normalizing: true }
 const ENGLISH_STOP = termFilter('stop', stopFilter(ENGLISH_STOP_WORDS));
 const POSSESSIVE = termFilter('english_possessive', englishPossessiveFilter, { respectKeyword: true });
 const PORTER = termFilter('porter_stem', porterStem, { costly: true, respectKeyword: true });
+const stemmer = (name: string, fn: (t: string) => string | null) => termFilter(name, fn, { costly: true, respectKeyword: true });
+const FRENCH_ELISION = termFilter('elision', elisionFilter(new Set(FRENCH_ARTICLES), true), { normalizing: true });
+const GERMAN_NORMALIZATION = termFilter('german_normalization', germanNormalize, { normalizing: true });
 
 const BUILT_IN_COMPONENTS: ReadonlyMap<string, AnalyzerComponents> = new Map<string, AnalyzerComponents>([
   ['standard', { charFilters: [], tokenizer: STANDARD, filters: [LOWERCASE] }],
@@ -118,20 +123,35 @@ function configuredBuiltIn(type: string, p: Params): AnalyzerComponents | null {
       return { ...BUILT_IN_COMPONENTS.get('stop')!, filters: [LOWERCASE, termFilter('stop', stopFilter(stopWords(p, ENGLISH_STOP_WORDS)))] };
     case 'simple': case 'whitespace': case 'keyword':
       return BUILT_IN_COMPONENTS.get(type)!;
-    case 'english': {
-      const stops = stopWords(p, ENGLISH_STOP_WORDS);
-      p.refusePath('stem_exclusion_path');
-      const exclusion = new Set(p.list('stem_exclusion') ?? []);
-      const filters: FilterComponent[] = [POSSESSIVE, LOWERCASE, termFilter('stop', stopFilter(stops))];
-      if (exclusion.size > 0) filters.push(streamFilter('set_keyword_marker', keywordMarkerFilter((t) => exclusion.has(t)), false, true));
-      filters.push(PORTER);
-      return { charFilters: [], tokenizer: STANDARD, filters };
-    }
+    case 'english':
+      return languageAnalyzer(p, ENGLISH_STOP_WORDS, [POSSESSIVE, LOWERCASE], [PORTER]);
+    // Lucene FrenchAnalyzer, GermanAnalyzer, SpanishAnalyzer: their chains, light stemmers and stop sets.
+    case 'french':
+      return languageAnalyzer(p, FRENCH_STOP_WORDS, [FRENCH_ELISION, LOWERCASE], [stemmer('light_french', frenchLightStem)]);
+    case 'german':
+      return languageAnalyzer(p, GERMAN_STOP_WORDS, [LOWERCASE], [GERMAN_NORMALIZATION, stemmer('light_german', germanLightStem)]);
+    case 'spanish':
+      return languageAnalyzer(p, SPANISH_STOP_WORDS, [LOWERCASE], [stemmer('light_spanish', spanishLightStem)]);
     case 'pattern':
       return patternAnalyzer(p);
     default:
       return null;
   }
+}
+
+/**
+ * Lucene's language analyzers: standard tokenizer, the filters before the stop filter, the stop
+ * filter (`stopwords`, else the language's set), a keyword marker for `stem_exclusion`, then the
+ * stemming filters.
+ */
+function languageAnalyzer(p: Params, defaultStops: ReadonlySet<string>, before: FilterComponent[], stemming: FilterComponent[]): AnalyzerComponents {
+  const stops = stopWords(p, defaultStops);
+  p.refusePath('stem_exclusion_path');
+  const exclusion = new Set(p.list('stem_exclusion') ?? []);
+  const filters: FilterComponent[] = [...before, termFilter('stop', stopFilter(stops))];
+  if (exclusion.size > 0) filters.push(streamFilter('set_keyword_marker', keywordMarkerFilter((t) => exclusion.has(t)), false, true));
+  filters.push(...stemming);
+  return { charFilters: [], tokenizer: STANDARD, filters };
 }
 
 /** ES PatternAnalyzer: a pattern tokenizer (split mode), lowercase unless `lowercase: false`, then `stopwords` (none by default). */
@@ -147,13 +167,16 @@ function patternAnalyzer(p: Params): AnalyzerComponents {
 /** Prebuilt analyzers that are not on the fast chain (ES PreBuiltAnalyzers): `pattern` with its defaults. */
 const OTHER_BUILT_INS: ReadonlyMap<string, ConfiguredAnalyzer> = new Map([
   ['pattern', componentAnalyzer('pattern', patternAnalyzer(new Params('analyzer', 'pattern', {})), false, 0)],
+  ...['french', 'german', 'spanish'].map((language): [string, ConfiguredAnalyzer] => [
+    language, componentAnalyzer(language, configuredBuiltIn(language, new Params('analyzer', language, {}))!, false, 0),
+  ]),
 ]);
 
 const UNSUPPORTED_ANALYZERS = new Set([
   'fingerprint', 'snowball', 'arabic', 'armenian', 'basque', 'bengali', 'brazilian', 'bulgarian', 'catalan', 'cjk',
-  'czech', 'danish', 'dutch', 'estonian', 'finnish', 'french', 'galician', 'german', 'greek', 'hindi', 'hungarian',
+  'czech', 'danish', 'dutch', 'estonian', 'finnish', 'galician', 'greek', 'hindi', 'hungarian',
   'indonesian', 'irish', 'italian', 'latvian', 'lithuanian', 'norwegian', 'persian', 'portuguese', 'romanian', 'russian',
-  'serbian', 'sorani', 'spanish', 'swedish', 'turkish', 'thai',
+  'serbian', 'sorani', 'swedish', 'turkish', 'thai',
 ]);
 
 // ---- building -----------------------------------------------------------------------------------

@@ -66,7 +66,6 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
     storedFieldsNone: q.stored_fields === '_none_' ? true : r.storedFieldsNone,
     timeoutMs: q.timeout !== undefined ? parseSearchTimeout(q.timeout) : r.timeoutMs,
   };
-  if (r.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet');
   validatePaging(r.from, r.size);
   validateContexts(r, q.scroll !== undefined);
   if (totalHitsAsInt && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_ACCURATE && r.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {

@@ -27,6 +27,15 @@ export interface FetchSpec {
   readonly missingStyles: readonly MissingStyle[] | null;
   /** `highlight`, resolved for this index; null = none. */
   readonly highlight: HighlightSpec | null;
+  /** `explain: true`: a hit's rendered explanation (the coordinator fetches such pages itself). */
+  readonly explain?: ((h: RenderHit) => string) | null;
+}
+
+/** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
+export interface HitLocation {
+  readonly index: string;
+  readonly shard: number;
+  readonly node: string;
 }
 
 export interface RenderHit {
@@ -50,8 +59,10 @@ function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | unde
   return String(v);
 }
 
-export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): string {
-  let out = `{"_index":${indexJson},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
+export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, location?: HitLocation): string {
+  const explained = spec.explain != null && location !== undefined;
+  let out = explained ? `{"_shard":${JSON.stringify(`[${location.index}][${location.shard}]`)},"_node":${JSON.stringify(location.node)},` : '{';
+  out += `"_index":${indexJson},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
   if (spec.version) out += `,"_version":${h.segment.version[h.doc]}`;
   if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
   out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
@@ -78,6 +89,7 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string): str
     const values = h.sortValues;
     out += `,"sort":[${keys.map((k, i) => renderSortValue(values[i], k, styles?.[i])).join(',')}]`;
   }
+  if (explained) out += `,"_explanation":${spec.explain!(h)}`;
   return out + '}';
 }
 

@@ -138,3 +138,42 @@ describe('_explain shapes and errors', () => {
     expect(filter.details[1]).toMatchObject({ value: 1, description: expect.stringMatching(/^n:\[0 TO /) });
   });
 });
+
+describe('explain: true in _search', () => {
+  it('every hit carries _shard, _node and the _explanation _explain gives, whose value is its _score', async () => {
+    for (const query of [bm25Query(), sparseQuery(), boolQuery(), { match: { body: 'apple banana' } }]) {
+      const res = await t.request('POST', '/fruit/_search', { query, size: 4, explain: true, _source: false });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      for (const hit of res.body.hits.hits) {
+        expect(Object.keys(hit)).toEqual(['_shard', '_node', '_index', '_id', '_score', '_explanation']);
+        expect(hit._shard).toMatch(/^\[fruit\]\[[01]\]$/);
+        expect(hit._node).toEqual(expect.any(String));
+        expect(hit._explanation.value, `${JSON.stringify(query)} doc ${hit._id}`).toBe(hit._score);
+        const ex = await t.request('POST', `/fruit/_explain/${hit._id}`, { query });
+        expect(hit._explanation).toEqual(ex.body.explanation);
+      }
+    }
+  });
+
+  it('?explain=true, one-shard indices, and sorted hits keep `sort` before `_explanation`', async () => {
+    await t.request('PUT', '/fruit1', { settings: { number_of_shards: 1 } });
+    await t.request('PUT', '/fruit1/_doc/a?refresh=true', { body: 'apple apple pear' });
+    const res = await t.request('POST', '/fruit1/_search?explain=true', { query: { match: { body: 'apple' } }, sort: ['_score', '_doc'] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [hit] = res.body.hits.hits;
+    expect(Object.keys(hit)).toEqual(['_shard', '_node', '_index', '_id', '_score', '_source', 'sort', '_explanation']);
+    expect(hit._shard).toBe('[fruit1][0]');
+    expect(hit._explanation.value).toBe(hit._score);
+    const plain = await t.request('POST', '/fruit1/_search', { query: { match: { body: 'apple' } } });
+    expect(Object.keys(plain.body.hits.hits[0])).toEqual(['_index', '_id', '_score', '_source']);
+  });
+
+  it('explains in _msearch items too; retrievers are refused', async () => {
+    const res = await t.request('POST', '/fruit/_msearch', '{}\n{"query":{"match":{"title":"apple"}},"size":1,"explain":true}\n');
+    expect(res.body.responses[0].hits.hits[0]._explanation.value).toBe(res.body.responses[0].hits.hits[0]._score);
+    const rrf = await t.request('POST', '/fruit/_search', {
+      explain: true, retriever: { rrf: { retrievers: [{ standard: { query: { match: { title: 'apple' } } } }, { standard: { query: { match: { body: 'apple' } } } }] } },
+    });
+    expectEsError(rrf, 400, 'illegal_argument_exception', '[explain] is not supported by this server yet for retrievers and [rank]');
+  });
+});

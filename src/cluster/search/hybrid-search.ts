@@ -56,6 +56,8 @@ interface MergedList extends RankedList {
 export async function hybridSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
   const start = performance.now();
   validateFusion(req);
+  // ES explains fused hits per retriever; this server explains plain searches only.
+  if (req.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet for retrievers and [rank]');
   const root = await resolveLeafInference(req.fusion!.root, phase.inference);
   const legacy = req.fusion!.legacy;
   const leaves = fusionLeaves(root);

@@ -10,6 +10,8 @@ import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
 import { HIT_STRIDE, compareSortValues, type ExecSort, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
+import { explainDoc } from '../../search/index.js';
+import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
@@ -73,7 +75,12 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     if (keys === null || context?.visibleSortKeys == null) return keys;
     return context.visibleSortKeys === 0 ? null : keys.slice(0, context.visibleSortKeys);
   };
-  const singleShard = targets.length === 1
+  // Explanations are computed by the coordinator's fetch, from the plans and statistics the query
+  // phase ran with, so each `_explanation.value` is the hit's `_score`.
+  const explain = req.explain
+    ? (index: IndexService) => (h: { segment: Segment; doc: number }) => renderExplanation(explainDoc(plans.get(index)!, h.segment, h.doc, stats).explanation)
+    : null;
+  const singleShard = targets.length === 1 && explain === null
     ? { from: req.from, spec: fetchSpec(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null) }
     : null;
   const { results, failures } = await phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
@@ -108,7 +115,7 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   } else {
     const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
-    hitsJson = fetchPage(page, (index, first) => fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null), {
+    hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
     });
     empty = page.length === 0;

@@ -305,7 +305,7 @@ export function fetchPage<H extends PageHit>(
     let s = specs.get(index);
     if (!s) specs.set(index, (s = { spec: specFor(index, p), indexJson: JSON.stringify(index.name) }));
     try {
-      return renderHit(p.hit, s.spec, s.indexJson);
+      return renderHit(p.hit, s.spec, s.indexJson, { index: index.name, shard: p.target.shardId, node: NODE_ID });
     } catch (e) {
       if (!(e instanceof EsError)) throw e;
       throw fetchFailure(e, distinctShards(page.filter((q) => q.target.index === index).map((q) => q.target)));

@@ -159,7 +159,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
       ...searchRoutes(search, searchContexts),
       ...scrollRoutes(searchContexts),
-      ...msearchRoutes(indices, search),
+      ...msearchRoutes(indices, search, searchContexts),
       ...rankEvalRoutes(search),
       ...mgetRoutes(indices),
       ...dataStreamRoutes(),

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
 import { MSEARCH_ITEM_PARAMS, parseMsearchBody, type MsearchItem, type SearchRequest } from '../dsl/index.js';
-import type { IndicesService, SearchService } from '../cluster/index.js';
+import type { IndicesService, SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { searchRequestFrom } from './search.js';
@@ -18,9 +18,7 @@ type Item = MsearchItem<SearchRequest>;
 
 /** An item's search body with its parameters, read as `_search` reads body and URL. */
 function readSearch(query: Query, body: string | null): SearchRequest {
-  const request = searchRequestFrom({ method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
-  if (request.pit) throw new IllegalArgumentError('[pit] is not supported in _msearch by this server yet');
-  return request;
+  return searchRequestFrom({ method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
 }
 
 /** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1). */
@@ -34,7 +32,7 @@ function errorItem(e: unknown): string {
   return JSON.stringify(err.toBody());
 }
 
-async function executeMsearch(indices: IndicesService, search: SearchService, req: RestRequest): Promise<RestResponse> {
+async function executeMsearch(indices: IndicesService, search: SearchService, contexts: SearchContexts, req: RestRequest): Promise<RestResponse> {
   const start = performance.now();
   const max = intParam(req.query, 'max_concurrent_searches', 0);
   if (req.query.max_concurrent_searches !== undefined && max < 1) throw new IllegalArgumentError('maxConcurrentSearchRequests must be positive');
@@ -51,13 +49,19 @@ async function executeMsearch(indices: IndicesService, search: SearchService, re
   const runOne = async (item: Item): Promise<string> => {
     try {
       const resolve = resolveParams(item.query, { ignoreUnavailable: false, allowNoIndices: true });
-      // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
-      const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
-      const outcome = await search.search(expression, item.request, {
+      const options = {
         resolve,
         restTotalHitsAsInt: boolParam(item.query, 'rest_total_hits_as_int', false),
         allowPartialSearchResults: boolParam(item.query, 'allow_partial_search_results', true),
-      });
+      };
+      if (item.request.pit) {
+        // As `_search` with `pit`: the point in time names its indices (authorized when it was opened).
+        if (item.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);
+        return `${(await contexts.searchPointInTime(item.request, options)).slice(0, -1)},"status":200}`;
+      }
+      // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
+      const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
+      const outcome = await search.search(expression, item.request, options);
       return `${outcome.body.slice(0, -1)},"status":200}`;
     } catch (e) {
       return errorItem(e);
@@ -75,7 +79,7 @@ async function executeMsearch(indices: IndicesService, search: SearchService, re
   return { body: `{"took":${took},"responses":[${responses.join(',')}]}` };
 }
 
-export function msearchRoutes(indices: IndicesService, search: SearchService): RouteDef[] {
+export function msearchRoutes(indices: IndicesService, search: SearchService, contexts: SearchContexts): RouteDef[] {
   return [
     {
       methods: ['GET', 'POST'],
@@ -84,7 +88,7 @@ export function msearchRoutes(indices: IndicesService, search: SearchService): R
       authz: { action: 'indices:data/read/msearch', perItem: true },
       params: PARAMS,
       ndjson: true,
-      handler: (req) => executeMsearch(indices, search, req),
+      handler: (req) => executeMsearch(indices, search, contexts, req),
     },
   ];
 }

@@ -146,4 +146,29 @@ describe('point in time', () => {
     expect(explicit.body.hits.hits[0].sort).toHaveLength(1);
     await t.request('DELETE', '/_pit', { id: pit });
   });
+
+  it('_msearch items search a pit (an index beside it is refused), and a pit over a filtered alias keeps the filter', async () => {
+    const pit = (await t.request('POST', '/logs/_pit?keep_alive=1m')).body.id;
+    const body = `{}\n${JSON.stringify({ pit: { id: pit }, size: 3, sort: [{ n: 'asc' }] })}\n{"index":"logs"}\n${JSON.stringify({ pit: { id: pit } })}\n`;
+    const res = await t.request('POST', '/_msearch', body);
+    expect(res.status).toBe(200);
+    const [ok, refused] = res.body.responses;
+    expect(ok.status).toBe(200);
+    expect(ok.pit_id).toBe(pit);
+    expect(ok.hits.hits.map((h: any) => h._id)).toEqual(['0', '1', '2']);
+    expect(refused.status).toBe(400);
+    expect(refused.error.reason).toBe('Validation Failed: 1: [indices] cannot be used with point in time. Do not specify any index with point in time.;');
+    await t.request('DELETE', '/_pit', { id: pit });
+
+    await t.request('POST', '/_aliases', { actions: [{ add: { index: 'logs', alias: 'small-logs', filter: { range: { n: { lt: 5 } } } } }] });
+    const filtered = (await t.request('POST', '/small-logs/_pit?keep_alive=1m')).body.id;
+    const all = await t.request('POST', '/_search', { pit: { id: filtered }, size: 100, sort: [{ n: 'asc' }] });
+    expect(all.body.hits.hits.map((h: any) => h._id)).toEqual(['0', '1', '2', '3', '4']);
+    expect(all.body.hits.total.value).toBe(5);
+    const scroll = await t.request('POST', '/small-logs/_search?scroll=1m', { size: 2, sort: [{ n: 'asc' }] });
+    const { hits } = await scrollAll(scroll.body);
+    expect(hits.map((h: any) => h._id)).toEqual(['0', '1', '2', '3', '4']);
+    await t.request('DELETE', '/_search/scroll', { scroll_id: scroll.body._scroll_id });
+    await t.request('DELETE', '/_pit', { id: filtered });
+  });
 });

@@ -37,7 +37,7 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   const deadline = phase.deadline(req.timeoutMs);
   const allowPartial = opts.allowPartialSearchResults ?? true;
   const context = opts.context ?? null;
-  const indices = context ? [...new Set(context.targets.map((t) => t.index))] : phase.resolve(expression, opts.resolve);
+  const indices = context ? (context.indices ?? [...new Set(context.targets.map((t) => t.index))]) : phase.resolve(expression, opts.resolve);
   phase.checkResultWindow(indices, req.from + req.size);
   const targets = context ? context.targets : phase.targets(indices);
   const stats = phase.stats(targets);

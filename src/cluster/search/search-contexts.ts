@@ -18,6 +18,7 @@ import { parseTimeValue } from '../../common/time-value.js';
 import type { SearchRequest, SortSpec } from '../../dsl/index.js';
 import type { SortValue } from '../../search/index.js';
 import type { IndicesService } from '../indices/indices-service.js';
+import type { IndexService } from '../indices/index-service.js';
 import type { ResolveOptions } from '../indices/index-resolver.js';
 import type { SearchPool } from '../search-pool.js';
 import { NODE_ID, type SearchOptions, type SearchService, type ShardTarget } from './search-service.js';
@@ -35,6 +36,8 @@ interface SearchContext {
   readonly id: number;
   readonly kind: 'scroll' | 'pit';
   readonly targets: readonly ShardTarget[];
+  /** The resolved indices (IndicesService remembers the expression, so alias filters apply). */
+  readonly indices: readonly IndexService[];
   keepAliveMs: number;
   expiresAt: number;
   readonly release: () => void;
@@ -110,7 +113,7 @@ export class SearchContexts {
       for (const shard of index.shards) targets.push({ index, indexPos, shardId: shard.shardId, snapshot: shard.snapshot });
     });
     const release = this.pool.hold(targets.flatMap((t) => t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }))));
-    const context: SearchContext = { id: this.next++, kind, targets, keepAliveMs, expiresAt: Date.now() + keepAliveMs, release };
+    const context: SearchContext = { id: this.next++, kind, targets, indices, keepAliveMs, expiresAt: Date.now() + keepAliveMs, release };
     this.contexts.set(context.id, context);
     return context;
   }
@@ -178,7 +181,7 @@ export class SearchContexts {
   private async page(c: SearchContext, visibleSortKeys: number): Promise<string> {
     const outcome = await this.search.search(undefined, c.request!, {
       ...c.searchOptions,
-      context: { targets: c.targets, visibleSortKeys, total: c.total ?? null, searchAfter: c.after ?? null },
+      context: { targets: c.targets, indices: c.indices, visibleSortKeys, total: c.total ?? null, searchAfter: c.after ?? null },
     });
     c.total ??= outcome.total;
     if (outcome.lastSort) c.after = outcome.lastSort;
@@ -227,7 +230,7 @@ export class SearchContexts {
     const c = this.lookup(ref.id, 'pit', ref.keepAlive === null ? null : this.keepAlive(ref.keepAlive, 'keep_alive'));
     const sort = req.sort ?? [SCORE];
     const request: SearchRequest = { ...req, sort: sort.some((s) => s.kind === 'shard_doc') ? sort : [...sort, TIEBREAKER] };
-    const outcome = await this.search.search(undefined, request, { ...opts, context: { targets: c.targets, visibleSortKeys: null, total: null, searchAfter: null } });
+    const outcome = await this.search.search(undefined, request, { ...opts, context: { targets: c.targets, indices: c.indices, visibleSortKeys: null, total: null, searchAfter: null } });
     return `{"pit_id":${JSON.stringify(this.encode(c))},${outcome.body.slice(1)}`;
   }
 

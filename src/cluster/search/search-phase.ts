@@ -57,6 +57,8 @@ export interface SearchOutcome {
 /** What a search over a held point in time takes instead of resolving and capturing. */
 export interface SearchContextView {
   readonly targets: readonly ShardTarget[];
+  /** The indices as resolved when the context opened (a filtered alias keeps filtering its searches). */
+  readonly indices?: readonly IndexService[];
   /** How many sort keys hits show in `sort` (a scroll hides its tiebreaker); null = all. */
   readonly visibleSortKeys: number | null;
   /** The total to report instead of this page's count; null = this page's. */

@@ -152,6 +152,15 @@ describe('normalizers', () => {
     const aggs = await search('custom-norm', { match_all: {} }, { size: 0, aggs: { tags: { terms: { field: 'tag' } } } });
     expect(aggs.body.aggregations.tags.buckets).toEqual([{ key: 'elan', doc_count: 2 }]);
   });
+
+  it('normalizes prefix, wildcard (literal chunks only) and range bounds; regexp stays as given', async () => {
+    expect(ids(await search('custom-norm', { prefix: { tag: 'ÉL' } })).sort()).toEqual(['1', '2']);
+    expect(ids(await search('custom-norm', { wildcard: { raw: { value: 'MI?E*' } } }))).toEqual(['1']);
+    expect(ids(await search('custom-norm', { wildcard: { tag: 'É*N' } })).sort()).toEqual(['1', '2']);
+    expect(ids(await search('custom-norm', { range: { raw: { gte: 'M', lt: 'N' } } }))).toEqual(['1']);
+    expect(ids(await search('custom-norm', { regexp: { raw: 'MI.*' } }))).toEqual([]);
+    expect(ids(await search('custom-norm', { query_string: { query: 'raw:MIX*' } }))).toEqual(['1']);
+  });
 });
 
 describe('errors at index creation', () => {

@@ -121,8 +121,10 @@ export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r
     if (isTextLike(field)) {
       const lower = r.gt ?? r.gte;
       const upper = r.lt ?? r.lte;
+      // KeywordFieldType.indexedValueForSearch: bounds normalized as the values were.
+      const bound = (v: unknown) => (v === null ? null : field.type === 'keyword' ? keywordTerm(field, String(v)) : String(v));
       return {
-        kind: 'term_range', field: field.path, lower: lower === null ? null : String(lower), upper: upper === null ? null : String(upper),
+        kind: 'term_range', field: field.path, lower: bound(lower), upper: bound(upper),
         includeLower: r.gt === null, includeUpper: r.lt === null, score: Math.fround(boost),
       };
     }
@@ -190,7 +192,29 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
     if (sayt.role === 'index_prefix') return scoredTerm(ctx, prefixField, prefix, boost);
     return { kind: 'terms', field: prefixField, terms: [prefix], score: Math.fround(boost) };
   }
-  return { kind: 'prefix', field: field.path, prefix, caseInsensitive, score: Math.fround(boost) };
+  // A keyword field's normalizer applies to the prefix (StringFieldType.prefixQuery's indexedValueForSearch).
+  const indexed = field.type === 'keyword' ? keywordTerm(field, prefix) : prefix;
+  return { kind: 'prefix', field: field.path, prefix: indexed, caseInsensitive, score: Math.fround(boost) };
+}
+
+/** `\x` escapes and runs of `?`/`*`: what a wildcard pattern's normalization leaves alone. */
+const WILDCARD_SYNTAX = /(\\.)|([?*]+)/gs;
+
+/**
+ * ES StringFieldType.normalizeWildcardPattern: a keyword field's normalizer applied to the literal
+ * chunks of a wildcard pattern, wildcards and escapes kept as they are (`F?o Ba*` → `f?o ba*`).
+ */
+export function normalizeWildcardPattern(field: ResolvedField, pattern: string): string {
+  const normalizer = field.type === 'keyword' ? normalizerOf(field) : null;
+  if (normalizer === null) return pattern;
+  let out = '';
+  let last = 0;
+  for (const m of pattern.matchAll(WILDCARD_SYNTAX)) {
+    if (m.index > last) out += normalizer.normalize(pattern.slice(last, m.index));
+    out += m[0];
+    last = m.index + m[0].length;
+  }
+  return last < pattern.length ? out + normalizer.normalize(pattern.slice(last)) : out;
 }
 
 /**
@@ -201,7 +225,8 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
 export function wildcardQuery(ctx: PlanContext, field: ResolvedField | undefined, pattern: string, boost: number, caseInsensitive: boolean): Exec {
   if (!field) return MATCH_NONE;
   requireTextLike(ctx, field, 'wildcard');
-  return asShardFailure(ctx, false, () => ({ kind: 'pattern', field: field.path, automaton: compileWildcard(pattern, { caseInsensitive }), score: Math.fround(boost) }));
+  const normalized = normalizeWildcardPattern(field, pattern);
+  return asShardFailure(ctx, false, () => ({ kind: 'pattern', field: field.path, automaton: compileWildcard(normalized, { caseInsensitive }), score: Math.fround(boost) }));
 }
 
 export interface RegexpOptions {

@@ -12,6 +12,7 @@
 import { IllegalArgumentError } from '../../errors/index.js';
 import { DEFAULT_MAX_DETERMINIZED_STATES, classOf, toDfa, type Dfa } from './automaton.js';
 import { reversePattern } from './java-regex-syntax.js';
+import { codePointBefore } from './run-automaton.js';
 import type { AssertKind, PatternNode } from './pattern-node.js';
 
 const CHAR = 0;
@@ -179,9 +180,7 @@ const WORD_CHAR = /[\p{L}\p{Nd}_]/u;
 /** java.util.regex's `\b` word characters: Character.isLetterOrDigit or `_`. */
 function isWordAt(text: string, i: number, before: boolean): boolean {
   if (before ? i <= 0 : i >= text.length) return false;
-  let at = before ? i - 1 : i;
-  if (before && at > 0 && (text.charCodeAt(at) & 0xfc00) === 0xdc00 && (text.charCodeAt(at - 1) & 0xfc00) === 0xd800) at--;
-  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at)!));
+  return WORD_CHAR.test(String.fromCodePoint(before ? codePointBefore(text, i) : text.codePointAt(i)!));
 }
 
 const isTerminator = (c: number, unixLines: boolean): boolean =>
@@ -229,8 +228,7 @@ function lookHolds(look: Look, text: string, i: number, steps: { left: number })
     if (look.behind ? j <= 0 : j >= text.length) break;
     let cp: number;
     if (look.behind) {
-      cp = text.charCodeAt(j - 1);
-      if ((cp & 0xfc00) === 0xdc00 && j >= 2 && (text.charCodeAt(j - 2) & 0xfc00) === 0xd800) cp = text.codePointAt(j - 2)!;
+      cp = codePointBefore(text, j);
       j -= cp > 0xffff ? 2 : 1;
     } else {
       cp = text.codePointAt(j)!;

@@ -4,6 +4,16 @@
  */
 import { ACCEPTS_ALL, classOf, type Dfa } from './automaton.js';
 
+/** The code point ending just before UTF-16 index `i` (> 0): a surrogate pair read whole. */
+export function codePointBefore(s: string, i: number): number {
+  const lo = s.charCodeAt(i - 1);
+  if (lo >= 0xdc00 && lo < 0xe000 && i >= 2) {
+    const hi = s.charCodeAt(i - 2);
+    if (hi >= 0xd800 && hi < 0xdc00) return ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+  }
+  return lo;
+}
+
 /** The state after reading code point `cp` in `state`, or -1 when no match is possible any more. */
 export function step(dfa: Dfa, state: number, cp: number): number {
   return dfa.trans[state * dfa.classCount + classOf(dfa, cp)];

@@ -17,17 +17,9 @@
 import { IllegalArgumentError } from '../../errors/index.js';
 import { ACCEPTS_ALL, DEFAULT_MAX_DETERMINIZED_STATES, classOf, toDfa, type Dfa } from './automaton.js';
 import { parseJavaRegex, reversePattern } from './java-regex-syntax.js';
+import { codePointBefore } from './run-automaton.js';
 
 const MAX_STEPS_PER_CHAR = 64;
-
-function codePointBefore(s: string, i: number): number {
-  const lo = s.charCodeAt(i - 1);
-  if (lo >= 0xdc00 && lo < 0xe000 && i >= 2) {
-    const hi = s.charCodeAt(i - 2);
-    if (hi >= 0xd800 && hi < 0xdc00) return ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
-  }
-  return lo;
-}
 
 export class Splitter {
   private readonly forward: Dfa;

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startProcess, type ServerProcess } from '../../bench/lib/server-process.js';
-import { findRepoRoot } from '../../bench/lib/report.js';
+import { startProcess, type ServerProcess } from '../../src/cli/server-process.js';
+import { findRepoRoot } from '../../src/cli/paths.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../../src/config/config.js';
 
 const main = join(findRepoRoot(), 'dist', 'src', 'main.js');

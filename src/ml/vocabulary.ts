@@ -10,6 +10,8 @@ export interface Vocabulary {
   readonly unkId: number;
   readonly clsId: number;
   readonly sepId: number;
+  /** `[PAD]` (0 in BERT's vocabulary; 0 when the vocabulary has none): what batches are padded with. */
+  readonly padId: number;
 }
 
 function requireId(ids: Map<string, number>, token: string): number {
@@ -26,7 +28,7 @@ export function parseVocabulary(text: string): Vocabulary {
   for (let id = 0; id < tokens.length; id++) if (!ids.has(tokens[id])) ids.set(tokens[id], id);
   const continuationIds = new Map<string, number>();
   for (const [token, id] of ids) if (token.startsWith('##') && token.length > 2) continuationIds.set(token.slice(2), id);
-  return { tokens, ids, continuationIds, unkId: requireId(ids, '[UNK]'), clsId: requireId(ids, '[CLS]'), sepId: requireId(ids, '[SEP]') };
+  return { tokens, ids, continuationIds, unkId: requireId(ids, '[UNK]'), clsId: requireId(ids, '[CLS]'), sepId: requireId(ids, '[SEP]'), padId: ids.get('[PAD]') ?? 0 };
 }
 
 /** `[PAD]`, `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]` and `[unusedN]`: never model output. */

@@ -102,7 +102,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       return state.persist();
     };
     // Model deployments restart with the server (ES persistent tasks): pools load before serving.
-    const mlService = new MlService({ nodes: config.mlNodes, workerDir: workerDir(), persist: persistState });
+    const mlService = new MlService({ nodes: config.mlNodes, workerDir: workerDir(), persist: persistState, modelsDir: dataDir.modelsDir });
     ml = mlService;
     state.register('ml', () => mlService.snapshot());
     await mlService.restore(state.section<MlState>('ml'));

@@ -1,52 +1,39 @@
 /**
- * Worker entry for ML deployments: each thread of an allocation loads the built-in model once
- * (at thread start, so a started deployment answers its first request without a load) and encodes
- * the texts it is sent. Probe threads (`workerData.probe`) load lazily instead, so `describe` can
- * measure the thread's memory before and after the load.
+ * Worker entry for ML deployments: each thread of an allocation loads its model once (at thread
+ * start, so a started deployment answers its first request without a load) and encodes the texts
+ * it is sent. The model is the built-in one, a user's ONNX model, or the built-in one in simulation
+ * mode (ml/loaded-model.ts). Probe threads (`workerData.probe`) load lazily instead, so `describe`
+ * can measure the thread's memory before and after the load.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { workerData } from 'node:worker_threads';
 import { EsError, InternalError } from '../src/errors/index.js';
-import { encode as encodeText, loadSparseModel, type SparseModel } from '../src/ml/index.js';
+import { loadModel, type LoadedModel } from '../src/ml/index.js';
 import type { DescribeModelReply, DescribeModelTask, EncodeReply, EncodeTask, EncodeWorkerData, EncodedText } from './protocol.js';
 
-let model: SparseModel | null = null;
-let loadError: EsError | null = null;
-
-function loaded(): SparseModel {
-  if (loadError) throw loadError;
-  if (!model) {
-    try {
-      model = loadSparseModel();
-    } catch (e) {
-      loadError = asEsError(e, 'could not load the model');
-      throw loadError;
-    }
-  }
-  return model;
-}
+const data = workerData as EncodeWorkerData;
+let loading: Promise<LoadedModel> | null = null;
 
 function asEsError(e: unknown, what: string): EsError {
   return e instanceof EsError ? e : new InternalError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-if (!(workerData as EncodeWorkerData | undefined)?.probe) {
-  try {
-    loaded();
-  } catch {
-    // kept in loadError: every task answers with it
-  }
+/** The model, loaded once per thread; a failed load is remembered and every task answers with it. */
+function loaded(): Promise<LoadedModel> {
+  loading ??= loadModel(data.model).catch((e: unknown) => {
+    throw asEsError(e, 'could not load the model');
+  });
+  return loading;
 }
 
-export function encode(task: EncodeTask): EncodeReply {
+if (!data.probe) loaded().catch(() => undefined);
+
+export async function encode(task: EncodeTask): Promise<EncodeReply> {
   try {
-    const m = loaded();
-    const value: EncodedText[] = new Array(task.texts.length);
-    for (let i = 0; i < task.texts.length; i++) {
-      const v = encodeText(m, task.texts[i]);
-      value[i] = { tokens: v.tokens, weights: v.weights, isTruncated: v.isTruncated };
-    }
+    const m = await loaded();
+    const vectors = await m.encode(task.texts, task.purpose ?? 'document');
+    const value: EncodedText[] = vectors.map((v) => ({ tokens: v.tokens, weights: v.weights, isTruncated: v.isTruncated }));
     return { ok: true, value };
   } catch (e) {
     return { ok: false, error: asEsError(e, 'inference failed').toPlain() };
@@ -54,9 +41,9 @@ export function encode(task: EncodeTask): EncodeReply {
 }
 
 /** Answers once the model is loaded: the pool sends one per thread before it reports started. */
-export function ready(): EncodeReply {
+export async function ready(): Promise<EncodeReply> {
   try {
-    loaded();
+    await loaded();
     return { ok: true, value: [] };
   } catch (e) {
     return { ok: false, error: asEsError(e, 'could not load the model').toPlain() };
@@ -73,10 +60,10 @@ function footprint(): number {
   return h.used_heap_size + (h.external_memory ?? 0);
 }
 
-export function describe(task: DescribeModelTask): DescribeModelReply {
+export async function describe(task: DescribeModelTask): Promise<DescribeModelReply> {
   try {
-    const m = loaded();
-    encodeText(m, task.sample);
+    const m = await loaded();
+    await m.encode([task.sample], 'document');
     collect();
     return { ok: true, value: { sizeBytes: m.sizeBytes, threadFootprintBytes: footprint() } };
   } catch (e) {

@@ -10,6 +10,7 @@
 import type { PlainError } from '../src/errors/index.js';
 import type { BuildDocument, DocumentParseLimits, IndexTextSettings, RootMapping } from '../src/index/index.js';
 import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
+import type { ModelSpec } from '../src/ml/index.js';
 
 export const SEGMENT_CHANNEL = 'threadsearch:segments';
 
@@ -86,6 +87,8 @@ export type MergeSegmentsReply = WorkerReply<SegmentBuilt>;
  */
 export interface EncodeTask {
   readonly texts: readonly string[];
+  /** `query`: an idf-mode user model weights the texts from its idf.json without a model pass. */
+  readonly purpose?: 'document' | 'query';
 }
 
 export interface EncodedText {
@@ -113,6 +116,8 @@ export type DescribeModelReply = { readonly ok: true; readonly value: ModelDescr
 /** `workerData` of encode threads: probe threads load the model lazily, to measure it. */
 export interface EncodeWorkerData {
   readonly probe: boolean;
+  /** Which model the thread loads (built-in, ONNX folder, simulation) and its runtime threads. */
+  readonly model: ModelSpec;
 }
 
 /** A large request body to decode and parse as JSON off the main thread (cluster/body-pool.ts). */

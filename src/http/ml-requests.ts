@@ -9,7 +9,7 @@ import {
 } from '../dsl/index.js';
 import { parseByteSize } from '../common/byte-size.js';
 import { parseTimeValue } from '../common/time-value.js';
-import { parseAllocationState, parsePriority, START_DEFAULTS, type StartDeploymentRequest } from '../cluster/index.js';
+import { parseAllocationState, parsePriority, parseSimulation, START_DEFAULTS, type StartDeploymentRequest } from '../cluster/index.js';
 import { intParam, type Query } from './params.js';
 
 function unknownField(parser: string, key: string): XContentParseError {
@@ -43,6 +43,8 @@ export interface PutModelBody {
   readonly fieldNames: readonly string[];
   /** `definition` / `compressed_definition` was sent (this server cannot load one). */
   readonly hasDefinition: boolean;
+  /** `location.local.path`: a user model folder (threadsearch's location type beside ES's `index`). */
+  readonly localPath: string | null;
 }
 
 /** `PUT _ml/trained_models/<id>` (ES TrainedModelConfig.STRICT_PARSER, the fields this server reads). */
@@ -51,9 +53,13 @@ export function parsePutModel(body: string | null, modelId: string): PutModelBod
   const json = parseJsonObject(body);
   let fieldNames: string[] | null = null;
   let hasDefinition = false;
+  let localPath: string | null = null;
   parseBody(() => forEachEntry(json, (key, value) => {
     if (!PUT_MODEL_FIELDS.has(key)) throw unknownField('trained_model_config', key);
     switch (key) {
+      case 'location':
+        localPath = parseLocation(readObjectField('trained_model_config', key, value));
+        break;
       case 'model_id': {
         const id = readString('trained_model_config', key, value);
         if (id !== modelId) throw new StatusError(`Inconsistent model_id; '${id}' specified in the body differs from '${modelId}' specified as a URL argument`, 400);
@@ -90,7 +96,23 @@ export function parsePutModel(body: string | null, modelId: string): PutModelBod
     }
   }));
   if (fieldNames === null && !hasDefinition) throw new IllegalArgumentError('[input] must not be null.');
-  return { fieldNames: fieldNames ?? [], hasDefinition };
+  return { fieldNames: fieldNames ?? [], hasDefinition, localPath };
+}
+
+/** `location`: ES's `{index: {name}}` (accepted, as ES stores every model there) or `{local: {path}}`. */
+function parseLocation(location: JsonObject): string | null {
+  let path: string | null = null;
+  forEachEntry(location, (type, value) => {
+    const body = readObjectField('model_location', type, value);
+    if (type === 'index') return;
+    if (type !== 'local') throw new XContentParseError(`[model_location] unknown location type [${type}]; expected [index] or [local]`, undefined, 'key');
+    forEachEntry(body, (key, v) => {
+      if (key !== 'path') throw unknownField('local_model_location', key);
+      path = readString('local_model_location', key, v);
+    });
+    if (path === null) throw new IllegalArgumentError('[location.local.path] must be set');
+  });
+  return path;
 }
 
 function readObjectField(parser: string, field: string, v: unknown): JsonObject {
@@ -155,7 +177,8 @@ export function parseInfer(body: string | null, inputField: string): InferBody {
   return { texts, resultsField };
 }
 
-export const START_PARAMS = ['number_of_allocations', 'threads_per_allocation', 'queue_capacity', 'wait_for', 'deployment_id', 'timeout', 'priority', 'cache_size'];
+/** ES's `_start` parameters, and `simulate` (threadsearch's simulation mode). */
+export const START_PARAMS = ['number_of_allocations', 'threads_per_allocation', 'queue_capacity', 'wait_for', 'deployment_id', 'timeout', 'priority', 'cache_size', 'simulate'];
 
 /**
  * `_start`: parameters from the body (8.16+ clients) and then the query string (what v8 clients
@@ -196,6 +219,7 @@ export function parseStartDeployment(modelId: string, query: Query, body: string
     waitFor: values.wait_for !== undefined ? parseAllocationState(values.wait_for) : START_DEFAULTS.waitFor,
     priority: values.priority !== undefined ? parsePriority(values.priority) : START_DEFAULTS.priority,
     cacheSize: values.cache_size !== undefined ? byteSizeParam(values.cache_size, 'cache_size') : null,
+    simulate: values.simulate !== undefined ? parseSimulation(values.simulate) : null,
   };
   if (request.deploymentId === '') throw new IllegalArgumentError('[deployment_id] must not be empty');
   return { request, timeoutText: timeout.text };

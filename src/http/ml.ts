@@ -41,7 +41,9 @@ export function mlRoutes(ml: MlService): RouteDef[] {
     const timeout = timeParam(req.query.timeout, 'timeout', DEFAULT_INFER_TIMEOUT_MS);
     const vectors = await ml.infer(id, body.texts, { timeoutMs: timeout.ms, timeoutText: timeout.text });
     const results = vectors.map((v) => inferenceResultJson(v, body.resultsField)).join(',');
-    return { body: `{"inference_results":[${results}]}` };
+    // A simulated deployment says so in every answer: its cost is BERT-base's, its vectors the built-in model's.
+    const simulation = ml.simulation(id);
+    return { body: `{"inference_results":[${results}]${simulation ? `,"simulation":${JSON.stringify(simulation)}` : ''}}` };
   };
   return [
     {
@@ -66,7 +68,7 @@ export function mlRoutes(ml: MlService): RouteDef[] {
         const body = parsePutModel(req.body, id);
         if (body.hasDefinition) throw onlyBuiltInModels(id);
         boolParam(req.query, 'wait_for_completion', false);
-        return { body: await ml.putModel(id, body.fieldNames) };
+        return { body: await ml.putModel(id, body.fieldNames, body.localPath) };
       },
     },
     {

@@ -4,6 +4,7 @@
  * upper bound on queue_capacity is current ES's (100000).
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
+import { SIMULATIONS, type Simulation } from './onnx/simulation-graph.js';
 
 export type AllocationState = 'starting' | 'started' | 'fully_allocated';
 export type Priority = 'normal' | 'low';
@@ -32,6 +33,8 @@ export interface DeploymentRecord {
   readonly cache_size: number | null;
   /** Epoch millis. */
   readonly start_time: number;
+  /** Simulation mode: each inference also runs this graph (threadsearch's own setting; absent = none). */
+  readonly simulate?: Simulation;
 }
 
 export interface StartDeploymentRequest {
@@ -44,6 +47,14 @@ export interface StartDeploymentRequest {
   readonly waitFor: AllocationState;
   readonly priority: Priority;
   readonly cacheSize: number | null;
+  readonly simulate: Simulation | null;
+}
+
+/** `simulate`: the name of a cost graph (threadsearch's own `_start` setting). */
+export function parseSimulation(value: string): Simulation {
+  const v = value.trim().toLowerCase();
+  if ((SIMULATIONS as readonly string[]).includes(v)) return v as Simulation;
+  throw new IllegalArgumentError(`[simulate] must be one of [${SIMULATIONS.join(', ')}] but was [${value.slice(0, 40)}]`);
 }
 
 /** ES AllocationStatus.State.fromString: an enum name, any case. */

@@ -11,6 +11,11 @@ export { loadSparseModel, readSparseModel, sparseModelDir, SPARSE_MODEL_ID, type
 export { basicTokenize, wordpiece, tokenize, inputIds, MAX_SEQUENCE_LENGTH, type TokenizedText } from './wordpiece-tokenizer.js';
 export { parseVocabulary, isSpecialToken, type Vocabulary } from './vocabulary.js';
 
+// User ONNX models and the simulation mode (what inference threads load).
+export { loadModel, type LoadedModel, type ModelSpec } from './loaded-model.js';
+export { readModelFolder, CONFIG_FILE, type ModelFolder, type SparseEncoderConfig } from './onnx/model-folder.js';
+export { SIMULATIONS, type Simulation } from './onnx/simulation-graph.js';
+
 // Model management (pure parts): configs, deployment parameters, ML nodes, memory, placement.
 export * from './ml-node.js';
 export * from './memory-estimate.js';

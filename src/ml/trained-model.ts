@@ -1,8 +1,9 @@
 /**
  * Trained model configurations (ES TrainedModelConfig) for the models this server can register:
- * only built-in ones, whose artifacts ship with the server, so a PUT registers the model without
- * downloading anything and it is `fully_defined` at once. The stored record is plain data (the
- * `ml` cluster-state section); the ES JSON shape is rendered from it.
+ * built-in ones, whose artifacts ship with the server, and user ONNX sparse encoders read from a
+ * local folder (`location.local.path`), so a PUT registers the model without downloading anything
+ * and it is `fully_defined` at once. The stored record is plain data (the `ml` cluster-state
+ * section); the ES JSON shape is rendered from it.
  */
 import { SPARSE_MODEL_ID } from './sparse-model.js';
 import type { ModelMemory } from './memory-estimate.js';
@@ -19,6 +20,10 @@ export interface TrainedModelRecord {
   readonly per_deployment_memory_bytes: number;
   /** One inference thread's measured footprint (ES `metadata.per_allocation_memory_bytes`, per thread here). */
   readonly per_allocation_memory_bytes: number;
+  /** A user ONNX model's folder (absent for built-in models). */
+  readonly location?: { readonly local: { readonly path: string } };
+  /** Positions per text of a user model (its `max_tokens`). */
+  readonly max_sequence_length?: number;
 }
 
 /** What a worker thread measures about the built-in model (see workers/encode.ts `describe`). */
@@ -50,8 +55,15 @@ export function modelMemory(r: TrainedModelRecord, threadsPerAllocation = 1): Mo
   };
 }
 
-export function newModelRecord(modelId: string, fieldNames: readonly string[], probe: ModelProbe, now: number): TrainedModelRecord {
+/** A user model's folder and sequence length (null for built-in models). */
+export interface LocalModel {
+  readonly path: string;
+  readonly maxSequenceLength: number;
+}
+
+export function newModelRecord(modelId: string, fieldNames: readonly string[], probe: ModelProbe, now: number, local: LocalModel | null = null): TrainedModelRecord {
   return {
+    ...(local ? { location: { local: { path: local.path } }, max_sequence_length: local.maxSequenceLength } : {}),
     model_id: modelId,
     create_time: now,
     input: { field_names: [...fieldNames] },
@@ -73,8 +85,8 @@ export function renderModelConfig(r: TrainedModelRecord, options: { definitionSt
     model_size_bytes: r.model_size_bytes,
     estimated_operations: 0,
     license_level: 'platinum',
-    description: builtIn?.description ?? '',
-    tags: ['elastic'],
+    description: builtIn?.description ?? (r.location ? 'ONNX sparse encoder (SPLADE max pooling) from a local model folder' : ''),
+    tags: builtIn ? ['elastic'] : [],
     metadata: {
       per_deployment_memory_bytes: r.per_deployment_memory_bytes,
       per_allocation_memory_bytes: r.per_allocation_memory_bytes,
@@ -84,11 +96,11 @@ export function renderModelConfig(r: TrainedModelRecord, options: { definitionSt
       text_expansion: {
         vocabulary: { index: NATIVE_DEFINITION_STORE },
         tokenization: {
-          bert: { do_lower_case: true, with_special_tokens: true, max_sequence_length: builtIn?.maxSequenceLength ?? 512, truncate: 'first', span: -1 },
+          bert: { do_lower_case: true, with_special_tokens: true, max_sequence_length: builtIn?.maxSequenceLength ?? r.max_sequence_length ?? 512, truncate: 'first', span: -1 },
         },
       },
     },
-    location: { index: { name: NATIVE_DEFINITION_STORE } },
+    location: r.location ? { local: { path: r.location.local.path } } : { index: { name: NATIVE_DEFINITION_STORE } },
     ...(options.definitionStatus ? { fully_defined: true } : {}),
   };
 }

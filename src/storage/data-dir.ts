@@ -26,6 +26,8 @@ export interface DataDir {
   readonly indicesDir: string;
   /** Finished task results (`tasks/<n>.json`). */
   readonly tasksDir: string;
+  /** User model folders (`models/<model id>/`) and generated simulation graphs (`models/.simulation/`). */
+  readonly modelsDir: string;
   shardDir(indexUuid: string, shard: number): string;
   indexDir(indexUuid: string): string;
   /** Releases the lock (graceful shutdown). */
@@ -116,6 +118,7 @@ export function openDataDir(root: string): DataDir {
     clusterStateFile: join(root, 'cluster-state.json'),
     indicesDir: join(root, 'indices'),
     tasksDir: join(root, 'tasks'),
+    modelsDir: join(root, 'models'),
     indexDir: (uuid) => join(root, 'indices', uuid),
     shardDir: (uuid, shard) => join(root, 'indices', uuid, String(shard)),
     unlock: () => {

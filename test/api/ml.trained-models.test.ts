@@ -30,9 +30,9 @@ describe('before the model is registered', () => {
 describe('PUT /_ml/trained_models/<id>', () => {
   it('refuses models that are not built in, and model definitions', async () => {
     const other = await t.request('PUT', '/_ml/trained_models/my-bert', { input: { field_names: ['text'] } });
-    expectEsError(other, 400, 'status_exception', 'Cannot create model [my-bert]: only the built-in models [.sparse_model_2] can be registered on this server; uploading model definitions is not supported');
+    expectErrorType(other, 400, 'status_exception', /^Cannot create model \[my-bert\]: besides the built-in models \[\.sparse_model_2\], this server loads ONNX models from a local folder; give its path as \[location\.local\.path\] or place one at \[.*models\/my-bert\]; uploading model definitions is not supported$/);
     const withDefinition = await t.request('PUT', URL, { input: { field_names: ['text'] }, compressed_definition: 'H4sI' });
-    expectErrorType(withDefinition, 400, 'status_exception', /only the built-in models/);
+    expectErrorType(withDefinition, 400, 'status_exception', /uploading model definitions is not supported/);
   });
 
   it.each([

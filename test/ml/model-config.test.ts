@@ -27,7 +27,7 @@ describe('matchIds', () => {
 function request(overrides: Partial<StartDeploymentRequest>): StartDeploymentRequest {
   return {
     modelId: 'm', deploymentId: 'm', numberOfAllocations: 1, threadsPerAllocation: 1, queueCapacity: 1024, timeoutMs: 20_000,
-    waitFor: 'started', priority: 'normal', cacheSize: null, ...overrides,
+    waitFor: 'started', priority: 'normal', cacheSize: null, simulate: null, ...overrides,
   };
 }
 

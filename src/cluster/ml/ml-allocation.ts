@@ -1,14 +1,16 @@
 /**
- * One model allocation: a Piscina pool of `threads_per_allocation` encode threads. It serves one
- * request at a time (its owner, MlDeployment, only hands it a request when it is idle); a
- * request's texts are split into one contiguous chunk per thread, balanced by length, so a large
- * request's latency drops with more threads, as libtorch's intra-op threads do for ES.
+ * One model allocation. It serves one request at a time (its owner, MlDeployment, only hands it a
+ * request when it is idle). For the built-in model it is a Piscina pool of `threads_per_allocation`
+ * encode threads, a request's texts split into one contiguous chunk per thread, balanced by length,
+ * so a large request's latency drops with more threads, as libtorch's intra-op threads do for ES.
+ * For an ONNX model (or the simulation mode) it is one thread whose onnxruntime session has
+ * `threads_per_allocation` intra-op threads, which parallelise each batch's matrix products.
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { workerExecArgv } from '../worker-exec-argv.js';
 import { EsError, InternalError } from '../../errors/index.js';
-import type { SparseVector } from '../../ml/index.js';
+import type { ModelSpec, SparseVector } from '../../ml/index.js';
 import { TASK, type EncodeReply, type EncodeTask, type EncodeWorkerData } from '../../../workers/protocol.js';
 
 /** A short text every thread encodes once at start: the deployment is only "started" if this works. */
@@ -18,11 +20,19 @@ export function encodeWorkerFile(workerDir: URL): string {
   return fileURLToPath(new URL('encode.js', workerDir));
 }
 
+/** What a deployment's allocations load, and with how many runtime threads. */
+export type AllocationModel = Omit<ModelSpec, 'threads'>;
+
 export class MlAllocation {
   private readonly pool: Piscina;
+  /** Pool threads: `threads_per_allocation` for the built-in model, 1 when the runtime owns the threads. */
+  readonly threads: number;
   private closed = false;
 
-  constructor(readonly threads: number, workerDir: URL) {
+  constructor(threadsPerAllocation: number, workerDir: URL, model: AllocationModel) {
+    const runtimeThreads = model.onnxPath !== null || model.simulate !== null;
+    const threads = runtimeThreads ? 1 : threadsPerAllocation;
+    this.threads = threads;
     this.pool = new Piscina({
       filename: encodeWorkerFile(workerDir),
       minThreads: threads,
@@ -34,7 +44,7 @@ export class MlAllocation {
       concurrentTasksPerWorker: 1,
       recordTiming: false,
       execArgv: workerExecArgv(),
-      workerData: { probe: false } satisfies EncodeWorkerData,
+      workerData: { probe: false, model: { ...model, threads: runtimeThreads ? threadsPerAllocation : 1 } } satisfies EncodeWorkerData,
     });
     // A worker failing while idle: Piscina replaces it; without a listener the event would throw.
     this.pool.on('error', () => {});
@@ -47,9 +57,9 @@ export class MlAllocation {
   }
 
   /** Encodes `texts`, split over the allocation's threads; results in input order. */
-  async encode(texts: readonly string[]): Promise<SparseVector[]> {
+  async encode(texts: readonly string[], purpose: 'document' | 'query' = 'document'): Promise<SparseVector[]> {
     const chunks = splitByLength(texts, this.threads);
-    const parts = await Promise.all(chunks.map((c) => this.runTask({ texts: c })));
+    const parts = await Promise.all(chunks.map((c) => this.runTask({ texts: c, purpose })));
     return parts.flat();
   }
 

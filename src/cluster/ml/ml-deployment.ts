@@ -8,13 +8,14 @@
  */
 import { EsError, InternalError, RejectedExecutionError, StatusError } from '../../errors/index.js';
 import type { Allocations, DeploymentRecord, SparseVector } from '../../ml/index.js';
-import { MlAllocation } from './ml-allocation.js';
+import { MlAllocation, type AllocationModel } from './ml-allocation.js';
 
 export type RoutingState = 'starting' | 'started' | 'stopping' | 'failed';
 export type AssignmentState = 'starting' | 'started' | 'stopping' | 'failed';
 
 interface Pending {
   readonly texts: readonly string[];
+  readonly purpose: 'document' | 'query';
   readonly resolve: (v: SparseVector[]) => void;
   readonly reject: (e: unknown) => void;
   settled: boolean;
@@ -106,6 +107,8 @@ class NodeProcess {
 export interface DeploymentOptions {
   readonly record: DeploymentRecord;
   readonly workerDir: URL;
+  /** What the allocations load. */
+  readonly model: AllocationModel;
   /** Called whenever allocation counts or states change (waiters re-check their condition). */
   readonly onChange: () => void;
 }
@@ -114,6 +117,7 @@ export class MlDeployment {
   record: DeploymentRecord;
   private readonly processes = new Map<string, NodeProcess>();
   private readonly workerDir: URL;
+  readonly model: AllocationModel;
   private readonly onChange: () => void;
   state: AssignmentState = 'starting';
   /** Why the deployment holds fewer allocations than its target (placement explanation), or ''. */
@@ -126,6 +130,7 @@ export class MlDeployment {
   constructor(options: DeploymentOptions) {
     this.record = options.record;
     this.workerDir = options.workerDir;
+    this.model = options.model;
     this.onChange = options.onChange;
   }
 
@@ -185,7 +190,7 @@ export class MlDeployment {
 
   private async startAllocation(p: NodeProcess): Promise<void> {
     p.starting++;
-    const allocation = new MlAllocation(this.record.threads_per_allocation, this.workerDir);
+    const allocation = new MlAllocation(this.record.threads_per_allocation, this.workerDir, this.model);
     try {
       await allocation.start();
     } catch (e) {
@@ -245,11 +250,11 @@ export class MlDeployment {
    * Encodes `texts`. Rejects with 409 when no allocation has started, 429 when the chosen node's
    * queue holds `queue_capacity` requests, 408 after `timeoutMs` (queued requests leave the queue).
    */
-  infer(texts: readonly string[], timeoutMs: number, timeoutText: string): Promise<SparseVector[]> {
+  infer(texts: readonly string[], timeoutMs: number, timeoutText: string, purpose: 'document' | 'query' = 'document'): Promise<SparseVector[]> {
     const p = this.stopped ? null : this.route();
     if (!p) return Promise.reject(new StatusError(`Trained model deployment [${this.id}] is not allocated to any nodes`, 409));
     return new Promise<SparseVector[]>((resolve, reject) => {
-      const pending: Pending = { texts, resolve, reject, settled: false, timer: null };
+      const pending: Pending = { texts, purpose, resolve, reject, settled: false, timer: null };
       const idle = p.idle.pop();
       if (idle) {
         this.run(p, idle, pending);
@@ -274,7 +279,7 @@ export class MlDeployment {
 
   private run(p: NodeProcess, allocation: MlAllocation, pending: Pending): void {
     const started = performance.now();
-    const work = allocation.encode(pending.texts).then(
+    const work = allocation.encode(pending.texts, pending.purpose).then(
       (result) => {
         p.record(pending.texts.length, performance.now() - started);
         this.settle(pending, () => pending.resolve(result));

@@ -10,14 +10,18 @@ import {
 } from '../../errors/index.js';
 import {
   BUILT_IN_MODELS, byteSizeString, estimateMemoryUsageBytes, matchIds, modelMemory, newModelRecord, placeAllocations, reduceAllocations,
-  renderModelConfig, validateStartDeployment, validateUpdateDeployment, type AllocationState, type DeploymentRecord, type MlNodeSpec,
-  type ModelProbe, type PlacedDeployment, type SparseInference, type SparseVector, type StartDeploymentRequest, type TrainedModelRecord,
+  readModelFolder, renderModelConfig, validateStartDeployment, validateUpdateDeployment, type AllocationState, type DeploymentRecord,
+  type LocalModel, type MlNodeSpec, type ModelProbe, type ModelSpec, type PlacedDeployment, type Simulation, type SparseInference,
+  type SparseVector, type StartDeploymentRequest, type TrainedModelRecord,
 } from '../../ml/index.js';
+import type { AllocationModel } from './ml-allocation.js';
 import { MlDeployment, type MlThreadPoolStats } from './ml-deployment.js';
 import { probeModel } from './ml-model-probe.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** What http/ needs from ml/ to parse and render the trained model APIs (http/ imports cluster/ only). */
-export { inferenceResultJson, parseAllocationState, parsePriority, START_DEFAULTS, type StartDeploymentRequest } from '../../ml/index.js';
+export { inferenceResultJson, parseAllocationState, parsePriority, parseSimulation, START_DEFAULTS, type StartDeploymentRequest } from '../../ml/index.js';
 
 /** The `ml` cluster-state section. */
 export interface MlState {
@@ -30,8 +34,22 @@ export interface MlServiceOptions {
   readonly workerDir: URL;
   /** Makes a change durable (cluster state markChanged + persist). */
   readonly persist: () => Promise<void>;
-  /** Measures the built-in model (a worker thread loads it); replaceable in tests. */
-  readonly probe?: (workerDir: URL) => Promise<ModelProbe>;
+  /** Measures (and so checks) a model in a worker thread; replaceable in tests. */
+  readonly probe?: (workerDir: URL, model?: ModelSpec) => Promise<ModelProbe>;
+  /**
+   * `<data>/models`: where a user model `<id>` is looked for when its PUT names no folder, and where
+   * simulation graphs are generated (`.simulation/`). Null: neither is available.
+   */
+  readonly modelsDir?: string | null;
+}
+
+/** ES's model id rule (TrainedModelConfig / MlStrings.isValidId): also keeps ids safe as folder names. */
+const VALID_MODEL_ID = /^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$/;
+
+/** What a simulated deployment's `_infer` and `_stats` say about it. */
+export interface SimulationNote {
+  readonly graph: Simulation;
+  readonly note: string;
 }
 
 /** ES's default `timeout` of `_infer`. */
@@ -52,7 +70,8 @@ export class MlService implements SparseInference {
   private readonly nodes: readonly MlNodeSpec[];
   private readonly workerDir: URL;
   private readonly persistState: () => Promise<void>;
-  private readonly probe: (workerDir: URL) => Promise<ModelProbe>;
+  private readonly probe: (workerDir: URL, model?: ModelSpec) => Promise<ModelProbe>;
+  private readonly modelsDir: string | null;
   /** Serialises changes (put, delete, start, stop, update), as ES's master does. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -62,6 +81,16 @@ export class MlService implements SparseInference {
     this.workerDir = options.workerDir;
     this.persistState = options.persist;
     this.probe = options.probe ?? probeModel;
+    this.modelsDir = options.modelsDir ?? null;
+  }
+
+  /** What a deployment's allocations load: the model's folder (user models) and the simulation graph, if any. */
+  private allocationModel(model: TrainedModelRecord, simulate: Simulation | null): AllocationModel {
+    return {
+      onnxPath: model.location?.local.path ?? null,
+      simulate,
+      simulationDir: this.modelsDir === null ? null : join(this.modelsDir, '.simulation'),
+    };
   }
 
   snapshot(): MlState {
@@ -76,14 +105,14 @@ export class MlService implements SparseInference {
     for (const r of state.deployments ?? []) {
       const model = this.models.get(r.model_id);
       if (!model) continue;
-      const d = this.newDeployment(r);
+      const d = this.newDeployment(r, model);
       starts.push(this.allocate(d, model));
     }
     await Promise.all(starts);
   }
 
-  private newDeployment(record: DeploymentRecord): MlDeployment {
-    const d = new MlDeployment({ record, workerDir: this.workerDir, onChange: () => this.changed() });
+  private newDeployment(record: DeploymentRecord, model: TrainedModelRecord): MlDeployment {
+    const d = new MlDeployment({ record, workerDir: this.workerDir, model: this.allocationModel(model, record.simulate ?? null), onChange: () => this.changed() });
     this.deployments.set(record.deployment_id, d);
     return d;
   }
@@ -150,17 +179,39 @@ export class MlService implements SparseInference {
     return { count: m.ids.length, trained_model_configs: m.ids.map((id) => renderModelConfig(this.models.get(id)!, { definitionStatus })) };
   }
 
-  putModel(modelId: string, fieldNames: readonly string[]): Promise<Record<string, unknown>> {
+  /**
+   * Registers a built-in model, or a user ONNX model from `localPath` (else `<data>/models/<id>`):
+   * its folder is checked here and its graph loaded and run once in a worker thread, so a bad
+   * model is refused with the reason and nothing is stored.
+   */
+  putModel(modelId: string, fieldNames: readonly string[], localPath: string | null = null): Promise<Record<string, unknown>> {
     return this.serial(async () => {
-      if (!BUILT_IN_MODELS.has(modelId)) throw onlyBuiltInModels(modelId);
+      const builtIn = BUILT_IN_MODELS.has(modelId);
+      if (builtIn && localPath !== null) throw new StatusError(`Cannot create model [${modelId}]: built-in models take no [location]`, 400);
+      if (!builtIn && !VALID_MODEL_ID.test(modelId)) {
+        throw new StatusError(`Invalid model_id; '${modelId.slice(0, 80)}' can contain lowercase alphanumeric (a-z and 0-9), hyphens or underscores; must start and end with alphanumeric`, 400);
+      }
       if (this.models.has(modelId)) throw new TrainedModelExistsError(modelId);
       if (this.deployments.has(modelId)) throw new StatusError(`Cannot create model [${modelId}] the id is the same as an current model deployment`, 400);
-      const probe = await this.probe(this.workerDir);
-      const record = newModelRecord(modelId, fieldNames, probe, Date.now());
+      let local: LocalModel | null = null;
+      if (!builtIn) {
+        const path = localPath ?? this.defaultModelFolder(modelId);
+        if (path === null) throw onlyBuiltInModels(modelId, this.modelsDir);
+        local = { path, maxSequenceLength: readModelFolder(path).config.max_tokens };
+      }
+      const probe = await this.probe(this.workerDir, { onnxPath: local?.path ?? null, simulate: null, simulationDir: null, threads: 1 });
+      const record = newModelRecord(modelId, fieldNames, probe, Date.now(), local);
       this.models.set(modelId, record);
       await this.persist();
       return renderModelConfig(record);
     });
+  }
+
+  /** `<data>/models/<id>` when it holds a model. */
+  private defaultModelFolder(modelId: string): string | null {
+    if (this.modelsDir === null) return null;
+    const dir = join(this.modelsDir, modelId);
+    return existsSync(join(dir, 'model.onnx')) ? dir : null;
   }
 
   deleteModel(modelId: string, force: boolean): Promise<void> {
@@ -215,19 +266,42 @@ export class MlService implements SparseInference {
         400,
       );
     }
+    if (r.simulate !== null) await this.prepareSimulation(model, r.simulate);
     const record: DeploymentRecord = {
       deployment_id: r.deploymentId, model_id: r.modelId, number_of_allocations: r.numberOfAllocations, threads_per_allocation: r.threadsPerAllocation,
-      queue_capacity: r.queueCapacity, priority: r.priority, cache_size: r.cacheSize, start_time: Date.now(),
+      queue_capacity: r.queueCapacity, priority: r.priority, cache_size: r.cacheSize, start_time: Date.now(), ...(r.simulate !== null ? { simulate: r.simulate } : {}),
     };
     // A deployment no node can take a single allocation of is refused outright (ES deletes it).
     const fit = placeAllocations(this.nodes, this.othersThan(null), {
       threadsPerAllocation: record.threads_per_allocation, memory: modelMemory(model, record.threads_per_allocation), targetAllocations: record.number_of_allocations,
     });
     if (fit.allocationCount === 0) throw new NoMlCapacityError(fit.reason ?? 'none');
-    const d = this.newDeployment(record);
+    const d = this.newDeployment(record, model);
     await this.persist();
     void this.allocate(d, model);
     return d;
+  }
+
+  /**
+   * Simulation mode applies to built-in models; its graph is generated (first use) and loaded once
+   * in a worker before any allocation starts, so allocations only load it and a missing runtime is
+   * a clear 400 rather than failed allocations.
+   */
+  private async prepareSimulation(model: TrainedModelRecord, simulate: Simulation): Promise<void> {
+    if (model.location) throw new StatusError(`[simulate] applies to built-in models only; [${model.model_id}] is a user model and costs what it costs`, 400);
+    if (this.modelsDir === null) throw new StatusError('[simulate] needs a data directory to generate its graph in', 400);
+    await this.probe(this.workerDir, { ...this.allocationModel(model, simulate), threads: 1 });
+  }
+
+  /** A simulated deployment's note for `_infer` answers (null when `id` is not simulated or unknown). */
+  simulation(id: string): SimulationNote | null {
+    let d: MlDeployment;
+    try {
+      d = this.deploymentFor(id);
+    } catch {
+      return null;
+    }
+    return simulationNote(d.record);
   }
 
   private othersThan(except: MlDeployment | null): PlacedDeployment[] {
@@ -333,7 +407,7 @@ export class MlService implements SparseInference {
     return this.models.get(d.record.model_id)!.input.field_names[0];
   }
 
-  infer(id: string, texts: readonly string[], options: { timeoutMs?: number; timeoutText?: string } = {}): Promise<SparseVector[]> {
+  infer(id: string, texts: readonly string[], options: { timeoutMs?: number; timeoutText?: string; purpose?: 'document' | 'query' } = {}): Promise<SparseVector[]> {
     if (this.closed) return Promise.reject(new InternalError('the ML service is shutting down'));
     let d: MlDeployment;
     try {
@@ -342,7 +416,7 @@ export class MlService implements SparseInference {
       return Promise.reject(e);
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_INFER_TIMEOUT_MS;
-    return d.infer(texts, timeoutMs, options.timeoutText ?? `${timeoutMs}ms`);
+    return d.infer(texts, timeoutMs, options.timeoutText ?? `${timeoutMs}ms`, options.purpose ?? 'document');
   }
 
   // ---- rendering ----
@@ -377,6 +451,7 @@ export class MlService implements SparseInference {
       priority: d.record.priority,
       per_deployment_memory_bytes: memory.perDeploymentMemoryBytes,
       per_allocation_memory_bytes: memory.perAllocationMemoryBytes,
+      ...(d.record.simulate ? { simulate: d.record.simulate } : {}),
     });
   }
 
@@ -419,7 +494,7 @@ export class MlService implements SparseInference {
           pipeline_count: 0,
           ingest: { total: { count: 0, time_in_millis: 0, current: 0, failed: 0 }, pipelines: {} },
           inference_stats: { failure_count: counters.failures, inference_count: counters.inferenceCount, cache_miss_count: 0, missing_all_fields_count: 0, timestamp: Date.now() },
-          ...(d ? { deployment_stats: d.stats((n) => this.nodeEntry(n), this.cacheSize(d)) } : {}),
+          ...(d ? { deployment_stats: { ...d.stats((n) => this.nodeEntry(n), this.cacheSize(d)), ...withSimulation(d.record) } } : {}),
         };
       };
       if (deployments.length === 0) out.push(base(null));
@@ -436,12 +511,27 @@ export class MlService implements SparseInference {
   }
 }
 
-/** PUT of anything but a built-in model: this server has no way to load a model definition. */
-export function onlyBuiltInModels(modelId: string): EsError {
+/** PUT of a model with no folder to load it from (uploading definitions is not supported). */
+export function onlyBuiltInModels(modelId: string, modelsDir: string | null = null): EsError {
+  const place = modelsDir === null ? '' : ` or place one at [${join(modelsDir, modelId)}]`;
   return new StatusError(
-    `Cannot create model [${modelId}]: only the built-in models [${[...BUILT_IN_MODELS.keys()].join(', ')}] can be registered on this server; uploading model definitions is not supported`,
+    `Cannot create model [${modelId}]: besides the built-in models [${[...BUILT_IN_MODELS.keys()].join(', ')}], this server loads ONNX models from a local folder; `
+      + `give its path as [location.local.path]${place}; uploading model definitions is not supported`,
     400,
   );
+}
+
+function simulationNote(r: DeploymentRecord): SimulationNote | null {
+  if (!r.simulate) return null;
+  return {
+    graph: r.simulate,
+    note: `simulation mode: every inference also runs a ${r.simulate} graph with random weights over the same tokens, so cost is a transformer's; the vectors are [${r.model_id}]'s`,
+  };
+}
+
+function withSimulation(r: DeploymentRecord): { simulation?: SimulationNote } {
+  const note = simulationNote(r);
+  return note ? { simulation: note } : {};
 }
 
 /** A Java map's toString: {a=b, c=d}. */

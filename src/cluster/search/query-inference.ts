@@ -71,7 +71,7 @@ export async function resolveQueryInference(query: QueryNode | null, inference: 
   }
   const vectors = new Map<string, WeightedToken[]>();
   await Promise.all([...byModel].map(async ([model, texts]) => {
-    const encoded = await inference.infer(model, texts);
+    const encoded = await inference.infer(model, texts, { purpose: 'query' });
     texts.forEach((text, i) => {
       const v = encoded[i];
       vectors.set(`${model}\u0000${text}`, v.tokens.map((token, j) => ({ token, weight: v.weights[j] })));

@@ -9,7 +9,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { workerData } from 'node:worker_threads';
 import { EsError, InternalError } from '../src/errors/index.js';
-import { loadModel, type LoadedModel } from '../src/ml/index.js';
+import { loadModel, prepareSimulation, type LoadedModel } from '../src/ml/index.js';
 import type { DescribeModelReply, DescribeModelTask, EncodeReply, EncodeTask, EncodeWorkerData, EncodedText } from './protocol.js';
 
 const data = workerData as EncodeWorkerData;
@@ -47,6 +47,16 @@ export async function ready(): Promise<EncodeReply> {
     return { ok: true, value: [] };
   } catch (e) {
     return { ok: false, error: asEsError(e, 'could not load the model').toPlain() };
+  }
+}
+
+/** Generates the simulation graph (first use) and checks the runtime, without loading the graph. */
+export async function prepare(): Promise<EncodeReply> {
+  try {
+    await prepareSimulation(data.model);
+    return { ok: true, value: [] };
+  } catch (e) {
+    return { ok: false, error: asEsError(e, 'could not prepare the simulation').toPlain() };
   }
 }
 

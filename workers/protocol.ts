@@ -133,5 +133,5 @@ export type ReadBodyReply =
 
 /** Piscina task names (named exports of the worker modules). */
 export const TASK = {
-  search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge', encode: 'encode', describe: 'describe', ready: 'ready', readBody: 'readBody',
+  search: 'search', searchBatch: 'searchBatch', build: 'build', merge: 'merge', encode: 'encode', describe: 'describe', ready: 'ready', readBody: 'readBody', prepare: 'prepare',
 } as const;

@@ -12,7 +12,7 @@ export { basicTokenize, wordpiece, tokenize, inputIds, MAX_SEQUENCE_LENGTH, type
 export { parseVocabulary, isSpecialToken, type Vocabulary } from './vocabulary.js';
 
 // User ONNX models and the simulation mode (what inference threads load).
-export { loadModel, type LoadedModel, type ModelSpec } from './loaded-model.js';
+export { loadModel, prepareSimulation, type LoadedModel, type ModelSpec } from './loaded-model.js';
 export { readModelFolder, CONFIG_FILE, type ModelFolder, type SparseEncoderConfig } from './onnx/model-folder.js';
 export { SIMULATIONS, type Simulation } from './onnx/simulation-graph.js';
 

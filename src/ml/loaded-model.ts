@@ -9,6 +9,7 @@ import { encode as encodeBuiltIn, type SparseVector } from './sparse-encoder.js'
 import { loadSparseModel } from './sparse-model.js';
 import { readModelFolder, type ModelFolder, type SparseEncoderConfig } from './onnx/model-folder.js';
 import { OnnxSparseEncoder, type Purpose } from './onnx/onnx-encoder.js';
+import { loadOnnxRuntime } from './onnx/onnx-runtime.js';
 import { ensureSimulationGraph, type Simulation } from './onnx/simulation-graph.js';
 
 export interface ModelSpec {
@@ -42,6 +43,16 @@ function builtIn(): LoadedModel {
     encode: async (texts) => texts.map((t) => encodeBuiltIn(model, t)),
     release: async () => undefined,
   };
+}
+
+/**
+ * What must be in place before a simulated deployment's allocations start: the runtime (a clear
+ * 400 when it is not installed) and the generated graph (seconds, once per data directory).
+ */
+export async function prepareSimulation(spec: ModelSpec): Promise<void> {
+  if (spec.simulate === null || spec.simulationDir === null) return;
+  await loadOnnxRuntime();
+  ensureSimulationGraph(spec.simulationDir, spec.simulate);
 }
 
 export async function loadModel(spec: ModelSpec): Promise<LoadedModel> {

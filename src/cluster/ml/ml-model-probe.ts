@@ -10,7 +10,7 @@ import { Piscina } from 'piscina';
 import { workerExecArgv } from '../worker-exec-argv.js';
 import { EsError, InternalError } from '../../errors/index.js';
 import type { ModelProbe, ModelSpec } from '../../ml/index.js';
-import { TASK, type DescribeModelReply, type EncodeWorkerData } from '../../../workers/protocol.js';
+import { TASK, type DescribeModelReply, type EncodeReply, type EncodeWorkerData } from '../../../workers/protocol.js';
 import { encodeWorkerFile } from './ml-allocation.js';
 
 const SAMPLE = 'Sparse encoders expand a passage into weighted vocabulary terms, including related terms the passage never uses.';
@@ -19,6 +19,17 @@ const SAMPLE = 'Sparse encoders expand a passage into weighted vocabulary terms,
 export const BUILT_IN_SPEC: ModelSpec = { onnxPath: null, simulate: null, simulationDir: null, threads: 1 };
 
 export async function probeModel(workerDir: URL, model: ModelSpec = BUILT_IN_SPEC): Promise<ModelProbe> {
+  const reply = await inFreshThread<DescribeModelReply>(workerDir, model, TASK.describe, { sample: SAMPLE }, 'could not load the model');
+  return { sizeBytes: reply.sizeBytes, threadFootprintBytes: reply.threadFootprintBytes };
+}
+
+/** The simulation mode's preparation (graph generated on first use, runtime present), off the main thread. */
+export async function prepareSimulationGraph(workerDir: URL, model: ModelSpec): Promise<void> {
+  await inFreshThread<EncodeReply>(workerDir, model, TASK.prepare, {}, 'could not prepare the simulation');
+}
+
+/** Runs one task in a one-thread pool started for it; its ES error (or the thread's failure) rejects. */
+async function inFreshThread<R extends DescribeModelReply | EncodeReply>(workerDir: URL, model: ModelSpec, name: string, task: unknown, what: string): Promise<Extract<R, { ok: true }>['value']> {
   const pool = new Piscina({
     filename: encodeWorkerFile(workerDir),
     minThreads: 1,
@@ -30,14 +41,14 @@ export async function probeModel(workerDir: URL, model: ModelSpec = BUILT_IN_SPE
   });
   pool.on('error', () => {});
   try {
-    let reply: DescribeModelReply;
+    let reply: R;
     try {
-      reply = (await pool.run({ sample: SAMPLE }, { name: TASK.describe })) as DescribeModelReply;
+      reply = (await pool.run(task, { name })) as R;
     } catch (e) {
-      throw new InternalError(`could not load the model: ${e instanceof Error ? e.message : String(e)}`);
+      throw new InternalError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (!reply.ok) throw EsError.fromPlain(reply.error);
-    return { sizeBytes: reply.value.sizeBytes, threadFootprintBytes: reply.value.threadFootprintBytes };
+    return reply.value as Extract<R, { ok: true }>['value'];
   } finally {
     await pool.destroy();
   }

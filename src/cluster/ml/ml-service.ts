@@ -16,7 +16,7 @@ import {
 } from '../../ml/index.js';
 import type { AllocationModel } from './ml-allocation.js';
 import { MlDeployment, type MlThreadPoolStats } from './ml-deployment.js';
-import { probeModel } from './ml-model-probe.js';
+import { prepareSimulationGraph, probeModel } from './ml-model-probe.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -283,14 +283,14 @@ export class MlService implements SparseInference {
   }
 
   /**
-   * Simulation mode applies to built-in models; its graph is generated (first use) and loaded once
-   * in a worker before any allocation starts, so allocations only load it and a missing runtime is
-   * a clear 400 rather than failed allocations.
+   * Simulation mode applies to built-in models; its graph is generated (first use) in a worker
+   * before any allocation starts, so allocations only load it and a missing runtime is a clear 400
+   * rather than failed allocations.
    */
   private async prepareSimulation(model: TrainedModelRecord, simulate: Simulation): Promise<void> {
     if (model.location) throw new StatusError(`[simulate] applies to built-in models only; [${model.model_id}] is a user model and costs what it costs`, 400);
     if (this.modelsDir === null) throw new StatusError('[simulate] needs a data directory to generate its graph in', 400);
-    await this.probe(this.workerDir, { ...this.allocationModel(model, simulate), threads: 1 });
+    await prepareSimulationGraph(this.workerDir, { ...this.allocationModel(model, simulate), threads: 1 });
   }
 
   /** A simulated deployment's note for `_infer` answers (null when `id` is not simulated or unknown). */

@@ -142,6 +142,7 @@ export function buildProgram(): Command {
     .option('--ingest-docs <n>', 'documents per ingest measurement', positiveInt('--ingest-docs'), 500)
     .option('--allocations <list>', 'model allocations to try (comma-separated)', '1,2')
     .option('--threads-per-allocation <list>', 'threads per allocation to try (comma-separated)', '1')
+    .addOption(new Option('--simulate <graph>', 'ingest sweep at a transformer\'s cost: the model deployments run in simulation mode (a BERT-base graph beside the built-in encoder; needs onnxruntime-node)').choices(['bert-base']))
     .option('--extrapolate-docs <list>', 'document counts for the extrapolation (default N, 10N, 100N)')
     .option('--extrapolate-cores <list>', 'core counts for the extrapolation', '4,8,16,32')
     .option('--note <text>', 'a line to put at the top of the report (e.g. what else ran on the machine)')

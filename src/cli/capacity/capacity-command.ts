@@ -34,6 +34,8 @@ export interface CapacityOptions {
   ingestDocs: number;
   allocations: number[];
   threadsPerAllocation: number[];
+  /** Run the ingest sweep's deployments in simulation mode (a transformer's cost). */
+  simulate?: 'bert-base';
   extrapolateDocs?: number[];
   extrapolateCores: number[];
   note?: string;
@@ -80,7 +82,7 @@ export async function measureCapacity(o: CapacityOptions, log: (l: string) => vo
   let ingestChosen: IngestPoint | null = null;
   if (o.ingestDocsPerS !== undefined) {
     const ingestData = { ...data, docs: data.docs.slice(0, o.ingestDocs) };
-    ingest = await measureIngest(ingestData, o.allocations, o.threadsPerAllocation, Math.max(...o.threads), log);
+    ingest = await measureIngest(ingestData, o.allocations, o.threadsPerAllocation, Math.max(...o.threads), log, o.simulate ?? null);
     ingestChosen = [...ingest].sort((a, b) => a.allocations * a.threads_per_allocation - b.allocations * b.threads_per_allocation || a.allocations - b.allocations)
       .find((p) => p.docs_per_s >= o.ingestDocsPerS!) ?? null;
   }
@@ -103,7 +105,7 @@ export function capacityCharts(c: CapacityOutcome): Chart[] {
   ];
   if (c.ingest.length > 0) {
     charts.push(lineChart({
-      name: 'ingest-vs-allocations', title: 'Ingest through the inference pipeline vs model allocations',
+      name: 'ingest-vs-allocations', title: `Ingest through the inference pipeline vs model allocations${c.ingest[0]?.simulate ? ` (simulated ${c.ingest[0].simulate})` : ''}`,
       rows: c.ingest.map((p) => ({ allocations: p.allocations, docs_per_s: p.docs_per_s, threads: `${p.threads_per_allocation} thread(s)/allocation` })),
       x: { field: 'allocations', title: 'model allocations' }, y: { field: 'docs_per_s', title: 'documents/s' }, series: { field: 'threads', title: 'threads per allocation' },
     }));
@@ -130,7 +132,8 @@ export function capacityMarkdown(c: CapacityOutcome, o: CapacityOptions): string
     ),
   ];
   if (c.ingest.length > 0) {
-    sections.push('', '## Measured: ingest through the inference pipeline (.sparse_model_2)', '',
+    sections.push('', `## Measured: ingest through the inference pipeline (.sparse_model_2${o.simulate ? `, simulation mode: ${o.simulate} cost` : ''})`, '',
+      ...(o.simulate ? [`Simulated: every inference also ran a ${o.simulate} graph with random weights over the same tokens, so these docs/s are an ELSER-class model's on this machine; the vectors were the built-in model's.`, ''] : []),
       markdownTable(['allocations', 'threads/allocation', 'docs', 'docs/s', 'seconds'], c.ingest.map((p) => [p.allocations, p.threads_per_allocation, p.docs, p.docs_per_s, p.seconds])),
       '',
       c.ingestChosen

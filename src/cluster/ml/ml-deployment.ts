@@ -248,7 +248,8 @@ export class MlDeployment {
 
   /**
    * Encodes `texts`. Rejects with 409 when no allocation has started, 429 when the chosen node's
-   * queue holds `queue_capacity` requests, 408 after `timeoutMs` (queued requests leave the queue).
+   * queue holds `queue_capacity` requests, 408 after `timeoutMs` (queued requests leave the queue;
+   * Infinity waits without limit).
    */
   infer(texts: readonly string[], timeoutMs: number, timeoutText: string, purpose: 'document' | 'query' = 'document'): Promise<SparseVector[]> {
     const p = this.stopped ? null : this.route();
@@ -265,6 +266,8 @@ export class MlDeployment {
       } else {
         p.queue.push(pending);
       }
+      // An infinite timeout (ingest's, as ES's) sets no timer.
+      if (!Number.isFinite(timeoutMs)) return;
       pending.timer = setTimeout(() => {
         if (pending.settled) return;
         pending.settled = true;

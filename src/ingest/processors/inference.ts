@@ -153,7 +153,9 @@ async function run(modelId: string, mode: Mode, docs: readonly IngestDocument[],
   if (texts.length === 0) return errors;
   let vectors: SparseVector[];
   try {
-    vectors = await ctx.inference.infer(modelId, texts);
+    // ES InferModelAction.Request.DEFAULT_TIMEOUT_FOR_INGEST is TimeValue.MAX_VALUE: a document waits
+    // for its model however long the queue (a transformer-cost deployment takes seconds per batch).
+    vectors = await ctx.inference.infer(modelId, texts, { timeoutMs: Infinity });
   } catch (e) {
     const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
     return inputs.map((inp, i) => (inp !== null && !('error' in inp) ? err : errors[i]));

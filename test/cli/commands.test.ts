@@ -128,6 +128,9 @@ describe('threadsearch capacity', () => {
     const qps = await cli(['capacity', '--out', out]);
     expect(qps.code).toBe(2);
     expect(qps.stderr).toContain("required option '--qps <n>' not specified");
+    const simulate = await cli(['capacity', '--qps', '5', '--ingest-docs-per-s', '1', '--simulate', 'gpt-9', '--out', out]);
+    expect(simulate.code).toBe(2);
+    expect(simulate.stderr).toContain("option '--simulate <graph>' argument 'gpt-9' is invalid. Allowed choices are bert-base.");
     expect(existsSync(out)).toBe(false);
   }, SLOW);
 });

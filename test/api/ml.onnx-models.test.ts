@@ -152,3 +152,13 @@ describe('bad models', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('restart', () => {
+  it('a deployed user model restarts with the server and answers the same vectors', async () => {
+    await t.close();
+    t = await createTestApp({ dataDir, config: { mlNodes: [{ name: 'ml-1', memoryBytes: 16 * GB, allocatedProcessors: 16 }] } });
+    const res = await t.request('POST', '/_ml/trained_models/tiny-splade/_infer?timeout=60s', { docs: [{ text_field: DOCS[2] }] });
+    expect(res.status).toBe(200);
+    expect(maxAbsDiff(toMap(res.body.inference_results[0].predicted_value), referenceVector(tiny, DOCS[2]))).toBeLessThanOrEqual(1e-5);
+  });
+});

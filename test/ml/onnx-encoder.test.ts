@@ -12,6 +12,7 @@ import { EsError } from '../../src/errors/index.js';
 import { buildBertGraph } from '../../src/ml/onnx/bert-graph.js';
 import { readModelFolder } from '../../src/ml/onnx/model-folder.js';
 import { OnnxSparseEncoder } from '../../src/ml/onnx/onnx-encoder.js';
+import { runtimeLoadError } from '../../src/ml/onnx/onnx-runtime.js';
 import { FLOAT, INT64, writeOnnxModel } from '../../src/ml/onnx/onnx-writer.js';
 import { maxAbsDiff, referenceVector, tinyShape, tinyVocabText, writeTinyModel, type TinyModel } from '../support/tiny-bert.js';
 
@@ -191,5 +192,20 @@ describe('bad models fail with a clear reason', () => {
     const d = folder('bad-output-name');
     writeFileSync(join(d, 'sparse_encoder.json'), JSON.stringify({ output_name: 'sparse' }));
     expect((await loadError(d)).message).toMatch(/the model graph has no output \[sparse\]; its outputs are \[logits\]/);
+  });
+});
+
+describe('without onnxruntime-node', () => {
+  it('a missing runtime package is a 400 that says how to install it', async () => {
+    let importError: unknown;
+    try {
+      const missing: string = 'onnxruntime-node-that-is-not-installed';
+      await import(missing);
+    } catch (e) {
+      importError = e;
+    }
+    const e = runtimeLoadError(importError);
+    expect(e.status).toBe(400);
+    expect(e.message).toBe('the optional package [onnxruntime-node] is not installed; install it with `ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node` to serve ONNX models');
   });
 });

@@ -39,14 +39,19 @@ export function loadOnnxRuntime(): Promise<OrtModule> {
       return mod.InferenceSession ? mod : mod.default!;
     } catch (e) {
       loading = null;
-      const code = (e as NodeJS.ErrnoException).code;
-      const reason = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
-        ? `the optional package [${ORT_PACKAGE}] is not installed; install it with \`ONNXRUNTIME_NODE_INSTALL=skip npm install ${ORT_PACKAGE}\` to serve ONNX models`
-        : `the optional package [${ORT_PACKAGE}] could not be loaded: ${(e as Error).message.slice(0, 200)}`;
-      throw new StatusError(reason, 400);
+      throw runtimeLoadError(e);
     }
   })();
   return loading;
+}
+
+/** The 400 a failed import of the runtime becomes: how to install it when it is missing. */
+export function runtimeLoadError(e: unknown): StatusError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
+    ? `the optional package [${ORT_PACKAGE}] is not installed; install it with \`ONNXRUNTIME_NODE_INSTALL=skip npm install ${ORT_PACKAGE}\` to serve ONNX models`
+    : `the optional package [${ORT_PACKAGE}] could not be loaded: ${(e as Error).message.slice(0, 200)}`;
+  return new StatusError(reason, 400);
 }
 
 /** A CPU session with `threads` intra-op threads (a deployment's threads_per_allocation) and one inter-op thread. */

@@ -119,7 +119,7 @@ async function reindexRate(app: App, deployment: string, mode: string, allocatio
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-bert-sim-'));
 const app = await createApp(defaultConfig({
-  host: '127.0.0.1', port: 0, dataDir, quiet: true, securityEnabled: false, threads: 1,
+  host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', securityEnabled: false, threads: 1,
   mlNodes: [{ name: 'bench-ml', memoryBytes: 32 * GB, allocatedProcessors: 4 }],
 }));
 const inferRows: InferRow[] = [];

@@ -443,3 +443,44 @@ export class TooComplexToDeterminizeError extends EsError {
     );
   }
 }
+
+// ---- snapshots ----------------------------------------------------------------------------------
+
+/** ES RepositoryException: a repository that cannot be registered or used (ES renders it as a 500). */
+export class RepositoryError extends EsError {
+  constructor(repository: string, reason: string, cause?: EsError) {
+    super('repository_exception', `[${repository}] ${reason}`, 500, { cause });
+  }
+}
+
+export class RepositoryMissingError extends EsError {
+  constructor(repository: string) {
+    super('repository_missing_exception', `[${repository}] missing`, 404);
+  }
+}
+
+export class SnapshotMissingError extends EsError {
+  constructor(repository: string, snapshot: string) {
+    super('snapshot_missing_exception', `[${repository}:${snapshot}] is missing`, 404);
+  }
+}
+
+export class InvalidSnapshotNameError extends EsError {
+  constructor(repository: string, snapshot: string, description: string) {
+    super('invalid_snapshot_name_exception', `[${repository}:${snapshot}] Invalid snapshot name [${snapshot}], ${description}`, 400);
+  }
+}
+
+/** ES SnapshotRestoreException; `snapshot` is `name/uuid` as ES prints it once the snapshot is known. */
+export class SnapshotRestoreError extends EsError {
+  constructor(repository: string, snapshot: string, reason: string) {
+    super('snapshot_restore_exception', `[${repository}:${snapshot}] ${reason}`, 500);
+  }
+}
+
+/** ES SnapshotException: a snapshot that could not be taken or deleted. */
+export class SnapshotError extends EsError {
+  constructor(repository: string, snapshot: string, reason: string, status = 500) {
+    super('snapshot_exception', `[${repository}:${snapshot}] ${reason}`, status);
+  }
+}

@@ -12,3 +12,4 @@ export * from './cluster-state-store.js';
 export * from './shard-store.js';
 export * from './translog.js';
 export * from './task-results.js';
+export * from './blob-repository.js';

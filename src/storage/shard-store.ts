@@ -27,6 +27,24 @@ export interface Commit {
   readonly segments: readonly CommittedSegment[];
 }
 
+export function segmentFileName(generation: number): string {
+  return `segment-${generation}.tseg`;
+}
+
+export function liveDocsFileName(generation: number, liveGeneration: number): string {
+  return `live-${generation}-${liveGeneration}.tlive`;
+}
+
+/** A segment's bytes as written to its file (Node's fs writes refuse shared memory: a copy). */
+export function segmentPayload(sab: SharedArrayBuffer): Uint8Array {
+  return new Uint8Array(sab).slice();
+}
+
+/** A live-docs bitset's bytes as written to its file (a copy, as above). */
+export function liveDocsPayload(bits: Uint32Array): Uint8Array {
+  return new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength).slice();
+}
+
 export class ShardStore {
   translog: Translog | null = null;
 
@@ -102,15 +120,14 @@ export class ShardStore {
   }
 
   async writeSegment(generation: number, sab: SharedArrayBuffer): Promise<string> {
-    const file = `segment-${generation}.tseg`;
-    // Node's fs writes refuse shared memory: copy the bytes out first.
-    await this.writeChecksummed(file, FileKind.Segment, new Uint8Array(sab).slice());
+    const file = segmentFileName(generation);
+    await this.writeChecksummed(file, FileKind.Segment, segmentPayload(sab));
     return file;
   }
 
   async writeLiveDocs(generation: number, liveGeneration: number, bits: Uint32Array): Promise<string> {
-    const file = `live-${generation}-${liveGeneration}.tlive`;
-    await this.writeChecksummed(file, FileKind.LiveDocs, new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength).slice());
+    const file = liveDocsFileName(generation, liveGeneration);
+    await this.writeChecksummed(file, FileKind.LiveDocs, liveDocsPayload(bits));
     return file;
   }
 

@@ -17,7 +17,7 @@ import {
 import { IndexShard, type WriteOutcome } from './index-shard.js';
 import { ShardStore, type DataDir } from '../../storage/index.js';
 import type { SearchPool } from '../search-pool.js';
-import type { DocVersion } from './shard-state.js';
+import type { DocVersion, ShardSnapshot } from './shard-state.js';
 import type { SlowLog } from '../slow-log.js';
 
 export interface IndexMetadata {
@@ -281,6 +281,12 @@ export class IndexService {
 
   async flush(): Promise<void> {
     await Promise.all(this.shards.map((s) => s.flush()));
+  }
+
+  /** Flushes every shard and returns the snapshots committed, by shard; null for a closed (deleted) index. */
+  async flushForSnapshot(): Promise<ShardSnapshot[] | null> {
+    const snaps = await Promise.all(this.shards.map((s) => s.flushForSnapshot()));
+    return snaps.some((s) => s === null) ? null : (snaps as ShardSnapshot[]);
   }
 
   /**

@@ -299,6 +299,11 @@ export class IndexShard {
     return this.durability.flush(() => this.refresh());
   }
 
+  /** A flush that returns the snapshot it committed (null once the shard is closed): what a repository snapshot copies. */
+  flushForSnapshot(): Promise<ShardSnapshot | null> {
+    return this.durability.flushAndCapture(() => this.refresh());
+  }
+
   /**
    * Loads the last commit and the translog, opens the translog for new writes, and returns the ops
    * to replay (shard-durability.ts); new writes continue after the largest seq_no found.

@@ -28,8 +28,8 @@ export interface CreateIndexBody {
   readonly aliases?: unknown;
 }
 
-/** The `indices` section of the cluster state: one entry per index, by name. */
-interface StoredIndex {
+/** The `indices` section of the cluster state: one entry per index, by name (also what a repository snapshot stores). */
+export interface StoredIndex {
   readonly uuid: string;
   readonly creation_date: number;
   readonly settings: Record<string, SettingValue>;
@@ -84,15 +84,51 @@ export class IndicesService {
     this.templates = new IndexTemplateService(state);
     state.register(SECTION, () => {
       const out: Record<string, StoredIndex> = {};
-      for (const [name, index] of this.indices) {
-        const aliases = this.aliases.stored(name);
-        out[name] = {
-          uuid: index.uuid, creation_date: index.creationDate, settings: Object.fromEntries(index.settings), mappings: renderRootMapping(index.mapping),
-          ...(aliases ? { aliases } : {}),
-        };
-      }
+      for (const name of this.indices.keys()) out[name] = this.storedIndex(name);
       return out;
     });
+  }
+
+  /** An index's metadata as stored: uuid, settings, mappings, aliases. */
+  storedIndex(name: string): StoredIndex {
+    const index = this.indices.get(name)!;
+    const aliases = this.aliases.stored(name);
+    return {
+      uuid: index.uuid, creation_date: index.creationDate, settings: Object.fromEntries(index.settings), mappings: renderRootMapping(index.mapping),
+      ...(aliases ? { aliases } : {}),
+    };
+  }
+
+  /**
+   * Adds an index from a repository snapshot (ES RestoreService): a new uuid, the stored settings,
+   * mappings and (optionally) aliases; `place` writes each shard's commit and files into its new
+   * directory, then the shards recover from them as at start-up. The index joins the cluster state
+   * only once its files are in place, so a crash half-way leaves a directory start-up removes.
+   */
+  async restoreIndex(name: string, stored: StoredIndex, includeAliases: boolean, place: (shard: number, dir: string) => Promise<void>): Promise<IndexService> {
+    validateIndexName(name);
+    const existing = this.indices.get(name);
+    if (existing) throw new ResourceAlreadyExistsError(name, existing.uuid);
+    const uuid = randomBase64Uuid();
+    const settings = new Map(Object.entries(stored.settings));
+    settings.set('index.uuid', uuid);
+    const index = new IndexService({ name, uuid, creationDate: stored.creation_date, settings, mapping: parseRootMapping(stored.mappings) }, this.deps);
+    try {
+      for (let shard = 0; shard < index.shards.length; shard++) await place(shard, this.dataDir.shardDir(uuid, shard));
+      await index.recover();
+    } catch (e) {
+      index.close();
+      await index.closeStores();
+      await rm(this.dataDir.indexDir(uuid), { recursive: true, force: true });
+      throw e;
+    }
+    this.indices.set(name, index);
+    // An alias may not take the name of an index that exists meanwhile (ES skips it with the others).
+    const aliases = includeAliases && stored.aliases ? Object.fromEntries(Object.entries(stored.aliases).filter(([a]) => !this.indices.has(a))) : undefined;
+    this.aliases.load(name, aliases);
+    this.state.markChanged();
+    await this.state.persist();
+    return index;
   }
 
   /**

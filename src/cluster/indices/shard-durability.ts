@@ -8,7 +8,7 @@ import {
   COMMIT_VERSION, CorruptFileError, type Commit, type CommittedSegment, type TranslogOp,
 } from '../../storage/index.js';
 import type { ShardSegments } from './shard-segments.js';
-import type { PublishedSegment, ShardContext } from './shard-state.js';
+import type { PublishedSegment, ShardContext, ShardSnapshot } from './shard-state.js';
 import type { ShardStats } from './shard-stats.js';
 
 /** What recovery found, for the start-up log and for replay. */
@@ -42,25 +42,35 @@ export class ShardDurability {
   constructor(private readonly ctx: ShardContext, private readonly segments: ShardSegments, private readonly stats: ShardStats) {}
 
   /** Persists the snapshot `refresh` publishes and trims the translog; flushes run one at a time. */
-  flush(refresh: () => Promise<void>): Promise<void> {
+  async flush(refresh: () => Promise<void>): Promise<void> {
+    await this.flushAndCapture(refresh);
+  }
+
+  /**
+   * A flush that returns the shard snapshot it committed (null when the shard is closed): a
+   * repository snapshot copies exactly these segments — the commit point, whatever refreshes and
+   * merges publish after it.
+   */
+  flushAndCapture(refresh: () => Promise<void>): Promise<ShardSnapshot | null> {
     const run = this.flushQueue.then(async () => {
       const start = performance.now();
-      await this.doFlush(refresh);
+      const committed = await this.doFlush(refresh);
       this.stats.flushTotal++;
       this.stats.flushTimeMs += performance.now() - start;
+      return committed;
     });
-    this.flushQueue = run.catch(() => undefined);
+    this.flushQueue = run.then(() => undefined, () => undefined);
     return run;
   }
 
-  private async doFlush(refresh: () => Promise<void>): Promise<void> {
-    if (this.segments.closed) return;
+  private async doFlush(refresh: () => Promise<void>): Promise<ShardSnapshot | null> {
+    if (this.segments.closed) return null;
     const store = this.ctx.store;
     const translog = store.translog!;
     await refresh();
     const snap = this.segments.snapshot;
     const unpersisted = snap.segments.some((s) => !this.persistedFiles.has(s.id) || (s.liveDocsId !== null && !this.persistedFiles.has(s.liveDocsId)));
-    if (snap.checkpoint === this.committedCheckpoint && !unpersisted) return;
+    if (snap.checkpoint === this.committedCheckpoint && !unpersisted) return snap;
     // Ops after this point go to a new generation, so the old ones can go once committed.
     await translog.roll();
     const segments: CommittedSegment[] = [];
@@ -88,6 +98,7 @@ export class ShardDurability {
     await store.removeUnreferenced(commit);
     const referenced = new Set(snap.segments.flatMap((s) => (s.liveDocsId ? [s.id, s.liveDocsId] : [s.id])));
     for (const id of [...this.persistedFiles.keys()]) if (!referenced.has(id)) this.persistedFiles.delete(id);
+    return snap;
   }
 
   /**
@@ -156,11 +167,11 @@ export class ShardDurability {
 }
 
 /** `<index uuid>/<shard>/<generation>` → generation. */
-function segmentGeneration(id: string): number {
+export function segmentGeneration(id: string): number {
   return Number(id.slice(id.lastIndexOf('/') + 1));
 }
 
 /** `<segment id>#<generation>` → generation. */
-function liveDocsGeneration(id: string): number {
+export function liveDocsGeneration(id: string): number {
   return Number(id.slice(id.lastIndexOf('#') + 1));
 }

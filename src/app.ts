@@ -7,12 +7,13 @@
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
 import {
-  BodyPool, DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, SearchContexts, SearchPool, SearchService, SlowLog, WriteFlow, type MlState, type NodeRecovery,
+  BodyPool, DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, RepositoriesService, SearchContexts, SearchPool, SearchService, SlowLog,
+  SnapshotsService, WriteFlow, type SnapshotsOptions, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
   aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
   termVectorsRoutes, validateQueryRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes,
-  registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes,
+  registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes, snapshotRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -36,6 +37,8 @@ export interface App {
   readonly ingest: IngestService;
   /** Running tasks (reindex, by-query) and stored results. */
   readonly tasks: TaskManager;
+  /** Snapshot repositories and the snapshots in them. */
+  readonly snapshots: SnapshotsService;
   /** Time reindex/by-query tasks spent in pipelines and in writes (benchmarks read it). */
   readonly byQueryTimings: { ingestMs: number; writeMs: number };
   /** What start-up recovery found. */
@@ -74,6 +77,8 @@ const LISTEN_BACKLOG = 4096;
 export interface AppOptions {
   /** The server's logger (start-up builds it from `logger.level` / `logger.format`); none: silent. */
   readonly logger?: Logger;
+  /** Test hooks of the snapshot service (a failure injected before a repository's root swap). */
+  readonly snapshots?: Pick<SnapshotsOptions, 'beforeRootSwap'>;
 }
 
 export async function createApp(config: ServerConfig, options: AppOptions = {}): Promise<App> {
@@ -115,6 +120,9 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     state.register('ingest', () => ingest.snapshot());
     ingest.restore(state.section<IngestState>('ingest'));
     const writes = new WriteFlow(indices, ingest);
+    const repositories = new RepositoriesService(config.pathRepo, state);
+    repositories.load();
+    const snapshots = new SnapshotsService(repositories, indices, ingest, { version: { id: 8505000, number: ES_VERSION.number }, ...options.snapshots });
     const tasks = new TaskManager(NODE_ID, new TaskResultFiles(dataDir.tasksDir));
     const byQueryTimings = { ingestMs: 0, writeMs: 0 };
     let apiKeys: ApiKeyService | null = null;
@@ -171,6 +179,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       ...mlRoutes(mlService),
       ...statsRoutes(indices, nodeStats, identity),
       ...catRoutes({ indices, search, nodeStats, ml: mlService, node: identity }),
+      ...snapshotRoutes(repositories, snapshots, { id: NODE_ID, name: node.nodeName }),
     ], routeSecurity);
     const searchPool = pool;
     let closing: Promise<void> | null = null;
@@ -183,6 +192,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       ml: mlService,
       ingest,
       tasks,
+      snapshots,
       byQueryTimings,
       recovery,
       apiKeys,
@@ -204,6 +214,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
           // Running tasks stop between batches; what they wrote is flushed below.
           tasks.cancelAll('node shutting down');
           await tasks.drain();
+          await snapshots.drain();
           try {
             await indices.flushAll();
           } finally {

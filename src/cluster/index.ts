@@ -31,3 +31,6 @@ export * from './reindex/bulk-by-scroll.js';
 export * from './indices/aliases.js';
 export * from './writes/write-flow.js';
 export { SlowLog } from './slow-log.js';
+export * from './snapshots/repositories.js';
+export * from './snapshots/snapshots-service.js';
+export * from './snapshots/snapshot-metadata.js';

@@ -30,3 +30,4 @@ export * from './rank-eval-request.js';
 export * from './url-params.js';
 export * from './bulk-request.js';
 export * from './msearch-request.js';
+export * from './snapshot-request.js';

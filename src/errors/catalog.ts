@@ -484,3 +484,9 @@ export class SnapshotError extends EsError {
     super('snapshot_exception', `[${repository}:${snapshot}] ${reason}`, status);
   }
 }
+
+export class RepositoryVerificationError extends EsError {
+  constructor(repository: string, reason: string) {
+    super('repository_verification_exception', `[${repository}] ${reason}`, 500);
+  }
+}

@@ -33,3 +33,4 @@ export * from './field-caps.js';
 export * from './validate-query.js';
 export * from './termvectors.js';
 export * from './scroll.js';
+export * from './snapshot.js';

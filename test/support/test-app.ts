@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { defaultConfig, type ServerConfig } from '../../src/config/config.js';
 import type { Logger } from '../../src/logging/index.js';
 
@@ -35,13 +35,15 @@ export interface TestAppOptions {
   readonly config?: Partial<ServerConfig>;
   /** The server's logger (test/support/log-capture.ts collects its lines); none: silent. */
   readonly logger?: Logger;
+  /** Other createApp options (test hooks such as snapshots.beforeRootSwap). */
+  readonly appOptions?: AppOptions;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-test-'));
   // Security is on by default in the product; tests opt in (test/security/) so the rest of the suite
   // exercises the APIs without keys.
-  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, logLevel: 'warn', securityEnabled: false, ...options.config }), { logger: options.logger });
+  const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: options.threads ?? 1, logLevel: 'warn', securityEnabled: false, ...options.config }), { ...options.appOptions, logger: options.logger });
   await app.http.app.ready();
   const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

@@ -1,0 +1,209 @@
+/**
+ * Bodies of the snapshot APIs (ES PutRepositoryRequest.source, CreateSnapshotRequest.source,
+ * RestoreSnapshotRequest.source): typed requests with ES's messages for malformed sections.
+ * Where ES silently ignores an unknown key (repository and create bodies) this server refuses it,
+ * so a typo (`include_global_sate`) never goes unnoticed; restore refuses as ES does.
+ * `rename_pattern` is compiled here to an automaton (common/pattern/replacer.ts), never to a
+ * backtracking RegExp.
+ */
+import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
+import { Replacer } from '../common/pattern/index.js';
+import { isObject, type JsonObject } from './parse-helpers.js';
+
+export interface PutRepositoryBody {
+  readonly type: string;
+  /** Flattened (`{a: {b: 1}}` → `a.b`), values as strings, as ES's Settings hold them. */
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+/** The index selection both create and restore take (ES IndicesOptions.fromMap keys). */
+export interface SnapshotIndices {
+  /** null: every index. */
+  readonly indices: readonly string[] | null;
+  readonly ignoreUnavailable: boolean;
+  readonly allowNoIndices: boolean;
+}
+
+export interface CreateSnapshotBody extends SnapshotIndices {
+  readonly includeGlobalState: boolean;
+  readonly partial: boolean;
+  readonly metadata: JsonObject | null;
+}
+
+export interface RestoreSnapshotBody extends SnapshotIndices {
+  readonly includeGlobalState: boolean;
+  readonly includeAliases: boolean;
+  readonly partial: boolean;
+  /** rename_pattern + rename_replacement, when both are given (ES ignores one alone). */
+  readonly rename: Replacer | null;
+  /** Settings to set on the restored indices (nested or flat, as in create index). */
+  readonly indexSettings: JsonObject | null;
+  /** Settings not to restore. */
+  readonly ignoreIndexSettings: readonly string[];
+}
+
+/** ES's limit on a snapshot's user metadata (CreateSnapshotRequest.validate). */
+const MAX_METADATA_BYTES = 1024;
+
+/** ES XContentMapValues.nodeBooleanValue(value, name). */
+function nodeBoolean(name: string, v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new IllegalArgumentError(`Could not convert [${name}] to boolean`, new IllegalArgumentError(`Failed to parse value [${typeof v === 'string' ? v : JSON.stringify(v)}] as only [true] or [false] are allowed.`));
+}
+
+function stringList(v: unknown, malformed: string): string[] {
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
+  throw new IllegalArgumentError(malformed);
+}
+
+function requireObject(body: unknown): JsonObject {
+  if (body === null || body === undefined) return {};
+  if (!isObject(body)) throw new IllegalArgumentError('request body must be a JSON object');
+  return body;
+}
+
+function flattenRepositorySettings(prefix: string, v: JsonObject, out: Record<string, string>): void {
+  for (const [k, value] of Object.entries(v)) {
+    const key = prefix + k;
+    if (isObject(value)) flattenRepositorySettings(`${key}.`, value, out);
+    else if (Array.isArray(value)) out[key] = value.map(String).join(',');
+    else if (value !== null) out[key] = String(value);
+  }
+}
+
+export function parsePutRepositoryBody(raw: unknown): PutRepositoryBody {
+  const body = requireObject(raw);
+  let type: string | null = null;
+  const settings: Record<string, string> = {};
+  for (const [key, v] of Object.entries(body)) {
+    if (key === 'type') {
+      if (v === null || isObject(v) || Array.isArray(v)) throw new IllegalArgumentError('[type] must be a string');
+      type = String(v);
+    } else if (key === 'settings') {
+      if (!isObject(v)) throw new IllegalArgumentError('Malformed settings section, should include an inner object');
+      flattenRepositorySettings('', v, settings);
+    } else throw new IllegalArgumentError(`unknown key [${key}] for a repository definition`);
+  }
+  if (type === null || type === '') throw new ActionRequestValidationError(['type is missing']);
+  return { type, settings };
+}
+
+/** Handles the IndicesOptions keys; false when `key` is not one of them. */
+function indicesOption(key: string, v: unknown, out: { ignoreUnavailable: boolean; allowNoIndices: boolean }): boolean {
+  switch (key) {
+    case 'ignore_unavailable':
+      out.ignoreUnavailable = nodeBoolean(key, v);
+      return true;
+    case 'allow_no_indices':
+      out.allowNoIndices = nodeBoolean(key, v);
+      return true;
+    case 'expand_wildcards':
+      stringList(v, `malformed ${key}, should be a string or an array of strings`).forEach((w) => {
+        if (!['open', 'closed', 'hidden', 'none', 'all'].includes(w)) throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${w.toUpperCase()}`);
+      });
+      return true;
+    case 'ignore_throttled':
+      nodeBoolean(key, v);
+      return true;
+    default:
+      return false;
+  }
+}
+
+function featureStates(v: unknown): void {
+  const states = stringList(v, 'malformed feature_states section, should be an array of strings');
+  // This server has no system features: only the empty selection ES accepts everywhere is meaningful.
+  const other = states.find((s) => s !== 'none');
+  if (other !== undefined) throw new IllegalArgumentError(`requested feature states [[${other}]] are not present in snapshot`);
+}
+
+export function parseCreateSnapshotBody(raw: unknown): CreateSnapshotBody {
+  const body = requireObject(raw);
+  let indices: string[] | null = null;
+  const opts = { ignoreUnavailable: false, allowNoIndices: true };
+  let includeGlobalState = true;
+  let partial = false;
+  let metadata: JsonObject | null = null;
+  for (const [key, v] of Object.entries(body)) {
+    if (indicesOption(key, v, opts)) continue;
+    switch (key) {
+      case 'indices':
+        indices = stringList(v, 'malformed indices section, should be an array of strings');
+        break;
+      case 'feature_states':
+        featureStates(v);
+        break;
+      case 'partial':
+        partial = nodeBoolean(key, v);
+        break;
+      case 'include_global_state':
+        includeGlobalState = nodeBoolean(key, v);
+        break;
+      case 'metadata':
+        if (v !== null && !isObject(v)) throw new IllegalArgumentError('malformed metadata, should be an object');
+        metadata = v;
+        break;
+      default:
+        throw new IllegalArgumentError(`unknown key [${key}] for a create snapshot request`);
+    }
+  }
+  if (metadata !== null) {
+    const size = new TextEncoder().encode(JSON.stringify(metadata)).length;
+    if (size > MAX_METADATA_BYTES) throw new ActionRequestValidationError([`metadata must be smaller than 1024 bytes, but was [${size}]`]);
+  }
+  return { indices, ...opts, includeGlobalState, partial, metadata };
+}
+
+export function parseRestoreSnapshotBody(raw: unknown): RestoreSnapshotBody {
+  const body = requireObject(raw);
+  let indices: string[] | null = null;
+  const opts = { ignoreUnavailable: false, allowNoIndices: true };
+  let includeGlobalState = false;
+  let includeAliases = true;
+  let partial = false;
+  let renamePattern: string | null = null;
+  let renameReplacement: string | null = null;
+  let indexSettings: JsonObject | null = null;
+  let ignoreIndexSettings: string[] = [];
+  for (const [key, v] of Object.entries(body)) {
+    if (indicesOption(key, v, opts)) continue;
+    switch (key) {
+      case 'indices':
+        indices = stringList(v, 'malformed indices section, should be an array of strings');
+        break;
+      case 'feature_states':
+        featureStates(v);
+        break;
+      case 'partial':
+        partial = nodeBoolean(key, v);
+        break;
+      case 'include_global_state':
+        includeGlobalState = nodeBoolean(key, v);
+        break;
+      case 'include_aliases':
+        includeAliases = nodeBoolean(key, v);
+        break;
+      case 'rename_pattern':
+        if (typeof v !== 'string') throw new IllegalArgumentError('malformed rename_pattern');
+        renamePattern = v;
+        break;
+      case 'rename_replacement':
+        if (typeof v !== 'string') throw new IllegalArgumentError('malformed rename_replacement');
+        renameReplacement = v;
+        break;
+      case 'index_settings':
+        if (!isObject(v)) throw new IllegalArgumentError('malformed index_settings section');
+        indexSettings = v;
+        break;
+      case 'ignore_index_settings':
+        ignoreIndexSettings = stringList(v, 'malformed ignore_index_settings section, should be an array of strings');
+        break;
+      default:
+        throw new IllegalArgumentError(`Unknown parameter ${key}`);
+    }
+  }
+  const rename = renamePattern !== null && renameReplacement !== null ? new Replacer(renamePattern, renameReplacement) : null;
+  return { indices, ...opts, includeGlobalState, includeAliases, partial, rename, indexSettings, ignoreIndexSettings };
+}

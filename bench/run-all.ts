@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const SCENARIOS = ['engine-bm25.js', 'bulk-index.js', 'http-search.js', 'http-auth.js', 'translog-durability.js', 'load-mixed.js', 'ml-inference.js', 'sparse-search.js', 'reindex-inference.js', 'hybrid-latency.js', 'sparse-http.js', 'hybrid-relevance.js', 'faceted-search.js', 'autocomplete.js', 'sparse-encode.js', 'sparse-relevance.js', 'pattern-engine.js', 'connector-bundle.js', 'export.js'];
+const SCENARIOS = ['engine-bm25.js', 'bulk-index.js', 'http-search.js', 'http-auth.js', 'translog-durability.js', 'load-mixed.js', 'ml-inference.js', 'sparse-search.js', 'reindex-inference.js', 'hybrid-latency.js', 'sparse-http.js', 'hybrid-relevance.js', 'faceted-search.js', 'autocomplete.js', 'sparse-encode.js', 'sparse-relevance.js', 'pattern-engine.js', 'connector-bundle.js', 'export.js', 'snapshot.js'];
 
 let failed = 0;
 for (const file of SCENARIOS) {

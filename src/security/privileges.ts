@@ -37,6 +37,9 @@ const CLUSTER: ReadonlyMap<string, Privilege> = new Map<string, Privilege>([
   ['manage_pipeline', { grants: ['cluster:admin/ingest/pipeline/*'] }],
   ['manage_ml', { grants: ['cluster:admin/xpack/ml/*', 'cluster:monitor/xpack/ml/*'] }],
   ['manage_inference', { grants: ['cluster:admin/xpack/inference/*', 'cluster:monitor/xpack/inference*', 'cluster:monitor/xpack/ml/trained_models/deployment/infer'] }],
+  // ES ClusterPrivilegeResolver: taking snapshots and watching them, without restoring or deleting.
+  ['monitor_snapshot', { grants: ['cluster:admin/snapshot/status*', 'cluster:admin/snapshot/get', 'cluster:admin/repository/get'] }],
+  ['create_snapshot', { grants: ['cluster:admin/snapshot/create', 'cluster:admin/snapshot/status*', 'cluster:admin/snapshot/get', 'cluster:admin/repository/get'] }],
   ['manage_own_api_key', { grants: [API_KEY] }],
   ['manage_api_key', { grants: [API_KEY] }],
   ['read_security', { grants: ['cluster:admin/xpack/security/*/get', 'cluster:admin/xpack/security/*/query'] }],

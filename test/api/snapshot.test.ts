@@ -371,3 +371,27 @@ describe('snapshots', () => {
     expect((await t.request('GET', '/copy/_settings')).body.copy.settings.index.number_of_replicas).toBe('0');
   });
 });
+
+describe('path.repo', () => {
+  it('is read from --path-repo or THREADSEARCH_PATH_REPO, comma-separated, made absolute', async () => {
+    const { loadConfig } = await import('../../src/config/config.js');
+    const fromFlag = loadConfig(['--path-repo', '/mnt/a, rel/b'], {});
+    expect(fromFlag !== 'help' && fromFlag.pathRepo).toEqual(['/mnt/a', join(process.cwd(), 'rel/b')]);
+    const fromEnv = loadConfig([], { THREADSEARCH_PATH_REPO: '/mnt/c' });
+    expect(fromEnv !== 'help' && fromEnv.pathRepo).toEqual(['/mnt/c']);
+    const none = loadConfig([], {});
+    expect(none !== 'help' && none.pathRepo).toEqual([]);
+  });
+
+  it('accepts only locations inside one of its directories', async () => {
+    const { resolveRepoLocation } = await import('../../src/cluster/index.js');
+    expect(resolveRepoLocation(['/mnt/repos'], 'nightly')).toBe('/mnt/repos/nightly');
+    expect(resolveRepoLocation(['/mnt/repos'], '/mnt/repos')).toBe('/mnt/repos');
+    expect(resolveRepoLocation(['/mnt/repos', '/srv/b'], '/srv/b/x/../y')).toBe('/srv/b/y');
+    expect(resolveRepoLocation(['/mnt/repos'], '/mnt/repos-evil/x')).toBeNull();
+    expect(resolveRepoLocation(['/mnt/repos'], '../repos-evil')).toBeNull();
+    expect(resolveRepoLocation(['/mnt/repos'], 'a/../../etc')).toBeNull();
+    expect(resolveRepoLocation(['/mnt/repos'], 'x\0y')).toBeNull();
+    expect(resolveRepoLocation([], 'x')).toBeNull();
+  });
+});

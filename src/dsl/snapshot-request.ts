@@ -119,69 +119,63 @@ function featureStates(v: unknown): void {
   if (other !== undefined) throw new IllegalArgumentError(`requested feature states [[${other}]] are not present in snapshot`);
 }
 
+/** The keys create and restore share; false when `key` is none of them. */
+function commonKey(key: string, v: unknown, out: CommonFields): boolean {
+  if (indicesOption(key, v, out)) return true;
+  switch (key) {
+    case 'indices':
+      out.indices = stringList(v, 'malformed indices section, should be an array of strings');
+      return true;
+    case 'feature_states':
+      featureStates(v);
+      return true;
+    case 'partial':
+      out.partial = nodeBoolean(key, v);
+      return true;
+    case 'include_global_state':
+      out.includeGlobalState = nodeBoolean(key, v);
+      return true;
+    default:
+      return false;
+  }
+}
+
+interface CommonFields {
+  indices: string[] | null;
+  ignoreUnavailable: boolean;
+  allowNoIndices: boolean;
+  partial: boolean;
+  includeGlobalState: boolean;
+}
+
 export function parseCreateSnapshotBody(raw: unknown): CreateSnapshotBody {
   const body = requireObject(raw);
-  let indices: string[] | null = null;
-  const opts = { ignoreUnavailable: false, allowNoIndices: true };
-  let includeGlobalState = true;
-  let partial = false;
+  const common: CommonFields = { indices: null, ignoreUnavailable: false, allowNoIndices: true, partial: false, includeGlobalState: true };
   let metadata: JsonObject | null = null;
   for (const [key, v] of Object.entries(body)) {
-    if (indicesOption(key, v, opts)) continue;
-    switch (key) {
-      case 'indices':
-        indices = stringList(v, 'malformed indices section, should be an array of strings');
-        break;
-      case 'feature_states':
-        featureStates(v);
-        break;
-      case 'partial':
-        partial = nodeBoolean(key, v);
-        break;
-      case 'include_global_state':
-        includeGlobalState = nodeBoolean(key, v);
-        break;
-      case 'metadata':
-        if (v !== null && !isObject(v)) throw new IllegalArgumentError('malformed metadata, should be an object');
-        metadata = v;
-        break;
-      default:
-        throw new IllegalArgumentError(`unknown key [${key}] for a create snapshot request`);
-    }
+    if (commonKey(key, v, common)) continue;
+    if (key !== 'metadata') throw new IllegalArgumentError(`unknown key [${key}] for a create snapshot request`);
+    if (v !== null && !isObject(v)) throw new IllegalArgumentError('malformed metadata, should be an object');
+    metadata = v;
   }
   if (metadata !== null) {
     const size = new TextEncoder().encode(JSON.stringify(metadata)).length;
     if (size > MAX_METADATA_BYTES) throw new ActionRequestValidationError([`metadata must be smaller than 1024 bytes, but was [${size}]`]);
   }
-  return { indices, ...opts, includeGlobalState, partial, metadata };
+  return { ...common, metadata };
 }
 
 export function parseRestoreSnapshotBody(raw: unknown): RestoreSnapshotBody {
   const body = requireObject(raw);
-  let indices: string[] | null = null;
-  const opts = { ignoreUnavailable: false, allowNoIndices: true };
-  let includeGlobalState = false;
+  const common: CommonFields = { indices: null, ignoreUnavailable: false, allowNoIndices: true, partial: false, includeGlobalState: false };
   let includeAliases = true;
-  let partial = false;
   let renamePattern: string | null = null;
   let renameReplacement: string | null = null;
   let indexSettings: JsonObject | null = null;
   let ignoreIndexSettings: string[] = [];
   for (const [key, v] of Object.entries(body)) {
-    if (indicesOption(key, v, opts)) continue;
+    if (commonKey(key, v, common)) continue;
     switch (key) {
-      case 'indices':
-        indices = stringList(v, 'malformed indices section, should be an array of strings');
-        break;
-      case 'feature_states':
-        featureStates(v);
-        break;
-      case 'partial':
-        partial = nodeBoolean(key, v);
-        break;
-      case 'include_global_state':
-        includeGlobalState = nodeBoolean(key, v);
-        break;
       case 'include_aliases':
         includeAliases = nodeBoolean(key, v);
         break;
@@ -205,5 +199,5 @@ export function parseRestoreSnapshotBody(raw: unknown): RestoreSnapshotBody {
     }
   }
   const rename = renamePattern !== null && renameReplacement !== null ? new Replacer(renamePattern, renameReplacement) : null;
-  return { indices, ...opts, includeGlobalState, includeAliases, partial, rename, indexSettings, ignoreIndexSettings };
+  return { ...common, includeAliases, rename, indexSettings, ignoreIndexSettings };
 }

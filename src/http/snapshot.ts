@@ -11,10 +11,18 @@ import { parseCreateSnapshotBody, parsePutRepositoryBody, parseRestoreSnapshotBo
 import type { RepositoriesService, SnapshotMetadata, SnapshotsService } from '../cluster/index.js';
 import { CAT_PARAMS, renderCat, type CatColumn } from './cat-table.js';
 import { boolParam } from './params.js';
-import type { RestRequest, RouteDef } from './rest.js';
+import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 
 function optionalBody(req: RestRequest): Record<string, unknown> | null {
   return req.body === null || req.body.trim() === '' ? null : parseJsonObject(req.body);
+}
+
+/** `wait_for_completion=false` (the default): `{"accepted": true}` now, the work goes on; else its rendered result. */
+async function acceptedOrDone<T>(req: RestRequest, done: Promise<T>, render: (result: T) => Promise<unknown>): Promise<RestResponse> {
+  if (boolParam(req.query, 'wait_for_completion', false)) return { body: await render(await done) };
+  // The failure of a background run reaches nobody (ES logs it); the repository is unchanged by it.
+  done.catch(() => undefined);
+  return { body: { accepted: true } };
 }
 
 function oneOf<T extends string>(req: RestRequest, name: string, allowed: readonly T[], def: T): T {
@@ -105,15 +113,11 @@ export function snapshotRoutes(repositories: RepositoriesService, snapshots: Sna
       authz: { action: 'cluster:admin/snapshot/create' },
       params: ['master_timeout', 'wait_for_completion'],
       handler: async (req) => {
-        const body = parseCreateSnapshotBody(optionalBody(req));
-        const { done } = await snapshots.create(req.params.repository, req.params.snapshot, body);
-        if (!boolParam(req.query, 'wait_for_completion', false)) {
-          done.catch(() => undefined);
-          return { body: { accepted: true } };
-        }
-        const meta = await done;
-        const info = await snapshots.get(req.params.repository, meta.snapshot, { ignoreUnavailable: false, verbose: true, sort: 'start_time', order: 'asc' });
-        return { body: { snapshot: (info.snapshots as unknown[])[0] } };
+        const { done } = await snapshots.create(req.params.repository, req.params.snapshot, parseCreateSnapshotBody(optionalBody(req)));
+        return acceptedOrDone(req, done, async (meta) => {
+          const info = await snapshots.get(req.params.repository, meta.snapshot, { ignoreUnavailable: false, verbose: true, sort: 'start_time', order: 'asc' });
+          return { snapshot: (info.snapshots as unknown[])[0] };
+        });
       },
     },
     {
@@ -137,13 +141,8 @@ export function snapshotRoutes(repositories: RepositoriesService, snapshots: Sna
       authz: { action: 'cluster:admin/snapshot/restore' },
       params: ['master_timeout', 'wait_for_completion'],
       handler: async (req) => {
-        const body = parseRestoreSnapshotBody(optionalBody(req));
-        const { done } = await snapshots.restore(req.params.repository, req.params.snapshot, body);
-        if (!boolParam(req.query, 'wait_for_completion', false)) {
-          done.catch(() => undefined);
-          return { body: { accepted: true } };
-        }
-        return { body: { snapshot: await done } };
+        const { done } = await snapshots.restore(req.params.repository, req.params.snapshot, parseRestoreSnapshotBody(optionalBody(req)));
+        return acceptedOrDone(req, done, async (restored) => ({ snapshot: restored }));
       },
     },
     {

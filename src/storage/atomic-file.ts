@@ -22,10 +22,19 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  await writeAndRename(path, [typeof data === 'string' ? Buffer.from(data) : data]);
+  await fsyncDir(dirname(path));
+}
+
+/**
+ * The first half of `writeFileAtomic`: temp file, fsync, rename over `path`. The caller fsyncs the
+ * directory — once for many files (a snapshot's blobs) — before anything depends on the names.
+ */
+export async function writeAndRename(path: string, chunks: readonly Uint8Array[]): Promise<void> {
   const tmp = tempPath(path);
   const fh = await open(tmp, 'w');
   try {
-    await fh.writeFile(data);
+    await fh.writev([...chunks]);
     await fh.sync();
   } catch (e) {
     await fh.close();
@@ -34,7 +43,6 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
   }
   await fh.close();
   await rename(tmp, path);
-  await fsyncDir(dirname(path));
 }
 
 /** The same, synchronously (start-up and shutdown paths). */

@@ -14,9 +14,9 @@
  * removed by the next deletion's cleanup (`removeUnreferenced`).
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir, writeFileAtomic } from './atomic-file.js';
+import { fsyncDir, writeAndRename, writeFileAtomic } from './atomic-file.js';
 import { CorruptFileError } from './checksummed-file.js';
 
 export const REPOSITORY_FORMAT = 'threadsearch-snapshots 1';
@@ -41,8 +41,6 @@ export interface RepositoryRoot {
 }
 
 const EMPTY_ROOT: RepositoryRoot = { format: REPOSITORY_FORMAT, generation: -1, snapshots: [] };
-
-let tempCounter = 0;
 
 /** The content address of a shard file's bytes. */
 export function blobName(chunks: readonly Uint8Array[]): string {
@@ -94,19 +92,8 @@ export class BlobRepository {
   }
 
   /** Writes a blob durably under its final name (temp → fsync → rename); `syncBlobs()` makes the names durable. */
-  async writeBlob(name: string, chunks: readonly Uint8Array[]): Promise<void> {
-    const tmp = join(this.blobsDir, `.${name}.${process.pid}.${tempCounter++}.tmp`);
-    const fh = await open(tmp, 'w');
-    try {
-      await fh.writev([...chunks]);
-      await fh.sync();
-    } catch (e) {
-      await fh.close();
-      await unlink(tmp).catch(() => undefined);
-      throw e;
-    }
-    await fh.close();
-    await rename(tmp, join(this.blobsDir, name));
+  writeBlob(name: string, chunks: readonly Uint8Array[]): Promise<void> {
+    return writeAndRename(join(this.blobsDir, name), chunks);
   }
 
   syncBlobs(): Promise<void> {
@@ -176,7 +163,7 @@ export class BlobRepository {
 
   /** ES's repository verification: the location is writable and readable by this node. */
   async verify(): Promise<void> {
-    const file = join(this.root, `.verify-${process.pid}-${tempCounter++}`);
+    const file = join(this.root, `.verify-${process.pid}-${Date.now()}.tmp`);
     await writeFileAtomic(file, 'threadsearch');
     const back = await readFile(file, 'utf8');
     await unlink(file);

@@ -3,11 +3,11 @@
  * RestoreSnapshotRequest.source): typed requests with ES's messages for malformed sections.
  * Where ES silently ignores an unknown key (repository and create bodies) this server refuses it,
  * so a typo (`include_global_sate`) never goes unnoticed; restore refuses as ES does.
- * `rename_pattern` is compiled here to an automaton (common/pattern/replacer.ts), never to a
- * backtracking RegExp.
+ * `rename_pattern` is compiled here for the matcher VM (common/pattern/java-pattern.ts: Java's
+ * String.replaceAll semantics, groups included), never to a backtracking RegExp.
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
-import { Replacer } from '../common/pattern/index.js';
+import { JavaPattern, type Replacement } from '../common/pattern/index.js';
 import { isObject, type JsonObject } from './parse-helpers.js';
 
 export interface PutRepositoryBody {
@@ -35,7 +35,7 @@ export interface RestoreSnapshotBody extends SnapshotIndices {
   readonly includeAliases: boolean;
   readonly partial: boolean;
   /** rename_pattern + rename_replacement, when both are given (ES ignores one alone). */
-  readonly rename: Replacer | null;
+  readonly rename: IndexRename | null;
   /** Settings to set on the restored indices (nested or flat, as in create index). */
   readonly indexSettings: JsonObject | null;
   /** Settings not to restore. */
@@ -198,6 +198,21 @@ export function parseRestoreSnapshotBody(raw: unknown): RestoreSnapshotBody {
         throw new IllegalArgumentError(`Unknown parameter ${key}`);
     }
   }
-  const rename = renamePattern !== null && renameReplacement !== null ? new Replacer(renamePattern, renameReplacement) : null;
+  const rename = renamePattern !== null && renameReplacement !== null ? new IndexRename(renamePattern, renameReplacement) : null;
   return { ...common, includeAliases, rename, indexSettings, ignoreIndexSettings };
+}
+
+/** ES RestoreService's `index.replaceAll(renamePattern, renameReplacement)`, on the matcher VM. */
+export class IndexRename {
+  private readonly pattern: JavaPattern;
+  private readonly replacement: Replacement;
+
+  constructor(pattern: string, replacement: string) {
+    this.pattern = JavaPattern.compile(pattern);
+    this.replacement = this.pattern.replacement(replacement);
+  }
+
+  replaceAll(name: string): string {
+    return this.pattern.replace(name, this.replacement, true);
+  }
 }

@@ -17,7 +17,7 @@ import { BucketBudget, planAggregations, reduceAggs, renderAggs } from '../src/s
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe, type LatencyStats } from '../src/cli/report/machine.js';
-import { mulberry32 } from '../src/cli/corpus/prng.js';
+import { mulberry32 } from '../src/common/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 

@@ -4,7 +4,7 @@
  * token ids, then every document vector, then every query vector. Vectors are stored CSR in typed
  * arrays (200k docs are ~24M non-zeros; objects per non-zero would not fit the time budget).
  */
-import { mulberry32 } from '../../src/cli/corpus/prng.js';
+import { mulberry32 } from '../../src/common/prng.js';
 import { zipfSampler } from '../../src/cli/corpus/zipf.js';
 
 export interface SparseCorpusParams {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { standardTokens } from '../../src/analysis/standard-tokenizer.js';
-import { mulberry32 } from '../../src/cli/corpus/prng.js';
+import { mulberry32 } from '../../src/common/prng.js';
 
 /**
  * The scanner's output on seeded random texts, pinned to what the tokenizer answered before its

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { expectErrorType, seed } from './es.js';
+import { mulberry32 } from '../../src/common/prng.js';
 
 let t: TestApp;
 
@@ -313,16 +314,6 @@ describe('suggest errors', () => {
   });
 });
 
-/** A small deterministic PRNG (mulberry32), so the random corpus is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('options over many segments, deletes, updates and merges', () => {
   const WORDS = ['alpha', 'alpine', 'Alps', 'alto', 'beta', 'Bravo', 'bravo club', 'Alpha Beta', 'alp', 'al pine', 'Beta  max'];
@@ -382,7 +373,7 @@ describe('options over many segments, deletes, updates and merges', () => {
     for (const [name, shards] of [['many1', 1], ['many3', 3]] as const) {
       await t.request('PUT', `/${name}`, { settings: { number_of_shards: shards, refresh_interval: '-1' }, mappings: { properties: { s: { type: 'completion' } } } });
     }
-    const rnd = prng(42);
+    const rnd = mulberry32(42);
     const pick = () => WORDS[Math.floor(rnd() * WORDS.length)];
     for (let batch = 0; batch < 6; batch++) {
       for (let i = 0; i < 40; i++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BM25_CORPUS_DEFAULTS, generateBm25Corpus, generateBm25TermIds, generateVocabulary } from '../../src/cli/corpus/corpus.js';
-import { mulberry32 } from '../../src/cli/corpus/prng.js';
+import { mulberry32 } from '../../src/common/prng.js';
 import { generateSparseCorpus } from '../../bench/lib/sparse-corpus.js';
 
 describe('mulberry32', () => {

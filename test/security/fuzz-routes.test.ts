@@ -9,7 +9,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecureTestApp, SUPERUSER_KEY, type SecureTestApp } from '../support/secure-app.js';
-import { mulberry32, type Random } from '../../src/cli/corpus/prng.js';
+import { mulberry32, type Random } from '../../src/common/prng.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_015);
 const BUDGET_MS = Number(process.env.FUZZ_MS ?? 25_000);

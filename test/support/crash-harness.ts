@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, type ServerProcess } from '../../src/cli/server-process.js';
 import { findRepoRoot } from '../../src/cli/paths.js';
+import { mulberry32 } from '../../src/common/prng.js';
 
 export interface CrashOptions {
   readonly rounds: number;
@@ -63,17 +64,6 @@ interface IdModel {
 
 const INDEX = 'crash';
 
-/** Small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['durable', 'translog', 'segment', 'flush', 'crash', 'replay', 'shard', 'commit', 'fsync', 'group', 'écrit', '書き込み'];
 
@@ -210,12 +200,12 @@ async function scan(url: string): Promise<{ docs: Map<string, Source>; duplicate
 
 export async function runCrashTest(options: CrashOptions): Promise<CrashReport> {
   const log = options.log ?? (() => undefined);
-  const random = prng(options.seed);
+  const random = mulberry32(options.seed);
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-crash-'));
   const main = join(findRepoRoot(), 'dist', 'src', 'main.js');
   const model = new Map<string, IdModel>();
   const failures: string[] = [];
-  const writers = Array.from({ length: options.writers }, (_, w) => new Writer(`w${w}`, model, prng(options.seed * 31 + w), failures));
+  const writers = Array.from({ length: options.writers }, (_, w) => new Writer(`w${w}`, model, mulberry32(options.seed * 31 + w), failures));
   let lost = 0;
   let junk = 0;
   let duplicates = 0;

@@ -5,7 +5,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { CliError, EXIT } from '../cli-error.js';
-import { mulberry32 } from '../corpus/prng.js';
+import { mulberry32 } from '../../common/prng.js';
 import type { IndexProfile } from './index-profile.js';
 
 export function readQueryFile(path: string): string[] {

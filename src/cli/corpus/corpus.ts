@@ -7,8 +7,8 @@
  * 200k documents are ~6M tokens, so documents are drawn as term ids into one Uint32Array and each
  * text is assembled in a reused byte buffer: one string allocation per document, none per token.
  */
-import { mulberry32 } from './prng.js';
-import type { Random } from './prng.js';
+import { mulberry32 } from '../../common/prng.js';
+import type { Random } from '../../common/prng.js';
 import { zipfSampler } from './zipf.js';
 
 export interface Bm25CorpusParams {

@@ -8,7 +8,7 @@
  * returns exactly what a full binary search returns (the smallest i with cdf[i] > u) but the corpora
  * draw ~30M samples, and the short search makes generation ~3× faster.
  */
-import type { Random } from './prng.js';
+import type { Random } from '../../common/prng.js';
 
 export interface ZipfSampler {
   /** Draws one rank in [fromRank, size) consuming exactly one number from `random`. */

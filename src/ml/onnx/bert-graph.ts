@@ -11,6 +11,7 @@
  * weights are the word embeddings' transpose (tied, as in BERT), plus its own bias.
  */
 import { FLOAT, INT64, type Attribute, type OnnxGraph, type OnnxNode, type OnnxTensor } from './onnx-writer.js';
+import { mulberry32 } from '../../common/prng.js';
 
 export interface BertShape {
   readonly vocabSize: number;
@@ -32,18 +33,6 @@ export const BERT_BASE: BertShape = {
 export const LAYER_NORM_EPSILON = 1e-12;
 export const MASK_BIAS = -10_000;
 
-/** Mulberry32: a small, fast 32-bit PRNG, good enough for weights. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface BertGraph {
   readonly graph: OnnxGraph;
   /** Every weight by name (word_embeddings, layer.N.query.weight, …), [in, out] row-major. */
@@ -55,7 +44,7 @@ export function buildBertGraph(shape: BertShape): BertGraph {
   const { vocabSize: V, hidden: H, heads: NH, intermediate: I, maxPositions: P } = shape;
   if (H % NH !== 0) throw new Error(`hidden size ${H} is not a multiple of ${NH} heads`);
   const DH = H / NH;
-  const random = prng(shape.seed);
+  const random = mulberry32(shape.seed);
   const weights = new Map<string, Float32Array>();
   const initializers: OnnxTensor[] = [];
   const nodes: OnnxNode[] = [];

@@ -11,14 +11,13 @@
  *
  *   node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers] [--no-lucene]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
-import { luceneAnchor, runLucene, writeBm25Input } from './lib/lucene-anchor.js';
+import { runLuceneAnchor, writeBm25Input } from './lib/lucene-anchor.js';
 import { buildPeer } from './lib/peers.js';
 import { buildRefTaat } from './lib/ref-taat.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
@@ -130,28 +129,17 @@ const postingsPerQuery = (maxScoreStats.postingsScored - before) / (2 * (corpus.
 console.log(`threadsearch scored ${Math.round(postingsPerQuery)} postings per query on average (exhaustive: ${Math.round(corpus.queries.reduce((n, q) => n + ref.postingsTouched(q), 0) / corpus.queries.length)})`);
 
 // Lucene over the same corpus and queries, in the same run (exact BM25 reference = ref-taat's top 10).
-const anchor = values['no-lucene'] ? { missing: '--no-lucene' } : luceneAnchor();
-let lucenePending = 'missing' in anchor ? anchor.missing : null;
-if ('runSh' in anchor) {
-  const home = mkdtempSync(join(tmpdir(), 'threadsearch-lucene-'));
-  try {
-    writeBm25Input(home, corpus.docs, corpus.queries);
-    writeFileSync(join(home, 'data', `ref-bm25-${DOCS}-${QUERIES}.json`), JSON.stringify(truth.map((ids) => ids.map(Number))));
-    for (const r of runLucene(anchor.runSh, home, 'bm25', ['--docs', String(DOCS), '--queries', String(QUERIES)])) {
-      const row = {
-        case: `Apache Lucene 8.8, ${r.mode}`, build_s: NaN, p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
-        recall10: Number(r.recall), p50_vs_ref: r.p50_ms / refP50, mean_vs_ref: r.mean_ms / timed[0].stats.mean, otherCores: NaN,
-      };
-      rows.push(row);
-      console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, mean ${formatNumber(row.mean_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${r.recall}`);
-    }
-  } catch (e) {
-    lucenePending = (e as Error).message.slice(0, 300);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
+const luceneLabel = (mode: string) => `Apache Lucene 8.8, ${mode}`;
+const { results: luceneResults, skipped: lucenePending } = runLuceneAnchor(values['no-lucene'] === true, 'bm25', ['--docs', String(DOCS), '--queries', String(QUERIES)], (home) => {
+  writeBm25Input(home, corpus.docs, corpus.queries);
+  writeFileSync(join(home, 'data', `ref-bm25-${DOCS}-${QUERIES}.json`), JSON.stringify(truth.map((ids) => ids.map(Number))));
+}, luceneLabel);
+for (const r of luceneResults) {
+  rows.push({
+    case: luceneLabel(r.mode), build_s: NaN, p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
+    recall10: Number(r.recall), p50_vs_ref: r.p50_ms / refP50, mean_vs_ref: r.mean_ms / timed[0].stats.mean, otherCores: NaN,
+  });
 }
-if (lucenePending !== null) console.log(`Lucene anchor skipped: ${lucenePending}`);
 
 const ours = rows.find((r) => r.case === 'threadsearch, track_total_hits: false')!;
 const mini = rows.find((r) => r.case === 'minisearch');

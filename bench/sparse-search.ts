@@ -13,11 +13,9 @@
  *
  *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N] [--no-lucene]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { luceneAnchor, runLucene, writeSparseInput } from './lib/lucene-anchor.js';
+import { runLuceneAnchor, writeSparseInput } from './lib/lucene-anchor.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
@@ -196,27 +194,16 @@ const rows = cases.map((c, ci) => {
 });
 // Lucene over the same vectors and queries, in the same run (its recall@10 is against a brute-force
 // dot product over 50 queries, computed by the anchor itself).
-const anchor = values['no-lucene'] ? { missing: '--no-lucene' } : luceneAnchor();
-let lucenePending = 'missing' in anchor ? anchor.missing : null;
-if ('runSh' in anchor) {
-  const home = mkdtempSync(join(tmpdir(), 'threadsearch-lucene-'));
-  try {
-    writeSparseInput(home, docs, DOCS, queries, QUERIES);
-    for (const r of runLucene(anchor.runSh, home, 'sparse', ['--docs', String(DOCS), '--queries', String(QUERIES)])) {
-      const row = {
-        case: `Apache Lucene 8.8 FeatureField, ${r.mode}`, p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
-        postings_per_query: NaN, recall_at_10: Number(r.recall), p50_vs_exhaustive: r.p50_ms / refP50, otherCores: NaN,
-      };
-      rows.push(row);
-      console.log(`${row.case}: p50 ${formatNumber(row.p50_ms)} ms, p99 ${formatNumber(row.p99_ms)} ms, mean ${formatNumber(row.mean_ms)} ms, ${Math.round(row.qps)} q/s, recall@10 ${r.recall}`);
-    }
-  } catch (e) {
-    lucenePending = (e as Error).message.slice(0, 300);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
+const luceneLabel = (mode: string) => `Apache Lucene 8.8 FeatureField, ${mode}`;
+const { results: luceneResults, skipped: lucenePending } = runLuceneAnchor(values['no-lucene'] === true, 'sparse', ['--docs', String(DOCS), '--queries', String(QUERIES)], (home) => {
+  writeSparseInput(home, docs, DOCS, queries, QUERIES);
+}, luceneLabel);
+for (const r of luceneResults) {
+  rows.push({
+    case: luceneLabel(r.mode), p50_ms: r.p50_ms, p90_ms: NaN, p99_ms: r.p99_ms, mean_ms: r.mean_ms, qps: r.qps,
+    postings_per_query: NaN, recall_at_10: Number(r.recall), p50_vs_exhaustive: r.p50_ms / refP50, otherCores: NaN,
+  });
 }
-if (lucenePending !== null) console.log(`Lucene anchor skipped: ${lucenePending}`);
 const lucene = (mode: string) => rows.find((r) => r.case === `Apache Lucene 8.8 FeatureField, ${mode}`);
 
 const engine = rows[1];

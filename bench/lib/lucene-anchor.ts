@@ -6,9 +6,10 @@
  * liblucene8-java or a JDK the benchmarks skip it and say so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findRepoRoot } from './report.js';
+import { findRepoRoot, formatNumber } from './report.js';
 import type { SparseVectors } from './sparse-corpus.js';
 
 export interface LuceneResult {
@@ -71,4 +72,32 @@ export function runLucene(runSh: string, home: string, kind: 'bm25' | 'sparse', 
   }
   if (out.length === 0) throw new Error(`Lucene anchor printed no RESULT lines:\n${res.stdout.slice(-2000)}`);
   return out;
+}
+
+/**
+ * The anchor over input `prepare` writes into a temporary home (removed after): each collector
+ * mode's result, printed as our rows are, or why it was skipped (printed too). Never throws.
+ */
+export function runLuceneAnchor(
+  skip: boolean, kind: 'bm25' | 'sparse', args: readonly string[], prepare: (home: string) => void, label: (mode: string) => string,
+): { results: LuceneResult[]; skipped: string | null } {
+  const anchor = skip ? { missing: '--no-lucene' } : luceneAnchor();
+  let skipped = 'missing' in anchor ? anchor.missing : null;
+  let results: LuceneResult[] = [];
+  if ('runSh' in anchor) {
+    const home = mkdtempSync(join(tmpdir(), 'threadsearch-lucene-'));
+    try {
+      prepare(home);
+      results = runLucene(anchor.runSh, home, kind, args);
+      for (const r of results) {
+        console.log(`${label(r.mode)}: p50 ${formatNumber(r.p50_ms)} ms, p99 ${formatNumber(r.p99_ms)} ms, mean ${formatNumber(r.mean_ms)} ms, ${Math.round(r.qps)} q/s, recall@10 ${r.recall}`);
+      }
+    } catch (e) {
+      skipped = (e as Error).message.slice(0, 300);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  if (skipped !== null) console.log(`Lucene anchor skipped: ${skipped}`);
+  return { results, skipped };
 }

@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   analysis: ['errors', 'common'],
   index: ['analysis', 'errors', 'common'],
   search: ['index', 'dsl', 'analysis', 'errors', 'common'],
-  ml: ['analysis', 'errors', 'common'],
+  ml: ['dsl', 'analysis', 'errors', 'common'],
   ingest: ['ml', 'index', 'errors', 'common'],
   storage: ['index', 'errors', 'common'],
   tasks: ['errors', 'common'],

@@ -31,3 +31,5 @@ export * from './url-params.js';
 export * from './bulk-request.js';
 export * from './msearch-request.js';
 export * from './snapshot-request.js';
+export * from './ml-model-request.js';
+export * from './ml-deployment-request.js';

@@ -4,7 +4,8 @@
  * body fields with URL parameters (ML deployments, `_msearch` item defaults) read them the same way
  * as the routes in http/.
  */
-import { IllegalArgumentError } from '../errors/index.js';
+import { IllegalArgumentError, ParseError } from '../errors/index.js';
+import { parseTimeValue } from '../common/time-value.js';
 
 /** A request's URL query parameters (the last value of a repeated name). */
 export type UrlParams = Record<string, string | undefined>;
@@ -31,4 +32,14 @@ export function longParam(query: UrlParams, name: string): number | null {
   if (v === undefined) return null;
   if (!/^-?\d+$/.test(v)) throw new IllegalArgumentError(`Failed to parse long parameter [${name}] with value [${v}]`);
   return Number(v);
+}
+
+/** ES TimeValue.parseTimeValue on a REST parameter or body field: parse_exception on a bad value. */
+export function timeParam(value: string | undefined, name: string, def: number): { ms: number; text: string } {
+  if (value === undefined) return { ms: def, text: `${def / 1000}s` };
+  try {
+    return { ms: parseTimeValue(value, name), text: value };
+  } catch (e) {
+    throw new ParseError((e as Error).message);
+  }
 }

@@ -6,9 +6,9 @@
  */
 import { IllegalArgumentError } from '../errors/index.js';
 import { DEFAULT_INFER_TIMEOUT_MS, inferenceResultJson, onlyBuiltInModels, type MlService } from '../cluster/index.js';
+import { parseInfer, parsePutModel, parseStartDeployment, parseStopBody, parseUpdateDeployment, START_PARAMS, timeParam } from '../dsl/index.js';
 import { boolParam, intParam } from './params.js';
 import type { RestRequest, RouteDef } from './rest.js';
-import { parseInfer, parsePutModel, parseStartDeployment, parseStopBody, parseUpdateDeployment, START_PARAMS, timeParam } from './ml-requests.js';
 
 const BASE = '/_ml/trained_models';
 const INCLUDES = ['definition', 'definition_status', 'feature_importance_baseline', 'hyperparameters', 'total_feature_importance'];

@@ -1,22 +1,10 @@
 /**
  * A model deployment's parameters (ES StartTrainedModelDeploymentAction.Request / TaskParams),
- * validated with ES's messages. The defaults are 8.x's (queue_capacity 1024, timeout 20s); the
+ * validated with ES's messages; the request itself is read in dsl/ml-deployment-request.ts. The defaults are 8.x's (queue_capacity 1024, timeout 20s); the
  * upper bound on queue_capacity is current ES's (100000).
  */
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
-import { SIMULATIONS, type Simulation } from './onnx/simulation-graph.js';
-
-export type AllocationState = 'starting' | 'started' | 'fully_allocated';
-export type Priority = 'normal' | 'low';
-
-export const START_DEFAULTS = {
-  numberOfAllocations: 1,
-  threadsPerAllocation: 1,
-  queueCapacity: 1024,
-  timeoutMs: 20_000,
-  waitFor: 'started' as AllocationState,
-  priority: 'normal' as Priority,
-};
+import type { Priority, Simulation, StartDeploymentRequest } from '../dsl/index.js';
 
 const MAX_THREADS_PER_ALLOCATION = 32;
 const MAX_QUEUE_CAPACITY = 100_000;
@@ -35,40 +23,6 @@ export interface DeploymentRecord {
   readonly start_time: number;
   /** Simulation mode: each inference also runs this graph (threadsearch's own setting; absent = none). */
   readonly simulate?: Simulation;
-}
-
-export interface StartDeploymentRequest {
-  readonly modelId: string;
-  readonly deploymentId: string;
-  readonly numberOfAllocations: number;
-  readonly threadsPerAllocation: number;
-  readonly queueCapacity: number;
-  readonly timeoutMs: number;
-  readonly waitFor: AllocationState;
-  readonly priority: Priority;
-  readonly cacheSize: number | null;
-  readonly simulate: Simulation | null;
-}
-
-/** `simulate`: the name of a cost graph (threadsearch's own `_start` setting). */
-export function parseSimulation(value: string): Simulation {
-  const v = value.trim().toLowerCase();
-  if ((SIMULATIONS as readonly string[]).includes(v)) return v as Simulation;
-  throw new IllegalArgumentError(`[simulate] must be one of [${SIMULATIONS.join(', ')}] but was [${value.slice(0, 40)}]`);
-}
-
-/** ES AllocationStatus.State.fromString: an enum name, any case. */
-export function parseAllocationState(value: string): AllocationState {
-  const v = value.trim().toLowerCase();
-  if (v === 'starting' || v === 'started' || v === 'fully_allocated') return v;
-  throw new IllegalArgumentError(`No enum constant org.elasticsearch.xpack.core.ml.inference.assignment.AllocationStatus.State.${value.trim().toUpperCase()}`);
-}
-
-/** ES Priority.fromString. */
-export function parsePriority(value: string): Priority {
-  const v = value.trim().toLowerCase();
-  if (v === 'normal' || v === 'low') return v;
-  throw new IllegalArgumentError(`No enum constant org.elasticsearch.xpack.core.ml.inference.assignment.Priority.${value.trim().toUpperCase()}`);
 }
 
 function isPowerOf2(n: number): boolean {

@@ -4,7 +4,8 @@
  *
  * Invariants: encoding is a pure function of (text, model) — the same text gives the same vector on
  * every thread and machine; the model is loaded once per thread and never changed.
- * Imports: analysis/ and leaves (errors/, common/) only; never piscina (cluster/ owns the pools).
+ * Imports: dsl/ (the deployment request vocabulary), analysis/ and leaves (errors/, common/) only;
+ * never piscina (cluster/ owns the pools).
  */
 export { encode, type SparseVector } from './sparse-encoder.js';
 export { loadSparseModel, readSparseModel, sparseModelDir, SPARSE_MODEL_ID, type SparseModel } from './sparse-model.js';
@@ -14,7 +15,6 @@ export { parseVocabulary, isSpecialToken, type Vocabulary } from './vocabulary.j
 // User ONNX models and the simulation mode (what inference threads load).
 export { loadModel, prepareSimulation, type LoadedModel, type ModelSpec } from './loaded-model.js';
 export { readModelFolder, CONFIG_FILE, type ModelFolder, type SparseEncoderConfig } from './onnx/model-folder.js';
-export { SIMULATIONS, type Simulation } from './onnx/simulation-graph.js';
 
 // Model management (pure parts): configs, deployment parameters, ML nodes, memory, placement.
 export * from './ml-node.js';

@@ -10,7 +10,8 @@ import { loadSparseModel } from './sparse-model.js';
 import { readModelFolder, type ModelFolder, type SparseEncoderConfig } from './onnx/model-folder.js';
 import { OnnxSparseEncoder, type Purpose } from './onnx/onnx-encoder.js';
 import { loadOnnxRuntime } from './onnx/onnx-runtime.js';
-import { ensureSimulationGraph, type Simulation } from './onnx/simulation-graph.js';
+import { ensureSimulationGraph } from './onnx/simulation-graph.js';
+import type { Simulation } from '../dsl/index.js';
 
 export interface ModelSpec {
   /** A user model's folder; null = the built-in model. */

@@ -3,9 +3,8 @@
  * parameter validation with ES's messages, and `predicted_value` rendering.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  inferenceResultJson, matchIds, parseAllocationState, parsePriority, START_DEFAULTS, validateStartDeployment, type StartDeploymentRequest,
-} from '../../src/ml/index.js';
+import { inferenceResultJson, matchIds, validateStartDeployment } from '../../src/ml/index.js';
+import { parseAllocationState, parsePriority, START_DEFAULTS, type StartDeploymentRequest } from '../../src/dsl/index.js';
 import { EsError } from '../../src/errors/index.js';
 
 describe('matchIds', () => {

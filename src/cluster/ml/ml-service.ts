@@ -10,18 +10,19 @@ import {
 } from '../../errors/index.js';
 import {
   BUILT_IN_MODELS, byteSizeString, estimateMemoryUsageBytes, matchIds, modelMemory, newModelRecord, placeAllocations, reduceAllocations,
-  readModelFolder, renderModelConfig, validateStartDeployment, validateUpdateDeployment, type AllocationState, type DeploymentRecord,
-  type LocalModel, type MlNodeSpec, type ModelProbe, type ModelSpec, type PlacedDeployment, type Simulation, type SparseInference,
-  type SparseVector, type StartDeploymentRequest, type TrainedModelRecord,
+  readModelFolder, renderModelConfig, validateStartDeployment, validateUpdateDeployment, type DeploymentRecord,
+  type LocalModel, type MlNodeSpec, type ModelProbe, type ModelSpec, type PlacedDeployment, type SparseInference,
+  type SparseVector, type TrainedModelRecord,
 } from '../../ml/index.js';
+import type { AllocationState, Simulation, StartDeploymentRequest } from '../../dsl/index.js';
 import type { AllocationModel } from './ml-allocation.js';
 import { MlDeployment, type MlThreadPoolStats } from './ml-deployment.js';
 import { prepareSimulationGraph, probeModel } from './ml-model-probe.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What http/ needs from ml/ to parse and render the trained model APIs (http/ imports cluster/ only). */
-export { inferenceResultJson, parseAllocationState, parsePriority, parseSimulation, START_DEFAULTS, type StartDeploymentRequest } from '../../ml/index.js';
+/** What http/ needs from ml/ to render the trained model APIs (http/ imports cluster/ only). */
+export { inferenceResultJson } from '../../ml/index.js';
 
 /** The `ml` cluster-state section. */
 export interface MlState {

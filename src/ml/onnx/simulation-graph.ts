@@ -8,9 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSy
 import { join } from 'node:path';
 import { BERT_BASE, buildBertGraph } from './bert-graph.js';
 import { encodeOnnxModel } from './onnx-writer.js';
-
-export const SIMULATIONS = ['bert-base'] as const;
-export type Simulation = (typeof SIMULATIONS)[number];
+import type { Simulation } from '../../dsl/index.js';
 
 /** Bump when the graph or its weights change, so an old file is never reused. */
 const GRAPH_VERSION = 1;

@@ -12,8 +12,26 @@
  */
 const NO_REQUIRE_ESM = '--no-experimental-require-module';
 
+/**
+ * The V8 options Node accepts on its command line (its documented NODE_OPTIONS list). A Worker
+ * refuses them in `execArgv` (ERR_WORKER_INVALID_EXEC_ARGV: `node --expose-gc server.js` could not
+ * start a pool), and needs none of them: V8's flags are process-wide, so the workers' isolates
+ * already run with them.
+ */
+const V8_OPTIONS = new Set([
+  '--abort-on-uncaught-exception', '--disallow-code-generation-from-strings', '--enable-etw-stack-walking', '--expose-gc',
+  '--huge-max-old-generation-size', '--interpreted-frames-native-stack', '--jitless', '--max-old-space-size',
+  '--max-semi-space-size', '--perf-basic-prof', '--perf-basic-prof-only-functions', '--perf-prof',
+  '--perf-prof-unwinding-info', '--stack-trace-limit',
+]);
+
+function isV8Option(arg: string): boolean {
+  const eq = arg.indexOf('=');
+  return V8_OPTIONS.has((eq < 0 ? arg : arg.slice(0, eq)).replaceAll('_', '-'));
+}
+
 export function workerExecArgv(): string[] {
-  const inherited = process.execArgv;
+  const inherited = process.execArgv.filter((arg) => !isV8Option(arg));
   if (!process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM) || inherited.includes(NO_REQUIRE_ESM)) {
     return [...inherited];
   }

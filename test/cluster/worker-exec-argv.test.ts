@@ -1,0 +1,29 @@
+/**
+ * Workers inherit the process's Node flags, but a Worker refuses V8 options in `execArgv`: started
+ * as `node --expose-gc …` (as bench/search-contexts-memory.ts documents), the search pool must still start.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MODULE = resolve(import.meta.dirname, '../../dist/src/cluster/worker-exec-argv.js');
+
+function workerArgvUnder(flags: string[]): { execArgv: string[]; gcType: string } {
+  const script = `
+    const { Worker } = require('node:worker_threads');
+    import(${JSON.stringify(MODULE)}).then(({ workerExecArgv }) => {
+      const execArgv = workerExecArgv();
+      const w = new Worker('require("node:worker_threads").parentPort.postMessage(typeof gc)', { eval: true, execArgv });
+      w.on('message', (gcType) => { console.log(JSON.stringify({ execArgv, gcType })); w.terminate(); });
+    });`;
+  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }));
+}
+
+describe('workerExecArgv', () => {
+  it('drops V8 options, which workers refuse and get anyway (V8 flags are process-wide)', () => {
+    const out = workerArgvUnder(['--expose-gc', '--max-old-space-size=2048', '--stack_trace_limit=20', '--enable-source-maps']);
+    expect(out.execArgv).toContain('--enable-source-maps');
+    expect(out.execArgv.some((a) => /expose|old-space|stack_trace/.test(a))).toBe(false);
+    expect(out.gcType).toBe('function');
+  });
+});

@@ -10,15 +10,19 @@ import { MSEARCH_ITEM_PARAMS, parseMsearchBody, type MsearchItem, type SearchReq
 import type { IndicesService, SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
-import { searchRequestFrom } from './search.js';
+import { cachedSearchRequest, PARSED_SEARCH_CACHE_ENTRIES } from './search.js';
+import { LruCache } from '../common/lru-cache.js';
 
 const PARAMS = [...MSEARCH_ITEM_PARAMS, 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'typed_keys'];
 
 type Item = MsearchItem<SearchRequest>;
 
-/** An item's search body with its parameters, read as `_search` reads body and URL. */
-function readSearch(query: Query, body: string | null): SearchRequest {
-  return searchRequestFrom({ method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
+/**
+ * An item's search body with its parameters, read as `_search` reads body and URL (through the
+ * same kind of parsed-request cache: load tests send the same item bodies again and again).
+ */
+function itemReader(cache: LruCache<string, SearchRequest>): (query: Query, body: string | null) => SearchRequest {
+  return (query, body) => cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
 }
 
 /** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1). */
@@ -32,7 +36,9 @@ function errorItem(e: unknown): string {
   return JSON.stringify(err.toBody());
 }
 
-async function executeMsearch(indices: IndicesService, search: SearchService, contexts: SearchContexts, req: RestRequest): Promise<RestResponse> {
+async function executeMsearch(
+  indices: IndicesService, search: SearchService, contexts: SearchContexts, readSearch: (query: Query, body: string | null) => SearchRequest, req: RestRequest,
+): Promise<RestResponse> {
   const start = performance.now();
   const max = intParam(req.query, 'max_concurrent_searches', 0);
   if (req.query.max_concurrent_searches !== undefined && max < 1) throw new IllegalArgumentError('maxConcurrentSearchRequests must be positive');
@@ -80,6 +86,7 @@ async function executeMsearch(indices: IndicesService, search: SearchService, co
 }
 
 export function msearchRoutes(indices: IndicesService, search: SearchService, contexts: SearchContexts): RouteDef[] {
+  const readSearch = itemReader(new LruCache<string, SearchRequest>(PARSED_SEARCH_CACHE_ENTRIES));
   return [
     {
       methods: ['GET', 'POST'],
@@ -88,7 +95,7 @@ export function msearchRoutes(indices: IndicesService, search: SearchService, co
       authz: { action: 'indices:data/read/msearch', perItem: true },
       params: PARAMS,
       ndjson: true,
-      handler: (req) => executeMsearch(indices, search, contexts, req),
+      handler: (req) => executeMsearch(indices, search, contexts, readSearch, req),
     },
   ];
 }

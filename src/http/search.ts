@@ -109,9 +109,10 @@ const MAX_CACHED_BODY_CHARS = 4096;
  * points in time go the long way, so nothing that holds per-request state shares an object.
  */
 export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req: RestRequest): SearchRequest {
-  const body = req.body ?? '';
-  if (body.length > MAX_CACHED_BODY_CHARS || req.query.scroll !== undefined) return searchRequestFrom(req);
-  const key = `${JSON.stringify(req.query)}\n${body}`;
+  const body = req.body;
+  if ((body !== null && body.length > MAX_CACHED_BODY_CHARS) || req.query.scroll !== undefined) return searchRequestFrom(req);
+  // No body and an empty one are told apart (an empty `_msearch` item body is not a missing one).
+  const key = body === null ? JSON.stringify(req.query) : `${JSON.stringify(req.query)}\n${body}`;
   let r = cache.get(key);
   if (r === undefined) {
     r = searchRequestFrom(req);

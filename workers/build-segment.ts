@@ -1,10 +1,15 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
 import { SegmentBuilder, mergeSegments, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
+import { asPoolTask } from './pool-task.js';
 import { releaseTaskMemory } from './release-memory.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
+  return asPoolTask(() => buildSegment(task));
+}
+
+function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   const out = reply(() => {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text);
     for (const doc of task.docs) builder.add(doc);
@@ -17,6 +22,10 @@ export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
 }
 
 export function merge(task: MergeSegmentsTask): MergeSegmentsReply {
+  return asPoolTask(() => mergeSources(task));
+}
+
+function mergeSources(task: MergeSegmentsTask): MergeSegmentsReply {
   const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;

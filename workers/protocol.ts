@@ -7,6 +7,7 @@
  * has not seen an id (one started after the announcement) answers `missing`, and the coordinator
  * resends the task with the buffers inline.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { PlainError } from '../src/errors/index.js';
 import type { BuildDocument, DocumentParseLimits, IndexTextSettings, RootMapping } from '../src/index/index.js';
 import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
@@ -50,6 +51,32 @@ export interface SearchShardTask {
 /** Several shard searches in one task: under load the pool batches what is waiting (one round trip each). */
 export interface SearchBatchTask {
   readonly searches: readonly SearchShardTask[];
+}
+
+/**
+ * A search worker's own channel to the coordinator (workers/search.ts announces it at start-up on
+ * its parent port, cluster/search-channel.ts uses it): shard searches go to a chosen thread as one
+ * message per batch, without a pool task around each. `poolTask` is non-zero while the thread runs
+ * a pool task (a segment build or merge), so the coordinator sends searches elsewhere meanwhile.
+ */
+export const SEARCH_PORT = 'threadsearch:search-port';
+
+export interface SearchPortAnnouncement {
+  readonly op: typeof SEARCH_PORT;
+  readonly threadId: number;
+  readonly port: MessagePort;
+  readonly poolTask: Int32Array;
+}
+
+/** One batch on a search channel; the channel carries one batch at a time. */
+export interface SearchChannelRequest {
+  readonly searches: readonly SearchShardTask[];
+}
+
+export interface SearchChannelReply {
+  readonly replies: SearchBatchReply;
+  /** Time the worker spent on the batch (the pool's run-time statistics). */
+  readonly runMs: number;
 }
 
 export type WorkerReply<T> =

@@ -1,6 +1,12 @@
-/** Worker entry: the query phase of shards (search/shard-search over their segments), in batches. */
+/**
+ * Worker entry: the query phase of shards (search/shard-search over their segments), in batches.
+ * Batches arrive on this thread's own search channel (announced to the coordinator when the module
+ * loads, at worker start-up), or as pool tasks when the coordinator has no channel to this thread.
+ */
+import { MessageChannel, parentPort, threadId } from 'node:worker_threads';
 import { searchShard } from '../src/search/index.js';
-import type { SearchBatchReply, SearchBatchTask, SearchShardReply, SearchShardTask } from './protocol.js';
+import { poolTaskFlag } from './pool-task.js';
+import { SEARCH_PORT, type SearchBatchReply, type SearchBatchTask, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function search(task: SearchShardTask): SearchShardReply {
@@ -14,4 +20,18 @@ export function search(task: SearchShardTask): SearchShardReply {
 /** A batch of shard searches, each with its own reply (one failing does not fail the others). */
 export function searchBatch(task: SearchBatchTask): SearchBatchReply {
   return task.searches.map(search);
+}
+
+if (parentPort !== null) {
+  const { port1, port2 } = new MessageChannel();
+  port1.on('message', (request: SearchChannelRequest) => {
+    const started = performance.now();
+    const replies = searchBatch(request);
+    const answer: SearchChannelReply = { replies, runMs: performance.now() - started };
+    port1.postMessage(answer);
+  });
+  // The channel never keeps the thread alive: the pool decides when it ends.
+  port1.unref();
+  const announcement: SearchPortAnnouncement = { op: SEARCH_PORT, threadId, port: port2 as never, poolTask: poolTaskFlag };
+  parentPort.postMessage(announcement, [port2]);
 }

@@ -35,9 +35,9 @@ export interface SearchPoolStats {
   readonly rejected: number;
   readonly completed: number;
   readonly largest: number;
-  /** Piscina's utilisation: run time of all tasks / (threads × time since start). */
+  /** Run time of all tasks (pool tasks and channel batches) / (threads × time since start). */
   readonly utilization: number;
-  /** Task run time on a worker (Piscina's histogram). */
+  /** Task run time on a worker (Piscina's histogram and the channel batches'). */
   readonly runTimeMs: TimeSummary;
   /** Time a shard search waited for a free thread in the dispatcher. */
   readonly waitTimeMs: TimeSummary;
@@ -49,9 +49,35 @@ export class SearchPoolCounters {
   completed = 0;
   rejected = 0;
   private readonly wait = createHistogram();
+  /** Run times of batches sent down the workers' search channels (not pool tasks: Piscina times those). */
+  private readonly channelRun = createHistogram();
+  /** Their sum in ms (the histogram keeps whole µs). */
+  channelRunTotalMs = 0;
 
   recordWait(ms: number): void {
     this.wait.record(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  recordRun(ms: number): void {
+    this.channelRun.record(Math.max(1, Math.round(ms * 1000)));
+    this.channelRunTotalMs += ms;
+  }
+
+  /**
+   * Run times of every task, pool tasks (Piscina's summary: count and ms) and channel batches
+   * together: count, total and mean are exact; p50 and p99 are the larger population's.
+   */
+  runSummary(pool: TimeSummary): TimeSummary {
+    const h = this.channelRun;
+    if (h.count === 0) return pool;
+    const count = pool.count + h.count;
+    const total = pool.total + this.channelRunTotalMs;
+    const ownLarger = h.count >= pool.count;
+    return {
+      count, total, mean: total / count,
+      p50: ownLarger ? h.percentile(50) / 1000 : pool.p50, p99: ownLarger ? h.percentile(99) / 1000 : pool.p99,
+      max: Math.max(pool.max, h.max / 1000),
+    };
   }
 
   waitSummary(): TimeSummary {

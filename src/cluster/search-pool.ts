@@ -22,9 +22,10 @@ import { Piscina } from 'piscina';
 import { workerExecArgv } from './worker-exec-argv.js';
 import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
 import { finite, SearchPoolCounters, type SearchPoolStats } from './search-pool-stats.js';
+import { SearchChannel, WorkerFailureError } from './search-channel.js';
 import type { ShardSearchResult } from '../search/index.js';
 import {
-  SEGMENT_CHANNEL, TASK, WORKER_MEMORY_CHANNEL, type WorkerMemory, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
+  SEARCH_PORT, SEGMENT_CHANNEL, TASK, WORKER_MEMORY_CHANNEL, type SearchPortAnnouncement, type WorkerMemory, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
   type SearchShardReply, type SearchShardTask, type SegmentBuilt, type SegmentRef, type WorkerReply,
 } from '../../workers/protocol.js';
 
@@ -41,12 +42,6 @@ interface PendingSearch {
   reject(error: unknown): void;
 }
 
-/**
- * The worker running a task died or failed outside the task's own error handling (the task body
- * turns its errors into replies). Rendered as ES's generic `exception` (500); only the pool tells
- * it apart from an error reply, to retry.
- */
-class WorkerFailureError extends InternalError {}
 
 export interface SearchPoolOptions {
   readonly threads: number;
@@ -76,8 +71,12 @@ export class SearchPool {
   private closed = false;
   /** Shard searches waiting for a free thread; they leave in batches. */
   private readonly waiting: PendingSearch[] = [];
-  /** Search tasks posted and not yet answered (at most one per thread). */
+  /** Search batches posted and not yet answered (at most one per thread). */
   private searchesInFlight = 0;
+  /** Each live worker's own search channel (search-channel.ts), as the threads announce them. */
+  private readonly channels: SearchChannel[] = [];
+  /** A dispatch is scheduled for the end of this event-loop turn. */
+  private dispatchScheduled = false;
   /** Counters for `_nodes/stats` (plain increments). */
   readonly counters = new SearchPoolCounters();
 
@@ -108,12 +107,33 @@ export class SearchPool {
     // Piscina emits 'error' when a worker fails while idle (its replacement is already starting);
     // without a listener that event would be thrown on the main thread and end the process.
     this.pool.on('error', () => {});
+    this.pool.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && (m as SearchPortAnnouncement).op === SEARCH_PORT) this.attach(m as SearchPortAnnouncement);
+    });
+    // A thread that goes away takes its channel with it (search-channel.ts: its port closes first).
+    this.pool.on('workerDestroy', (w: { threadId: number }) => {
+      for (const c of this.channels) if (c.threadId === w.threadId) c.fail(new WorkerFailureError(`search worker thread [${w.threadId}] exited`));
+    });
     (this.channel as unknown as { unref(): void }).unref();
     this.memoryChannel.onmessage = (e: { data: unknown }) => {
       const m = e.data as WorkerMemory;
       this.workerHeaps.set(m.threadId, m);
     };
     (this.memoryChannel as unknown as { unref(): void }).unref();
+  }
+
+  private attach(announcement: SearchPortAnnouncement): void {
+    if (this.closed) {
+      announcement.port.close();
+      return;
+    }
+    this.channels.push(new SearchChannel(announcement, (c) => {
+      const i = this.channels.indexOf(c);
+      if (i >= 0) this.channels.splice(i, 1);
+      // With no channel left, waiting searches go as pool tasks until a replacement announces one.
+      this.scheduleDispatch();
+    }));
+    this.scheduleDispatch();
   }
 
   /**
@@ -293,21 +313,94 @@ export class SearchPool {
           reject(error);
         },
       });
-      this.dispatchSearches();
+      this.scheduleDispatch();
     });
   }
 
+  /**
+   * Dispatches once the current turn of the event loop has run (setImmediate: after the poll phase
+   * that read this request's socket), so the searches of every request read in the same turn — and
+   * all items of an `_msearch` started together — leave as one batch message per worker instead of
+   * one message each. An idle pool still starts within the same loop iteration.
+   */
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    setImmediate(this.dispatchNow);
+  }
+
+  private readonly dispatchNow = (): void => {
+    this.dispatchScheduled = false;
+    this.dispatchSearches();
+  };
+
+  /**
+   * Hands waiting searches to free threads, split evenly over them. With the workers' channels
+   * attached, a batch goes down a free thread's channel, preferring threads not running a build or
+   * merge (one running a pool task gets searches only when no search is in flight anywhere, as the
+   * pool's queue would have waited for some thread too). Before any channel is attached (start-up,
+   * or every thread being replaced) batches are pool tasks.
+   */
   private dispatchSearches(): void {
-    while (this.waiting.length > 0 && this.searchesInFlight < this.size) {
-      const batch = this.waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(this.waiting.length / (this.size - this.searchesInFlight))));
-      const now = performance.now();
-      for (let i = 0; i < batch.length; i++) this.counters.recordWait(now - batch[i].queuedAt);
+    while (this.waiting.length > 0) {
+      if (this.channels.length === 0) {
+        if (this.searchesInFlight >= this.size) return;
+        const batch = this.takeBatch(this.size - this.searchesInFlight);
+        this.searchesInFlight++;
+        void this.runBatch(batch).finally(this.batchDone);
+        continue;
+      }
+      let free = 0;
+      let channel: SearchChannel | null = null;
+      let fallback: SearchChannel | null = null;
+      for (const c of this.channels) {
+        if (!c.idle) continue;
+        if (!c.runningPoolTask) {
+          free++;
+          channel ??= c;
+        } else fallback ??= c;
+      }
+      if (channel === null) {
+        if (fallback === null || this.searchesInFlight > 0) return;
+        channel = fallback;
+        free = 1;
+      }
+      const batch = this.takeBatch(free);
       this.searchesInFlight++;
-      void this.runBatch(batch).finally(() => {
-        this.searchesInFlight--;
-        this.dispatchSearches();
-      });
+      void this.runOnChannel(channel, batch).finally(this.batchDone);
     }
+  }
+
+  private readonly batchDone = (): void => {
+    this.searchesInFlight--;
+    this.dispatchSearches();
+  };
+
+  /** The next batch when `threads` threads are free: an even share of what waits (at most MAX_BATCH). */
+  private takeBatch(threads: number): PendingSearch[] {
+    const batch = this.waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(this.waiting.length / threads)));
+    const now = performance.now();
+    for (let i = 0; i < batch.length; i++) this.counters.recordWait(now - batch[i].queuedAt);
+    return batch;
+  }
+
+  private async runOnChannel(channel: SearchChannel, batch: PendingSearch[]): Promise<void> {
+    this.counters.active++;
+    let replies: SearchBatchReply;
+    try {
+      const searches = new Array<SearchShardTask>(batch.length);
+      for (let i = 0; i < batch.length; i++) searches[i] = batch[i].task;
+      const answer = await channel.run({ searches });
+      this.counters.recordRun(answer.runMs);
+      replies = answer.replies;
+    } catch (e) {
+      for (const b of batch) this.searchFailed(b, this.closed ? new InternalError('the search pool is shutting down') : e);
+      return;
+    } finally {
+      this.counters.active--;
+      this.counters.completed++;
+    }
+    this.settleBatch(batch, replies);
   }
 
   private async runBatch(batch: PendingSearch[]): Promise<void> {
@@ -320,6 +413,10 @@ export class SearchPool {
       for (const b of batch) this.searchFailed(b, e);
       return;
     }
+    this.settleBatch(batch, replies);
+  }
+
+  private settleBatch(batch: readonly PendingSearch[], replies: SearchBatchReply): void {
     batch.forEach((b, i) => {
       const reply = replies[i];
       if ('missing' in reply) this.resendInline(b);
@@ -381,14 +478,17 @@ export class SearchPool {
       rejected: this.counters.rejected,
       completed: this.counters.completed,
       largest: this.size,
-      utilization: this.pool.utilization,
-      runTimeMs: { count: this.pool.completed, total: finite(run.mean) * this.pool.completed, mean: finite(run.mean), p50: finite(run.p50), p99: finite(run.p99), max: finite(run.max) },
+      utilization: this.pool.utilization + this.counters.channelRunTotalMs / (Math.max(1, this.pool.duration) * this.size),
+      runTimeMs: this.counters.runSummary({
+        count: this.pool.completed, total: finite(run.mean) * this.pool.completed, mean: finite(run.mean), p50: finite(run.p50), p99: finite(run.p99), max: finite(run.max),
+      }),
       waitTimeMs: wait,
     };
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const c of [...this.channels]) c.fail(new InternalError('the search pool is shutting down'));
     for (const w of this.waiting.splice(0)) w.reject(new InternalError('the search pool is shutting down'));
     this.channel.close();
     this.memoryChannel.close();

@@ -1,0 +1,83 @@
+/**
+ * The coordinator's end of one search worker's own message channel (workers/search.ts opens it at
+ * start-up). A batch of shard searches is one postMessage each way: no pool task, task id, async
+ * resource or atomics wake-up around it, which on this path cost more coordinator time than the
+ * shard search itself. The channel carries one batch at a time; the search pool decides which
+ * channel gets which batch (search-pool.ts), Piscina keeps owning the threads' lifecycle.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { InternalError } from '../errors/index.js';
+import type { SearchChannelReply, SearchChannelRequest, SearchPortAnnouncement } from '../../workers/protocol.js';
+
+/**
+ * The worker running a task died or failed outside the task's own error handling (the task body
+ * turns its errors into replies). Rendered as ES's generic `exception` (500); only the pool tells
+ * it apart from an error reply, to retry.
+ */
+export class WorkerFailureError extends InternalError {}
+
+/** How long a batch in flight on a channel whose worker end closed waits for the pool to report the thread gone. */
+const DETACHED_FAIL_MS = 1000;
+
+export class SearchChannel {
+  readonly threadId: number;
+  private readonly port: MessagePort;
+  private readonly poolTask: Int32Array;
+  private pending: { resolve(reply: SearchChannelReply): void; reject(error: Error): void } | null = null;
+  /** No new batches (the worker's end closed, or the channel failed). */
+  private closed = false;
+  /** Failed: removed from the pool, nothing pending. */
+  private gone = false;
+
+  constructor(announcement: SearchPortAnnouncement, private readonly onGone: (channel: SearchChannel) => void) {
+    this.threadId = announcement.threadId;
+    this.port = announcement.port;
+    this.poolTask = announcement.poolTask;
+    this.port.on('message', (reply: SearchChannelReply) => {
+      const p = this.pending;
+      this.pending = null;
+      p?.resolve(reply);
+    });
+    // The worker's end went away: the thread exited or was terminated. No batch goes down the
+    // channel any more, but one in flight fails only once the pool has let go of the thread
+    // (`fail`, on Piscina's workerDestroy), so its retry cannot be handed to the dying thread as
+    // a pool task; the timer is the backstop should that never be reported.
+    this.port.on('close', () => {
+      this.closed = true;
+      setTimeout(() => this.fail(new WorkerFailureError(`search worker thread [${this.threadId}] exited`)), DETACHED_FAIL_MS).unref();
+    });
+    // The HTTP server keeps the process alive, never a channel.
+    this.port.unref();
+  }
+
+  /** Open, with no batch in flight. */
+  get idle(): boolean {
+    return !this.closed && this.pending === null;
+  }
+
+  /** The thread is running a pool task (a segment build or merge) and would answer late. */
+  get runningPoolTask(): boolean {
+    return Atomics.load(this.poolTask, 0) !== 0;
+  }
+
+  /** Sends one batch; rejects with a WorkerFailureError when the thread goes away first. */
+  run(request: SearchChannelRequest): Promise<SearchChannelReply> {
+    if (!this.idle) return Promise.reject(new InternalError('search channel is busy or closed'));
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.port.postMessage(request);
+    });
+  }
+
+  /** Ends the channel; a batch in flight fails with `error` (the pool retries a worker failure elsewhere). */
+  fail(error: Error): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.closed = true;
+    const p = this.pending;
+    this.pending = null;
+    this.port.close();
+    this.onGone(this);
+    p?.reject(error);
+  }
+}

@@ -64,7 +64,7 @@ export const PHASE_RULES: readonly PhaseRule[] = [
   { phase: 'query (engine)', kind: 'frame', match: url('/src/search/', '/src/index/segment/segment-reader') },
   { phase: 'segment build (postings, stored fields)', kind: 'frame', match: url('/src/index/segment/', '/workers/build-segment') },
   { phase: 'indices + writes (resolve, shard, write flow, bulk items)', kind: 'frame', match: url('/src/cluster/indices/', '/src/cluster/writes/', '/src/ingest/', '/src/http/bulk.js', '/src/http/write-responses', '/src/http/documents') },
-  { phase: 'dispatch (Piscina, messages, wake-ups)', kind: 'frame', match: url('/src/cluster/search-pool', 'piscina/', 'node:internal/worker', '/workers/') },
+  { phase: 'dispatch (Piscina, messages, wake-ups)', kind: 'frame', match: url('/src/cluster/search-pool', '/src/cluster/search-channel', 'piscina/', 'node:internal/worker', 'node:internal/per_context/messageport', '/workers/') },
   { phase: 'coordinator (merge, response build)', kind: 'frame', match: url('/src/cluster/') },
   { phase: 'REST layer (routes, params, hooks)', kind: 'frame', match: url('/src/http/') },
   { phase: 'fastify (routing, body read, reply)', kind: 'frame', match: url('fastify/', 'find-my-way/', 'avvio/', 'light-my-request/', 'fast-querystring') },

@@ -25,10 +25,8 @@ function itemReader(cache: LruCache<string, SearchRequest>): (query: Query, body
   return (query, body) => cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
 }
 
-/** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1). */
-function defaultMaxConcurrentSearches(): number {
-  return Math.max(1, Math.floor((availableParallelism() * 3) / 2) + 1);
-}
+/** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1); read once (a system call). */
+const DEFAULT_MAX_CONCURRENT_SEARCHES = Math.max(1, Math.floor((availableParallelism() * 3) / 2) + 1);
 
 function errorItem(e: unknown): string {
   const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
@@ -42,7 +40,7 @@ async function executeMsearch(
   const start = performance.now();
   const max = intParam(req.query, 'max_concurrent_searches', 0);
   if (req.query.max_concurrent_searches !== undefined && max < 1) throw new IllegalArgumentError('maxConcurrentSearchRequests must be positive');
-  const limit = max > 0 ? max : defaultMaxConcurrentSearches();
+  const limit = max > 0 ? max : DEFAULT_MAX_CONCURRENT_SEARCHES;
   // Accepted as ES does; this server runs every shard of a search at once anyway.
   if (req.query.max_concurrent_shard_requests !== undefined && intParam(req.query, 'max_concurrent_shard_requests', 1) < 1) {
     throw new IllegalArgumentError('maxConcurrentShardRequests must be >= 1');

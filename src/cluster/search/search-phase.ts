@@ -349,6 +349,13 @@ export function shardsHeader(total: number, failures: readonly ShardFailure[]): 
   return { ...header, failures: listed };
 }
 
+/** `_shards` as JSON; the header of a search with no failure (nearly all of them) is kept per shard count. */
+function shardsJson(h: ShardsHeader): string {
+  if (h.failures !== undefined || h.skipped !== 0 || h.failed !== 0 || h.successful !== h.total || h.total >= CLEAN_SHARDS_JSON.length) return JSON.stringify(h);
+  return (CLEAN_SHARDS_JSON[h.total] ??= JSON.stringify(h));
+}
+const CLEAN_SHARDS_JSON: Array<string | undefined> = new Array(64);
+
 /** The shards of some targets, each once, as ES names them in failures. */
 export function distinctShards(targets: readonly ShardTarget[]): Array<{ shard: number; index: string; node: string }> {
   return [...new Set(targets)].map((t) => ({ shard: t.shardId, index: t.index.name, node: NODE_ID }));
@@ -400,7 +407,7 @@ export interface ResponseMeta {
 export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
   let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
   if (m.terminatedEarly) out += ',"terminated_early":true';
-  out += `,"_shards":${JSON.stringify(m.shards)},"hits":{`;
+  out += `,"_shards":${shardsJson(m.shards)},"hits":{`;
   if (req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
     out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
   }

@@ -2,7 +2,7 @@
 import { SegmentBuilder, mergeSegments, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
-import { releaseTaskMemory } from './release-memory.js';
+import { releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
@@ -17,7 +17,7 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   });
   (task as { docs: unknown }).docs = [];
-  releaseTaskMemory(out.ok ? out.value.sab.byteLength : 0);
+  releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;
 }
 

@@ -14,6 +14,7 @@ export * from './segment/live-docs.js';
 export * from './segment/segment-input.js';
 export * from './segment/segment-writer.js';
 export * from './segment/segment-reader.js';
+export * from './segment/id-lookup.js';
 export * from './segment/automaton-terms.js';
 export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';

@@ -10,7 +10,7 @@
  * same write path.
  */
 import { VersionConflictError } from '../../errors/index.js';
-import { docForId, isLive, readSource } from '../../index/index.js';
+import { docForIdKey, isLive, readSource, setIdKey } from '../../index/index.js';
 import type { TranslogOp } from '../../storage/index.js';
 import { ShardDurability, type ShardRecovery } from './shard-durability.js';
 import { ShardSegments } from './shard-segments.js';
@@ -93,9 +93,11 @@ export class IndexShard {
     const op = this.latest.get(id) ?? this.refreshingLatest?.get(id);
     if (op) return this.fromLatest(op);
     const segs = this.snapshot.segments;
+    if (segs.length === 0) return null;
+    setIdKey(id);
     for (let i = segs.length - 1; i >= 0; i--) {
       const s = segs[i];
-      const doc = docForId(s.reader, id);
+      const doc = docForIdKey(s.reader);
       if (doc < 0) continue;
       const live = isLive(s.liveDocs, doc);
       return {

@@ -99,9 +99,14 @@ export function scratchBytes(): Uint8Array {
 
 /** Looks up the key last written by `encodeKey`; returns its ordinal or -1. */
 export function hashLookup(slots: Int32Array, bytes: Uint8Array, offsets: Uint32Array, keyLength: number): number {
+  return hashLookupHashed(slots, bytes, offsets, keyLength, fnv1a(scratch, 0, keyLength));
+}
+
+/** `hashLookup` with the key's `fnv1a` already computed (one key probed in many tables). */
+export function hashLookupHashed(slots: Int32Array, bytes: Uint8Array, offsets: Uint32Array, keyLength: number, hash: number): number {
   const key = scratch;
   const mask = slots.length - 1;
-  let slot = fnv1a(key, 0, keyLength) & mask;
+  let slot = hash & mask;
   for (;;) {
     const v = slots[slot];
     if (v === 0) return -1;

@@ -54,12 +54,17 @@ function header(generation: number): Buffer {
   return h;
 }
 
-export function encodeOp(op: TranslogOp): Buffer {
-  const id = Buffer.from(op.id, 'utf8');
-  const source = op.op === 'index' ? Buffer.from(op.source, 'utf8') : null;
-  const bodyLength = 1 + 8 + 8 + (op.op === 'index' ? 8 : 0) + 4 + id.length + (source ? 4 + source.length : 0);
-  const buf = Buffer.allocUnsafe(8 + bodyLength);
-  let o = 8;
+/** An upper bound of an op's record size: UTF-8 takes at most 3 bytes per UTF-16 unit. */
+function maxRecordBytes(op: TranslogOp): number {
+  return 8 + 1 + 8 + 8 + 8 + 4 + 3 * op.id.length + (op.op === 'index' ? 4 + 3 * op.source.length : 0);
+}
+
+/**
+ * Writes `op`'s record into `buf` at `start` (room for maxRecordBytes assumed) and returns its
+ * size. The strings are encoded straight into the record: no intermediate buffers per op.
+ */
+function writeOp(op: TranslogOp, buf: Buffer, start: number): number {
+  let o = start + 8;
   buf[o++] = op.op === 'index' ? OP_INDEX : OP_DELETE;
   buf.writeDoubleLE(op.seqNo, o);
   o += 8;
@@ -69,19 +74,32 @@ export function encodeOp(op: TranslogOp): Buffer {
     buf.writeDoubleLE(op.indexOrder, o);
     o += 8;
   }
-  buf.writeUInt32LE(id.length, o);
-  o += 4;
-  id.copy(buf, o);
-  o += id.length;
-  if (source) {
-    buf.writeUInt32LE(source.length, o);
-    o += 4;
-    source.copy(buf, o);
+  const idLength = buf.write(op.id, o + 4, 'utf8');
+  buf.writeUInt32LE(idLength, o);
+  o += 4 + idLength;
+  if (op.op === 'index') {
+    const sourceLength = buf.write(op.source, o + 4, 'utf8');
+    buf.writeUInt32LE(sourceLength, o);
+    o += 4 + sourceLength;
   }
-  buf.writeUInt32LE(bodyLength, 0);
-  buf.writeUInt32LE(crc32(buf.subarray(8)) >>> 0, 4);
-  return buf;
+  buf.writeUInt32LE(o - start - 8, start);
+  buf.writeUInt32LE(crc32(buf.subarray(start + 8, o)) >>> 0, start + 4);
+  return o - start;
 }
+
+/** One op's record (the file's framing), on its own. */
+export function encodeOp(op: TranslogOp): Buffer {
+  const buf = Buffer.allocUnsafe(maxRecordBytes(op));
+  return buf.subarray(0, writeOp(op, buf, 0));
+}
+
+/**
+ * Records are appended into chunks, so a group commit writes a few large buffers (a 5,000-doc bulk
+ * is ~20 chunks) instead of one buffer per op. A shard's chunks grow from the first size to the
+ * largest as they fill, so a shard that takes a document now and then holds a few KB.
+ */
+const FIRST_CHUNK_BYTES = 4 * 1024;
+const MAX_CHUNK_BYTES = 64 * 1024;
 
 function decodeBody(body: Buffer): TranslogOp | null {
   try {
@@ -176,9 +194,16 @@ export class Translog {
   /** Bytes appended (logical, across generations) and bytes written + fsynced. */
   private appended = 0;
   private durable = 0;
-  /** Encoded records not yet written, with their seq_nos (accounted to the generation they land in). */
+  /**
+   * Encoded records not yet written: full chunks, then `chunk` up to `chunkUsed`; and the largest
+   * seq_no among them (accounted to the generation they land in).
+   */
   private pending: Buffer[] = [];
-  private pendingSeqNos: number[] = [];
+  /** The chunk records are appended to: bytes before `chunkSealed` are in `pending` already. */
+  private chunk: Buffer = Buffer.alloc(0);
+  private chunkSealed = 0;
+  private chunkUsed = 0;
+  private pendingMaxSeqNo = -1;
   private waiters: Waiter[] = [];
   private writing: Promise<void> | null = null;
   /** The first generation's file being created (writes wait for it). */
@@ -291,10 +316,30 @@ export class Translog {
   append(op: TranslogOp): void {
     if (this.closed) throw new Error('translog is closed');
     if (this.failure) throw this.failure;
-    const rec = encodeOp(op);
-    this.pending.push(rec);
-    this.pendingSeqNos.push(op.seqNo);
-    this.appended += rec.length;
+    const room = maxRecordBytes(op);
+    if (this.chunk.length - this.chunkUsed < room) {
+      this.sealChunk();
+      const size = Math.min(MAX_CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * this.chunk.length));
+      this.chunk = Buffer.allocUnsafe(Math.max(size, room));
+      this.chunkSealed = this.chunkUsed = 0;
+    }
+    const size = writeOp(op, this.chunk, this.chunkUsed);
+    this.chunkUsed += size;
+    if (op.seqNo > this.pendingMaxSeqNo) this.pendingMaxSeqNo = op.seqNo;
+    this.appended += size;
+  }
+
+  /**
+   * Moves the current chunk's new records to `pending`. Appends continue after them in the same
+   * chunk: a write in flight reads only the sealed bytes.
+   */
+  private sealChunk(): void {
+    if (this.chunkUsed > this.chunkSealed) this.pending.push(this.chunk.subarray(this.chunkSealed, this.chunkUsed));
+    this.chunkSealed = this.chunkUsed;
+  }
+
+  private get hasPending(): boolean {
+    return this.pending.length > 0 || this.chunkUsed > this.chunkSealed;
   }
 
   /**
@@ -313,11 +358,11 @@ export class Translog {
   /** Writes and fsyncs everything pending; concurrent callers share the running write. */
   private flushPending(): Promise<void> {
     if (this.writing) return this.writing;
-    if (this.pending.length === 0) return Promise.resolve();
+    if (!this.hasPending) return Promise.resolve();
     this.writing = (async () => {
       try {
         await this.opening;
-        while (this.pending.length > 0) {
+        while (this.hasPending) {
           this.batch = this.writeBatch();
           await this.batch;
         }
@@ -337,20 +382,19 @@ export class Translog {
 
   /** One group commit: everything pending, written to the current generation and fsynced. */
   private async writeBatch(): Promise<void> {
+    this.sealChunk();
     const batch = this.pending;
-    const seqNos = this.pendingSeqNos;
+    const batchMaxSeqNo = this.pendingMaxSeqNo;
     this.pending = [];
-    this.pendingSeqNos = [];
+    this.pendingMaxSeqNo = -1;
     const target = this.appended;
     let bytes = 0;
     for (const b of batch) bytes += b.length;
     // The file and its generation are taken together: a roll switches both between batches.
     const fh = this.handle!;
     const generation = this.generation;
-    let max = this.generationMaxSeqNo.get(generation) ?? -1;
-    for (const s of seqNos) if (s > max) max = s;
     // Accounted before the write: a generation is never trimmed while it may hold a newer op.
-    this.generationMaxSeqNo.set(generation, max);
+    this.generationMaxSeqNo.set(generation, Math.max(this.generationMaxSeqNo.get(generation) ?? -1, batchMaxSeqNo));
     let written = 0;
     while (written < batch.length) {
       const { bytesWritten } = await fh.writev(batch.slice(written));

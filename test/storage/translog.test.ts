@@ -40,6 +40,29 @@ describe('translog', () => {
     expect(read.lostRecords).toBe(0);
   });
 
+  it('keeps every record whole across chunk boundaries, records larger than a chunk and appends during a write', async () => {
+    const t = Translog.create(dir, REQUEST, []);
+    const ops: TranslogOp[] = [];
+    const add = (op: TranslogOp) => {
+      ops.push(op);
+      t.append(op);
+    };
+    // Thousands of small records fill several growing chunks; a 100 KB source (with 3-byte
+    // UTF-8 characters) is larger than any chunk; ops appended while a group commit is in
+    // flight land after its bytes in the same chunk.
+    for (let i = 0; i < 3000; i++) add(indexOp(i));
+    add(indexOp(3000, 'big', JSON.stringify({ text: '日本語'.repeat(12_000) })));
+    const first = t.sync();
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 3001; i < 3100; i++) add(i % 10 === 0 ? { op: 'delete', seqNo: i, version: 2, id: `doc-${i - 1}` } : indexOp(i));
+    await Promise.all([first, t.sync()]);
+    await t.close();
+    const read = await Translog.read(dir);
+    expect(read.ops).toEqual(ops);
+    expect(read.lostRecords).toBe(0);
+    expect(statSync(onlyFile()).size).toBe(16 + ops.reduce((n, op) => n + encodeOp(op).length, 0));
+  });
+
   it('shares one fsync among concurrent writers (group commit)', async () => {
     const t = Translog.create(dir, REQUEST, []);
     const waits: Promise<void>[] = [];

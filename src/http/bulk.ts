@@ -75,7 +75,7 @@ const NO_INGEST = -1;
  * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
  * action; a refused item fails alone with 403, as ES reports it.
  */
-function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem, optionsOf: (item: BulkItem) => WriteOptions): PreparedItem {
+function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem, optionsOf: (item: BulkItem) => WriteOptions, hasPipelines: (index: string, pipeline: string | null) => boolean): PreparedItem {
   const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
   try {
     const opts = optionsOf(item);
@@ -83,7 +83,7 @@ function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem, option
     if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, requestPipeline: null, piped: false };
     const parsed = parseDocumentLine(item.source!);
     const requestPipeline = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
-    const piped = isPlainObject(parsed) && writes.pipelinesFor(item.index!, requestPipeline).length > 0;
+    const piped = isPlainObject(parsed) && hasPipelines(item.index!, requestPipeline);
     return { item, id, opts, error: null, parsed, requestPipeline, piped };
   } catch (e) {
     return { item, id, opts: null, error: e, parsed: null, requestPipeline: null, piped: false };
@@ -97,7 +97,15 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const policy = refreshParam(req.query);
   const optionsOf = itemOptionsOf(req.query);
-  const prepared = items.map((item) => prepareItem(writes, req, item, optionsOf));
+  // Whether an index runs pipelines is the same for every item of a request that targets it.
+  const piping = new Map<string, boolean>();
+  const hasPipelines = (index: string, pipeline: string | null): boolean => {
+    const key = pipeline === null ? index : `${index}\u0000${pipeline}`;
+    let has = piping.get(key);
+    if (has === undefined) piping.set(key, (has = writes.pipelinesFor(index, pipeline).length > 0));
+    return has;
+  };
+  const prepared = items.map((item) => prepareItem(writes, req, item, optionsOf, hasPipelines));
   // Every pipeline runs before anything is written (ES ingests the whole bulk first), batched so
   // an inference processor makes one model request for the bulk.
   let ingestTook = NO_INGEST;
@@ -156,8 +164,11 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
       }
       touched.touch(index, result.shard);
       const status = item.action === 'update' && result.result === 'noop' ? 200 : writeStatus(result.result);
+      const body = writeBody(index, result, false);
+      body.status = status;
       const get = updateGetSection(index, result.id, opts.routing, getSource);
-      results.push({ [item.action]: { ...writeBody(index, result, false), status, ...(get ? { get } : {}) } });
+      if (get) body.get = get;
+      results.push({ [item.action]: body });
     } catch (e) {
       errors = true;
       results.push(itemError(item, id, e));

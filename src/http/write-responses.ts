@@ -2,9 +2,16 @@
 import type { IndexService, WriteResult } from '../cluster/index.js';
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
 
-export function shardsWritten(index: IndexService, result: string): { total: number; successful: number; failed: number } {
-  if (result === 'noop') return { total: 0, successful: 0, failed: 0 };
-  return { total: 1 + index.resolvedSettings.numberOfReplicas, successful: 1, failed: 0 };
+type ShardsSection = Readonly<{ total: number; successful: number; failed: number }>;
+
+const NO_SHARDS: ShardsSection = Object.freeze({ total: 0, successful: 0, failed: 0 });
+/** One `_shards` section per replica count, shared by every response (a bulk renders thousands). */
+const writtenShards: ShardsSection[] = [];
+
+export function shardsWritten(index: IndexService, result: string): ShardsSection {
+  if (result === 'noop') return NO_SHARDS;
+  const replicas = index.resolvedSettings.numberOfReplicas;
+  return (writtenShards[replicas] ??= Object.freeze({ total: 1 + replicas, successful: 1, failed: 0 }));
 }
 
 export function writeBody(index: IndexService, r: Pick<WriteResult, 'id' | 'version' | 'seqNo' | 'primaryTerm'> & { result: string }, forcedRefresh: boolean): Record<string, unknown> {

@@ -1,0 +1,78 @@
+/**
+ * `_bulk` A/B on a busy machine (issue 19): this tree against a baseline build of another one,
+ * alternated run by run, each run a fresh server taking the short synthetic docs as 5,000-doc
+ * `_bulk` requests (2 in flight) until `_refresh` returns. Besides docs/s it reports the server's
+ * own CPU seconds (user + system from /proc, every thread, and the main thread alone), which other
+ * processes on a shared machine disturb far less than wall time.
+ *
+ *   node dist/bench/bulk-ab.js --baseline /path/to/other-tree [--docs 100000] [--rounds 3] [--refresh-interval -1]
+ *
+ * The baseline is a directory holding a built tree (`dist/src/main.js`, with its node_modules).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
+import { findRepoRoot, writeResult } from './lib/report.js';
+import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { startProcess } from '../src/cli/server-process.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' } } });
+if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
+const DOCS = Number(values.docs ?? 100_000);
+const ROUNDS = Number(values.rounds ?? 3);
+const settings = values['refresh-interval'] !== undefined ? { refresh_interval: values['refresh-interval'] } : {};
+const bodies = bulkBodies('bulk', generateBm25Corpus({ docs: DOCS, queries: 1 }).docs, 5000);
+
+/** CPU seconds (user + system) of a process, or of one of its threads. */
+function cpuSeconds(path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function start(tree: string) {
+  if (tree === findRepoRoot()) return startThreadsearch();
+  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
+  return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+interface Run { tree: string; docsPerS: number; cpuS: number; mainCpuS: number; refreshS: number; otherCores: number }
+
+async function run(tree: string): Promise<Run> {
+  const server = await start(tree);
+  try {
+    await fetch(`${server.url}/bulk`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings, mappings: { properties: { text: { type: 'text' } } } }) });
+    const cpu0 = cpuSeconds(`/proc/${server.pid}/stat`);
+    const main0 = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`);
+    const probe = startCpuProbe({ pids: [server.pid] });
+    const t0 = performance.now();
+    await bulkLoad(server.url, bodies, 2);
+    const t1 = performance.now();
+    await fetch(`${server.url}/bulk/_refresh`, { method: 'POST' });
+    const t2 = performance.now();
+    const r = {
+      tree, docsPerS: DOCS / ((t2 - t0) / 1000), refreshS: (t2 - t1) / 1000, otherCores: probe.stop().otherCores,
+      cpuS: cpuSeconds(`/proc/${server.pid}/stat`) - cpu0, mainCpuS: cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`) - main0,
+    };
+    const count = (await (await fetch(`${server.url}/bulk/_count`)).json()) as { count: number };
+    if (count.count !== DOCS) throw new Error(`expected ${DOCS} docs, found ${count.count}`);
+    console.log(`${tree}: ${Math.round(r.docsPerS)} docs/s, server CPU ${r.cpuS.toFixed(1)} s (main ${r.mainCpuS.toFixed(1)} s), final refresh ${r.refreshS.toFixed(2)} s, otherCores ${r.otherCores.toFixed(2)}`);
+    return r;
+  } finally {
+    await server.stop();
+  }
+}
+
+const trees = [values.baseline, findRepoRoot()];
+const runs: Run[] = [];
+for (let round = 0; round < ROUNDS; round++) for (const tree of trees) runs.push(await run(tree));
+const mean = (tree: string, k: 'docsPerS' | 'cpuS' | 'mainCpuS') => {
+  const rs = runs.filter((r) => r.tree === tree);
+  return rs.reduce((s, r) => s + r[k], 0) / rs.length;
+};
+const [base, self] = trees;
+for (const k of ['docsPerS', 'cpuS', 'mainCpuS'] as const) console.log(`${k}: baseline ${mean(base, k).toFixed(2)}, this tree ${mean(self, k).toFixed(2)}, ratio ${(mean(self, k) / mean(base, k)).toFixed(3)}`);
+writeResult('bulk-ab', { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base }, runs, otherCores: Math.max(...runs.map((r) => r.otherCores)) });

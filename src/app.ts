@@ -143,7 +143,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       requestTimeoutMs: config.requestTimeoutMs,
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
-      readLargeBody: (bytes) => bodyPool.read(bytes),
+      readLargeBody: (bytes, coding, maxContentLength) => bodyPool.read(bytes, coding, maxContentLength),
     });
     // The operator views (`_nodes`, `_stats`, `_cat`): the address is known once the server listens.
     let address = `${config.host}:${config.port}`;

@@ -147,16 +147,32 @@ export interface EncodeWorkerData {
   readonly model: ModelSpec;
 }
 
-/** A large request body to decode and parse as JSON off the main thread (cluster/body-pool.ts). */
+/** A `Content-Encoding` a request body may arrive in (`identity` is none). */
+export type ContentCoding = 'gzip' | 'deflate' | 'br';
+
+/**
+ * A large (or compressed) request body to decode and parse as JSON off the main thread
+ * (cluster/body-pool.ts). A compressed body travels as sent, so the main thread never holds its
+ * decoded text.
+ */
 export interface ReadBodyTask {
-  /** The body's bytes (UTF-8), transferred. */
+  /** The body's bytes as sent (UTF-8, or compressed with `coding`), transferred. */
   readonly bytes: Uint8Array;
+  readonly coding: ContentCoding | null;
+  /** `http.max_content_length`: the most decoded bytes the body may have. */
+  readonly maxContentLength: number;
 }
 
-/** The body's text, and its JSON value or the ES error parsing it gave. */
+/**
+ * The body's decoded bytes (transferred back, so its text is decoded on the main thread only if a
+ * route asks for it) and its JSON value or the ES error parsing it gave; or why it could not be
+ * decoded: `tooLong` past `maxContentLength`, `corrupt` with zlib's message.
+ */
 export type ReadBodyReply =
-  | { readonly text: string; readonly value: unknown }
-  | { readonly text: string; readonly error: PlainError };
+  | { readonly bytes: Uint8Array; readonly value: unknown }
+  | { readonly bytes: Uint8Array; readonly error: PlainError }
+  | { readonly tooLong: true }
+  | { readonly corrupt: string };
 
 /** Piscina task names (named exports of the worker modules). */
 export const TASK = {

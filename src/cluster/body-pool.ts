@@ -1,14 +1,14 @@
 /**
- * A small Piscina pool that decodes and parses large JSON request bodies (workers/read-body.ts),
- * so one client sending a body of tens of megabytes does not stall every other request while
- * JSON.parse runs on the main thread. Started on first use: most nodes never see such a body.
- * A full queue is ES's 429, as for the search pool.
+ * A small Piscina pool that inflates, decodes and parses large JSON request bodies
+ * (workers/read-body.ts), so one client sending a body of tens of megabytes (or a small gzip body
+ * that expands to them) does not stall every other request while it is read. Started on first use:
+ * most nodes never see such a body. A full queue is ES's 429, as for the search pool.
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
+import { ContentTooLongError, DecompressionError, EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
 import type { ParsedJson } from '../dsl/index.js';
-import { TASK, type ReadBodyReply, type ReadBodyTask } from '../../workers/protocol.js';
+import { TASK, type ContentCoding, type ReadBodyReply, type ReadBodyTask } from '../../workers/protocol.js';
 import { workerExecArgv } from './worker-exec-argv.js';
 
 export interface BodyPoolOptions {
@@ -20,9 +20,14 @@ export interface BodyPoolOptions {
   readonly maxQueue?: number;
 }
 
-/** A body's text with its JSON value or the ES error parsing it gave. */
+export type { ContentCoding };
+
+/**
+ * A body's decoded bytes (UTF-8; its text is decoded from them only if a route needs it) with its
+ * JSON value or the ES error parsing it gave.
+ */
 export interface ReadBody {
-  readonly text: string;
+  readonly bytes: Uint8Array;
   readonly json: ParsedJson;
 }
 
@@ -38,8 +43,12 @@ export class BodyPool {
     this.maxQueue = options.maxQueue ?? 64;
   }
 
-  /** Decodes `bytes` (UTF-8) and parses them as JSON in a worker; the bytes are transferred. */
-  async read(bytes: Uint8Array): Promise<ReadBody> {
+  /**
+   * Inflates `bytes` (sent with Content-Encoding `coding`, null: none), decodes them (UTF-8) and
+   * parses them as JSON in a worker; the bytes are transferred there and the decoded ones back.
+   * Throws ES's 413 past `maxContentLength` decoded bytes, 400 for a body that does not inflate.
+   */
+  async read(bytes: Uint8Array, coding: ContentCoding | null, maxContentLength: number): Promise<ReadBody> {
     const pool = (this.pool ??= new Piscina({
       filename: this.file,
       minThreads: 0,
@@ -51,7 +60,7 @@ export class BodyPool {
     }));
     // Transfer when the bytes are a whole buffer of their own; copy a view of a shared one.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes) };
+    const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes), coding, maxContentLength };
     let reply: ReadBodyReply;
     try {
       reply = (await pool.run(task, { name: TASK.readBody, transferList: [task.bytes.buffer as ArrayBuffer] })) as ReadBodyReply;
@@ -62,7 +71,9 @@ export class BodyPool {
       }
       throw new InternalError(`worker failed while reading a request body: ${message}`);
     }
-    return { text: reply.text, json: 'error' in reply ? { error: EsError.fromPlain(reply.error) } : { value: reply.value } };
+    if ('tooLong' in reply) throw new ContentTooLongError(maxContentLength);
+    if ('corrupt' in reply) throw new DecompressionError(reply.corrupt);
+    return { bytes: reply.bytes, json: 'error' in reply ? { error: EsError.fromPlain(reply.error) } : { value: reply.value } };
   }
 
   async close(): Promise<void> {

@@ -55,10 +55,15 @@ export interface SlowLogShard {
   readonly shardId: number;
 }
 
+/**
+ * The request body as sent (null: none), or how to get it: a large body's text is decoded from its
+ * bytes only when a line is written.
+ */
+export type SlowLogSource = string | null | (() => string | null);
+
 /** What a search line says about the request: its body and how many shards it ran on. */
 export interface SearchSlowLogRequest {
-  /** The request body as sent (null: none). */
-  readonly source: string | null;
+  readonly source: SlowLogSource;
   readonly totalShards: number;
 }
 
@@ -88,6 +93,7 @@ export class SlowLog {
     const level = slowLogLevel(t, tookMs);
     if (level === null || !log.isLevelEnabled(level)) return;
     const chars = shard.index.resolvedSettings.slowLog.searchSourceChars;
+    const source = chars === 0 ? null : typeof request.source === 'function' ? request.source() : request.source;
     log[level]({
       index: shard.index.name,
       shard: shard.shardId,
@@ -96,7 +102,7 @@ export class SlowLog {
       total_hits: totalHits < 0 ? '-1' : `${totalHits} hits`,
       search_type: 'QUERY_THEN_FETCH',
       total_shards: request.totalShards,
-      source: chars === 0 ? undefined : truncateSource(request.source === null ? '{}' : compactJson(request.source), chars),
+      source: chars === 0 ? undefined : truncateSource(source === null ? '{}' : compactJson(source), chars),
     }, `[${shard.index.name}][${shard.shardId}]`);
   }
 

@@ -99,6 +99,20 @@ export class IllegalArgumentError extends EsError {
   }
 }
 
+/** A body past `http.max_content_length`, counted decoded (ES's HTTP layer inflates before it aggregates): 413. */
+export class ContentTooLongError extends EsError {
+  constructor(maxContentLength: number) {
+    super('content_too_long_exception', `entity content is too long for the configured buffer limit [${maxContentLength}]`, 413);
+  }
+}
+
+/** A gzip, deflate or br request body that does not decompress: bad input, not a server failure. */
+export class DecompressionError extends IllegalArgumentError {
+  constructor(message: string) {
+    super(`failed to decompress the request body: ${message}`);
+  }
+}
+
 export class ActionRequestValidationError extends EsError {
   constructor(messages: string[]) {
     const reason = 'Validation Failed: ' + messages.map((m, i) => `${i + 1}: ${m};`).join('');

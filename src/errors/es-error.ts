@@ -135,6 +135,11 @@ export class EsError extends Error {
     for (let e: EsError | undefined = this; e; e = e.cause) if (e.location) e.location.inBody = true;
   }
 
+  /** Whether this error or a cause points into the request body (`withPositions` has something to locate). */
+  locatesInBody(): boolean {
+    return this.location?.inBody === true || (this.cause?.locatesInBody() ?? false);
+  }
+
   /** This error with body positions filled in where ES shows them (see BodyLocation); `this` when none. */
   withPositions(locate: (path: JsonPath, atKey: boolean) => Position): EsError {
     const cause = this.cause?.withPositions(locate);

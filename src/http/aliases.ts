@@ -7,7 +7,7 @@ import { parseAliasActions, parseAliasProperties, parseBody, type AliasAction } 
 import { render, type IndicesService } from '../cluster/index.js';
 import type { RequestAuthorizer } from './authorization.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
-import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
+import { hasBody, jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const MASTER = ['timeout', 'master_timeout'];
 const ACTION = 'indices:admin/aliases';
@@ -62,7 +62,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       authz: { action: ACTION, perItem: true },
       params: MASTER,
       handler: async (req) => {
-        const actions = parseAliasActions(req.body === null ? {} : jsonObjectBody(req));
+        const actions = parseAliasActions(!hasBody(req) ? {} : jsonObjectBody(req));
         authorizeActions(req.authorizer, indices, actions);
         await indices.applyAliasActions(actions);
         return { body: ACKNOWLEDGED };
@@ -75,7 +75,7 @@ export function aliasRoutes(indices: IndicesService): RouteDef[] {
       params: MASTER,
       handler: async (req) => {
         const aliases = req.params.name.split(',');
-        const properties = parseBody(() => parseAliasProperties(req.body === null ? {} : jsonObjectBody(req), 'alias', aliases[0]));
+        const properties = parseBody(() => parseAliasProperties(!hasBody(req) ? {} : jsonObjectBody(req), 'alias', aliases[0]));
         req.authorizer?.require(ACTION, aliases);
         await indices.applyAliasActions([{ kind: 'add', indices: [req.params.index], aliases, properties, mustExist: null }]);
         return { body: ACKNOWLEDGED };

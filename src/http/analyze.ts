@@ -4,7 +4,7 @@
  */
 import { parseAnalyzeRequest } from '../dsl/index.js';
 import type { IndicesService } from '../cluster/index.js';
-import { jsonObjectBody, type RouteDef } from './rest.js';
+import { hasBody, jsonObjectBody, type RouteDef } from './rest.js';
 
 export function analyzeRoutes(indices: IndicesService): RouteDef[] {
   return [
@@ -13,7 +13,7 @@ export function analyzeRoutes(indices: IndicesService): RouteDef[] {
       paths: ['/_analyze', '/:index/_analyze'],
       authz: { action: 'indices:admin/analyze' },
       handler: (req) => {
-        const body = req.body === null ? {} : jsonObjectBody(req);
+        const body = !hasBody(req) ? {} : jsonObjectBody(req);
         const name = req.params.index ?? null;
         return { body: indices.analyze(name, parseAnalyzeRequest(body, name)) };
       },

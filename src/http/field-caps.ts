@@ -6,12 +6,12 @@ import { ActionRequestValidationError } from '../errors/index.js';
 import { isObject, readStringArray } from '../dsl/index.js';
 import { fieldCapabilities, fieldMappings, type IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, resolveParams } from './params.js';
-import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
+import { hasBody, jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 /** `fields` from the URL, else from the body (`{"fields": [...]}`), as ES merges them. */
 function requestedFields(req: RestRequest): string[] {
   const out = req.query.fields !== undefined ? req.query.fields.split(',').map((f) => f.trim()).filter(Boolean) : [];
-  if (req.body !== null) {
+  if (hasBody(req)) {
     const body = jsonBody(req);
     if (isObject(body) && body.fields !== undefined) out.push(...readStringArray('field_caps', 'fields', body.fields));
   }

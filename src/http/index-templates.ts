@@ -8,13 +8,13 @@ import { ActionRequestValidationError, EsError } from '../errors/index.js';
 import { parseBody, type JsonObject } from '../dsl/index.js';
 import type { IndexTemplateService } from '../cluster/index.js';
 import { boolParam } from './params.js';
-import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
+import { hasBody, jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const MASTER = ['master_timeout', 'timeout'];
 const GET_PARAMS = ['master_timeout', 'local', 'flat_settings', 'include_defaults'];
 
 function requireBody(req: RestRequest): JsonObject {
-  if (req.body === null) throw new ActionRequestValidationError(['request body is required']);
+  if (!hasBody(req)) throw new ActionRequestValidationError(['request body is required']);
   return parseBody(() => jsonObjectBody(req));
 }
 

@@ -5,7 +5,7 @@
  */
 import { render, type IndexService, type IndicesService } from '../cluster/index.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams } from './params.js';
-import { jsonObjectBody, type RestRequest, type RouteDef } from './rest.js';
+import { hasBody, jsonObjectBody, type RestRequest, type RouteDef } from './rest.js';
 
 const MASTER = ['timeout', 'master_timeout'];
 
@@ -31,7 +31,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       validatesIndexName: true,
       params: [...MASTER, 'wait_for_active_shards', 'include_type_name'],
       handler: async (req) => {
-        const body = req.body === null ? {} : jsonObjectBody(req);
+        const body = !hasBody(req) ? {} : jsonObjectBody(req);
         const index = indices.create(req.params.index, body);
         await indices.persist();
         return { body: { acknowledged: true, shards_acknowledged: true, index: index.name } };
@@ -96,7 +96,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       authz: { action: 'indices:admin/mapping/put' },
       params: [...MASTER, ...INDICES_OPTIONS, 'write_index_only'],
       handler: async (req) => {
-        const body = req.body === null ? {} : jsonObjectBody(req);
+        const body = !hasBody(req) ? {} : jsonObjectBody(req);
         const targets = indices.resolve(req.params.index);
         try {
           for (const index of targets) index.putMapping(body);
@@ -127,7 +127,7 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       authz: { action: 'indices:admin/settings/update' },
       params: [...MASTER, ...INDICES_OPTIONS, 'preserve_existing', 'flat_settings', 'reopen'],
       handler: async (req) => {
-        const body = req.body === null ? {} : jsonObjectBody(req);
+        const body = !hasBody(req) ? {} : jsonObjectBody(req);
         const settings = 'settings' in body ? body.settings : body;
         try {
           for (const index of indices.resolve(req.params.index)) index.updateSettings(settings);

@@ -7,10 +7,10 @@ import { ParseError } from '../errors/index.js';
 import { asJsonObject } from '../dsl/index.js';
 import { simulatePipeline, type IngestService } from '../ingest/index.js';
 import { boolParam } from './params.js';
-import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
+import { hasBody, jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 function body(req: RestRequest): unknown {
-  if (req.body === null) throw new ParseError('request body is required');
+  if (!hasBody(req)) throw new ParseError('request body is required');
   return jsonBody(req);
 }
 

@@ -9,7 +9,7 @@ import { filterSource } from '../common/source-filter.js';
 import { parseMultiGetRequest, parseSourceParams, type MultiGetItem, type SourceFilter } from '../dsl/index.js';
 import type { IndicesService } from '../cluster/index.js';
 import { boolParam, type Query } from './params.js';
-import { jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
+import { hasBody, jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 
 const PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'stored_fields', 'routing', 'realtime', 'refresh', 'preference'];
 
@@ -41,7 +41,7 @@ function getOne(indices: IndicesService, req: RestRequest, item: MultiGetItem, u
 }
 
 async function executeMget(indices: IndicesService, req: RestRequest): Promise<RestResponse> {
-  if (req.body === null) throw new ActionRequestValidationError(['no documents to get']);
+  if (!hasBody(req)) throw new ActionRequestValidationError(['no documents to get']);
   const urlFilter = urlSourceFilter(req.query);
   boolParam(req.query, 'realtime', true);
   const items = parseMultiGetRequest(jsonObjectBody(req), req.params.index ?? null, req.query.routing ?? null);

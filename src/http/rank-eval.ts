@@ -3,7 +3,7 @@ import { IllegalArgumentError, ParseError } from '../errors/index.js';
 import { parseRankEvalRequest } from '../dsl/index.js';
 import { rankEval, type SearchService } from '../cluster/index.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
-import { jsonBody, type RouteDef } from './rest.js';
+import { hasBody, jsonBody, type RouteDef } from './rest.js';
 
 export function rankEvalRoutes(search: SearchService): RouteDef[] {
   return [
@@ -18,7 +18,7 @@ export function rankEvalRoutes(search: SearchService): RouteDef[] {
           throw new IllegalArgumentError(`No search type for [${searchType}]`);
         }
         // ES RestRequest.contentOrSourceParamParser.
-        if (req.body === null) throw new ParseError('request body or source parameter is required');
+        if (!hasBody(req)) throw new ParseError('request body or source parameter is required');
         const spec = parseRankEvalRequest(jsonBody(req));
         const body = await rankEval(search, req.params.index, spec, {
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),

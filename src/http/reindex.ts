@@ -13,7 +13,7 @@ import {
 import { authorizeOf } from './documents.js';
 import type { JsonObject, TaskManager } from '../tasks/index.js';
 import { boolParam, intParam, longParam, refreshParam, resolveParams, INDICES_OPTIONS, type Query } from './params.js';
-import { jsonBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
+import { hasBody, jsonBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 import { renderTaskNodes, type TaskNodeInfo } from './tasks.js';
 
 export interface ByQueryDeps {
@@ -134,7 +134,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
       authz: { action: ACTIONS.reindex, perItem: true },
       params: [...BY_SCROLL_PARAMS, 'require_alias'],
       handler: (req) => {
-        if (req.body === null) throw new IllegalArgumentError('request body is required');
+        if (!hasBody(req)) throw new IllegalArgumentError('request body is required');
         const body = parseReindexBody(jsonBody(req));
         const p = commonParams(req, { conflicts: body.conflicts, maxDocs: body.maxDocs, size: body.size });
         checkSize(p.size);

@@ -8,6 +8,7 @@ import { IllegalArgumentError } from '../errors/index.js';
 import { asJsonObject, parseJson, parsedJsonValue, type ParsedJson } from '../dsl/index.js';
 import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
+import { LargeBody } from './large-body.js';
 
 export interface RestRequest {
   readonly method: string;
@@ -15,7 +16,7 @@ export interface RestRequest {
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;
   readonly query: Query;
-  /** The raw body, or null when there is none. */
+  /** The raw body, or null when there is none (a large body's text is decoded on first read: see `hasBody`). */
   readonly body: string | null;
   /** The body already parsed as JSON (a large one, off the main thread); read it through `jsonBody`. */
   readonly json?: ParsedJson;
@@ -101,6 +102,7 @@ function decodeParams(params: unknown): Record<string, string> {
 
 /** The request's content, or null: the body, else `?source=` for clients that cannot send one (ES RestRequest). */
 export function requestContent(req: FastifyRequest): string | null {
+  if (req.body instanceof LargeBody) return req.body.decode();
   if (typeof req.body === 'string' && req.body.length > 0) return req.body;
   const source = (req.query as Query).source;
   return source !== undefined && source !== '' ? source : null;
@@ -119,6 +121,23 @@ export function requestHead(req: FastifyRequest): RestRequestHead {
     query: { ...(req.query as Query) },
     headers: req.headers,
   };
+}
+
+/** Whether the request has content, without decoding a large body's text to find out. */
+export function hasBody(req: RestRequest): boolean {
+  return req.json !== undefined || req.body !== null;
+}
+
+/**
+ * The RestRequest a route handler gets: `body` is the request's content, read (for a large body:
+ * decoded from its bytes) only if the handler reads it.
+ */
+function restRequest(head: RestRequestHead, req: FastifyRequest): RestRequest {
+  const body = req.body;
+  if (!(body instanceof LargeBody)) return { ...head, body: requestContent(req) };
+  const rest = { ...head, json: body.json } as RestRequest;
+  Object.defineProperty(rest, 'body', { enumerable: true, get: () => body.decode() });
+  return rest;
 }
 
 /** The body as a JSON value, null without one: parsed off the main thread already when it was large. */
@@ -189,11 +208,10 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
           if (index !== undefined && !def.validatesIndexName && !isIndexSegment(index)) return reply.callNotFound();
           // The head was read (and authorized) before the body, in preParsing; it is read only once.
           const head = req.authorized ?? authorize(req);
-          if (def.takesBody === false && typeof req.body === 'string' && req.body.length > 0) {
+          if (def.takesBody === false && (req.body instanceof LargeBody || (typeof req.body === 'string' && req.body.length > 0))) {
             throw new IllegalArgumentError(`request [${req.method} ${head.path}] does not support having a body`);
           }
-          const rest: RestRequest = { ...head, body: requestContent(req), ...(req.parsedJson !== undefined ? { json: req.parsedJson } : {}) };
-          return sendRest(reply, await def.handler(rest));
+          return sendRest(reply, await def.handler(restRequest(head, req)));
         },
       });
     }

@@ -109,8 +109,10 @@ const MAX_CACHED_BODY_CHARS = 4096;
  * points in time go the long way, so nothing that holds per-request state shares an object.
  */
 export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req: RestRequest): SearchRequest {
+  // A body parsed ahead (a large one) is never cached, and its text is not decoded to find that out.
+  if (req.json !== undefined || req.query.scroll !== undefined) return searchRequestFrom(req);
   const body = req.body;
-  if ((body !== null && body.length > MAX_CACHED_BODY_CHARS) || req.query.scroll !== undefined) return searchRequestFrom(req);
+  if (body !== null && body.length > MAX_CACHED_BODY_CHARS) return searchRequestFrom(req);
   // No body and an empty one are told apart (an empty `_msearch` item body is not a missing one).
   const key = body === null ? JSON.stringify(req.query) : `${JSON.stringify(req.query)}\n${body}`;
   let r = cache.get(key);
@@ -135,7 +137,8 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
           resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
           allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
-          source: req.body,
+          // A large body's text is decoded only if a slow-log line quotes it.
+          source: req.json === undefined ? req.body : () => req.body,
         };
         if (r.pit) {
           if (req.params.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);

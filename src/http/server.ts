@@ -4,16 +4,19 @@
  * `filter_path`, ES-shaped errors for everything (never a stack trace, never 502/503/504), and
  * ES's answers for unknown paths (400) and wrong methods (405).
  */
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync, type ZlibOptions, type BrotliOptions } from 'node:zlib';
+import type { Transform } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
+import { ContentTooLongError, DecompressionError, EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
+import type { ContentCoding, ReadBody } from '../cluster/index.js';
 import type { ApiKeyService } from '../security/index.js';
 import { registerCors, type CorsOptions } from './cors.js';
 import { registerAuthentication } from './security.js';
-import { withBodyPositions, type ParsedJson } from '../dsl/index.js';
+import { withBodyPositions } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
+import { LargeBody } from './large-body.js';
 import { Admission, type AdmissionLimits } from './admission.js';
 import type { Logger } from '../logging/index.js';
 import { registerRequestLog } from './request-log.js';
@@ -22,10 +25,36 @@ import { registerRequestLog } from './request-log.js';
 export const DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
 
 /**
- * Bodies from this size on are decoded and parsed by `readLargeBody` off the main thread. Below
- * it JSON.parse takes a few ms at most; a 95 MB body took ~3 s, during which nothing else ran.
+ * Bodies from this size on (decoded) are decoded and parsed by `readLargeBody` off the main thread.
+ * Below it JSON.parse takes a few ms at most; a 95 MB body took ~3 s, during which nothing else ran.
  */
 export const LARGE_BODY_BYTES = 1024 * 1024;
+
+/** The Content-Encodings a request body may have, as streams (NDJSON routes) and in one call. */
+const DECODERS: Record<ContentCoding, { stream: () => Transform; sync: (bytes: Buffer, options: ZlibOptions & BrotliOptions) => Buffer }> = {
+  gzip: { stream: createGunzip, sync: gunzipSync },
+  deflate: { stream: createInflate, sync: inflateSync },
+  br: { stream: createBrotliDecompress, sync: brotliDecompressSync },
+};
+
+function contentCoding(header: string): ContentCoding | null {
+  return header === 'gzip' || header === 'x-gzip' ? 'gzip' : header === 'deflate' || header === 'br' ? header : null;
+}
+
+/**
+ * A compressed body inflated on the main thread when it is small once inflated (most compressed
+ * requests); null when it inflates to LARGE_BODY_BYTES or more, so a worker inflates it instead.
+ * zlib stops at the limit: a gzip bomb costs the main thread at most that much inflating.
+ */
+function inflateSmall(bytes: Buffer, coding: ContentCoding, maxContentLength: number): Buffer | null {
+  try {
+    // Past a limit below LARGE_BODY_BYTES the worker answers 413.
+    return DECODERS[coding].sync(bytes, { maxOutputLength: Math.min(LARGE_BODY_BYTES - 1, maxContentLength) });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return null;
+    throw new DecompressionError((e as Error).message);
+  }
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,8 +62,8 @@ declare module 'fastify' {
     ndjson?: boolean;
   }
   interface FastifyRequest {
-    /** A large JSON body parsed before the route ran, off the main thread (`readLargeBody`). */
-    parsedJson?: ParsedJson;
+    /** The body's Content-Encoding when the content type parser inflates it (not a stream in preParsing). */
+    bodyCoding?: ContentCoding;
     responseType?: string;
     /** Set when the response is an error body, which `filter_path` leaves whole (ES newErrorBuilder). */
     errorResponse?: boolean;
@@ -52,22 +81,21 @@ export interface HttpServer {
   drain(): Promise<void>;
 }
 
-function errorBody(err: unknown, log: FastifyInstance['log'], content: string | null, maxContentLength: number): { status: number; body: unknown; headers?: Record<string, string> } {
-  // Parse errors carry JSON paths; only now, on the error path, are they found in the body text.
+function errorBody(err: unknown, log: FastifyInstance['log'], requestContent: () => string | null, maxContentLength: number): { status: number; body: unknown; headers?: Record<string, string> } {
   if (err instanceof SecurityError && err.challenges.length > 0) {
     return { status: err.status, body: err.toBody(), headers: { 'WWW-Authenticate': err.challenges.join(', ') } };
   }
-  if (err instanceof EsError) return { status: err.status, body: (content === null ? err : withBodyPositions(err, content)).toBody() };
+  if (err instanceof EsError) {
+    // Parse errors carry JSON paths; only now, on the error path, are they found in the body text
+    // (a large body's text is decoded only for that).
+    const content = err.locatesInBody() ? requestContent() : null;
+    return { status: err.status, body: (content === null ? err : withBodyPositions(err, content)).toBody() };
+  }
   if (err instanceof RestStatusError) return { status: err.status, body: err.toBody(), headers: err.headers };
   const code = (err as { code?: string }).code;
   const statusCode = (err as { statusCode?: number }).statusCode;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: new EsError('content_too_long_exception', `entity content is too long for the configured buffer limit [${maxContentLength}]`, 413).toBody() };
-  }
-  if (code?.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') {
-    // A corrupt gzip/deflate request body is bad input, not a server failure.
-    return { status: 400, body: new EsError('illegal_argument_exception', `failed to decompress the request body: ${(err as Error).message}`, 400).toBody() };
-  }
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, body: new ContentTooLongError(maxContentLength).toBody() };
+  if (code?.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED') return { status: 400, body: new DecompressionError((err as Error).message).toBody() };
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || (statusCode !== undefined && statusCode >= 400 && statusCode < 500)) {
     return { status: 400, body: new EsError('illegal_argument_exception', (err as Error).message, 400).toBody() };
   }
@@ -89,8 +117,11 @@ export interface HttpServerOptions extends Partial<AdmissionLimits> {
    * The headers alone get at most 10 s of it.
    */
   readonly requestTimeoutMs?: number;
-  /** Decodes and parses a large JSON body off the main thread (cluster/body-pool.ts); absent: on it. */
-  readonly readLargeBody?: (bytes: Buffer) => Promise<{ readonly text: string; readonly json: ParsedJson }>;
+  /**
+   * Inflates, decodes and parses a large or compressed JSON body off the main thread
+   * (cluster/body-pool.ts: 413 past `maxContentLength` decoded bytes); absent: all on it.
+   */
+  readonly readLargeBody?: (bytes: Buffer, coding: ContentCoding | null, maxContentLength: number) => Promise<ReadBody>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -124,21 +155,26 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.removeAllContentTypeParsers();
   const readLargeBody = options.readLargeBody;
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const coding = req.bodyCoding;
+    let inflated: Buffer | null = bytes;
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
       if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
+      if (coding !== undefined) inflated = inflateSmall(bytes, coding, maxContentLength);
     } catch (e) {
       done(e as Error, undefined);
       return;
     }
-    if (readLargeBody && bytes.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true) {
-      readLargeBody(bytes).then(({ text, json }) => {
-        req.parsedJson = json;
-        done(null, text);
-      }, (e: Error) => done(e, undefined));
+    if (readLargeBody && (inflated === null || (inflated.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true))) {
+      // A large body, or a compressed one that inflates to one: only a worker holds its text.
+      readLargeBody(inflated === null ? bytes : inflated, inflated === null ? coding! : null, maxContentLength).then(
+        ({ bytes: decoded, json }) => done(null, new LargeBody(decoded, json)),
+        (e: Error) => done(e, undefined),
+      );
       return;
     }
+    bytes = inflated!;
     done(null, bytes.toString('utf8'));
   });
 
@@ -166,21 +202,29 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   if (options.apiKeys) registerAuthentication(app, options.apiKeys);
   if (options.logger) registerRequestLog(app, options.logger);
 
-  // Clients may gzip or deflate request bodies (`compression: true`). Fastify checks
-  // Content-Length against `receivedEncodedLength`, so count the raw bytes as they stream in.
-  // Brotli (`br`) is decoded too; any other coding is refused rather than read as plain text.
+  // Clients may gzip or deflate request bodies (`compression: true`); brotli (`br`) is decoded too,
+  // any other coding is refused rather than read as plain text. A JSON body is read as sent and
+  // inflated by the content type parser (in a worker when it expands past LARGE_BODY_BYTES: a
+  // 97 KB gzip body can hold 95 MB); an NDJSON one (`_bulk`), which the main thread reads line by
+  // line anyway, is inflated as it streams in. Fastify checks Content-Length against
+  // `receivedEncodedLength`, so count the raw bytes as they stream in.
   app.addHook('preParsing', (req, _reply, payload, done) => {
     const enc = req.headers['content-encoding']?.trim().toLowerCase();
     if (enc === undefined || enc === '' || enc === 'identity') {
       done(null, payload);
       return;
     }
-    const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : null;
-    if (decoder === null) {
+    const coding = contentCoding(enc);
+    if (coding === null) {
       done(new RestStatusError(`Content-Encoding header [${enc}] is not supported`, 415, true), undefined);
       return;
     }
-    const decoded = payload.pipe(decoder) as ReturnType<typeof createGunzip> & { receivedEncodedLength: number };
+    if (readLargeBody && req.routeOptions.config?.ndjson !== true) {
+      req.bodyCoding = coding;
+      done(null, payload);
+      return;
+    }
+    const decoded = payload.pipe(DECODERS[coding].stream()) as Transform & { receivedEncodedLength: number };
     decoded.receivedEncodedLength = 0;
     payload.on('data', (chunk: Buffer) => {
       decoded.receivedEncodedLength += chunk.length;
@@ -205,7 +249,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, headers } = errorBody(err, app.log, requestContent(req), maxContentLength);
+    const { status, body, headers } = errorBody(err, app.log, () => requestContent(req), maxContentLength);
     req.errorResponse = true;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     // A request that failed before onRequest ran (e.g. media type) still answers in JSON.

@@ -28,7 +28,7 @@ import type { SearchPool } from '../search-pool.js';
 import { PlanCache } from './plan-cache.js';
 import { fetchFailure } from './search-highlight.js';
 import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search-stats.js';
-import type { SearchSlowLogRequest, SlowLog } from '../slow-log.js';
+import type { SearchSlowLogRequest, SlowLog, SlowLogSource } from '../slow-log.js';
 
 export const NODE_ID = 'threadsearch-node-0';
 
@@ -42,7 +42,7 @@ export interface SearchOptions {
   /** `allow_partial_search_results` (a URL parameter in ES); default true. */
   readonly allowPartialSearchResults?: boolean;
   /** The request body as sent, for the search slow log (null or unset: none). */
-  readonly source?: string | null;
+  readonly source?: SlowLogSource;
 }
 
 export interface SearchOutcome {
@@ -198,7 +198,7 @@ export class SearchPhase {
     opts: {
       readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean;
       /** For the slow log: the request, and a result's hit count. */
-      readonly slowLog?: { readonly source: string | null; readonly totalHits: (result: R) => number };
+      readonly slowLog?: { readonly source: SlowLogSource; readonly totalHits: (result: R) => number };
     },
   ): Promise<QueryPhaseResults<R>> {
     const failed: Array<ShardFailure | undefined> = [];

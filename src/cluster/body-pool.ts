@@ -49,15 +49,21 @@ export class BodyPool {
    * Throws ES's 413 past `maxContentLength` decoded bytes, 400 for a body that does not inflate.
    */
   async read(bytes: Uint8Array, coding: ContentCoding | null, maxContentLength: number): Promise<ReadBody> {
-    const pool = (this.pool ??= new Piscina({
-      filename: this.file,
-      minThreads: 0,
-      maxThreads: this.threads,
-      idleTimeout: 60_000,
-      maxQueue: this.maxQueue,
-      concurrentTasksPerWorker: 1,
-      execArgv: workerExecArgv(),
-    }));
+    let pool = this.pool;
+    if (pool === null) {
+      pool = this.pool = new Piscina({
+        filename: this.file,
+        minThreads: 0,
+        maxThreads: this.threads,
+        idleTimeout: 60_000,
+        maxQueue: this.maxQueue,
+        concurrentTasksPerWorker: 1,
+        execArgv: workerExecArgv(),
+      });
+      // A worker that fails while idle emits 'error' on the pool (its task, if any, is rejected);
+      // without a listener that event would be thrown on the main thread and end the process.
+      pool.on('error', () => {});
+    }
     // Transfer when the bytes are a whole buffer of their own; copy a view of a shared one.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes), coding, maxContentLength };

@@ -14,7 +14,7 @@
  * built in a copy of the tree) in the same run, alternating, so before/after share the machine's
  * conditions. All request bodies are built before probing starts.
  *
- *   npm run build && node dist/bench/hostile-latency.js [--baseline /path/to/dist] [--rounds 2]
+ *   npm run build && node dist/bench/hostile-latency.js [--baseline /path/to/dist [--baseline-name NAME]] [--rounds 2]
  */
 import { request, Agent } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -27,7 +27,7 @@ import { startProcess, type ServerProcess } from '../src/cli/server-process.js';
 import { distFile } from '../src/cli/paths.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' } } });
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 2);
 const PROBE_EVERY_MS = 20;
 
@@ -121,7 +121,7 @@ async function startServer(dist: string): Promise<ServerProcess> {
 }
 
 const builds: Array<{ name: string; dist: string }> = [{ name: 'this build', dist: join(distFile('main.js'), '..', '..') }];
-if (values.baseline) builds.push({ name: 'baseline', dist: values.baseline });
+if (values.baseline) builds.push({ name: values['baseline-name'] ?? 'baseline', dist: values.baseline });
 
 const cpu = startCpuProbe();
 const runs: Run[] = [];
@@ -154,7 +154,7 @@ const rows = SCENARIOS.flatMap((s) => builds.map((b) => {
   return [`${s.describe}, ×${s.n} at once`, b.name, formatNumber(m.p50), formatNumber(m.p99), formatNumber(m.max), formatNumber(m.hostile), m.statuses, formatNumber(m.copy)];
 }));
 const table = markdownTable(['hostile requests', 'server', 'GET / p50 ms', 'p99 ms', 'max ms', 'hostile done ms', 'hostile status', '95 MB copy ms'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'right']);
-const notes = `\`GET /\` probed every ${PROBE_EVERY_MS} ms over its own connection while the hostile requests ran (server in a child process, 1 search thread); medians of ${ROUNDS} rounds, builds alternated. otherCores ${otherCores.toFixed(2)}: ${otherCores > 1 ? 'a loaded machine, read the ratios between rows rather than the absolute figures' : 'a quiet machine'}. Large JSON bodies (≥ 1 MiB) are decoded and parsed in a worker (\`cluster/body-pool.ts\`), compressed ones inflated there too (the main thread keeps the 97 KB as sent, and receives the parsed value: one 95 MB copy, the *95 MB copy* column's work); query text analysis stops at \`max_clause_count\` tokens.`;
+const notes = `\`GET /\` probed every ${PROBE_EVERY_MS} ms over its own connection while the hostile requests ran (server in a child process, 1 search thread); medians of ${ROUNDS} rounds, builds alternated. otherCores ${otherCores.toFixed(2)}: ${otherCores > 1 ? 'a loaded machine, read the ratios between rows rather than the absolute figures' : 'a quiet machine'}. Large JSON bodies (≥ 1 MiB) are decoded and parsed in a worker (\`cluster/body-pool.ts\`), compressed ones inflated there too: the main thread keeps the 97 KB as sent and receives only the parsed value, one 95 MB string, which is the *95 MB copy* column's work (a copy into fresh memory, timed in the bench process just before the run) and the floor for \`GET /\` max while a 95 MB query is answered. Query text analysis stops at \`max_clause_count\` tokens.`;
 writeResult('hostile-latency', { rounds: ROUNDS, otherCores, probeEveryMs: PROBE_EVERY_MS, runs });
 updateBenchmarksMd('hostile-latency', table, notes);
 console.log(table);

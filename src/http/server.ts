@@ -155,13 +155,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.removeAllContentTypeParsers();
   const readLargeBody = options.readLargeBody;
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
-    let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const coding = req.bodyCoding;
     let inflated: Buffer | null = bytes;
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
       if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
-      if (coding !== undefined) inflated = inflateSmall(bytes, coding, maxContentLength);
+      if (coding !== undefined && bytes.length > 0) inflated = inflateSmall(bytes, coding, maxContentLength);
     } catch (e) {
       done(e as Error, undefined);
       return;
@@ -174,8 +174,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       );
       return;
     }
-    bytes = inflated!;
-    done(null, bytes.toString('utf8'));
+    done(null, inflated!.toString('utf8'));
   });
 
   // Hooks on every request are callback-style, not async: an async hook costs a promise and extra

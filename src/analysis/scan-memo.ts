@@ -18,12 +18,18 @@
  * Records are only kept while walks start at increasing positions of the same text with the same
  * length limit; anything else starts afresh.
  *
- * Memory is a ring of min(text length, maximum token length) + 2 slots, reused across texts, at most
- * MAX_SLOTS (2.6 MB): a record overwritten by a later position only costs a re-walk, never a wrong
+ * Memory is a ring of min(text length, maximum token length) + 2 slots of WAYS records each, reused
+ * across texts, at most MAX_SLOTS (6 MB): a record overwritten by a later position only costs a re-walk, never a wrong
  * answer, since every hit is checked against the position and walk it claims.
  */
 
 const MAX_SLOTS = 1 << 16;
+/**
+ * Records kept per position. Walks of different kinds can alternate (in `a-a-a-…` the uax_url_email
+ * scanner walks from every `a` and every `-`, in two different states): with one record per
+ * position each kind would evict the other's and nothing would ever be found again.
+ */
+const WAYS = 4;
 
 /** Why a walk stopped. */
 export const STOP_DEAD = 0;
@@ -46,7 +52,8 @@ export class ScanMemo {
   /** Added to every stored position, so records of earlier texts never match (no clearing needed). */
   private base = 0;
   private size = 0;
-  // Per position (slot = position % size): absolute position + base, state, start + base of its walk.
+  // Per record (WAYS records per position, from (position % size) * WAYS): absolute position + base,
+  // state, start + base of its walk.
   private pos = new Float64Array(0);
   private stateAt = new Int32Array(0);
   private walkAt = new Float64Array(0);
@@ -75,23 +82,34 @@ export class ScanMemo {
    * recording this visit.
    */
   visit(start: number, i: number, state: number, out: WalkOutcome): boolean {
-    const slot = i % this.size;
-    if (this.pos[slot] === i + this.base && this.stateAt[slot] === state) {
-      const walk = this.walkAt[slot] - this.base;
-      const ws = walk % this.size;
-      if (this.walkStart[ws] === walk + this.base && this.walkLastEnd[ws] < i) {
-        out.stop = this.walkStop[ws];
-        out.state = this.walkState[ws];
-        out.reason = this.walkReason[ws];
-        // The caller's walk goes at least as far from here: later walks should jump with it, not
-        // hop from one earlier walk's stop to the next.
-        this.walkAt[slot] = start + this.base;
-        return true;
+    const first = (i % this.size) * WAYS;
+    const at = i + this.base;
+    let victim = first;
+    for (let slot = first; slot < first + WAYS; slot++) {
+      if (this.pos[slot] !== at) {
+        victim = slot; // a stale record: free
+        continue;
       }
+      if (this.stateAt[slot] === state) {
+        const walk = this.walkAt[slot] - this.base;
+        const ws = walk % this.size;
+        if (this.walkStart[ws] === walk + this.base && this.walkLastEnd[ws] < i) {
+          out.stop = this.walkStop[ws];
+          out.state = this.walkState[ws];
+          out.reason = this.walkReason[ws];
+          // The caller's walk goes at least as far from here: later walks should jump with it, not
+          // hop from one earlier walk's stop to the next.
+          this.walkAt[slot] = start + this.base;
+          return true;
+        }
+        victim = slot; // the same state from a walk that no longer counts: replace it
+        break;
+      }
+      if (this.pos[victim] === at && this.walkAt[slot] < this.walkAt[victim]) victim = slot; // the oldest walk's record
     }
-    this.pos[slot] = i + this.base;
-    this.stateAt[slot] = state;
-    this.walkAt[slot] = start + this.base;
+    this.pos[victim] = at;
+    this.stateAt[victim] = state;
+    this.walkAt[victim] = start + this.base;
     return false;
   }
 
@@ -107,9 +125,9 @@ export class ScanMemo {
 
   private allocate(size: number): void {
     this.size = size;
-    this.pos = new Float64Array(size).fill(-1);
-    this.stateAt = new Int32Array(size);
-    this.walkAt = new Float64Array(size);
+    this.pos = new Float64Array(size * WAYS).fill(-1);
+    this.stateAt = new Int32Array(size * WAYS);
+    this.walkAt = new Float64Array(size * WAYS);
     this.walkStart = new Float64Array(size).fill(-1);
     this.walkStop = new Int32Array(size);
     this.walkState = new Int32Array(size);

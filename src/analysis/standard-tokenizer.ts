@@ -155,8 +155,8 @@ const WordUnit = alt(
   ),
 );
 
-/** The rules, in grammar order; the index of each is its token type. */
-const RULES: Pattern[] = [];
+/** The rules, indexed by token type (UAX29URLEmailTokenizer reuses them). */
+export const RULES: Pattern[] = [];
 // EMOJI — emoji_sequence of UTS#51 instead of UAX#29 WB3c, WB15, WB16.
 RULES[EMOJI] = alt(
   seq(EmojiCharOrPresSeqOrModSeq, alt(star(seq(ZWJ, EmojiCharOrPresSeqOrModSeq)), seq(plus(TagSpec), TagTerm))),
@@ -188,7 +188,7 @@ RULES[HIRAGANA] = HiraganaEx;
 
 // JFlex's rule order is EMOJI, NUM, HANGUL, KATAKANA, ALPHANUM, SOUTHEAST_ASIAN, IDEOGRAPHIC,
 // HIRAGANA; priority in the DFA is the array index, so reorder to grammar order and map back.
-const GRAMMAR_ORDER = [EMOJI, NUM, HANGUL, KATAKANA, ALPHANUM, SOUTHEAST_ASIAN, IDEOGRAPHIC, HIRAGANA];
+export const GRAMMAR_ORDER = [EMOJI, NUM, HANGUL, KATAKANA, ALPHANUM, SOUTHEAST_ASIAN, IDEOGRAPHIC, HIRAGANA];
 const TYPE_OF_RULE = Int8Array.from(GRAMMAR_ORDER);
 
 /**

@@ -7,11 +7,13 @@ describe('the analysis folder', () => {
   const dir = join(import.meta.dirname, '../../src/analysis');
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
 
-  it('imports nothing but its own modules and the leaves errors/ and common/', () => {
+  // Besides: its own JSON data (kstem-data.json) and two pure npm packages for the uax_url_email
+  // tokenizer's TLD list (tlds: IANA's list; punycode: IDN TLDs to their xn-- form).
+  it('imports nothing but its own modules and data, the leaves errors/ and common/, and tlds/punycode', () => {
     for (const file of files) {
       const source = readFileSync(join(dir, file), 'utf8');
       const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1]);
-      for (const specifier of specifiers) expect(specifier, `${file} imports ${specifier}`).toMatch(/^(\.\/[\w-]+\.js|\.\.\/(errors|common)\/[\w/-]+\.js)$/);
+      for (const specifier of specifiers) expect(specifier, `${file} imports ${specifier}`).toMatch(/^(\.\/[\w-]+\.js|\.\/[\w-]+\.json|\.\.\/(errors|common)\/[\w/-]+\.js|tlds|punycode\/punycode\.js)$/);
     }
   });
 

@@ -10,6 +10,7 @@
 import { AnalysisConfigError, Params } from './analysis-params.js';
 import { runStages, spanTokenizer, streamFilter, termFilter, type AnalyzerComponents, type FilterComponent, type TokenizerComponent } from './analysis-components.js';
 import { asciiFold, asciiFoldingFilter } from './ascii-folding.js';
+import { classicFilter, classicTokenize } from './classic-tokenizer.js';
 import { charTokenizer, isJavaWhitespace, letterTokenizer, whitespaceTokenizer, DEFAULT_MAX_WORD_LEN } from './char-tokenizer.js';
 import { mappingCharFilter, type CharFilter } from './char-filter.js';
 import { englishPossessiveFilter } from './english-possessive-filter.js';
@@ -31,7 +32,9 @@ import { DEFAULT_MAX_TOKEN_LENGTH, MAX_TOKEN_LENGTH_LIMIT, TOKEN_TYPES, standard
 import { ENGLISH_STOP_WORDS, stopFilter } from './stop-filter.js';
 import { SynonymRuleError, parseSolrSynonyms, parseWordnetSynonyms } from './synonym-map.js';
 import { synonymFilter, synonymGraphFilter } from './synonym-filter.js';
+import { UAX_TOKEN_TYPES, uaxUrlEmailTokenizer } from './uax-url-email-tokenizer.js';
 import { wordDelimiterGraphFilter } from './word-delimiter-graph.js';
+import { kstem } from './kstem.js';
 import type { TokenFilter } from './token-stream.js';
 
 /** Index-level limits some factories check (ES `index.max_ngram_diff`, `index.max_shingle_diff`). */
@@ -54,6 +57,14 @@ function maxTokenLength(p: Params, fallback: number): number {
   if (n < 1 || n > MAX_TOKEN_LENGTH_LIMIT) {
     throw new AnalysisConfigError(`maxTokenLen must be greater than 0 and less than ${MAX_TOKEN_LENGTH_LIMIT} passed: ${n}`);
   }
+  return n;
+}
+
+/** `max_token_length` of the tokenizers built on Lucene's StandardTokenizer scanner (Lucene's bounds and messages). */
+function scannerMaxTokenLength(p: Params, limit: number | null): number {
+  const n = p.int('max_token_length', DEFAULT_MAX_TOKEN_LENGTH);
+  if (n < 1) throw new AnalysisConfigError('maxTokenLength must be greater than zero');
+  if (limit !== null && n > limit) throw new AnalysisConfigError(`maxTokenLength may not exceed ${limit}`);
   return n;
 }
 
@@ -105,6 +116,11 @@ export const TOKENIZER_TYPES: ReadonlyMap<string, TokenizerFactory> = new Map<st
     const n = maxTokenLength(p, DEFAULT_MAX_WORD_LEN);
     return spanTokenizer(n === DEFAULT_MAX_WORD_LEN ? whitespaceTokenizer : charTokenizer('whitespace', (cp) => !isJavaWhitespace(cp), n), null, p.name);
   }],
+  ['uax_url_email', (p) => spanTokenizer(uaxUrlEmailTokenizer(scannerMaxTokenLength(p, MAX_TOKEN_LENGTH_LIMIT)), UAX_TOKEN_TYPES, p.name)],
+  ['classic', (p) => {
+    const n = scannerMaxTokenLength(p, null); // ClassicTokenizer has no upper bound
+    return { name: p.name, span: null, tokenize: (text) => classicTokenize(text, n) };
+  }],
   ['letter', (p) => spanTokenizer(letterTokenizer, null, p.name)],
   ['lowercase', (p) => ({ ...lowercaseTokenizer, name: p.name })],
   ['keyword', (p) => spanTokenizer(keywordTokenizer, null, p.name)],
@@ -121,7 +137,7 @@ export const TOKENIZER_TYPES: ReadonlyMap<string, TokenizerFactory> = new Map<st
 
 /** Tokenizer types ES has that this server does not: refused by name rather than as unknown. */
 export const UNSUPPORTED_TOKENIZERS = new Set([
-  'simple_pattern', 'simple_pattern_split', 'char_group', 'classic', 'uax_url_email', 'path_hierarchy', 'PathHierarchy', 'thai',
+  'simple_pattern', 'simple_pattern_split', 'char_group', 'path_hierarchy', 'PathHierarchy', 'thai',
 ]);
 
 // ---- token filters -----------------------------------------------------------------------------
@@ -167,11 +183,9 @@ function stemmerFor(name: string, language: string): FilterComponent {
     case 'light_french': case 'lightFrench': return stem(name, frenchLightStem);
     case 'light_german': case 'lightGerman': return stem(name, germanLightStem);
     case 'light_spanish': case 'lightSpanish': return stem(name, spanishLightStem);
-    case 'light_english': case 'lightEnglish': case 'kstem':
-      // Lucene's KStemFilter needs its 40,000-word dictionary (KStemData*), which is not ported.
-      throw new AnalysisConfigError(`stemmer language [${language}] (KStem) is not supported by this server yet`);
+    case 'light_english': case 'lightEnglish': case 'kstem': return stem(name, kstem);
     default:
-      throw new AnalysisConfigError(`stemmer language [${language.slice(0, 50)}] is not supported by this server yet (supported: english, porter, porter2, minimal_english, possessive_english, light_french, light_german, light_spanish)`);
+      throw new AnalysisConfigError(`stemmer language [${language.slice(0, 50)}] is not supported by this server yet (supported: english, porter, porter2, light_english, kstem, minimal_english, possessive_english, light_french, light_german, light_spanish)`);
   }
 }
 
@@ -285,9 +299,8 @@ export const FILTER_TYPES: ReadonlyMap<string, FilterFactory> = new Map<string, 
     }
     return fixed(language === 'Porter' ? stem(p.name, porterStem) : stem(p.name, englishSnowballStem));
   }],
-  ['kstem', () => {
-    throw new AnalysisConfigError('token filter [kstem] is not supported by this server yet');
-  }],
+  ['kstem', (p) => fixed(stem(p.name, kstem))],
+  ['classic', (p) => fixed(streamFilter(p.name, classicFilter))],
   ['synonym', synonymFactory(false)],
   ['synonym_graph', synonymFactory(true)],
   ['word_delimiter_graph', wordDelimiterGraphFactory],
@@ -324,7 +337,7 @@ export const FILTER_TYPES: ReadonlyMap<string, FilterFactory> = new Map<string, 
 export const UNSUPPORTED_FILTERS = new Set([
   'word_delimiter', 'pattern_capture', 'hunspell', 'dictionary_decompounder', 'hyphenation_decompounder',
   'common_grams', 'condition', 'predicate_token_filter', 'script', 'fingerprint', 'min_hash', 'multiplexer', 'keep', 'keep_types',
-  'limit', 'flatten_graph', 'cjk_width', 'cjk_bigram', 'decimal_digit', 'delimited_payload', 'stemmer_override', 'classic',
+  'limit', 'flatten_graph', 'cjk_width', 'cjk_bigram', 'decimal_digit', 'delimited_payload', 'stemmer_override',
   'apostrophe', 'remove_duplicates', 'synonym_set',
 ]);
 
@@ -337,6 +350,8 @@ export const PRECONFIGURED_FILTERS: ReadonlyMap<string, ChainBuilder> = new Map<
   ['stemmer', fixed(stem('stemmer', porterStem))],
   ['porter_stem', fixed(stem('porter_stem', porterStem))],
   ['snowball', fixed(stem('snowball', englishSnowballStem))],
+  ['kstem', fixed(stem('kstem', kstem))],
+  ['classic', fixed(streamFilter('classic', classicFilter))],
   ['trim', fixed(termFilter('trim', trimFilter, { normalizing: true }))],
   ['unique', fixed(streamFilter('unique', uniqueFilter(false)))],
   ['length', fixed(termFilter('length', lengthFilter(0, 2147483647)))],
@@ -397,6 +412,8 @@ export const PRECONFIGURED_TOKENIZERS: ReadonlyMap<string, TokenizerComponent> =
   ['standard', spanTokenizer(standardTokenizer, TOKEN_TYPES)],
   ['whitespace', spanTokenizer(whitespaceTokenizer, null)],
   ['letter', spanTokenizer(letterTokenizer, null)],
+  ['uax_url_email', spanTokenizer(uaxUrlEmailTokenizer(DEFAULT_MAX_TOKEN_LENGTH), UAX_TOKEN_TYPES)],
+  ['classic', { name: 'classic', span: null, tokenize: (text) => classicTokenize(text, DEFAULT_MAX_TOKEN_LENGTH) }],
   ['lowercase', lowercaseTokenizer],
   ['keyword', spanTokenizer(keywordTokenizer, null)],
   ['ngram', ngramTokenizerFactory(false)(new Params('tokenizer', 'ngram', {}), { maxNgramDiff: 1, maxShingleDiff: 3 })],

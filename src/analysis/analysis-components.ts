@@ -102,7 +102,7 @@ function pipelineAnalyze(c: AnalyzerComponents) {
     let position = firstPosition - 1;
     for (const t of stream.tokens) {
       position += t.posInc;
-      sink(t.term, position, t.start, t.end);
+      sink(t.term, position, t.start, t.end, t.posLen);
     }
     return stream.tokens.length > 0 ? position + stream.finalIncrement + 1 : firstPosition + stream.finalIncrement;
   };

@@ -19,8 +19,12 @@ import { englishStopFilter } from './stop-filter.js';
 import { createTermCache, detach, findTerm, hashRange, storeTerm } from './term-cache.js';
 import { SPAN_END, SPAN_LENGTH, SPAN_START, type TokenFilter, type Tokenizer } from './token-stream.js';
 
-/** Receives each token; called in position order. Offsets are UTF-16 code units, end exclusive. */
-export type TokenSink = (term: string, position: number, startOffset: number, endOffset: number) => void;
+/**
+ * Receives each token; called in position order. Offsets are UTF-16 code units, end exclusive.
+ * `positionLength` (when given; 1 otherwise) is how many positions the token spans: a multi-word
+ * synonym of synonym_graph (`ny` over `new york`) spans 2, which makes query text a token graph.
+ */
+export type TokenSink = (term: string, position: number, startOffset: number, endOffset: number, positionLength?: number) => void;
 
 export interface Analyzer {
   readonly name: string;

@@ -3,7 +3,8 @@
  * MatchQueryParser builds them: the text is analysed with the quote analyzer; one token is a term
  * query (for a prefix, the disjunction of its expansions), several a phrase. Only text fields take
  * phrase prefixes; a phrase on a keyword or numeric field is its exact value. search_as_you_type
- * fields first try their shingle subfields (search-as-you-type-phrase.ts).
+ * fields first try their shingle subfields (search-as-you-type-phrase.ts). Text that a
+ * synonym_graph filter turns into a token graph is the disjunction of the graph's phrases.
  */
 import { IllegalArgumentError } from '../../errors/index.js';
 import type { ResolvedField } from '../../index/index.js';
@@ -15,7 +16,9 @@ import { notTextError, phraseOf, phrasePrefixOf } from './phrase.js';
 import { scoredTerm } from './scored-term.js';
 import { searchAsYouTypePhrase, searchAsYouTypePhrasePrefix } from './search-as-you-type-phrase.js';
 import { exactValueQuery } from './term-level.js';
-import { analyzeQueryText, queryAnalyzer, zeroTerms } from './text.js';
+import { analyzeQueryText, disjunction, queryAnalyzer, zeroTerms } from './text.js';
+import { hasSidePaths, phrasesOverGraph } from './token-graph-query.js';
+import { DEFAULT_MAX_CLAUSE_COUNT } from './clause-count.js';
 
 export interface PhraseOptions {
   readonly slop: number;
@@ -44,6 +47,11 @@ export function phraseQuery(ctx: PlanContext, field: ResolvedField, text: string
       if (field.type === 'keyword') throw notTextError('phrase prefix', field);
       return searchAsYouTypePhrasePrefix(ctx, field, queryAnalyzer(field, o.analyzer, true), text, tokens, boost, o.slop, o.prefixMaxExpansions!)
         ?? phrasePrefixOf(ctx, field, tokens, boost, o.slop, o.prefixMaxExpansions!, null);
+    }
+    if (hasSidePaths(tokens)) {
+      // A multi-word synonym made the text a graph: any of its phrases matches.
+      const phrases = phrasesOverGraph(tokens, ctx.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT);
+      return disjunction(phrases.map((p) => (p.length === 1 ? scoredTerm(ctx, field.path, p[0].term, boost) : phraseOf(ctx, field, p, boost, o.slop))));
     }
     if (tokens.length === 1) return scoredTerm(ctx, field.path, tokens[0].term, boost);
     return searchAsYouTypePhrase(ctx, field, queryAnalyzer(field, o.analyzer, true), text, tokens, boost, o.slop) ?? phraseOf(ctx, field, tokens, boost, o.slop);

@@ -11,7 +11,8 @@ import { averageFieldLength, bm25Idf } from '../bm25.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec, type PhraseExec } from './exec-nodes.js';
 import { scoredTerm, withSimilarity } from './scored-term.js';
-import { boolOf, type QueryToken } from './text.js';
+import { boolOf } from './bool-of.js';
+import type { QueryToken } from './query-token.js';
 
 export function expandPrefix(ctx: PlanContext, field: string, prefix: string, maxExpansions: number): string[] {
   const out: string[] = [];

@@ -9,20 +9,20 @@ import { IllegalArgumentError, TooManyClausesError } from '../../errors/index.js
 import { resolveMinimumShouldMatch, type Fuzziness, type MinimumShouldMatch, type Operator } from '../../dsl/index.js';
 import { analysisOf, completionAnalysis, searchAnalyzerFor, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
-import { MATCH_NONE, type BoolExec, type Exec } from './exec-nodes.js';
+import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
 import { expandFuzzy, maxEditsFor } from './fuzzy.js';
 import { exactValueQuery, keywordTerm } from './term-level.js';
 import { isTextLike } from './fields.js';
 import { DEFAULT_MAX_CLAUSE_COUNT } from './clause-count.js';
+import { boolOf, disjunction } from './bool-of.js';
+import type { QueryToken } from './query-token.js';
+import { graphSegments, hasSidePaths } from './token-graph-query.js';
+import { phraseOf } from './phrase.js';
 
-export interface QueryToken {
-  readonly term: string;
-  readonly position: number;
-  /** End offset in the query text (a last token ending before the text does is a whole word). */
-  readonly endOffset: number;
-}
+export type { QueryToken } from './query-token.js';
+export { boolOf, disjunction } from './bool-of.js';
 
 /** The analyzer for a query on `field`: the request's `analyzer`, else the field's (quote) search analyzer. */
 export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | null, quoted: boolean): Analyzer {
@@ -40,9 +40,9 @@ export function queryAnalyzer(field: ResolvedField, analyzerOverride: string | n
  */
 export function analyzeWith(analyzer: Analyzer, text: string, maxTokens = Infinity): QueryToken[] {
   const tokens: QueryToken[] = [];
-  analyzer.analyze(text, (term, position, _start, endOffset) => {
+  analyzer.analyze(text, (term, position, _start, endOffset, positionLength = 1) => {
     if (tokens.length === maxTokens) throw new TooManyClausesError(maxTokens);
-    tokens.push({ term, position, endOffset });
+    tokens.push(positionLength > 1 ? { term, position, endOffset, positionLength } : { term, position, endOffset });
   });
   return tokens;
 }
@@ -78,10 +78,6 @@ export function fuzzyOrTerm(
   return clauses.length === 1 ? clauses[0] : boolOf([], clauses, 0);
 }
 
-export function boolOf(must: Exec[], should: Exec[], minimumShouldMatch: number, filter: Exec[] = [], mustNot: Exec[] = []): BoolExec {
-  return { kind: 'bool', must, should, filter, mustNot, minimumShouldMatch };
-}
-
 export interface MatchOptions {
   readonly operator: Operator;
   readonly minimumShouldMatch: MinimumShouldMatch;
@@ -112,11 +108,19 @@ export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string,
   const fuzzy = o.fuzziness !== null ? { fuzziness: o.fuzziness, prefixLength: o.prefixLength, maxExpansions: o.maxExpansions, transpositions: o.fuzzyTranspositions } : null;
   if (tokens.length === 1) return fuzzyOrTerm(ctx, field, tokens[0].term, boost, fuzzy);
   // Tokens stacked at one position (synonyms) are alternatives: any of them matches that position
-  // (Lucene QueryBuilder makes them one SynonymQuery; here a disjunction of their terms).
-  const clauses = byPosition(tokens).map((group) => {
+  // (Lucene QueryBuilder makes them one SynonymQuery; here a disjunction of their terms). Where a
+  // multi-word synonym makes the tokens a graph, each stretch with side paths is one clause: the
+  // disjunction of its paths, each a phrase (Lucene analyzeGraphBoolean, ES's default
+  // auto_generate_synonyms_phrase_query).
+  const position = (group: readonly QueryToken[]): Exec => {
     const terms = group.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
     return terms.length === 1 ? terms[0] : boolOf([], terms, 1);
-  });
+  };
+  const clauses = hasSidePaths(tokens)
+    ? graphSegments(tokens, ctx.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT).map((segment) => segment.paths === null
+      ? position(segment.tokens)
+      : disjunction(segment.paths.map((path) => (path.length === 1 ? fuzzyOrTerm(ctx, field, path[0].term, boost, fuzzy) : phraseOf(ctx, field, path, boost, 0)))))
+    : byPosition(tokens).map(position);
   if (clauses.length === 1) return clauses[0];
   if (o.operator === 'and') return boolOf(clauses, [], 0);
   return boolOf([], clauses, Math.max(1, resolveMinimumShouldMatch(o.minimumShouldMatch, clauses.length)));

@@ -90,16 +90,34 @@ const classes = new CharClasses(classKey, [dfa]);
 const memo = new ScanMemo();
 const match: LongestMatch = { end: -1, rule: -1, lastWidth: 0 };
 
+const isAsciiAlnum = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+
 /** Lucene `ClassicTokenizer` after `setMaxTokenLength(maxTokenLength)`. */
 export function classicTokenize(text: string, maxTokenLength: number): Token[] {
   const tokens: Token[] = [];
   let skipped = 0;
   let p = 0;
-  while (p < text.length) {
+  const length = text.length;
+  while (p < length) {
+    // Fast path: a run of ASCII letters and digits ended by whitespace or the end of the text is an
+    // <ALPHANUM> under every rule (the others need one of ' . & @ - _ / , inside).
+    let i = p;
+    let c = 0;
+    while (i < length && isAsciiAlnum((c = text.charCodeAt(i)))) i++;
+    if (i > p && (i === length || c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d)) {
+      if (i - p <= maxTokenLength) {
+        tokens.push(token(text.slice(p, i), p, i, CLASSIC_TOKEN_TYPES[0], skipped + 1));
+        skipped = 0;
+      } else {
+        skipped++;
+      }
+      p = i;
+      continue;
+    }
     // Lucene's scanner buffer grows, so a lexeme may be as long as the text (longer than
     // max_token_length: dropped). Reading is capped at MAX_LEXEME, the reach of the scan memo
     // that keeps scanning linear; only a longer run of token characters differs from Lucene.
-    walkLongest(dfa, classes, memo, text, p, Math.min(text.length, p + MAX_LEXEME), MAX_LEXEME, match);
+    walkLongest(dfa, classes, memo, text, p, Math.min(length, p + MAX_LEXEME), MAX_LEXEME, match);
     if (match.end < 0) {
       p += codePointWidth(text, p);
       continue;

@@ -115,11 +115,13 @@ index.forceMerge();
 const engineBuild = (performance.now() - t1) / 1000;
 const seg = index.segments[0];
 const field = seg.fields.get('v')!;
-const postingBytes = field.docs!.byteLength + field.freqs!.byteLength;
-const blockBytes = field.blockMaxFreq!.byteLength + field.blockLastDoc!.byteLength + field.blockMinNorm!.byteLength + field.blockStart!.byteLength;
+// Packed blocks (segment format 2) or flat doc + weight arrays (format 1).
+const postingBytes = field.features ? field.features.packed.byteLength + field.features.blockOffsets.byteLength : field.docs!.byteLength + field.freqs!.byteLength;
+const blockBytes = field.blockMaxFreq!.byteLength + field.blockLastDoc!.byteLength + (field.blockMinNorm?.byteLength ?? 0) + field.blockStart!.byteLength;
 const dictBytes = field.termBytes!.byteLength + field.termOffsets!.byteLength + field.termHash!.byteLength + field.postingsStart!.byteLength;
-const bytesPerPosting = (postingBytes + blockBytes + dictBytes) / field.docs!.length;
-console.log(`built: exhaustive TAAT ${taatBuild.toFixed(1)} s, threadsearch ${engineBuild.toFixed(1)} s; index ${(seg.sab.byteLength / 2 ** 20).toFixed(0)} MB, ${bytesPerPosting.toFixed(2)} bytes per posting (postings ${(postingBytes / field.docs!.length).toFixed(2)}, block maxima ${(blockBytes / field.docs!.length).toFixed(2)}, dictionary ${(dictBytes / field.docs!.length).toFixed(2)})`);
+const postingCount = field.info.sumDocFreq;
+const bytesPerPosting = (postingBytes + blockBytes + dictBytes) / postingCount;
+console.log(`built: exhaustive TAAT ${taatBuild.toFixed(1)} s, threadsearch ${engineBuild.toFixed(1)} s; index ${(seg.sab.byteLength / 2 ** 20).toFixed(0)} MB, ${bytesPerPosting.toFixed(2)} bytes per posting (postings ${(postingBytes / postingCount).toFixed(2)}, block maxima ${(blockBytes / postingCount).toFixed(2)}, dictionary ${(dictBytes / postingCount).toFixed(2)})`);
 
 const queryBodies = Array.from({ length: QUERIES }, (_, q) => {
   const qv: Record<string, number> = {};
@@ -230,6 +232,6 @@ if (QUERIES === 300) {
         r.recall_at_10.toFixed(3), r.p50_vs_exhaustive.toFixed(2), Number.isNaN(r.otherCores) ? '' : r.otherCores.toFixed(2),
       ]),
     ),
-    `${DOCS.toLocaleString('en-US')} ELSER-like synthetic vectors (performance.md §2.2, seed 7), ${QUERIES} queries of ~33 tokens, top-10, one thread, cases interleaved in rounds of ${ROUND}. threadsearch = parse + plan + term-at-a-time accumulation over the feature postings of one force-merged segment (search/exec/feature-taat.ts) + ids, exact; identical top-10 to the exhaustive scorer on ${same}/${QUERIES} queries. Index: ${bytesPerPosting.toFixed(2)} bytes per posting (doc id u32 + encoded weight u32 + block maxima + dictionary). Targets: p50 ≤ 0.25 × exhaustive → **${engine.p50_vs_exhaustive.toFixed(2)}**; p50 ≤ 1 ms → **${formatNumber(engine.p50_ms)} ms**. Apache Lucene 8.8 (../shared/anchors/lucene, same vectors and queries, same run, one JVM thread, one FeatureField per token and a BooleanQuery of SHOULD FeatureField.newLinearQuery as ES 8 builds sparse_vector queries; its recall@10 is against a brute-force dot product on 50 queries; wand = total-hits threshold 10, esdefault = 10,000, exhaustive = exact count): Lucene exhaustive p50 / ours = **${summary.lucene_exhaustive_p50_over_engine_p50?.toFixed(2) ?? `n/a (${lucenePending})`}**, Lucene wand p50 / ours = **${summary.lucene_wand_p50_over_engine_p50?.toFixed(2) ?? 'n/a'}**. Run: \`node dist/bench/sparse-search.js${DOCS === 200_000 ? '' : ` --docs ${DOCS}`}\`.`,
+    `${DOCS.toLocaleString('en-US')} ELSER-like synthetic vectors (performance.md §2.2, seed 7), ${QUERIES} queries of ~33 tokens, top-10, one thread, cases interleaved in rounds of ${ROUND}. threadsearch = parse + plan + term-at-a-time accumulation over the feature postings of one force-merged segment (search/exec/feature-taat.ts) + ids, exact; identical top-10 to the exhaustive scorer on ${same}/${QUERIES} queries. Index: ${bytesPerPosting.toFixed(2)} bytes per posting (${field.features ? 'blocks of 128: bit-packed doc gaps + encoded weights' : 'doc id u32 + encoded weight u32'} + block maxima + dictionary). Targets: p50 ≤ 0.25 × exhaustive → **${engine.p50_vs_exhaustive.toFixed(2)}**; p50 ≤ 1 ms → **${formatNumber(engine.p50_ms)} ms**. Apache Lucene 8.8 (../shared/anchors/lucene, same vectors and queries, same run, one JVM thread, one FeatureField per token and a BooleanQuery of SHOULD FeatureField.newLinearQuery as ES 8 builds sparse_vector queries; its recall@10 is against a brute-force dot product on 50 queries; wand = total-hits threshold 10, esdefault = 10,000, exhaustive = exact count): Lucene exhaustive p50 / ours = **${summary.lucene_exhaustive_p50_over_engine_p50?.toFixed(2) ?? `n/a (${lucenePending})`}**, Lucene wand p50 / ours = **${summary.lucene_wand_p50_over_engine_p50?.toFixed(2) ?? 'n/a'}**. Run: \`node dist/bench/sparse-search.js${DOCS === 200_000 ? '' : ` --docs ${DOCS}`}\`.`,
   );
 }

@@ -11,7 +11,14 @@
  */
 
 export const MAGIC = 0x54534547; // "TSEG"
-export const FORMAT_VERSION = 1;
+/**
+ * 2: sparse_vector / rank_features postings are block-packed (feature-postings.ts) instead of flat
+ * PostingDocs / PostingFreqs. Format 1 segments are still read as they are (their feature fields keep
+ * the flat sections) and become format 2 when a merge rewrites them.
+ */
+export const FORMAT_VERSION = 2;
+/** The oldest format this build reads. */
+export const MIN_FORMAT_VERSION = 1;
 export const HEADER_BYTES = 16;
 export const DIRECTORY_ENTRY_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
@@ -72,6 +79,10 @@ export enum Section {
   CompletionSurfaceBytes = 53, // Uint8: UTF-8 surface forms (the inputs as given, truncated), back to back
   CompletionSurfaceOffsets = 54, // Uint32[entries + 1]
   CompletionBlockMaxWeight = 55, // Uint32[ceil(entries / COMPLETION_BLOCK_SIZE)]: top-k skips blocks below the k-th best
+  // field level, format 2: feature postings (feature-postings.ts) in place of PostingDocs / PostingFreqs
+  // (and of BlockMinNorm, which features have no use for)
+  FeatureBlockOffsets = 60, // Uint32[blocks + 1]: word offset of each block in FeaturePacked
+  FeaturePacked = 61, // Uint32: the blocks, bit-packed doc gaps and encoded weights
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */

@@ -2,7 +2,7 @@
  * Packing typed-array sections into one SharedArrayBuffer behind a directory, and reading them
  * back as views (no copies). The only code that knows byte offsets.
  */
-import { DIRECTORY_ENTRY_BYTES, FORMAT_VERSION, HEADER_BYTES, MAGIC, NO_FIELD, SECTION_ALIGNMENT, Section, type SegmentInfo } from './format.js';
+import { DIRECTORY_ENTRY_BYTES, FORMAT_VERSION, HEADER_BYTES, MAGIC, MIN_FORMAT_VERSION, NO_FIELD, SECTION_ALIGNMENT, Section, type SegmentInfo } from './format.js';
 
 export type SectionArray = Uint8Array | Uint32Array | Int32Array | Float64Array;
 
@@ -62,7 +62,9 @@ const key = (kind: Section, field: number) => kind * 0x100000000 + field;
 export function readDirectory(sab: SharedArrayBuffer | ArrayBuffer): SectionDirectory {
   const head = new Uint32Array(sab, 0, 4);
   if (head[0] !== MAGIC) throw new Error('not a segment (bad magic)');
-  if (head[1] !== FORMAT_VERSION) throw new Error(`unsupported segment format version ${head[1]}`);
+  if (head[1] < MIN_FORMAT_VERSION || head[1] > FORMAT_VERSION) {
+    throw new Error(`unsupported segment format version ${head[1]} (this version reads formats ${MIN_FORMAT_VERSION} to ${FORMAT_VERSION})`);
+  }
   const count = head[2];
   const dir = new Uint32Array(sab, HEADER_BYTES, count * 4);
   const entries = new Map<number, { offset: number; length: number }>();

@@ -8,6 +8,7 @@ import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from '.
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView } from './sab-layout.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
+import type { FeaturePostings } from './feature-postings.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -17,8 +18,11 @@ export interface SegmentField {
   readonly termHash: Int32Array | null;
   readonly postingsStart: Uint32Array | null;
   readonly totalTermFreq: Uint32Array | null;
+  /** Flat postings. Null for the feature fields of format 2 segments, whose postings are `features`. */
   readonly docs: Uint32Array | null;
   readonly freqs: Uint32Array | null;
+  /** sparse_vector / rank_features postings, block-packed (feature-postings.ts); null elsewhere and in format 1 segments. */
+  readonly features: FeaturePostings | null;
   readonly blockStart: Uint32Array | null;
   readonly blockMaxFreq: Uint32Array | null;
   readonly blockMinNorm: Uint8Array | null;
@@ -57,6 +61,10 @@ export interface Segment {
   readonly buffer: Buffer;
 }
 
+function featurePostings(blockOffsets: Uint32Array | null, packed: Uint32Array | null): FeaturePostings | null {
+  return blockOffsets !== null && packed !== null ? { blockOffsets, packed } : null;
+}
+
 function required<T>(v: T | null, what: string): T {
   if (v === null) throw new Error(`corrupt segment: missing section ${what}`);
   return v;
@@ -78,6 +86,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       totalTermFreq: v(Uint32Array, Section.TotalTermFreq),
       docs: v(Uint32Array, Section.PostingDocs),
       freqs: v(Uint32Array, Section.PostingFreqs),
+      features: featurePostings(v(Uint32Array, Section.FeatureBlockOffsets), v(Uint32Array, Section.FeaturePacked)),
       blockStart: v(Uint32Array, Section.BlockStart),
       blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),

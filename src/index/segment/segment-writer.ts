@@ -7,6 +7,7 @@ import { buildHashTable } from './bytes.js';
 import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { writeBlockImpacts } from './impacts.js';
 import { writeCompletionEntries } from './completion-entries.js';
+import { encodeFeaturePostings } from './feature-postings.js';
 import { SectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 
@@ -45,8 +46,9 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     w.add(Section.TermHash, ord, buildHashTable(f.terms, f.termCount));
   }
   if (f.indexed && f.postingsStart && f.docs) {
+    const features = f.structure === 'features' && f.freqs !== null;
     w.add(Section.PostingsStart, ord, f.postingsStart);
-    w.add(Section.PostingDocs, ord, f.docs);
+    if (!features) w.add(Section.PostingDocs, ord, f.docs);
     const blockStart = new Uint32Array(f.termCount + 1);
     let blocks = 0;
     for (let t = 0; t < f.termCount; t++) {
@@ -97,13 +99,19 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     if (!ttf) sumTotalTermFreq = postings;
     w.add(Section.BlockStart, ord, blockStart);
     w.add(Section.BlockMaxFreq, ord, blockMaxFreq);
-    w.add(Section.BlockMinNorm, ord, blockMinNorm);
+    if (!features) w.add(Section.BlockMinNorm, ord, blockMinNorm);
     if (impactFreqs && impactNorms) {
       w.add(Section.BlockImpactFreqs, ord, impactFreqs);
       w.add(Section.BlockImpactNorms, ord, impactNorms);
     }
     w.add(Section.BlockLastDoc, ord, blockLastDoc);
-    if (f.freqs) w.add(Section.PostingFreqs, ord, f.freqs);
+    if (features) {
+      const packed = encodeFeaturePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs!);
+      w.add(Section.FeatureBlockOffsets, ord, packed.blockOffsets);
+      w.add(Section.FeaturePacked, ord, packed.packed);
+    } else if (f.freqs) {
+      w.add(Section.PostingFreqs, ord, f.freqs);
+    }
     if (ttf) w.add(Section.TotalTermFreq, ord, ttf);
     if (f.positions && blockPosStart) {
       w.add(Section.Positions, ord, f.positions);

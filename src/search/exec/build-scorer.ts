@@ -48,7 +48,7 @@ export class SegmentSearchContext {
 
   featureScorer(exec: FeatureExec): FeatureScorer | null {
     const field = this.segment.fields.get(exec.field);
-    if (!field || !field.docs || !field.freqs) return null;
+    if (!field || !(field.features !== null || (field.docs && field.freqs))) return null;
     const ord = termOrd(field, exec.feature);
     return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight, exec.fn ?? null);
   }

@@ -2,7 +2,7 @@
  * Matching-only clauses (terms, ranges, prefixes, patterns, exists, ids) materialised per segment
  * as a bitset, then iterated as a constant-score scorer — Lucene's constant-score rewrite.
  */
-import { docForId, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
+import { decodeFeatureTerm, docForId, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
 import type { DocSetExec } from '../plan/exec-nodes.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 import type { SearchDeadline } from './deadline.js';
@@ -63,7 +63,13 @@ export class BitSetScorer extends Scorer {
 }
 
 function addPostings(bits: BitSet, field: SegmentField, ord: number): void {
-  const docs = field.docs!;
+  if (field.docs === null) {
+    // Packed feature postings (sparse_vector / rank_features in format 2 segments).
+    const { docs } = decodeFeatureTerm(field, ord);
+    for (let i = 0; i < docs.length; i++) bits.set(docs[i]);
+    return;
+  }
+  const docs = field.docs;
   const end = field.postingsStart![ord + 1];
   for (let i = field.postingsStart![ord]; i < end; i++) bits.set(docs[i]);
 }
@@ -82,7 +88,7 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
   switch (exec.kind) {
     case 'terms': {
       const field = segment.fields.get(exec.field);
-      if (!field || !field.docs) return null;
+      if (!field || !(field.docs || field.features)) return null;
       for (const term of exec.terms) {
         const ord = termOrd(field, term);
         if (ord >= 0) addPostings(bits, field, ord);
@@ -91,14 +97,14 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
     }
     case 'term_range': {
       const field = segment.fields.get(exec.field);
-      if (!field || !field.docs) return null;
+      if (!field || !(field.docs || field.features)) return null;
       const [from, to] = termRange(field, exec.lower, exec.includeLower, exec.upper, exec.includeUpper);
       addTermRange(bits, field, from, to);
       break;
     }
     case 'prefix': {
       const field = segment.fields.get(exec.field);
-      if (!field || !field.docs) return null;
+      if (!field || !(field.docs || field.features)) return null;
       if (exec.caseInsensitive) {
         const p = exec.prefix.toLowerCase();
         for (let t = 0; t < field.info.termCount; t++) if (termAt(segment, field, t).toLowerCase().startsWith(p)) addPostings(bits, field, t);
@@ -110,7 +116,7 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
     }
     case 'pattern': {
       const field = segment.fields.get(exec.field);
-      if (!field || !field.docs) return null;
+      if (!field || !(field.docs || field.features)) return null;
       const stop = deadline === null ? () => false : () => deadline.expiredEvery();
       forEachAcceptedTerm(field, exec.automaton, stop, (from, to) => addTermRange(bits, field, from, to));
       break;

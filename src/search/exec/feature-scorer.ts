@@ -4,21 +4,57 @@
  * (index/segment/feature-weights.ts). Everything else — iteration, block skipping, block bounds from
  * the per-block max freq (the encoding is monotone) — is the term scorer's, so MaxScore and the
  * compound scorers run learned-sparse queries exactly as they run BM25 term disjunctions.
+ *
+ * Postings packed in blocks (segment format 2, index/segment/feature-postings.ts) are decoded into
+ * the term scorer's flat arrays when the scorer first moves; the term-at-a-time path
+ * (`accumulate`) never moves it and decodes block by block into a small scratch instead.
  */
-import { decodeFeatureWeight, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, decodeFeatureBlock, decodeFeatureTerm, decodeFeatureWeight, docFreq, type FeaturePostings, type SegmentField } from '../../index/index.js';
 import type { FeatureFunction } from '../plan/exec-nodes.js';
 import { TermScorer } from './term-scorer.js';
 
 /** Feature postings have no norms: the BM25 tables the base class keeps stay unused. */
 const NO_TABLE = new Float64Array(256);
+/** Stands for "not decoded yet" in `docs` / `freqs` of packed postings. */
+const UNDECODED = new Uint32Array(0);
+/** One block's docs and encoded weights, reused by every `accumulate` (one thread runs one at a time). */
+const blockDocs = new Int32Array(BLOCK_SIZE);
+const blockFreqs = new Int32Array(BLOCK_SIZE);
 
 export class FeatureScorer extends TermScorer {
   /** sigmoid's pivot^a, computed once as Lucene's SigmoidFunction does (NaN for other functions). */
   private readonly pivotPa: number;
+  private readonly packed: FeaturePostings | null;
+  private readonly firstPackedBlock: number;
 
-  constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
-    super(field, ord, weight, NO_TABLE, NO_TABLE);
+  constructor(private readonly field: SegmentField, private readonly ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
+    super(field, ord, weight, NO_TABLE, NO_TABLE, field.features === null ? null : { docs: UNDECODED, freqs: UNDECODED, start: 0, end: docFreq(field, ord) });
     this.pivotPa = fn?.kind === 'sigmoid' ? Math.pow(fn.pivot, fn.exponent) : NaN;
+    this.packed = field.features;
+    this.firstPackedBlock = field.blockStart![ord];
+  }
+
+  /** Packed postings: decodes the term's postings into `docs` / `freqs` (once). */
+  private decoded(): void {
+    if (this.docs !== UNDECODED) return;
+    const { docs, freqs } = decodeFeatureTerm(this.field, this.ord);
+    this.docs = docs;
+    this.freqs = freqs;
+  }
+
+  override seek(p: number): void {
+    this.decoded();
+    super.seek(p);
+  }
+
+  override nextDoc(): number {
+    this.decoded();
+    return super.nextDoc();
+  }
+
+  override advance(target: number): number {
+    this.decoded();
+    return super.advance(target);
   }
 
   override scoreAt(p: number): number {
@@ -45,6 +81,7 @@ export class FeatureScorer extends TermScorer {
 
   /** Adds every posting's score to `acc[doc]` (feature-taat.ts); returns the postings added. */
   accumulate(acc: Float64Array): number {
+    if (this.packed !== null && this.docs === UNDECODED) return this.accumulatePacked(acc, this.packed);
     const docs = this.docs;
     const freqs = this.freqs!;
     if (this.fn !== null) {
@@ -54,6 +91,23 @@ export class FeatureScorer extends TermScorer {
       for (let p = this.start; p < this.end; p++) acc[docs[p]] += Math.fround(weight * decodeFeatureWeight(freqs[p]));
     }
     return this.end - this.start;
+  }
+
+  private accumulatePacked(acc: Float64Array, packed: FeaturePostings): number {
+    const n = this.end;
+    const docs = blockDocs;
+    const freqs = blockFreqs;
+    const weight = this.weight;
+    for (let b = this.firstPackedBlock, at = 0; at < n; b++, at += BLOCK_SIZE) {
+      const count = Math.min(BLOCK_SIZE, n - at);
+      decodeFeatureBlock(packed, b, count, docs, freqs, 0);
+      if (this.fn !== null) {
+        for (let i = 0; i < count; i++) acc[docs[i]] += this.scoreFreq(freqs[i]);
+      } else {
+        for (let i = 0; i < count; i++) acc[docs[i]] += Math.fround(weight * decodeFeatureWeight(freqs[i]));
+      }
+    }
+    return n;
   }
 
   override blockMaxScore(b: number): number {

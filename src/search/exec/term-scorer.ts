@@ -9,9 +9,18 @@ import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
 const BLOCK_SHIFT = Math.log2(BLOCK_SIZE);
 
-export class TermScorer extends Scorer {
+/** A term's postings given as arrays whose [start, end) are the term's (instead of the field's sections). */
+export interface PostingsRange {
   readonly docs: Uint32Array;
   readonly freqs: Uint32Array | null;
+  readonly start: number;
+  readonly end: number;
+}
+
+export class TermScorer extends Scorer {
+  /** Not readonly: FeatureScorer fills them when it first moves (packed feature postings). */
+  docs: Uint32Array;
+  freqs: Uint32Array | null;
   readonly norms: Uint8Array | null;
   readonly start: number;
   readonly end: number;
@@ -41,14 +50,15 @@ export class TermScorer extends Scorer {
     readonly cache: Float64Array,
     /** A 256-entry table filled with NaN, owned by this scorer while it lives (see tf1 above). */
     tf1: Float64Array,
+    range: PostingsRange | null = null,
   ) {
     super();
     this.tf1 = tf1;
-    this.docs = field.docs!;
-    this.freqs = field.freqs;
+    this.docs = range !== null ? range.docs : field.docs!;
+    this.freqs = range !== null ? range.freqs : field.freqs;
     this.norms = field.norms;
-    this.start = field.postingsStart![ord];
-    this.end = field.postingsStart![ord + 1];
+    this.start = range !== null ? range.start : field.postingsStart![ord];
+    this.end = range !== null ? range.end : field.postingsStart![ord + 1];
     this.i = this.start - 1;
     this.firstBlock = field.blockStart![ord];
     this.blockLastDoc = field.blockLastDoc!;

@@ -19,7 +19,7 @@ export * from './segment/automaton-terms.js';
 export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';
 export * from './segment/feature-weights.js';
-export { decodeFeatureBlock, decodeFeatureTerm, type FeaturePostings, type TermPostingArrays } from './segment/feature-postings.js';
+export { accumulateLinear, decodeFeatureBlock, decodeFeatureTerm, type FeaturePostings, type TermPostingArrays } from './segment/feature-postings.js';
 export * from './segment/segment-memory.js';
 export { compareCodePoints } from './segment/bytes.js';
 export * from './analyze.js';

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BLOCK_SIZE, FORMAT_VERSION, Section, decodeFeatureTerm, docFreq, encodeFeatureWeight, mergeSegments, openSegment, readId,
+  BLOCK_SIZE, FORMAT_VERSION, Section, decodeFeatureTerm, decodeFeatureWeight, docFreq, encodeFeatureWeight, mergeSegments, openSegment, readId,
   termAt, writeSegment, type Segment,
 } from '../../src/index/index.js';
-import { encodeFeaturePostings, decodeFeatureBlock } from '../../src/index/segment/feature-postings.js';
+import { accumulateLinear, encodeFeaturePostings, decodeFeatureBlock, featurePostingsOf } from '../../src/index/segment/feature-postings.js';
 import { SectionWriter, readDirectory } from '../../src/index/segment/sab-layout.js';
 import { HEADER_BYTES, DIRECTORY_ENTRY_BYTES } from '../../src/index/segment/format.js';
 import { InProcessIndex } from '../support/engine-harness.js';
@@ -47,23 +47,32 @@ describe('feature postings codec', () => {
       const postingsStart = Uint32Array.from(start);
       const blockStart = new Uint32Array(termCount + 1);
       for (let t = 0; t < termCount; t++) blockStart[t + 1] = blockStart[t] + Math.ceil((start[t + 1] - start[t]) / BLOCK_SIZE);
-      const packed = encodeFeaturePostings(postingsStart, termCount, blockStart, Uint32Array.from(docs), Uint32Array.from(freqs));
+      const encoded = encodeFeaturePostings(postingsStart, termCount, blockStart, Uint32Array.from(docs), Uint32Array.from(freqs));
+      const packed = featurePostingsOf(encoded.blockOffsets, encoded.packed);
       for (let t = 0; t < termCount; t++) {
         const field = { features: packed, docs: null, freqs: null, postingsStart, blockStart };
         const got = decodeFeatureTerm(field, t);
         expect([...got.docs]).toEqual(docs.slice(start[t], start[t + 1]));
         expect([...got.freqs]).toEqual(freqs.slice(start[t], start[t + 1]));
+        // the term-at-a-time scan adds float32(w × stored) at each doc (terms whose docs fit a small accumulator)
+        const last = docs[start[t + 1] - 1];
+        if (start[t + 1] > start[t] && last < 1 << 20) {
+          const acc = new Float64Array(last + 1);
+          accumulateLinear(packed, blockStart[t], start[t + 1] - start[t], 0.75, acc);
+          for (let p = start[t]; p < start[t + 1]; p++) expect(acc[docs[p]]).toBe(Math.fround(0.75 * decodeFeatureWeight(freqs[p])));
+        }
       }
     }), { numRuns: 200 });
   });
 
-  it('takes a few bits per posting for dense terms with close weights', () => {
+  it('takes two bytes per posting for dense terms with close weights', () => {
     const n = 10 * BLOCK_SIZE;
     const docs = Uint32Array.from({ length: n }, (_, i) => i * 3);
     const freqs = Uint32Array.from({ length: n }, (_, i) => encodeFeatureWeight(0.5 + (i % 7) / 100));
-    const packed = encodeFeaturePostings(Uint32Array.of(0, n), 1, Uint32Array.of(0, 10), docs, freqs);
-    // gaps of 2 (minus 1 → 1 bit) and weight codes within 2^4: ≤ 1 + 5 bits, plus 2 header words a block
-    expect(packed.packed.byteLength / n).toBeLessThan(1);
+    const encoded = encodeFeaturePostings(Uint32Array.of(0, n), 1, Uint32Array.of(0, 10), docs, freqs);
+    const packed = featurePostingsOf(encoded.blockOffsets, encoded.packed);
+    // gaps of 3 (minus 1 → one byte) and weight codes within 2^8 of the block's least: one byte, plus an 8-byte header a block
+    expect(encoded.packed.byteLength / n).toBeCloseTo(2 + 8 / BLOCK_SIZE, 5);
     const d = new Uint32Array(BLOCK_SIZE);
     const f = new Uint32Array(BLOCK_SIZE);
     decodeFeatureBlock(packed, 9, BLOCK_SIZE, d, f, 0);

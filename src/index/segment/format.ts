@@ -81,8 +81,8 @@ export enum Section {
   CompletionBlockMaxWeight = 55, // Uint32[ceil(entries / COMPLETION_BLOCK_SIZE)]: top-k skips blocks below the k-th best
   // field level, format 2: feature postings (feature-postings.ts) in place of PostingDocs / PostingFreqs
   // (and of BlockMinNorm, which features have no use for)
-  FeatureBlockOffsets = 60, // Uint32[blocks + 1]: word offset of each block in FeaturePacked
-  FeaturePacked = 61, // Uint32: the blocks, bit-packed doc gaps and encoded weights
+  FeatureBlockOffsets = 60, // Uint32[blocks + 1]: byte offset of each block in FeaturePacked
+  FeaturePacked = 61, // Uint8 (length a multiple of 4): the blocks, doc gaps and weight codes in 1, 2 or 4 bytes
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */

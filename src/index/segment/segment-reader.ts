@@ -8,7 +8,7 @@ import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from '.
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView } from './sab-layout.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
-import type { FeaturePostings } from './feature-postings.js';
+import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -61,8 +61,8 @@ export interface Segment {
   readonly buffer: Buffer;
 }
 
-function featurePostings(blockOffsets: Uint32Array | null, packed: Uint32Array | null): FeaturePostings | null {
-  return blockOffsets !== null && packed !== null ? { blockOffsets, packed } : null;
+function featurePostings(blockOffsets: Uint32Array | null, packed: Uint8Array | null): FeaturePostings | null {
+  return blockOffsets !== null && packed !== null ? featurePostingsOf(blockOffsets, packed) : null;
 }
 
 function required<T>(v: T | null, what: string): T {
@@ -86,7 +86,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       totalTermFreq: v(Uint32Array, Section.TotalTermFreq),
       docs: v(Uint32Array, Section.PostingDocs),
       freqs: v(Uint32Array, Section.PostingFreqs),
-      features: featurePostings(v(Uint32Array, Section.FeatureBlockOffsets), v(Uint32Array, Section.FeaturePacked)),
+      features: featurePostings(v(Uint32Array, Section.FeatureBlockOffsets), v(Uint8Array, Section.FeaturePacked)),
       blockStart: v(Uint32Array, Section.BlockStart),
       blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),

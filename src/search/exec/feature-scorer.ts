@@ -9,7 +9,7 @@
  * the term scorer's flat arrays when the scorer first moves; the term-at-a-time path
  * (`accumulate`) never moves it and decodes block by block into a small scratch instead.
  */
-import { BLOCK_SIZE, decodeFeatureBlock, decodeFeatureTerm, decodeFeatureWeight, docFreq, type FeaturePostings, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, accumulateLinear, decodeFeatureBlock, decodeFeatureTerm, decodeFeatureWeight, docFreq, type FeaturePostings, type SegmentField } from '../../index/index.js';
 import type { FeatureFunction } from '../plan/exec-nodes.js';
 import { TermScorer } from './term-scorer.js';
 
@@ -95,17 +95,16 @@ export class FeatureScorer extends TermScorer {
 
   private accumulatePacked(acc: Float64Array, packed: FeaturePostings): number {
     const n = this.end;
+    if (this.fn === null) {
+      accumulateLinear(packed, this.firstPackedBlock, n, this.weight, acc);
+      return n;
+    }
     const docs = blockDocs;
     const freqs = blockFreqs;
-    const weight = this.weight;
     for (let b = this.firstPackedBlock, at = 0; at < n; b++, at += BLOCK_SIZE) {
       const count = Math.min(BLOCK_SIZE, n - at);
       decodeFeatureBlock(packed, b, count, docs, freqs, 0);
-      if (this.fn !== null) {
-        for (let i = 0; i < count; i++) acc[docs[i]] += this.scoreFreq(freqs[i]);
-      } else {
-        for (let i = 0; i < count; i++) acc[docs[i]] += Math.fround(weight * decodeFeatureWeight(freqs[i]));
-      }
+      for (let i = 0; i < count; i++) acc[docs[i]] += this.scoreFreq(freqs[i]);
     }
     return n;
   }

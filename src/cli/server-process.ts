@@ -21,9 +21,23 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<number | string | null>;
 }
 
+/**
+ * glibc malloc settings for server processes (README "Memory budget"; `npm start` sets the same): a
+ * fixed mmap threshold, so every buffer above 128 KB — segment build and merge scratch, request
+ * bodies — is mapped on its own and returned to the OS when freed, instead of glibc raising the
+ * threshold after the first large free and keeping later ones in its heaps; and two arenas rather
+ * than eight per core for the worker threads. They must be in the environment when the process
+ * starts (glibc reads them once); values already in the environment win.
+ */
+export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
+
 /** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profile of the server). */
 export function startProcess(script: string, args: readonly string[], cleanup?: () => void, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...SERVER_MALLOC_ENV, ...process.env } });
   return new Promise((resolve, reject) => {
     let out = '';
     let listening = false;

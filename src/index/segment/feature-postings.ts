@@ -36,7 +36,8 @@ export function featurePostingsOf(blockOffsets: Uint32Array, packed: Uint8Array)
 }
 
 const widthFor = (max: number) => (max < 0x100 ? 1 : max < 0x10000 ? 2 : 4);
-const align = (n: number, to: number) => (n + to - 1) & -to;
+/** n rounded up to a multiple of `to` (1, 2 or 4); arithmetic, not bit masks: sections may pass 2 GB. */
+const align = (n: number, to: number) => n + ((to - (n % to)) % to);
 
 /** Bytes of a block of `n` postings with these widths (from a 4-aligned start, padded to 4). */
 function blockBytes(n: number, gapWidth: number, freqWidth: number): number {

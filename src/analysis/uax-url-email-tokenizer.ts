@@ -254,13 +254,36 @@ function rules(avoidBadUrl: boolean): Pattern[] {
 }
 
 const MAX_CLASSES = 192;
-const INITIAL = compileLazyDfa(rules(false), MAX_CLASSES);
-const AVOID_BAD_URL = compileLazyDfa(rules(true), MAX_CLASSES);
-const classes = new CharClasses(classKey, [INITIAL, AVOID_BAD_URL]);
+
+interface Scanner {
+  readonly initial: LazyDfa;
+  readonly avoidBadUrl: LazyDfa;
+  readonly classes: CharClasses;
+  readonly memos: Map<LazyDfa, ScanMemo>;
+}
+
+let compiled: Scanner | null = null;
+
+/**
+ * The two states' automata, compiled on first use: compiling them takes about a second and
+ * ~150 MB per thread, which every search and build worker paid at start-up (and every bulk load
+ * in RSS) when this ran at module load, whether or not any index used the tokenizer.
+ */
+function scanner(): Scanner {
+  if (compiled !== null) return compiled;
+  const initial = compileLazyDfa(rules(false), MAX_CLASSES);
+  const avoidBadUrl = compileLazyDfa(rules(true), MAX_CLASSES);
+  compiled = {
+    initial,
+    avoidBadUrl,
+    classes: new CharClasses(classKey, [initial, avoidBadUrl]),
+    memos: new Map<LazyDfa, ScanMemo>([[initial, new ScanMemo()], [avoidBadUrl, new ScanMemo()]]),
+  };
+  return compiled;
+}
 
 // ---- scanner ----------------------------------------------------------------------------------
 
-const memos = new Map<LazyDfa, ScanMemo>([[INITIAL, new ScanMemo()], [AVOID_BAD_URL, new ScanMemo()]]);
 const match: LongestMatch = { end: -1, rule: -1, lastWidth: 0 };
 
 const isAsciiAlnum = (c: number): boolean => c < 0x80 && isAlnum(c);
@@ -272,7 +295,8 @@ const isAsciiSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0
  */
 export function nextUaxUrlEmailToken(text: string, from: number, out: Int32Array, maxTokenLength: number = DEFAULT_MAX_TOKEN_LENGTH): boolean {
   const length = text.length;
-  let dfa = INITIAL;
+  const { initial, avoidBadUrl, classes, memos } = scanner();
+  let dfa = initial;
   let p = from;
   while (p < length) {
     const first = text.charCodeAt(p);
@@ -316,7 +340,7 @@ export function nextUaxUrlEmailToken(text: string, from: number, out: Int32Array
         case R_HOST_BEFORE_WORD_0:
         case R_HOST_BEFORE_WORD_1:
         case R_HOST_BEFORE_WORD_2:
-          dfa = AVOID_BAD_URL; // rescan from p without the host rules
+          dfa = avoidBadUrl; // rescan from p without the host rules
           continue;
         case R_MAILTO:
           type = ALPHANUM;

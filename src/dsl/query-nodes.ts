@@ -36,6 +36,11 @@ export interface MatchQuery extends Common, TextQueryOptions {
   readonly prefixLength: number;
   readonly maxExpansions: number;
   readonly fuzzyTranspositions: boolean;
+  /**
+   * ES `auto_generate_synonyms_phrase_query` (default true): a multi-word synonym path of the query's
+   * token graph is a phrase; false makes it a conjunction of its terms (Lucene QueryBuilder).
+   */
+  readonly autoGenerateSynonymsPhraseQuery: boolean;
 }
 
 export interface MatchPhraseQuery extends Common, TextQueryOptions {
@@ -87,6 +92,8 @@ export interface MultiMatchQuery extends Common, TextQueryOptions {
   readonly prefixLength: number;
   readonly maxExpansions: number;
   readonly fuzzyTranspositions: boolean;
+  /** As on MatchQuery. */
+  readonly autoGenerateSynonymsPhraseQuery: boolean;
   readonly slop: number;
 }
 

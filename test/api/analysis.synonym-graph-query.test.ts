@@ -71,4 +71,13 @@ describe('synonym_graph at query time', () => {
     // clauses: [ny | "new york"], [city] → 2 of 2
     expect(await hits({ match: { body: { query: 'ny city', minimum_should_match: 2 } } })).toEqual(['1', '2']);
   });
+
+  it('auto_generate_synonyms_phrase_query: false makes a multi-word path all of its terms, not a phrase', async () => {
+    // [ny | (new AND york)]: "york new city" matches now, "new jersey city" still does not
+    expect(await hits({ match: { body: { query: 'ny', auto_generate_synonyms_phrase_query: false } } })).toEqual(['1', '2', '3']);
+    expect(await hits({ multi_match: { query: 'ny', fields: ['body'], auto_generate_synonyms_phrase_query: false } })).toEqual(['1', '2', '3']);
+    expect(await hits({ match: { body: { query: 'ny', auto_generate_synonyms_phrase_query: true } } })).toEqual(['1', '2']);
+    const bad = await t.request('POST', '/cities/_search', { query: { match: { body: { query: 'ny', auto_generate_synonyms_phrase_query: 'maybe' } } } });
+    expect(bad.status).toBe(400);
+  });
 });

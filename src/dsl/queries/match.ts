@@ -34,7 +34,7 @@ export function parseMatch(body: unknown): MatchQuery {
     kind: 'match' as const, field, query: '' as string | number | boolean, operator: 'or' as 'or' | 'and',
     minimumShouldMatch: null as string | number | null, fuzziness: null as string | null, prefixLength: 0,
     maxExpansions: 50, fuzzyTranspositions: true, analyzer: null as string | null, lenient: false,
-    zeroTermsQuery: 'none' as 'none' | 'all', boost: outer.boost, name: outer.name,
+    zeroTermsQuery: 'none' as 'none' | 'all', autoGenerateSynonymsPhraseQuery: true, boost: outer.boost, name: outer.name,
   };
   let hasQuery = false;
   forEachOption(clause, (k, v) => {
@@ -47,8 +47,9 @@ export function parseMatch(body: unknown): MatchQuery {
       case 'prefix_length': node.prefixLength = readInt(q, k, v); break;
       case 'max_expansions': node.maxExpansions = readInt(q, k, v); break;
       case 'fuzzy_transpositions': node.fuzzyTranspositions = readBoolean(q, k, v); break;
-      // Accepted and without effect here, as they have none without synonyms / with our rewrites.
-      case 'auto_generate_synonyms_phrase_query': case 'fuzzy_rewrite': readString(q, k, v); break;
+      case 'auto_generate_synonyms_phrase_query': node.autoGenerateSynonymsPhraseQuery = readBoolean(q, k, v); break;
+      // Accepted and without effect here, as our rewrites are exact.
+      case 'fuzzy_rewrite': readString(q, k, v); break;
       default: throw unknownParameter(q, k);
     }
   });

@@ -13,7 +13,7 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
     kind: q as typeof q, query: null as string | number | boolean | null, fields: null as BoostedField[] | null,
     type: 'best_fields' as MultiMatchType, operator: 'or' as 'or' | 'and', minimumShouldMatch: null as string | number | null,
     tieBreaker: null as number | null, fuzziness: null as string | null, prefixLength: 0, maxExpansions: 50,
-    fuzzyTranspositions: true, slop: 0, analyzer: null as string | null, lenient: false,
+    fuzzyTranspositions: true, autoGenerateSynonymsPhraseQuery: true, slop: 0, analyzer: null as string | null, lenient: false,
     zeroTermsQuery: 'none' as 'none' | 'all', boost: 1, name: null as string | null,
   };
   forEachEntry(body, (k, v) => {
@@ -45,7 +45,8 @@ export function parseMultiMatch(body: unknown): MultiMatchQuery {
       case 'analyzer': node.analyzer = readString(q, k, v); break;
       case 'lenient': node.lenient = readBoolean(q, k, v); break;
       case 'zero_terms_query': node.zeroTermsQuery = readZeroTerms(q, v); break;
-      case 'auto_generate_synonyms_phrase_query': case 'fuzzy_rewrite': readString(q, k, v); break;
+      case 'auto_generate_synonyms_phrase_query': node.autoGenerateSynonymsPhraseQuery = readBoolean(q, k, v); break;
+      case 'fuzzy_rewrite': readString(q, k, v); break;
       default: throw unknownParameter(q, k);
     }
   });

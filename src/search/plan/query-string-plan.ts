@@ -166,7 +166,7 @@ function queryAsMultiMatch(s: QsPlanState, text: string) {
   return {
     kind: 'multi_match' as const, query: text, fields: null, type: 'cross_fields' as const, operator: s.q.defaultOperator,
     minimumShouldMatch: null, tieBreaker: s.tieBreaker, fuzziness: null, prefixLength: 0, maxExpansions: 50,
-    fuzzyTranspositions: true, slop: 0, analyzer: s.q.analyzer, lenient: s.lenient, zeroTermsQuery: 'none' as const,
+    fuzzyTranspositions: true, autoGenerateSynonymsPhraseQuery: true, slop: 0, analyzer: s.q.analyzer, lenient: s.lenient, zeroTermsQuery: 'none' as const,
     boost: 1, name: null,
   };
 }

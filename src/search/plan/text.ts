@@ -88,6 +88,8 @@ export interface MatchOptions {
   readonly prefixLength: number;
   readonly maxExpansions: number;
   readonly fuzzyTranspositions: boolean;
+  /** A multi-word synonym path as a phrase (ES's default) or, when false, as all of its terms. */
+  readonly autoGenerateSynonymsPhraseQuery?: boolean;
 }
 
 export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
@@ -111,15 +113,20 @@ export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string,
   // (Lucene QueryBuilder makes them one SynonymQuery; here a disjunction of their terms). Where a
   // multi-word synonym makes the tokens a graph, each stretch with side paths is one clause: the
   // disjunction of its paths, each a phrase (Lucene analyzeGraphBoolean, ES's default
-  // auto_generate_synonyms_phrase_query).
+  // auto_generate_synonyms_phrase_query) or, with that option off, all of the path's terms.
   const position = (group: readonly QueryToken[]): Exec => {
     const terms = group.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy));
     return terms.length === 1 ? terms[0] : boolOf([], terms, 1);
   };
+  const pathQuery = (path: readonly QueryToken[]): Exec => {
+    if (path.length === 1) return fuzzyOrTerm(ctx, field, path[0].term, boost, fuzzy);
+    if (o.autoGenerateSynonymsPhraseQuery !== false) return phraseOf(ctx, field, path, boost, 0);
+    return boolOf(path.map((t) => fuzzyOrTerm(ctx, field, t.term, boost, fuzzy)), [], 0);
+  };
   const clauses = hasSidePaths(tokens)
     ? graphSegments(tokens, ctx.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT).map((segment) => segment.paths === null
       ? position(segment.tokens)
-      : disjunction(segment.paths.map((path) => (path.length === 1 ? fuzzyOrTerm(ctx, field, path[0].term, boost, fuzzy) : phraseOf(ctx, field, path, boost, 0)))))
+      : disjunction(segment.paths.map(pathQuery)))
     : byPosition(tokens).map(position);
   if (clauses.length === 1) return clauses[0];
   if (o.operator === 'and') return boolOf(clauses, [], 0);

@@ -43,7 +43,12 @@ function buildDictionary(): Map<string, DictEntry> {
   return d;
 }
 
-const DICTIONARY = buildDictionary();
+let built: Map<string, DictEntry> | null = null;
+
+/** Built on first use: ~40k entries no thread should hold unless an analyzer stems with KStem. */
+function dictionary(): Map<string, DictEntry> {
+  return (built ??= buildDictionary());
+}
 
 /** One stemming run: KStemmer's fields (`word`, `j`, `k`, `matchedEntry`). */
 class KStemmer {
@@ -112,13 +117,13 @@ class KStemmer {
 
   private wordInDict(): DictEntry | null {
     if (this.matchedEntry !== null) return this.matchedEntry;
-    const e = DICTIONARY.get(this.word()) ?? null;
+    const e = dictionary().get(this.word()) ?? null;
     if (e !== null && !e.exception) this.matchedEntry = e; // only cache if it's not an exception
     return e;
   }
 
   private lookup(): boolean {
-    this.matchedEntry = DICTIONARY.get(this.word()) ?? null;
+    this.matchedEntry = dictionary().get(this.word()) ?? null;
     return this.matchedEntry !== null;
   }
 
@@ -692,7 +697,7 @@ const isLowerAsciiLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 export function kstem(term: string): string {
   const len = term.length;
   if (len - 1 <= 1 || len - 1 >= MAX_WORD_LEN - 1) return term;
-  const entry = DICTIONARY.get(term);
+  const entry = dictionary().get(term);
   if (entry !== undefined) return entry.root ?? term;
   for (let i = 0; i < len; i++) if (!isLowerAsciiLetter(term.charCodeAt(i))) return term;
   return new KStemmer(term).run();

@@ -4,14 +4,18 @@
  * every TLD in its ASCII form (internationalised ones as `xn--` punycode), lower case.
  *
  * The list comes from the `tlds` npm package (IANA's list, kept current by its maintainers) at
- * module load; nothing is downloaded. Lucene's tokenizer carries the list of its release, so a TLD
+ * first use; nothing is downloaded. Lucene's tokenizer carries the list of its release, so a TLD
  * delegated or retired since differs between the two.
  */
 import tlds from 'tlds' with { type: 'json' };
 import punycode from 'punycode/punycode.js';
 
-/** All TLDs, ASCII, lower case. */
-export const ASCII_TLDS: readonly string[] = [...new Set((tlds as string[]).map((t) => punycode.toASCII(t).toLowerCase()))];
+let asciiTlds: readonly string[] | null = null;
+
+/** All TLDs, ASCII, lower case; converted on first use (only the uax_url_email grammar needs them). */
+export function allAsciiTlds(): readonly string[] {
+  return (asciiTlds ??= [...new Set((tlds as string[]).map((t) => punycode.toASCII(t).toLowerCase()))]);
+}
 
 /**
  * The TLDs of Lucene's grammar, in its three macros: GenerateJflexTLDMacros sorts the TLDs longest

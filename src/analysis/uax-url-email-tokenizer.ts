@@ -37,7 +37,7 @@ import {
 } from './lazy-dfa.js';
 import { ScanMemo } from './scan-memo.js';
 import { ALPHANUM, DEFAULT_MAX_TOKEN_LENGTH, GRAMMAR_ORDER, MAX_TOKEN_LENGTH_LIMIT, NUM, RULES, TOKEN_TYPES } from './standard-tokenizer.js';
-import { ASCII_TLDS, grammarTldBuckets } from './top-level-domains.js';
+import { allAsciiTlds, grammarTldBuckets } from './top-level-domains.js';
 import type { Tokenizer } from './token-stream.js';
 import { computeFeatures } from './word-break-property.js';
 
@@ -96,12 +96,6 @@ function lit(text: string): Pattern {
 /** `{0,n}` */
 const upTo = (p: Pattern, n: number): Pattern => seq(...new Array<Pattern>(n).fill(opt(p)));
 
-const DIGIT = set(ascii(inRange(0x30, 0x39)));
-const HEX = set(ascii(isHex));
-const ALNUM = set(ascii(isAlnum));
-const DOT = lit('.');
-const COLON = lit(':');
-
 // The TLD alternation as a trie, so that a "." leads into 26-odd branches, not 1,500.
 function tldTrie(tlds: readonly string[]): Pattern {
   interface Node { end: boolean; children: Map<string, Node> }
@@ -123,97 +117,125 @@ function tldTrie(tlds: readonly string[]): Pattern {
   return build(root);
 }
 
-// ---- the grammar (UAX29URLEmailTokenizerImpl.jflex) -------------------------------------------
+/** The grammar's patterns the rules use (built on first use, with the automata: see scanner()). */
+interface Grammar {
+  readonly URLpattern: Pattern;
+  readonly URIhostStrict: Pattern;
+  readonly URIhostStrict_NoTLDprefix: Pattern;
+  readonly URIhostStrict_TLDprefix_1CharSuffix: Pattern;
+  readonly URIhostStrict_TLDprefix_2CharSuffix: Pattern;
+  readonly EMAILpattern: Pattern;
+}
 
-const TLD_BUCKETS = grammarTldBuckets(ASCII_TLDS);
-// ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix; "."? accepts the root domain.
-const [ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix] = TLD_BUCKETS.map((tlds) => seq(DOT, tldTrie(tlds), opt(DOT)));
-const DomainLabel = seq(ALNUM, opt(seq(star(set(ascii((c) => isAlnum(c) || c === 0x2d))), ALNUM)));
-const DomainLabelSequence = seq(DomainLabel, star(seq(DOT, DomainLabel)));
-const DomainNameStrict = seq(DomainLabelSequence, alt(ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix));
-const DomainNameStrict_NoTLDprefix = seq(DomainLabelSequence, ASCIITLD);
-const DomainNameStrict_TLDprefix_1CharSuffix = seq(DomainLabelSequence, ASCIITLDprefix_1CharSuffix);
-const DomainNameStrict_TLDprefix_2CharSuffix = seq(DomainLabelSequence, ASCIITLDprefix_2CharSuffix);
-const DomainNameLoose = seq(DomainLabel, star(seq(DOT, DomainLabel)));
+/**
+ * The grammar (UAX29URLEmailTokenizerImpl.jflex), macro for macro. Built only when the automata are
+ * compiled: the TLD tries alone are ~15 MB and ~100 ms, which every thread paid at module load.
+ */
+function grammar(): Grammar {
+  const DIGIT = set(ascii(inRange(0x30, 0x39)));
+  const HEX = set(ascii(isHex));
+  const ALNUM = set(ascii(isAlnum));
+  const DOT = lit('.');
+  const COLON = lit(':');
 
-const IPv4DecimalOctet = alt(
-  seq(upTo(lit('0'), 2), DIGIT),
-  seq(opt(lit('0')), set(ascii(inRange(0x31, 0x39))), DIGIT),
-  seq(lit('1'), DIGIT, DIGIT),
-  seq(lit('2'), alt(seq(set(ascii(inRange(0x30, 0x34))), DIGIT), seq(lit('5'), set(ascii(inRange(0x30, 0x35)))))),
-);
-const IPv4Address = seq(IPv4DecimalOctet, times(seq(DOT, IPv4DecimalOctet), 3));
-const IPv6Hex16Bit = seq(HEX, upTo(HEX, 3));
-const IPv6LeastSignificant32Bits = alt(IPv4Address, seq(IPv6Hex16Bit, COLON, IPv6Hex16Bit));
-const H = seq(IPv6Hex16Bit, COLON);
-const DOUBLE_COLON = lit('::');
-const headed = (n: number): Pattern => opt(seq(upTo(H, n), IPv6Hex16Bit));
-const IPv6Address = alt(
-  seq(times(H, 6), IPv6LeastSignificant32Bits),
-  seq(DOUBLE_COLON, times(H, 5), IPv6LeastSignificant32Bits),
-  seq(opt(IPv6Hex16Bit), DOUBLE_COLON, times(H, 4), IPv6LeastSignificant32Bits),
-  seq(headed(1), DOUBLE_COLON, times(H, 3), IPv6LeastSignificant32Bits),
-  seq(headed(2), DOUBLE_COLON, times(H, 2), IPv6LeastSignificant32Bits),
-  seq(headed(3), DOUBLE_COLON, IPv6Hex16Bit, COLON, IPv6LeastSignificant32Bits),
-  seq(headed(4), DOUBLE_COLON, IPv6LeastSignificant32Bits),
-  seq(headed(5), DOUBLE_COLON, IPv6Hex16Bit),
-  seq(headed(6), DOUBLE_COLON),
-);
+  const TLD_BUCKETS = grammarTldBuckets(allAsciiTlds());
+  // ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix; "."? accepts the root domain.
+  const [ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix] = TLD_BUCKETS.map((tlds) => seq(DOT, tldTrie(tlds), opt(DOT)));
+  const DomainLabel = seq(ALNUM, opt(seq(star(set(ascii((c) => isAlnum(c) || c === 0x2d))), ALNUM)));
+  const DomainLabelSequence = seq(DomainLabel, star(seq(DOT, DomainLabel)));
+  const DomainNameStrict = seq(DomainLabelSequence, alt(ASCIITLD, ASCIITLDprefix_1CharSuffix, ASCIITLDprefix_2CharSuffix));
+  const DomainNameStrict_NoTLDprefix = seq(DomainLabelSequence, ASCIITLD);
+  const DomainNameStrict_TLDprefix_1CharSuffix = seq(DomainLabelSequence, ASCIITLDprefix_1CharSuffix);
+  const DomainNameStrict_TLDprefix_2CharSuffix = seq(DomainLabelSequence, ASCIITLDprefix_2CharSuffix);
+  const DomainNameLoose = seq(DomainLabel, star(seq(DOT, DomainLabel)));
 
-const URIunreserved = set(ascii((c) => isAlnum(c) || charCodes('-._~')(c)));
-const URIpercentEncoded = seq(lit('%'), HEX, HEX);
-const URIsubDelims = set(ascii(charCodes('!$&\'()*+,;=')));
-const URIloginSegment = star(alt(URIunreserved, URIpercentEncoded, URIsubDelims));
-const URIlogin = seq(URIloginSegment, opt(seq(COLON, URIloginSegment)), lit('@'));
-const URIqueryChar = alt(URIunreserved, URIpercentEncoded, URIsubDelims, set(ascii(charCodes(':@/?'))));
-const URIquery = seq(lit('?'), star(URIqueryChar));
-const URIfragment = seq(lit('#'), star(URIqueryChar));
-const URIport = seq(COLON, DIGIT, upTo(DIGIT, 4));
-const bracketedIPv6 = seq(lit('['), IPv6Address, lit(']'));
-const URIhostStrict = alt(bracketedIPv6, IPv4Address, DomainNameStrict);
-const URIhostStrict_NoTLDprefix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_NoTLDprefix);
-const URIhostStrict_TLDprefix_1CharSuffix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_TLDprefix_1CharSuffix);
-const URIhostStrict_TLDprefix_2CharSuffix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_TLDprefix_2CharSuffix);
-const URIhostLoose = alt(bracketedIPv6, IPv4Address, DomainNameLoose);
-const URIauthorityLoose = seq(opt(URIlogin), URIhostLoose, opt(URIport));
+  const IPv4DecimalOctet = alt(
+    seq(upTo(lit('0'), 2), DIGIT),
+    seq(opt(lit('0')), set(ascii(inRange(0x31, 0x39))), DIGIT),
+    seq(lit('1'), DIGIT, DIGIT),
+    seq(lit('2'), alt(seq(set(ascii(inRange(0x30, 0x34))), DIGIT), seq(lit('5'), set(ascii(inRange(0x30, 0x35)))))),
+  );
+  const IPv4Address = seq(IPv4DecimalOctet, times(seq(DOT, IPv4DecimalOctet), 3));
+  const IPv6Hex16Bit = seq(HEX, upTo(HEX, 3));
+  const IPv6LeastSignificant32Bits = alt(IPv4Address, seq(IPv6Hex16Bit, COLON, IPv6Hex16Bit));
+  const H = seq(IPv6Hex16Bit, COLON);
+  const DOUBLE_COLON = lit('::');
+  const headed = (n: number): Pattern => opt(seq(upTo(H, n), IPv6Hex16Bit));
+  const IPv6Address = alt(
+    seq(times(H, 6), IPv6LeastSignificant32Bits),
+    seq(DOUBLE_COLON, times(H, 5), IPv6LeastSignificant32Bits),
+    seq(opt(IPv6Hex16Bit), DOUBLE_COLON, times(H, 4), IPv6LeastSignificant32Bits),
+    seq(headed(1), DOUBLE_COLON, times(H, 3), IPv6LeastSignificant32Bits),
+    seq(headed(2), DOUBLE_COLON, times(H, 2), IPv6LeastSignificant32Bits),
+    seq(headed(3), DOUBLE_COLON, IPv6Hex16Bit, COLON, IPv6LeastSignificant32Bits),
+    seq(headed(4), DOUBLE_COLON, IPv6LeastSignificant32Bits),
+    seq(headed(5), DOUBLE_COLON, IPv6Hex16Bit),
+    seq(headed(6), DOUBLE_COLON),
+  );
 
-const HTTPsegment = star(alt(URIunreserved, URIpercentEncoded, set(ascii(charCodes(';:@&=')))));
-const HTTPpath = plus(seq(lit('/'), HTTPsegment));
-const HTTPscheme = seq(lit('http'), opt(lit('s')), lit('://'));
-const HTTPurlFull = seq(HTTPscheme, opt(URIlogin), URIhostLoose, opt(URIport), opt(HTTPpath), opt(URIquery), opt(URIfragment));
-const URIportRequired = seq(URIport, opt(HTTPpath), opt(URIquery), opt(URIfragment));
-const HTTPpathRequired = seq(opt(URIport), HTTPpath, opt(URIquery), opt(URIfragment));
-const URIqueryRequired = seq(opt(URIport), opt(HTTPpath), URIquery, opt(URIfragment));
-const URIfragmentRequired = seq(opt(URIport), opt(HTTPpath), opt(URIquery), URIfragment);
-// Without URIlogin, which would otherwise accept e-mail addresses.
-const HTTPurlNoScheme = seq(URIhostStrict, alt(URIportRequired, HTTPpathRequired, URIqueryRequired, URIfragmentRequired));
-const HTTPurl = alt(HTTPurlFull, HTTPurlNoScheme);
+  const URIunreserved = set(ascii((c) => isAlnum(c) || charCodes('-._~')(c)));
+  const URIpercentEncoded = seq(lit('%'), HEX, HEX);
+  const URIsubDelims = set(ascii(charCodes('!$&\'()*+,;=')));
+  const URIloginSegment = star(alt(URIunreserved, URIpercentEncoded, URIsubDelims));
+  const URIlogin = seq(URIloginSegment, opt(seq(COLON, URIloginSegment)), lit('@'));
+  const URIqueryChar = alt(URIunreserved, URIpercentEncoded, URIsubDelims, set(ascii(charCodes(':@/?'))));
+  const URIquery = seq(lit('?'), star(URIqueryChar));
+  const URIfragment = seq(lit('#'), star(URIqueryChar));
+  const URIport = seq(COLON, DIGIT, upTo(DIGIT, 4));
+  const bracketedIPv6 = seq(lit('['), IPv6Address, lit(']'));
+  const URIhostStrict = alt(bracketedIPv6, IPv4Address, DomainNameStrict);
+  const URIhostStrict_NoTLDprefix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_NoTLDprefix);
+  const URIhostStrict_TLDprefix_1CharSuffix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_TLDprefix_1CharSuffix);
+  const URIhostStrict_TLDprefix_2CharSuffix = alt(bracketedIPv6, IPv4Address, DomainNameStrict_TLDprefix_2CharSuffix);
+  const URIhostLoose = alt(bracketedIPv6, IPv4Address, DomainNameLoose);
+  const URIauthorityLoose = seq(opt(URIlogin), URIhostLoose, opt(URIport));
 
-const FTPorFILEsegment = star(alt(URIunreserved, URIpercentEncoded, set(ascii(charCodes('?:@&=')))));
-const FTPorFILEpath = seq(lit('/'), FTPorFILEsegment, star(seq(lit('/'), FTPorFILEsegment)));
-const FTPtype = seq(lit(';type='), set(ascii(charCodes('aid'))));
-const FTPurl = seq(lit('ftp://'), URIauthorityLoose, FTPorFILEpath, opt(FTPtype), opt(URIfragment));
-const FILEurl = seq(lit('file://'), opt(URIhostLoose), FTPorFILEpath, opt(URIfragment));
+  const HTTPsegment = star(alt(URIunreserved, URIpercentEncoded, set(ascii(charCodes(';:@&=')))));
+  const HTTPpath = plus(seq(lit('/'), HTTPsegment));
+  const HTTPscheme = seq(lit('http'), opt(lit('s')), lit('://'));
+  const HTTPurlFull = seq(HTTPscheme, opt(URIlogin), URIhostLoose, opt(URIport), opt(HTTPpath), opt(URIquery), opt(URIfragment));
+  const URIportRequired = seq(URIport, opt(HTTPpath), opt(URIquery), opt(URIfragment));
+  const HTTPpathRequired = seq(opt(URIport), HTTPpath, opt(URIquery), opt(URIfragment));
+  const URIqueryRequired = seq(opt(URIport), opt(HTTPpath), URIquery, opt(URIfragment));
+  const URIfragmentRequired = seq(opt(URIport), opt(HTTPpath), opt(URIquery), URIfragment);
+  // Without URIlogin, which would otherwise accept e-mail addresses.
+  const HTTPurlNoScheme = seq(URIhostStrict, alt(URIportRequired, HTTPpathRequired, URIqueryRequired, URIfragmentRequired));
+  const HTTPurl = alt(HTTPurlFull, HTTPurlNoScheme);
 
-const URLpattern = alt(HTTPurl, FTPurl, FILEurl);
+  const FTPorFILEsegment = star(alt(URIunreserved, URIpercentEncoded, set(ascii(charCodes('?:@&=')))));
+  const FTPorFILEpath = seq(lit('/'), FTPorFILEsegment, star(seq(lit('/'), FTPorFILEsegment)));
+  const FTPtype = seq(lit(';type='), set(ascii(charCodes('aid'))));
+  const FTPurl = seq(lit('ftp://'), URIauthorityLoose, FTPorFILEpath, opt(FTPtype), opt(URIfragment));
+  const FILEurl = seq(lit('file://'), opt(URIhostLoose), FTPorFILEpath, opt(URIfragment));
 
-const ANY_ASCII = set(ascii(() => true));
-const BACKSLASH = lit('\\');
-const EMAILquotedString = seq(
-  lit('"'),
-  star(alt(set(ascii((c) => (c >= 1 && c <= 8) || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x7e && c !== 0x22 && c !== 0x5c))), seq(BACKSLASH, ANY_ASCII))),
-  lit('"'),
-);
-// JFlex reads `+-/` in `[A-Za-z0-9!#$%&'*+-/=?\^_`{|}~]` as the range + , - . /
-const EMAILatomText = set(ascii((c) => isAlnum(c) || charCodes('!#$%&\'*=?^_`{|}~')(c) || (c >= 0x2b && c <= 0x2f)));
-const EMAILlabel = alt(plus(EMAILatomText), EMAILquotedString);
-const EMAILlocalPart = seq(EMAILlabel, star(seq(DOT, EMAILlabel)));
-const EMAILdomainLiteralText = alt(
-  set(ascii((c) => (c >= 1 && c <= 8) || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x5a) || (c >= 0x5e && c <= 0x7f))),
-  seq(BACKSLASH, ANY_ASCII),
-);
-const EMAILbracketedHost = seq(lit('['), alt(star(EMAILdomainLiteralText), IPv4Address, seq(lit('ipv6:'), IPv6Address)), lit(']'));
-const EMAILpattern = seq(EMAILlocalPart, lit('@'), alt(DomainNameStrict, EMAILbracketedHost));
+  const URLpattern = alt(HTTPurl, FTPurl, FILEurl);
+
+  const ANY_ASCII = set(ascii(() => true));
+  const BACKSLASH = lit('\\');
+  const EMAILquotedString = seq(
+    lit('"'),
+    star(alt(set(ascii((c) => (c >= 1 && c <= 8) || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x7e && c !== 0x22 && c !== 0x5c))), seq(BACKSLASH, ANY_ASCII))),
+    lit('"'),
+  );
+  // JFlex reads `+-/` in `[A-Za-z0-9!#$%&'*+-/=?\^_`{|}~]` as the range + , - . /
+  const EMAILatomText = set(ascii((c) => isAlnum(c) || charCodes('!#$%&\'*=?^_`{|}~')(c) || (c >= 0x2b && c <= 0x2f)));
+  const EMAILlabel = alt(plus(EMAILatomText), EMAILquotedString);
+  const EMAILlocalPart = seq(EMAILlabel, star(seq(DOT, EMAILlabel)));
+  const EMAILdomainLiteralText = alt(
+    set(ascii((c) => (c >= 1 && c <= 8) || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x5a) || (c >= 0x5e && c <= 0x7f))),
+    seq(BACKSLASH, ANY_ASCII),
+  );
+  const EMAILbracketedHost = seq(lit('['), alt(star(EMAILdomainLiteralText), IPv4Address, seq(lit('ipv6:'), IPv6Address)), lit(']'));
+  const EMAILpattern = seq(EMAILlocalPart, lit('@'), alt(DomainNameStrict, EMAILbracketedHost));
+  return {
+    URLpattern,
+    URIhostStrict,
+    URIhostStrict_NoTLDprefix,
+    URIhostStrict_TLDprefix_1CharSuffix,
+    URIhostStrict_TLDprefix_2CharSuffix,
+    EMAILpattern,
+  };
+}
 
 /** `[-\w]` and its complement, the trailing contexts of the scheme-less host rules. */
 const isDashOrWord = (f: number): boolean => {
@@ -238,7 +260,8 @@ const R_MAILTO = 8;
 const R_EMAIL = 9;
 const R_STANDARD = 10;
 
-function rules(avoidBadUrl: boolean): Pattern[] {
+function rules(g: Grammar, avoidBadUrl: boolean): Pattern[] {
+  const { URLpattern, URIhostStrict, URIhostStrict_NoTLDprefix, URIhostStrict_TLDprefix_1CharSuffix, URIhostStrict_TLDprefix_2CharSuffix, EMAILpattern } = g;
   const never = set(() => false); // keeps rule ids the same in both states
   const badUrlRules = [URIhostStrict_NoTLDprefix, URIhostStrict_TLDprefix_1CharSuffix, URIhostStrict_TLDprefix_2CharSuffix]
     .flatMap((host) => (avoidBadUrl ? [never, never] : [seq(host, set(isDashOrWord)), host]));
@@ -247,7 +270,7 @@ function rules(avoidBadUrl: boolean): Pattern[] {
     seq(URIhostStrict, set((f) => !isDashOrWord(f))),
     ...badUrlRules,
     // LUCENE-3880: "mailto" is a word of its own before ":" and an e-mail address.
-    seq(lit('mailto'), COLON, EMAILpattern),
+    seq(lit('mailto'), lit(':'), EMAILpattern),
     EMAILpattern,
     ...GRAMMAR_ORDER.map((type) => RULES[type]),
   ];
@@ -271,8 +294,9 @@ let compiled: Scanner | null = null;
  */
 function scanner(): Scanner {
   if (compiled !== null) return compiled;
-  const initial = compileLazyDfa(rules(false), MAX_CLASSES);
-  const avoidBadUrl = compileLazyDfa(rules(true), MAX_CLASSES);
+  const g = grammar();
+  const initial = compileLazyDfa(rules(g, false), MAX_CLASSES);
+  const avoidBadUrl = compileLazyDfa(rules(g, true), MAX_CLASSES);
   compiled = {
     initial,
     avoidBadUrl,

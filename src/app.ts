@@ -143,7 +143,8 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       requestTimeoutMs: config.requestTimeoutMs,
       cors: { allowOrigins: config.corsOrigins },
       apiKeys,
-      readLargeBody: (bytes, coding, maxContentLength) => bodyPool.read(bytes, coding, maxContentLength),
+      queryBodyLimits: { maxContentLength: config.maxQueryContentLength, maxTokenCount: config.maxQueryTokenCount },
+      readLargeBody: (bytes, coding, maxContentLength, maxTokenCount) => bodyPool.read(bytes, coding, maxContentLength, maxTokenCount),
     });
     // The operator views (`_nodes`, `_stats`, `_cat`): the address is known once the server listens.
     let address = `${config.host}:${config.port}`;

@@ -159,8 +159,16 @@ export interface ReadBodyTask {
   /** The body's bytes as sent (UTF-8, or compressed with `coding`), transferred. */
   readonly bytes: Uint8Array;
   readonly coding: ContentCoding | null;
-  /** `http.max_content_length`: the most decoded bytes the body may have. */
+  /**
+   * The most decoded bytes the body may have: `http.max_content_length`, or for a query DSL body
+   * the least of it and `http.max_query_content_length`.
+   */
   readonly maxContentLength: number;
+  /**
+   * A query DSL body's `http.max_query_token_count`, checked with its nesting on the bytes before
+   * they are decoded (dsl/json-limits.ts); null for any other body (only its nesting is checked).
+   */
+  readonly maxTokenCount: number | null;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions, type BrotliOptions } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { EsError, InternalError } from '../src/errors/index.js';
-import { parseJson } from '../src/dsl/index.js';
+import { checkJsonLimits, parseJson, parseJsonChecked } from '../src/dsl/index.js';
 import type { ContentCoding, ReadBodyReply, ReadBodyTask } from './protocol.js';
 
 const INFLATE: Record<ContentCoding, (bytes: Uint8Array, options: ZlibOptions & BrotliOptions) => Buffer> = {
@@ -33,11 +33,13 @@ export function readBody(task: ReadBodyTask): ReadBodyReply {
   } else if (bytes.byteLength > task.maxContentLength) {
     return { tooLong: true };
   }
-  // Decoded as the main thread decodes small bodies (invalid sequences become U+FFFD).
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let reply: ReadBodyReply;
   try {
-    reply = { bytes, value: parseJson(text) };
+    // A query body's limits are checked on its bytes, before a string of them exists.
+    if (task.maxTokenCount !== null) checkJsonLimits(bytes, task.maxTokenCount);
+    // Decoded as the main thread decodes small bodies (invalid sequences become U+FFFD).
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    reply = { bytes, value: task.maxTokenCount !== null ? parseJsonChecked(text) : parseJson(text) };
   } catch (e) {
     const error = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
     reply = { bytes, error: error.toPlain() };

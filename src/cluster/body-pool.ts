@@ -47,8 +47,10 @@ export class BodyPool {
    * Inflates `bytes` (sent with Content-Encoding `coding`, null: none), decodes them (UTF-8) and
    * parses them as JSON in a worker; the bytes are transferred there and the decoded ones back.
    * Throws ES's 413 past `maxContentLength` decoded bytes, 400 for a body that does not inflate.
+   * A query DSL body (`maxTokenCount` set) is held to its limits before it is decoded: its parse
+   * error is then Jackson's, and the main thread never receives more than the limits allow.
    */
-  async read(bytes: Uint8Array, coding: ContentCoding | null, maxContentLength: number): Promise<ReadBody> {
+  async read(bytes: Uint8Array, coding: ContentCoding | null, maxContentLength: number, maxTokenCount: number | null = null): Promise<ReadBody> {
     let pool = this.pool;
     if (pool === null) {
       pool = this.pool = new Piscina({
@@ -66,7 +68,7 @@ export class BodyPool {
     }
     // Transfer when the bytes are a whole buffer of their own; copy a view of a shared one.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes), coding, maxContentLength };
+    const task: ReadBodyTask = { bytes: own ? bytes : new Uint8Array(bytes), coding, maxContentLength, maxTokenCount };
     let reply: ReadBodyReply;
     try {
       reply = (await pool.run(task, { name: TASK.readBody, transferList: [task.bytes.buffer as ArrayBuffer] })) as ReadBodyReply;

@@ -127,6 +127,17 @@ export const SETTINGS = [
     default: '100mb', description: 'largest request body (413 above it)',
   }),
   setting({
+    // Not in ES (which bounds a search body by http.max_content_length only): a query body's parsed
+    // value is copied to the main thread, ~5 ms per MB on a slow VM, so it is kept small.
+    key: 'http.max_query_content_length', flag: 'max-query-content-length', env: 'THREADSEARCH_MAX_QUERY_CONTENT_LENGTH', field: 'maxQueryContentLength', type: memorySize,
+    default: '10mb', description: 'largest query DSL body (_search, _count, _explain, by-query …; 413 above it), counted inflated; not an ES setting',
+  }),
+  setting({
+    // Not in ES either: Jackson's StreamReadConstraints.maxTokenCount, which ES leaves unbounded.
+    key: 'http.max_query_token_count', flag: 'max-query-token-count', env: 'THREADSEARCH_MAX_QUERY_TOKEN_COUNT', field: 'maxQueryTokenCount', type: integer(1, 100_000_000),
+    default: '100000', description: 'JSON tokens a query DSL body may hold (400 x_content_parse_exception above it); not an ES setting',
+  }),
+  setting({
     key: 'http.request_timeout', flag: 'request-timeout', env: 'THREADSEARCH_REQUEST_TIMEOUT', field: 'requestTimeoutMs', type: time,
     default: '60s', description: 'time a client has to send a whole request, headers and body, before 408 and close (headers alone: 10 s at most; -1: no body deadline)',
   }),

@@ -9,6 +9,7 @@
  * error path (`locateJsonPath`).
  */
 export * from './json-body.js';
+export * from './json-limits.js';
 export * from './parse-helpers.js';
 export * from './query-nodes.js';
 export * from './sort.js';

@@ -45,11 +45,7 @@ export const MAX_JSON_NESTING_DEPTH = 1000;
  */
 export function parseJson(text: string): unknown {
   checkNestingDepth(text);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw jsonError(text);
-  }
+  return parseJsonChecked(text);
 }
 
 /**
@@ -65,17 +61,28 @@ export function checkNestingDepth(text: string): void {
     if (c === 0x22) {
       i = stringEnd(text, i);
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_NESTING_DEPTH) {
-        const p = positionAt(text, i);
-        throw new XContentParseError(
-          `[${p.line}:${p.col + 1}] Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
-          undefined,
-          null,
-        );
-      }
+      if (++depth > MAX_JSON_NESTING_DEPTH) throw nestingDepthError(positionAt(text, i), depth);
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }
+  }
+}
+
+/** Jackson's error for an array or object at `p` (where it opens) nested `depth` deep. */
+export function nestingDepthError(p: Position, depth: number): XContentParseError {
+  return new XContentParseError(
+    `[${p.line}:${p.col + 1}] Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+    undefined,
+    null,
+  );
+}
+
+/** Parses JSON text whose nesting `checkJsonLimits` (json-limits.ts) has already bounded. */
+export function parseJsonChecked(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw jsonError(text);
   }
 }
 

@@ -18,6 +18,7 @@ export function explainRoutes(indices: IndicesService, search: SearchService): R
     {
       methods: ['GET', 'POST'],
       paths: ['/:index/_explain/:id'],
+      queryBody: true,
       authz: { action: 'indices:data/read/explain' },
       params: PARAMS,
       handler: async (req) => {

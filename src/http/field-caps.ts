@@ -24,6 +24,7 @@ export function fieldCapsRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_field_caps', '/:index/_field_caps'],
+      queryBody: true,
       authz: { action: 'indices:data/read/field_caps' },
       params: [...INDICES_OPTIONS, 'fields', 'include_unmapped', 'filters', 'types', 'include_empty_fields'],
       handler: (req) => {

@@ -10,6 +10,7 @@ export function rankEvalRoutes(search: SearchService): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_rank_eval', '/:index/_rank_eval'],
+      queryBody: true,
       authz: { action: 'indices:data/read/rank_eval' },
       params: [...INDICES_OPTIONS, 'search_type'],
       handler: async (req) => {

@@ -130,6 +130,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/_reindex'],
+      queryBody: true,
       // The sources and the destination are checked in the handler: read on one, write on the other.
       authz: { action: ACTIONS.reindex, perItem: true },
       params: [...BY_SCROLL_PARAMS, 'require_alias'],
@@ -164,6 +165,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/:index/_update_by_query'],
+      queryBody: true,
       authz: { action: ACTIONS.update_by_query },
       params: [...BY_SCROLL_PARAMS, ...INDICES_OPTIONS, 'pipeline', 'conflicts', 'scroll_size', 'q', 'routing'],
       handler: byQuery('update_by_query'),
@@ -171,6 +173,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/:index/_delete_by_query'],
+      queryBody: true,
       authz: { action: ACTIONS.delete_by_query },
       params: [...BY_SCROLL_PARAMS, ...INDICES_OPTIONS, 'conflicts', 'scroll_size', 'q', 'routing'],
       handler: byQuery('delete_by_query'),

@@ -54,6 +54,11 @@ export interface RouteDef {
   readonly validatesIndexName?: boolean;
   /** The body is NDJSON lines the handler reads itself (`_bulk`, `_msearch`), never one JSON value. */
   readonly ndjson?: boolean;
+  /**
+   * The body is query DSL (a search, count, explain, by-query request …), never a document: it is
+   * held to `http.max_query_content_length` and `http.max_query_token_count` (dsl/json-limits.ts).
+   */
+  readonly queryBody?: boolean;
   readonly handler: RestHandler;
 }
 
@@ -193,7 +198,7 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
       app.route({
         method: [...def.methods],
         url: path,
-        config: { ndjson: def.ndjson === true },
+        config: { ndjson: def.ndjson === true, queryBody: def.queryBody === true },
         preParsing: (req, _reply, payload, done) => {
           try {
             authorize(req);

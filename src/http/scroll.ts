@@ -28,6 +28,7 @@ export function scrollRoutes(contexts: SearchContexts): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_search/scroll', '/_search/scroll/:scroll_id'],
+      queryBody: true,
       authz: { action: 'indices:data/read/scroll' },
       params: ['scroll', 'scroll_id', 'rest_total_hits_as_int'],
       handler: async (req) => {
@@ -42,6 +43,7 @@ export function scrollRoutes(contexts: SearchContexts): RouteDef[] {
     {
       methods: ['DELETE'],
       paths: ['/_search/scroll', '/_search/scroll/:scroll_id'],
+      queryBody: true,
       authz: { action: 'indices:data/read/scroll/clear' },
       params: ['scroll_id'],
       handler: (req) => {
@@ -54,6 +56,7 @@ export function scrollRoutes(contexts: SearchContexts): RouteDef[] {
     {
       methods: ['POST'],
       paths: ['/:index/_pit'],
+      queryBody: true,
       authz: { action: 'indices:data/read/open_point_in_time' },
       params: [...INDICES_OPTIONS, 'keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests'],
       handler: (req) => {
@@ -66,6 +69,7 @@ export function scrollRoutes(contexts: SearchContexts): RouteDef[] {
     {
       methods: ['DELETE'],
       paths: ['/_pit'],
+      queryBody: true,
       authz: { action: 'indices:data/read/close_point_in_time' },
       handler: (req) => {
         const b = body(req);

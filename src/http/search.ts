@@ -129,6 +129,7 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
     {
       methods: ['GET', 'POST'],
       paths: ['/_search', '/:index/_search'],
+      queryBody: true,
       authz: { action: 'indices:data/read/search' },
       params: SEARCH_PARAMS,
       handler: async (req) => {
@@ -154,6 +155,7 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
     {
       methods: ['GET', 'POST'],
       paths: ['/_count', '/:index/_count'],
+      queryBody: true,
       authz: { action: 'indices:data/read/search' },
       params: COUNT_PARAMS,
       handler: async (req) => {

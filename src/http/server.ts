@@ -12,7 +12,7 @@ import type { ContentCoding, ReadBody } from '../cluster/index.js';
 import type { ApiKeyService } from '../security/index.js';
 import { registerCors, type CorsOptions } from './cors.js';
 import { registerAuthentication } from './security.js';
-import { withBodyPositions } from '../dsl/index.js';
+import { checkJsonLimits, withBodyPositions, type QueryBodyLimits } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
@@ -60,6 +60,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route reads NDJSON lines itself (`_bulk`, `_msearch`): its body is never parsed as one JSON value. */
     ndjson?: boolean;
+    /** The body is query DSL, never a document: it is held to `queryBodyLimits`. */
+    queryBody?: boolean;
   }
   interface FastifyRequest {
     /** The body's Content-Encoding when the content type parser inflates it (not a stream in preParsing). */
@@ -121,7 +123,12 @@ export interface HttpServerOptions extends Partial<AdmissionLimits> {
    * Inflates, decodes and parses a large or compressed JSON body off the main thread
    * (cluster/body-pool.ts: 413 past `maxContentLength` decoded bytes); absent: all on it.
    */
-  readonly readLargeBody?: (bytes: Buffer, coding: ContentCoding | null, maxContentLength: number) => Promise<ReadBody>;
+  readonly readLargeBody?: (bytes: Buffer, coding: ContentCoding | null, maxContentLength: number, maxTokenCount: number | null) => Promise<ReadBody>;
+  /**
+   * `http.max_query_content_length` and `http.max_query_token_count`: what a query DSL body (a
+   * route with `queryBody`) may hold; absent: only `maxContentLength`.
+   */
+  readonly queryBodyLimits?: QueryBodyLimits;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -154,21 +161,30 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   app.removeAllContentTypeParsers();
   const readLargeBody = options.readLargeBody;
+  const queryBodyLimits = options.queryBodyLimits ?? null;
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const coding = req.bodyCoding;
+    // A query DSL body is held to http.max_query_* (dsl/json-limits.ts), any other to http.max_content_length.
+    const queryLimits = req.routeOptions.config?.queryBody === true ? queryBodyLimits : null;
+    const limit = queryLimits === null ? maxContentLength : Math.min(maxContentLength, queryLimits.maxContentLength);
     let inflated: Buffer | null = bytes;
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
       if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
-      if (coding !== undefined && bytes.length > 0) inflated = inflateSmall(bytes, coding, maxContentLength);
+      if (coding !== undefined && bytes.length > 0) inflated = inflateSmall(bytes, coding, limit);
+      if (inflated !== null && inflated.length > limit) throw new ContentTooLongError(limit);
+      // Small enough for this thread: only a body longer than the token limit can pass it.
+      if (queryLimits !== null && inflated !== null && inflated.length > queryLimits.maxTokenCount && (!readLargeBody || inflated.length < LARGE_BODY_BYTES)) {
+        checkJsonLimits(inflated, queryLimits.maxTokenCount);
+      }
     } catch (e) {
       done(e as Error, undefined);
       return;
     }
     if (readLargeBody && (inflated === null || (inflated.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true))) {
       // A large body, or a compressed one that inflates to one: only a worker holds its text.
-      readLargeBody(inflated === null ? bytes : inflated, inflated === null ? coding! : null, maxContentLength).then(
+      readLargeBody(inflated === null ? bytes : inflated, inflated === null ? coding! : null, limit, queryLimits?.maxTokenCount ?? null).then(
         ({ bytes: decoded, json }) => done(null, new LargeBody(decoded, json)),
         (e: Error) => done(e, undefined),
       );

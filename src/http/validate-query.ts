@@ -15,6 +15,7 @@ export function validateQueryRoutes(indices: IndicesService): RouteDef[] {
     {
       methods: ['GET', 'POST'],
       paths: ['/_validate/query', '/:index/_validate/query'],
+      queryBody: true,
       authz: { action: 'indices:admin/validate/query' },
       params: [...INDICES_OPTIONS, 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'explain', 'rewrite', 'all_shards'],
       handler: (req) => {

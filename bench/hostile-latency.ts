@@ -5,7 +5,13 @@
  *
  * - `gzip-95mb`: a ~97 KB gzip body that expands to a 95 MB query (a 95 MB string as a date bound),
  *   as in the issue's crash; answered 400 with a prefix of the value;
- * - `token-2mb`: a `match` query whose text is one 2 MB token (8,000+ tokens of 255 characters).
+ * - `token-2mb`: a `match` query whose text is one 2 MB token (8,000+ tokens of 255 characters);
+ * - `terms-95mb`: a ~93 KB gzip body that expands to a 95 MB `terms` query of 24 million values,
+ *   whose parsed value costs far more to copy than one string of the same size;
+ * - `string-9mb`: the largest query string `http.max_query_content_length` (10mb) lets through, a
+ *   9 MB date bound in a gzip body: what the main thread still receives at the limit;
+ * - `terms-65k`: a legitimate `terms` query at ES's `index.max_terms_count` (65,536 values, 1.2 MB),
+ *   near `http.max_query_token_count` (100,000): the most values a query body brings the main thread.
  *
  * Reported per scenario and server build: `GET /` latency p50/p99/max while the hostile requests
  * ran, and how long they took. As a yardstick of the machine's state, each run also times one copy
@@ -27,7 +33,7 @@ import { startProcess, type ServerProcess } from '../src/cli/server-process.js';
 import { distFile } from '../src/cli/paths.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' } } });
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' }, only: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 2);
 const PROBE_EVERY_MS = 20;
 
@@ -40,8 +46,12 @@ interface Hostile {
   readonly describe: string;
 }
 
-const gzipBody = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * 1024 * 1024) } } } }), { level: 9 });
-const SCENARIOS: Hostile[] = [
+const MB = 1024 * 1024;
+const gzipBody = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * MB) } } } }), { level: 9 });
+const termsBomb = gzipSync(`{"query":{"terms":{"tag":[${'"a",'.repeat((95 * MB) / 4)}"a"]}}}`, { level: 9 });
+const string9 = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(9 * MB) } } } }), { level: 9 });
+const terms65k = Buffer.from(JSON.stringify({ query: { terms: { tag: Array.from({ length: 65_536 }, (_, i) => `tag-${String(i).padStart(11, '0')}`) } } }));
+const ALL_SCENARIOS: Hostile[] = [
   {
     name: 'gzip-95mb', n: Number(values.gzipN ?? 2), index: { name: 'nums', mappings: { properties: { d: { type: 'date' } } } },
     body: gzipBody, headers: { 'content-encoding': 'gzip' }, describe: `${(gzipBody.length / 1024).toFixed(0)} KB gzip → 95 MB range query`,
@@ -50,7 +60,22 @@ const SCENARIOS: Hostile[] = [
     name: 'token-2mb', n: Number(values.tokenN ?? 4), index: { name: 'texts', mappings: { properties: { body: { type: 'text' } } } },
     body: Buffer.from(JSON.stringify({ query: { match: { body: 'a'.repeat(2 * 1024 * 1024) } } })), headers: {}, describe: 'match on one 2 MB token',
   },
+  {
+    name: 'terms-95mb', n: 2, index: { name: 'tags', mappings: { properties: { tag: { type: 'keyword' } } } },
+    body: termsBomb, headers: { 'content-encoding': 'gzip' }, describe: `${(termsBomb.length / 1024).toFixed(0)} KB gzip → 95 MB terms query (24M values)`,
+  },
+  {
+    name: 'string-9mb', n: 2, index: { name: 'nums9', mappings: { properties: { d: { type: 'date' } } } },
+    body: string9, headers: { 'content-encoding': 'gzip' }, describe: `${(string9.length / 1024).toFixed(0)} KB gzip → 9 MB range query`,
+  },
+  {
+    name: 'terms-65k', n: 2, index: { name: 'tags65k', mappings: { properties: { tag: { type: 'keyword' } } } },
+    body: terms65k, headers: {}, describe: `terms query of 65,536 values (${(terms65k.length / MB).toFixed(1)} MB)`,
+  },
 ];
+const SCENARIOS = values.only ? ALL_SCENARIOS.filter((s) => values.only!.split(',').includes(s.name)) : ALL_SCENARIOS;
+/** Whitespace-padded past the 1 MiB from which the body worker reads a body: warms that worker. */
+const WARM_BODY = Buffer.from(`{"size":0${' '.repeat(MB)}}`);
 
 function send(url: string, method: string, path: string, body: Buffer | null, headers: Record<string, string>, agent?: Agent): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
@@ -94,7 +119,7 @@ async function measure(build: string, server: ServerProcess, s: Hostile): Promis
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // Warm: the route, the body reader's worker, the probe connection.
   await send(server.url, 'GET', '/', null, {}, agent);
-  await send(server.url, 'POST', `/${s.index.name}/_search`, Buffer.from('{"size":0}'), {});
+  await send(server.url, 'POST', `/${s.index.name}/_search`, WARM_BODY, {});
   const latencies: number[] = [];
   let done = false;
   const probe = (async () => {

@@ -93,6 +93,7 @@ export function msearchRoutes(indices: IndicesService, search: SearchService, co
       authz: { action: 'indices:data/read/msearch', perItem: true },
       params: PARAMS,
       ndjson: true,
+      queryBody: true,
       handler: (req) => executeMsearch(indices, search, contexts, readSearch, req),
     },
   ];

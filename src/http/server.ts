@@ -162,29 +162,35 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   app.removeAllContentTypeParsers();
   const readLargeBody = options.readLargeBody;
   const queryBodyLimits = options.queryBodyLimits ?? null;
+  // Fastify stops reading a query body (and inflating an NDJSON one as it streams in) past its limit.
+  if (queryBodyLimits !== null) {
+    const queryBodyLimit = Math.min(maxContentLength, queryBodyLimits.maxContentLength);
+    app.addHook('onRoute', (route) => {
+      if (route.config?.queryBody === true) route.bodyLimit = queryBodyLimit;
+    });
+  }
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const coding = req.bodyCoding;
-    // A query DSL body is held to http.max_query_* (dsl/json-limits.ts), any other to http.max_content_length.
+    // A query DSL body is held to http.max_query_* (dsl/json-limits.ts; fastify has cut one sent
+    // plain at the byte limit already), any other to http.max_content_length.
     const queryLimits = req.routeOptions.config?.queryBody === true ? queryBodyLimits : null;
     const limit = queryLimits === null ? maxContentLength : Math.min(maxContentLength, queryLimits.maxContentLength);
+    const toWorker = (decoded: Buffer) => readLargeBody !== undefined && decoded.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true;
     let inflated: Buffer | null = bytes;
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
       if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
       if (coding !== undefined && bytes.length > 0) inflated = inflateSmall(bytes, coding, limit);
-      if (inflated !== null && inflated.length > limit) throw new ContentTooLongError(limit);
-      // Small enough for this thread: only a body longer than the token limit can pass it.
-      if (queryLimits !== null && inflated !== null && inflated.length > queryLimits.maxTokenCount && (!readLargeBody || inflated.length < LARGE_BODY_BYTES)) {
-        checkJsonLimits(inflated, queryLimits.maxTokenCount);
-      }
+      // A body the worker does not read is checked here (only one longer than the token limit can pass it).
+      if (queryLimits !== null && inflated !== null && !toWorker(inflated) && inflated.length > queryLimits.maxTokenCount) checkJsonLimits(inflated, queryLimits.maxTokenCount);
     } catch (e) {
       done(e as Error, undefined);
       return;
     }
-    if (readLargeBody && (inflated === null || (inflated.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true))) {
+    if (inflated === null || toWorker(inflated)) {
       // A large body, or a compressed one that inflates to one: only a worker holds its text.
-      readLargeBody(inflated === null ? bytes : inflated, inflated === null ? coding! : null, limit, queryLimits?.maxTokenCount ?? null).then(
+      readLargeBody!(inflated === null ? bytes : inflated, inflated === null ? coding! : null, limit, queryLimits?.maxTokenCount ?? null).then(
         ({ bytes: decoded, json }) => done(null, new LargeBody(decoded, json)),
         (e: Error) => done(e, undefined),
       );
@@ -264,7 +270,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const { status, body, headers } = errorBody(err, app.log, () => requestContent(req), maxContentLength);
+    // A route's own limit (a query body's) when it has one.
+    const { status, body, headers } = errorBody(err, app.log, () => requestContent(req), req.routeOptions.bodyLimit ?? maxContentLength);
     req.errorResponse = true;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     // A request that failed before onRequest ran (e.g. media type) still answers in JSON.

@@ -63,6 +63,15 @@ describe('query body limits (configured small)', () => {
       expect([url, res.status, res.body.error?.type]).toEqual([url, 400, 'x_content_parse_exception']);
       expect(res.body.error.reason).toMatch(/Token count \(1001\) exceeds the maximum allowed \(1000, from `StreamReadConstraints.getMaxTokenCount\(\)`\)$/);
     }
+    // _msearch: its NDJSON lines together, read on the main thread (gzip inflated as it streams in).
+    const msearch = `{}\n${over}\n`;
+    for (const headers of [{}, { 'content-encoding': 'gzip' }]) {
+      const res = await send('POST', '/docs/_msearch', headers['content-encoding'] ? gzipSync(msearch) : msearch, { 'content-type': 'application/x-ndjson', ...headers });
+      // The header line's two tokens count: the 1,001st is the query's first closing brace.
+      expectErrorType(res, 400, 'x_content_parse_exception', tokenReason(`2:${over.length - 2}`, MAX_TOKENS));
+    }
+    const bigMsearch = `{}\n{"query":{"match":{"body":"${'a'.repeat(MAX_QUERY_BYTES)}"}}}\n`;
+    expectErrorType(await send('POST', '/_msearch', gzipSync(bigMsearch), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }), 413, 'content_too_long_exception', tooLong(MAX_QUERY_BYTES));
     expectErrorType(await send('POST', '/docs/_count', ' '.repeat(MAX_QUERY_BYTES + 1) + '{}'), 413, 'content_too_long_exception', tooLong(MAX_QUERY_BYTES));
     expectErrorType(await send('POST', '/_search/scroll', `{"scroll_id":"${'a'.repeat(MAX_QUERY_BYTES)}"}`), 413, 'content_too_long_exception', tooLong(MAX_QUERY_BYTES));
   });

@@ -5,13 +5,17 @@
  *
  * - `gzip-95mb`: a ~97 KB gzip body that expands to a 95 MB query (a 95 MB string as a date bound),
  *   as in the issue's crash; answered 400 with a prefix of the value;
+ * - `gzip-95mb-forged`: the same body with its gzip trailer rewritten to state 1 KB, so the server
+ *   cannot refuse it from the stated size and must inflate it up to its limit;
  * - `token-2mb`: a `match` query whose text is one 2 MB token (8,000+ tokens of 255 characters);
  * - `terms-95mb`: a ~93 KB gzip body that expands to a 95 MB `terms` query of 24 million values,
  *   whose parsed value costs far more to copy than one string of the same size;
  * - `string-9mb`: the largest query string `http.max_query_content_length` (10mb) lets through, a
  *   9 MB date bound in a gzip body: what the main thread still receives at the limit;
  * - `terms-65k`: a legitimate `terms` query at ES's `index.max_terms_count` (65,536 values, 1.2 MB),
- *   near `http.max_query_token_count` (100,000): the most values a query body brings the main thread.
+ *   near `http.max_query_token_count` (100,000): the most values a query body brings the main thread;
+ * - `msearch-95mb`: the 95 MB query as one `_msearch` item, gzip: NDJSON bodies are inflated as they
+ *   stream in and read on the main thread.
  *
  * Reported per scenario and server build: `GET /` latency p50/p99/max while the hostile requests
  * ran, and how long they took. As a yardstick of the machine's state, each run also times one copy
@@ -44,17 +48,31 @@ interface Hostile {
   readonly body: Buffer;
   readonly headers: Record<string, string>;
   readonly describe: string;
+  /** Under the index (default `_search`). */
+  readonly endpoint?: string;
 }
 
 const MB = 1024 * 1024;
 const gzipBody = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * MB) } } } }), { level: 9 });
+/** The body with its gzip trailer's ISIZE (the inflated size it states) set to `size`. */
+function withStatedSize(gzip: Buffer, size: number): Buffer {
+  const forged = Buffer.from(gzip);
+  forged.writeUInt32LE(size, forged.length - 4);
+  return forged;
+}
+const forgedBody = withStatedSize(gzipBody, 1024);
 const termsBomb = gzipSync(`{"query":{"terms":{"tag":[${'"a",'.repeat((95 * MB) / 4)}"a"]}}}`, { level: 9 });
 const string9 = gzipSync(JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(9 * MB) } } } }), { level: 9 });
+const msearchBomb = gzipSync(`{}\n${JSON.stringify({ query: { range: { d: { gte: 'y'.repeat(95 * MB) } } } })}\n`, { level: 9 });
 const terms65k = Buffer.from(JSON.stringify({ query: { terms: { tag: Array.from({ length: 65_536 }, (_, i) => `tag-${String(i).padStart(11, '0')}`) } } }));
 const ALL_SCENARIOS: Hostile[] = [
   {
     name: 'gzip-95mb', n: Number(values.gzipN ?? 2), index: { name: 'nums', mappings: { properties: { d: { type: 'date' } } } },
     body: gzipBody, headers: { 'content-encoding': 'gzip' }, describe: `${(gzipBody.length / 1024).toFixed(0)} KB gzip → 95 MB range query`,
+  },
+  {
+    name: 'gzip-95mb-forged', n: Number(values.gzipN ?? 2), index: { name: 'numsf', mappings: { properties: { d: { type: 'date' } } } },
+    body: forgedBody, headers: { 'content-encoding': 'gzip' }, describe: `the same, its gzip trailer stating 1 KB`,
   },
   {
     name: 'token-2mb', n: Number(values.tokenN ?? 4), index: { name: 'texts', mappings: { properties: { body: { type: 'text' } } } },
@@ -71,6 +89,10 @@ const ALL_SCENARIOS: Hostile[] = [
   {
     name: 'terms-65k', n: 2, index: { name: 'tags65k', mappings: { properties: { tag: { type: 'keyword' } } } },
     body: terms65k, headers: {}, describe: `terms query of 65,536 values (${(terms65k.length / MB).toFixed(1)} MB)`,
+  },
+  {
+    name: 'msearch-95mb', n: 2, index: { name: 'numsm', mappings: { properties: { d: { type: 'date' } } } }, endpoint: '_msearch',
+    body: msearchBomb, headers: { 'content-encoding': 'gzip', 'content-type': 'application/x-ndjson' }, describe: `${(msearchBomb.length / 1024).toFixed(0)} KB gzip → 95 MB _msearch item`,
   },
 ];
 const SCENARIOS = values.only ? ALL_SCENARIOS.filter((s) => values.only!.split(',').includes(s.name)) : ALL_SCENARIOS;
@@ -129,7 +151,7 @@ async function measure(build: string, server: ServerProcess, s: Hostile): Promis
     }
   })();
   await new Promise((r) => setTimeout(r, 100));
-  const hostile = await Promise.all(Array.from({ length: s.n }, () => send(server.url, 'POST', `/${s.index.name}/_search`, s.body, s.headers)));
+  const hostile = await Promise.all(Array.from({ length: s.n }, () => send(server.url, 'POST', `/${s.index.name}/${s.endpoint ?? '_search'}`, s.body, s.headers)));
   done = true;
   await probe;
   agent.destroy();
@@ -179,7 +201,7 @@ const rows = SCENARIOS.flatMap((s) => builds.map((b) => {
   return [`${s.describe}, ×${s.n} at once`, b.name, formatNumber(m.p50), formatNumber(m.p99), formatNumber(m.max), formatNumber(m.hostile), m.statuses, formatNumber(m.copy)];
 }));
 const table = markdownTable(['hostile requests', 'server', 'GET / p50 ms', 'p99 ms', 'max ms', 'hostile done ms', 'hostile status', '95 MB copy ms'], rows, ['left', 'left', 'right', 'right', 'right', 'right', 'left', 'right']);
-const notes = `\`GET /\` probed every ${PROBE_EVERY_MS} ms over its own connection while the hostile requests ran (server in a child process, 1 search thread); medians of ${ROUNDS} rounds, builds alternated. otherCores ${otherCores.toFixed(2)}: ${otherCores > 1 ? 'a loaded machine, read the ratios between rows rather than the absolute figures' : 'a quiet machine'}. Large JSON bodies (≥ 1 MiB) are decoded and parsed in a worker (\`cluster/body-pool.ts\`), compressed ones inflated there too: the main thread keeps the 97 KB as sent and receives only the parsed value, one 95 MB string, which is the *95 MB copy* column's work (a copy into fresh memory, timed in the bench process just before the run) and the floor for \`GET /\` max while a 95 MB query is answered. Query text analysis stops at \`max_clause_count\` tokens.`;
+const notes = `\`GET /\` probed every ${PROBE_EVERY_MS} ms over its own connection while the hostile requests ran (server in a child process, 1 search thread); medians of ${ROUNDS} rounds, builds alternated; the body worker warmed first in each. otherCores ${otherCores.toFixed(2)}: ${otherCores > 1 ? 'a loaded machine, read the ratios between rows rather than the absolute figures' : 'a quiet machine'}. Large JSON bodies (≥ 1 MiB) are decoded and parsed in a worker (\`cluster/body-pool.ts\`), compressed ones inflated there too; the main thread receives the parsed value by structured clone, which for a 95 MB query costs about the *95 MB copy* column (one copy into fresh memory, timed in the bench process just before the run). Query DSL bodies (\`_search\`, \`_msearch\`, \`_count\`, by-query, …) are now held to \`http.max_query_content_length\` (10mb, 413) and \`http.max_query_token_count\` (100,000, Jackson's maxTokenCount), which ES does not have: the worker stops inflating at the limit and checks tokens and nesting on the bytes before decoding, so the main thread never receives more than a 10 MB value; the *9 MB* and *65,536 values* rows are what it still pays at the limits. Query text analysis stops at \`max_clause_count\` tokens.`;
 writeResult('hostile-latency', { rounds: ROUNDS, otherCores, probeEveryMs: PROBE_EVERY_MS, runs });
 updateBenchmarksMd('hostile-latency', table, notes);
 console.log(table);

@@ -10,6 +10,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions, type BrotliOptions } from 'node:zlib';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { EsError, InternalError } from '../src/errors/index.js';
+import { gzipStatedSize } from '../src/common/gzip-trailer.js';
 import { checkJsonLimits, parseJson, parseJsonChecked } from '../src/dsl/index.js';
 import type { ContentCoding, ReadBodyReply, ReadBodyTask } from './protocol.js';
 
@@ -58,9 +59,8 @@ const MIN_CHUNK = 64 * 1024;
  */
 function outputChunkSize(task: ReadBodyTask): number {
   const { bytes, coding, maxContentLength } = task;
-  if (coding !== 'gzip' || bytes.byteLength < 18) return MIN_CHUNK;
-  const stated = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.byteLength - 4, true);
-  return Math.max(MIN_CHUNK, Math.min(stated, maxContentLength));
+  const stated = coding === 'gzip' ? gzipStatedSize(bytes) : null;
+  return stated === null ? MIN_CHUNK : Math.max(MIN_CHUNK, Math.min(stated, maxContentLength));
 }
 
 /** The reply with `bytes`' buffer moved to the main thread, when the bytes are a whole buffer of their own. */

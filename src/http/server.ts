@@ -17,6 +17,7 @@ import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { LargeBody } from './large-body.js';
+import { gzipStatedSize } from '../common/gzip-trailer.js';
 import { Admission, type AdmissionLimits } from './admission.js';
 import type { Logger } from '../logging/index.js';
 import { registerRequestLog } from './request-log.js';
@@ -181,6 +182,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
       if (bytes.length > 0) checkBodyContentType(req.headers['content-type']);
+      // A gzip body whose trailer states more than the limit inflates to more: 413 before inflating any.
+      if (coding === 'gzip' && (gzipStatedSize(bytes) ?? 0) > limit) throw new ContentTooLongError(limit);
       if (coding !== undefined && bytes.length > 0) inflated = inflateSmall(bytes, coding, limit);
       // A body the worker does not read is checked here (only one longer than the token limit can pass it).
       if (queryLimits !== null && inflated !== null && !toWorker(inflated) && inflated.length > queryLimits.maxTokenCount) checkJsonLimits(inflated, queryLimits.maxTokenCount);

@@ -7,10 +7,12 @@
  * are set small here so the bodies stay small; the default ones are checked once.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
 import { expectErrorType } from '../api/es.js';
 import { LARGE_BODY_BYTES } from '../../src/http/server.js';
+import { BodyPool } from '../../src/cluster/index.js';
+import { gzipStatedSize } from '../../src/common/gzip-trailer.js';
 
 const MAX_QUERY_BYTES = 64 * 1024;
 const MAX_TOKENS = 1000;
@@ -112,6 +114,30 @@ describe('query body limits (defaults)', () => {
     expect((await t.request('PUT', '/docs', { mappings: { properties: { tag: { type: 'keyword' } } } })).status).toBe(200);
   });
   afterAll(async () => t.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const gzipSearch = (payload: Buffer) =>
+    t.app.http.app.inject({ method: 'POST', url: '/docs/_search', payload, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+
+  it('a gzip body whose trailer states more than the limit is refused before any of it is inflated; a forged trailer only after the limit', async () => {
+    const bomb = gzipSync(`{"query":{"match":{"tag":"${'a'.repeat(20 * 1024 * 1024)}"}}}`);
+    expect(gzipStatedSize(bomb)).toBeGreaterThan(20 * 1024 * 1024);
+    const read = vi.spyOn(BodyPool.prototype, 'read');
+    let res = await gzipSearch(bomb);
+    expect(res.statusCode).toBe(413);
+    expect(JSON.parse(res.body).error).toMatchObject({ type: 'content_too_long_exception', reason: tooLong(10 * 1024 * 1024) });
+    expect(read).not.toHaveBeenCalled();
+    // The trailer is the client's word: one that states 1 KB sends the body to the worker, which
+    // stops inflating at the limit.
+    const forged = Buffer.from(bomb);
+    forged.writeUInt32LE(1024, forged.length - 4);
+    res = await gzipSearch(forged);
+    expect(res.statusCode).toBe(413);
+    expect(JSON.parse(res.body).error).toMatchObject({ type: 'content_too_long_exception', reason: tooLong(10 * 1024 * 1024) });
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(read.mock.calls[0].slice(2)).toEqual([10 * 1024 * 1024, 100_000]);
+  });
 
   it('10mb and 100,000 tokens: a terms query at max_terms_count (65,536) is searched, a 95 MB gzip query gets 413', async () => {
     const terms = await t.request('POST', '/docs/_search', termsQuery(65_536));

@@ -67,7 +67,7 @@ describe('query body limits (configured small)', () => {
     }
     // _msearch: its NDJSON lines together, read on the main thread (gzip inflated as it streams in).
     const msearch = `{}\n${over}\n`;
-    for (const headers of [{}, { 'content-encoding': 'gzip' }]) {
+    for (const headers of [{}, { 'content-encoding': 'gzip' }] as Array<Record<string, string>>) {
       const res = await send('POST', '/docs/_msearch', headers['content-encoding'] ? gzipSync(msearch) : msearch, { 'content-type': 'application/x-ndjson', ...headers });
       // The header line's two tokens count: the 1,001st is the query's first closing brace.
       expectErrorType(res, 400, 'x_content_parse_exception', tokenReason(`2:${over.length - 2}`, MAX_TOKENS));

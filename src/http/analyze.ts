@@ -12,6 +12,7 @@ export function analyzeRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET', 'POST'],
       paths: ['/_analyze', '/:index/_analyze'],
       authz: { action: 'indices:admin/analyze' },
+      queryBody: true,
       handler: (req) => {
         const body = !hasBody(req) ? {} : jsonObjectBody(req);
         const name = req.params.index ?? null;

@@ -67,6 +67,7 @@ export function mgetRoutes(indices: IndicesService): RouteDef[] {
       paths: ['/_mget', '/:index/_mget'],
       // ES authorizes mget for "some index", then each document's index as a get.
       authz: { action: 'indices:data/read/mget', perItem: true },
+      queryBody: true,
       params: PARAMS,
       handler: (req) => executeMget(indices, req),
     },

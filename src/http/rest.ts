@@ -55,8 +55,8 @@ export interface RouteDef {
   /** The body is NDJSON lines the handler reads itself (`_bulk`, `_msearch`), never one JSON value. */
   readonly ndjson?: boolean;
   /**
-   * The body is query DSL (a search, count, explain, by-query request …), never a document: it is
-   * held to `http.max_query_content_length` and `http.max_query_token_count` (dsl/json-limits.ts).
+   * The body is a read request (query DSL of a search, count, explain, by-query …; `_mget`'s ids;
+   * `_termvectors` options; `_analyze` text), never a document to index: it is held to `http.max_query_content_length` and `http.max_query_token_count` (dsl/json-limits.ts).
    */
   readonly queryBody?: boolean;
   readonly handler: RestHandler;

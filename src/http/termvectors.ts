@@ -12,6 +12,7 @@ export function termVectorsRoutes(indices: IndicesService): RouteDef[] {
       methods: ['GET', 'POST'],
       paths: ['/:index/_termvectors/:id'],
       authz: { action: 'indices:data/read/tv' },
+      queryBody: true,
       params: PARAMS,
       handler: (req) => {
         // Body members (ES TermVectorsRequest.parseRequest) first; URL parameters win.

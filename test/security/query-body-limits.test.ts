@@ -52,6 +52,7 @@ describe('query body limits (configured small)', () => {
   });
 
   it('every search-type route holds its body to the limits', async () => {
+    const strings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `s${i}`));
     const over = termsQuery(990);
     const routes: Array<[string, string, string]> = [
       ['POST', '/docs/_search', over], ['GET', '/_search', over], ['POST', '/docs/_count', over], ['GET', '/docs/_explain/1', over],
@@ -59,6 +60,10 @@ describe('query body limits (configured small)', () => {
       ['POST', '/_reindex', `{"source":{"index":"docs",${over.slice(1, -1)}},"dest":{"index":"copy"}}`],
       ['POST', '/docs/_field_caps?fields=*', `{"index_filter":${over.slice('{"query":'.length, -1)}}`],
       ['POST', '/docs/_rank_eval', `{"requests":[{"id":"a","request":${over},"ratings":[]}]}`],
+      // Read requests that are not query DSL but reach the main thread as one value all the same.
+      ['POST', '/docs/_mget', `{"ids":${strings(1100)}}`],
+      ['POST', '/docs/_termvectors/1', `{"fields":${strings(1100)}}`],
+      ['POST', '/docs/_analyze', `{"analyzer":"standard","text":${strings(1100)}}`],
     ];
     for (const [method, url, body] of routes) {
       const res = await send(method, url, body);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  readTermPostings,
   SegmentBuilder, docForId, docFreq, mergeSegments, openSegment, parseRootMapping, readId, readSource, termAt, termOrd, withDeletes,
   writeSegment, type Segment,
 } from '../../src/index/index.js';
@@ -52,8 +53,8 @@ function postings(segment: Segment, field: string): Map<string, string[]> {
   for (let ord = 0; ord + 1 < f.termOffsets!.length; ord++) {
     const term = termAt(segment, f, ord);
     expect(termOrd(f, term)).toBe(ord);
-    const start = f.postingsStart![ord];
-    out.set(term, Array.from(f.docs!.subarray(start, start + docFreq(f, ord)), (d) => readId(segment, d)));
+    expect(readTermPostings(f, ord).docs.length).toBe(docFreq(f, ord));
+    out.set(term, Array.from(readTermPostings(f, ord).docs, (d) => readId(segment, d)));
   }
   return out;
 }

@@ -16,7 +16,13 @@ export const MAGIC = 0x54534547; // "TSEG"
  * PostingDocs / PostingFreqs. Format 1 segments are still read as they are (their feature fields keep
  * the flat sections) and become format 2 when a merge rewrites them.
  */
-export const FORMAT_VERSION = 2;
+/**
+ * 3: text / keyword / completion postings are block-packed (packed-postings.ts: PostingBlockOffsets
+ * and PostingPacked instead of PostingDocs / PostingFreqs), and positions are stored in the
+ * narrowest unsigned type that holds the field's largest (Positions8 / Positions16 / Positions).
+ * Formats 1 and 2 are still read as they are and become format 3 when a merge rewrites them.
+ */
+export const FORMAT_VERSION = 3;
 /** The oldest format this build reads. */
 export const MIN_FORMAT_VERSION = 1;
 export const HEADER_BYTES = 16;
@@ -57,7 +63,7 @@ export enum Section {
   BlockMinNorm = 29, // Uint8[blocks]: smallest encoded length in the block (norms fields)
   BlockLastDoc = 30, // Uint32[blocks]
   BlockPosStart = 31, // Uint32[blocks]: index into Positions of the block's first posting
-  Positions = 32, // Uint32[sum of freqs] (fields with positions)
+  Positions = 32, // Uint32[sum of freqs] (fields with positions; from format 3 only when a position needs 32 bits)
   Norms = 33, // Uint8[maxDoc]: Lucene SmallFloat-encoded field length; 0 = no value
   DocsWithField = 34, // Uint32 bitset[ceil(maxDoc / 32)]
   BlockImpactFreqs = 35, // Uint32[blocks × IMPACTS_PER_BLOCK] (norms fields with freqs); absent in older segments
@@ -83,6 +89,12 @@ export enum Section {
   // (and of BlockMinNorm, which features have no use for)
   FeatureBlockOffsets = 60, // Uint32[blocks + 1]: byte offset of each block in FeaturePacked
   FeaturePacked = 61, // Uint8 (length a multiple of 4): the blocks, doc gaps and weight codes in 1, 2 or 4 bytes
+  // field level, format 3: text / keyword / completion postings (packed-postings.ts) in place of
+  // PostingDocs / PostingFreqs, and positions in the narrowest type that holds them
+  PostingBlockOffsets = 62, // Uint32[blocks + 1]: byte offset of each block in PostingPacked
+  PostingPacked = 63, // Uint8: the blocks, doc gaps and freqs in 0, 1, 2 or 4 bytes
+  Positions8 = 64, // Uint8[sum of freqs]: positions when the field's largest is < 2^8
+  Positions16 = 65, // Uint16[sum of freqs]: positions when the field's largest is < 2^16
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */

@@ -33,7 +33,7 @@ export function emptySegmentMemory(): SegmentMemory {
   return { terms: 0, postings: 0, positions: 0, featurePostings: 0, norms: 0, docValues: 0, points: 0, completion: 0, storedFields: 0, idMap: 0, seqNoVersion: 0, other: 0, total: 0 };
 }
 
-const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.BlockStart, Section.BlockMaxFreq, Section.BlockMinNorm, Section.BlockLastDoc, Section.BlockPosStart, Section.BlockImpactFreqs, Section.BlockImpactNorms, Section.FeatureBlockOffsets, Section.FeaturePacked]);
+const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.BlockStart, Section.BlockMaxFreq, Section.BlockMinNorm, Section.BlockLastDoc, Section.BlockPosStart, Section.BlockImpactFreqs, Section.BlockImpactNorms, Section.FeatureBlockOffsets, Section.FeaturePacked, Section.PostingBlockOffsets, Section.PostingPacked]);
 
 function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemory, 'other' | 'total'> | null {
   if (POSTINGS.has(kind)) return featureField ? 'featurePostings' : 'postings';
@@ -42,7 +42,7 @@ function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemo
     case Section.SeqNo: case Section.Version: case Section.IndexOrder: return 'seqNoVersion';
     case Section.SourceBytes: case Section.SourceOffsets: return 'storedFields';
     case Section.TermBytes: case Section.TermOffsets: case Section.TermHash: case Section.PostingsStart: case Section.TotalTermFreq: return 'terms';
-    case Section.Positions: return 'positions';
+    case Section.Positions: case Section.Positions8: case Section.Positions16: return 'positions';
     case Section.Norms: case Section.DocsWithField: return 'norms';
     case Section.DocValueOffsets: case Section.DocValueNumbers: case Section.DocValueOrds: return 'docValues';
     case Section.PointValues: case Section.PointDocs: return 'points';

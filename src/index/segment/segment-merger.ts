@@ -10,7 +10,7 @@ import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, termAt, type Segment, type SegmentField } from './segment-reader.js';
 import { mergeCompletionEntries } from './completion-merge.js';
-import { decodeFeatureTerm } from './feature-postings.js';
+import { readTermPostings } from './term-postings.js';
 
 export interface MergeSource {
   readonly segment: Segment;
@@ -131,15 +131,14 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     postingsStart[t] = docs.length;
     for (const { part, oldOrd } of byTerm[t]) {
       const { s, f } = parts[part];
-      if (!f.postingsStart || !(f.docs || f.features)) continue;
+      if (!f.postingsStart) continue;
       const map = docMaps[s];
-      // Feature postings (packed in format 2) are decoded per term: index 0 is the term's first.
-      const flat = f.features === null ? { docs: f.docs!, freqs: f.freqs } : decodeFeatureTerm(f, oldOrd);
-      const start = f.features === null ? f.postingsStart[oldOrd] : 0;
-      const end = f.features === null ? f.postingsStart[oldOrd + 1] : flat.docs.length;
+      // Every encoding (packed or flat, any format) as the term's flat arrays: index 0 is its first.
+      const flat = readTermPostings(f, oldOrd);
+      const end = flat.docs.length;
       // Positions of this term's postings start after all earlier postings' positions.
       let pos = positions && f.blockPosStart && f.blockStart ? f.blockPosStart[f.blockStart[oldOrd]] : 0;
-      for (let i = start; i < end; i++) {
+      for (let i = 0; i < end; i++) {
         const freq = flat.freqs ? flat.freqs[i] : 1;
         const nd = map[flat.docs[i]];
         if (nd >= 0) {

@@ -9,6 +9,7 @@ import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './fo
 import { readDirectory, sectionView } from './sab-layout.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
+import type { PackedPostings } from './packed-postings.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -18,9 +19,14 @@ export interface SegmentField {
   readonly termHash: Int32Array | null;
   readonly postingsStart: Uint32Array | null;
   readonly totalTermFreq: Uint32Array | null;
-  /** Flat postings. Null for the feature fields of format 2 segments, whose postings are `features`. */
+  /**
+   * Flat postings: segments of formats 1 and 2 only (and not their packed feature fields). Readers
+   * go through TermScorer's blocks or readTermPostings (term-postings.ts), which serve every format.
+   */
   readonly docs: Uint32Array | null;
   readonly freqs: Uint32Array | null;
+  /** Block-packed postings of text / keyword / completion fields (packed-postings.ts), format 3 on. */
+  readonly postings: PackedPostings | null;
   /** sparse_vector / rank_features postings, block-packed (feature-postings.ts); null elsewhere and in format 1 segments. */
   readonly features: FeaturePostings | null;
   readonly blockStart: Uint32Array | null;
@@ -31,7 +37,8 @@ export interface SegmentField {
   readonly blockImpactNorms: Uint8Array | null;
   readonly blockLastDoc: Uint32Array | null;
   readonly blockPosStart: Uint32Array | null;
-  readonly positions: Uint32Array | null;
+  /** In the narrowest type that holds the field's largest position (format 3; Uint32 before). */
+  readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
   readonly norms: Uint8Array | null;
   readonly docsWithField: Uint32Array;
   readonly docValueOffsets: Uint32Array | null;
@@ -65,6 +72,15 @@ function featurePostings(blockOffsets: Uint32Array | null, packed: Uint8Array | 
   return blockOffsets !== null && packed !== null ? featurePostingsOf(blockOffsets, packed) : null;
 }
 
+function packedPostings(blockOffsets: Uint32Array | null, bytes: Uint8Array | null): PackedPostings | null {
+  return blockOffsets !== null && bytes !== null ? { blockOffsets, bytes } : null;
+}
+
+/** The field has postings (it is indexed), whatever their encoding. */
+export function hasPostings(field: SegmentField): boolean {
+  return field.postingsStart !== null;
+}
+
 function required<T>(v: T | null, what: string): T {
   if (v === null) throw new Error(`corrupt segment: missing section ${what}`);
   return v;
@@ -74,7 +90,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
   const dir = readDirectory(sab);
   const fields = new Map<string, SegmentField>();
   dir.info.fields.forEach((info, ord) => {
-    const v = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>
+    const v = <T extends Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>
       sectionView(sab, dir, ctor, kind, ord);
     fields.set(info.name, {
       info,
@@ -86,6 +102,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       totalTermFreq: v(Uint32Array, Section.TotalTermFreq),
       docs: v(Uint32Array, Section.PostingDocs),
       freqs: v(Uint32Array, Section.PostingFreqs),
+      postings: packedPostings(v(Uint32Array, Section.PostingBlockOffsets), v(Uint8Array, Section.PostingPacked)),
       features: featurePostings(v(Uint32Array, Section.FeatureBlockOffsets), v(Uint8Array, Section.FeaturePacked)),
       blockStart: v(Uint32Array, Section.BlockStart),
       blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
@@ -94,7 +111,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       blockImpactNorms: v(Uint8Array, Section.BlockImpactNorms),
       blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
       blockPosStart: v(Uint32Array, Section.BlockPosStart),
-      positions: v(Uint32Array, Section.Positions),
+      positions: v(Uint8Array, Section.Positions8) ?? v(Uint16Array, Section.Positions16) ?? v(Uint32Array, Section.Positions),
       norms: v(Uint8Array, Section.Norms),
       docsWithField: required(v(Uint32Array, Section.DocsWithField), 'DocsWithField'),
       docValueOffsets: v(Uint32Array, Section.DocValueOffsets),

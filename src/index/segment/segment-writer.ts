@@ -8,6 +8,7 @@ import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo
 import { writeBlockImpacts } from './impacts.js';
 import { writeCompletionEntries } from './completion-entries.js';
 import { encodeFeaturePostings } from './feature-postings.js';
+import { encodePostings } from './packed-postings.js';
 import { SectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 
@@ -48,7 +49,6 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
   if (f.indexed && f.postingsStart && f.docs) {
     const features = f.structure === 'features' && f.freqs !== null;
     w.add(Section.PostingsStart, ord, f.postingsStart);
-    if (!features) w.add(Section.PostingDocs, ord, f.docs);
     const blockStart = new Uint32Array(f.termCount + 1);
     let blocks = 0;
     for (let t = 0; t < f.termCount; t++) {
@@ -109,12 +109,14 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
       const packed = encodeFeaturePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs!);
       w.add(Section.FeatureBlockOffsets, ord, packed.blockOffsets);
       w.add(Section.FeaturePacked, ord, packed.packed);
-    } else if (f.freqs) {
-      w.add(Section.PostingFreqs, ord, f.freqs);
+    } else {
+      const packed = encodePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs);
+      w.add(Section.PostingBlockOffsets, ord, packed.blockOffsets);
+      w.add(Section.PostingPacked, ord, packed.bytes);
     }
     if (ttf) w.add(Section.TotalTermFreq, ord, ttf);
     if (f.positions && blockPosStart) {
-      w.add(Section.Positions, ord, f.positions);
+      addPositions(w, ord, f.positions);
       w.add(Section.BlockPosStart, ord, blockPosStart);
     }
   }
@@ -145,6 +147,18 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
     sumTotalTermFreq,
     sumDocFreq: postings,
   };
+}
+
+/**
+ * Positions in the narrowest unsigned type that holds the largest: short documents' positions fit
+ * a byte, which is a quarter of the u32 they took before format 3.
+ */
+function addPositions(w: SectionWriter, ord: number, positions: Uint32Array): void {
+  let max = 0;
+  for (let i = 0; i < positions.length; i++) if (positions[i] > max) max = positions[i];
+  if (max < 0x100) w.add(Section.Positions8, ord, new Uint8Array(positions));
+  else if (max < 0x10000) w.add(Section.Positions16, ord, new Uint16Array(positions));
+  else w.add(Section.Positions, ord, positions);
 }
 
 /** Numeric values sorted ascending with their docs: range queries binary-search this. */

@@ -2,7 +2,7 @@
  * Exec → Scorer for one segment (Lucene Weight.scorer + Boolean2ScorerSupplier). Returns null when
  * the clause cannot match anything in the segment, so compound scorers can short-circuit.
  */
-import { termOrd, type Segment, type SegmentField } from '../../index/index.js';
+import { hasPostings, termOrd, type Segment, type SegmentField } from '../../index/index.js';
 import { assertNever } from '../../dsl/index.js';
 import { normInverseCache } from '../bm25.js';
 import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
@@ -48,14 +48,14 @@ export class SegmentSearchContext {
 
   featureScorer(exec: FeatureExec): FeatureScorer | null {
     const field = this.segment.fields.get(exec.field);
-    if (!field || !(field.features !== null || (field.docs && field.freqs))) return null;
+    if (!field || !hasPostings(field) || !field.info.hasFreqs) return null;
     const ord = termOrd(field, exec.feature);
     return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight, exec.fn ?? null);
   }
 
   termScorer(exec: TermExec): TermScorer | null {
     const field = this.segment.fields.get(exec.field);
-    if (!field || !field.docs) return null;
+    if (!field || !hasPostings(field)) return null;
     const ord = termOrd(field, exec.term);
     if (ord < 0) return null;
     return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl, exec.k1, exec.b), this.tf1Table());
@@ -64,7 +64,7 @@ export class SegmentSearchContext {
 
 function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | null {
   const field = ctx.segment.fields.get(exec.field);
-  if (!field || !field.docs) return null;
+  if (!field || !hasPostings(field)) return null;
   if (!field.positions) throw new Error(`field:[${exec.field}] was indexed without position data; cannot run PhraseQuery`);
   const cache = ctx.normCache(exec.avgdl, exec.k1, exec.b);
   const slots: PhraseSlot[] = [];
@@ -80,7 +80,7 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
   }
   if (exec.prefixExpansions) {
     const prefixField = exec.prefixField === null ? field : ctx.segment.fields.get(exec.prefixField);
-    if (!prefixField || !prefixField.docs) return null;
+    if (!prefixField || !hasPostings(prefixField)) return null;
     const alternatives = exec.prefixExpansions.map((t) => scorerFor(prefixField, t)).filter((s): s is TermScorer => s !== null);
     if (alternatives.length === 0) return null;
     slots.push({ alternatives, offset: exec.positions[exec.positions.length - 1] });

@@ -55,37 +55,46 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
   let a = 0;
   let o = 0;
   let scored = 0;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    while (a < size && inDocs[a] < doc) {
-      od[o] = inDocs[a];
-      os[o++] = inScores[a++];
-    }
-    if (a < size && inDocs[a] === doc) {
-      const before = inScores[a++];
-      od[o] = doc;
-      if (before > 0) {
-        os[o++] = before + s.scoreAt(p, doc);
-        scored++;
-      } else {
-        os[o++] = before;
+  blocks: while (p < end) {
+    s.load(p);
+    const first = s.blockBase;
+    const n = s.blockEnd - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      if (doc >= windowEnd) {
+        p = first + k;
+        break blocks;
       }
-    } else {
-      od[o] = doc;
-      if (essential) {
-        let score: number;
-        if ((freqs === null || freqs[p] === 1) && norms !== null && (score = tf1[norms[doc]]) === score) {
-          // freq 1 with this norm already in the table: the common case
+      while (a < size && inDocs[a] < doc) {
+        od[o] = inDocs[a];
+        os[o++] = inScores[a++];
+      }
+      if (a < size && inDocs[a] === doc) {
+        const before = inScores[a++];
+        od[o] = doc;
+        if (before > 0) {
+          os[o++] = before + s.scoreAt(first + k, doc);
+          scored++;
         } else {
-          score = s.scoreAt(p, doc);
+          os[o++] = before;
         }
-        os[o++] = score;
-        scored++;
       } else {
-        os[o++] = SEEN;
+        od[o] = doc;
+        if (essential) {
+          let score: number;
+          if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
+            // freq 1 with this norm already in the table: the common case
+          } else {
+            score = s.scoreAt(first + k, doc);
+          }
+          os[o++] = score;
+          scored++;
+        } else {
+          os[o++] = SEEN;
+        }
       }
     }
+    p = first + n;
   }
   while (a < size) {
     od[o] = inDocs[a];
@@ -172,18 +181,27 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
     const end = s.end;
     let p = first;
     let a = 0;
-    for (; p < end; p++) {
-      const doc = docs[p];
-      if (doc >= windowEnd) break;
-      const l = doc - windowStart;
-      if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
-      while (listDocs[a] < doc) a++;
-      found++;
-      const before = listScores[a];
-      if (before > 0) {
-        listScores[a] = before + s.scoreAt(p, doc);
-        scored++;
+    blocks: while (p < end) {
+      s.load(p);
+      const blockFirst = s.blockBase;
+      const n = s.blockEnd - blockFirst;
+      for (let k = p - blockFirst; k < n; k++) {
+        const doc = docs[k];
+        if (doc >= windowEnd) {
+          p = blockFirst + k;
+          break blocks;
+        }
+        const l = doc - windowStart;
+        if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
+        while (listDocs[a] < doc) a++;
+        found++;
+        const before = listScores[a];
+        if (before > 0) {
+          listScores[a] = before + s.scoreAt(blockFirst + k, doc);
+          scored++;
+        }
       }
+      p = blockFirst + n;
     }
     for (let a = 0; a < size; a++) bits[(listDocs[a] - windowStart) >>> 5] = 0;
     s.seek(p);

@@ -2,7 +2,7 @@
  * Matching-only clauses (terms, ranges, prefixes, patterns, exists, ids) materialised per segment
  * as a bitset, then iterated as a constant-score scorer — Lucene's constant-score rewrite.
  */
-import { decodeFeatureTerm, docForId, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
+import { docForId, forEachTermBlock, hasPostings, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
 import type { DocSetExec } from '../plan/exec-nodes.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 import type { SearchDeadline } from './deadline.js';
@@ -63,15 +63,10 @@ export class BitSetScorer extends Scorer {
 }
 
 function addPostings(bits: BitSet, field: SegmentField, ord: number): void {
-  if (field.docs === null) {
-    // Packed feature postings (sparse_vector / rank_features in format 2 segments).
-    const { docs } = decodeFeatureTerm(field, ord);
-    for (let i = 0; i < docs.length; i++) bits.set(docs[i]);
-    return;
-  }
-  const docs = field.docs;
-  const end = field.postingsStart![ord + 1];
-  for (let i = field.postingsStart![ord]; i < end; i++) bits.set(docs[i]);
+  const words = bits.words;
+  forEachTermBlock(field, ord, (docs, n) => {
+    for (let i = 0; i < n; i++) words[docs[i] >>> 5] |= 1 << (docs[i] & 31);
+  });
 }
 
 function addTermRange(bits: BitSet, field: SegmentField, from: number, to: number): void {
@@ -88,7 +83,7 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
   switch (exec.kind) {
     case 'terms': {
       const field = segment.fields.get(exec.field);
-      if (!field || !(field.docs || field.features)) return null;
+      if (!field || !hasPostings(field)) return null;
       for (const term of exec.terms) {
         const ord = termOrd(field, term);
         if (ord >= 0) addPostings(bits, field, ord);
@@ -97,14 +92,14 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
     }
     case 'term_range': {
       const field = segment.fields.get(exec.field);
-      if (!field || !(field.docs || field.features)) return null;
+      if (!field || !hasPostings(field)) return null;
       const [from, to] = termRange(field, exec.lower, exec.includeLower, exec.upper, exec.includeUpper);
       addTermRange(bits, field, from, to);
       break;
     }
     case 'prefix': {
       const field = segment.fields.get(exec.field);
-      if (!field || !(field.docs || field.features)) return null;
+      if (!field || !hasPostings(field)) return null;
       if (exec.caseInsensitive) {
         const p = exec.prefix.toLowerCase();
         for (let t = 0; t < field.info.termCount; t++) if (termAt(segment, field, t).toLowerCase().startsWith(p)) addPostings(bits, field, t);
@@ -116,7 +111,7 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
     }
     case 'pattern': {
       const field = segment.fields.get(exec.field);
-      if (!field || !(field.docs || field.features)) return null;
+      if (!field || !hasPostings(field)) return null;
       const stop = deadline === null ? () => false : () => deadline.expiredEvery();
       forEachAcceptedTerm(field, exec.automaton, stop, (from, to) => addTermRange(bits, field, from, to));
       break;

@@ -5,18 +5,16 @@
  * the per-block max freq (the encoding is monotone) — is the term scorer's, so MaxScore and the
  * compound scorers run learned-sparse queries exactly as they run BM25 term disjunctions.
  *
- * Postings packed in blocks (segment format 2, index/segment/feature-postings.ts) are decoded into
- * the term scorer's flat arrays when the scorer first moves; the term-at-a-time path
- * (`accumulate`) never moves it and decodes block by block into a small scratch instead.
+ * Postings packed in blocks (segment format 2, index/segment/feature-postings.ts) are decoded
+ * block by block into the term scorer's block arrays; the term-at-a-time path (`accumulate`) never
+ * moves the scorer and decodes into a small scratch of its own.
  */
-import { BLOCK_SIZE, accumulateLinear, decodeFeatureBlock, decodeFeatureTerm, decodeFeatureWeight, docFreq, type FeaturePostings, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, accumulateLinear, decodeFeatureBlock, decodeFeatureWeight, type FeaturePostings, type SegmentField } from '../../index/index.js';
 import type { FeatureFunction } from '../plan/exec-nodes.js';
 import { TermScorer } from './term-scorer.js';
 
 /** Feature postings have no norms: the BM25 tables the base class keeps stay unused. */
 const NO_TABLE = new Float64Array(256);
-/** Stands for "not decoded yet" in `docs` / `freqs` of packed postings. */
-const UNDECODED = new Uint32Array(0);
 /** One block's docs and encoded weights, reused by every `accumulate` (one thread runs one at a time). */
 const blockDocs = new Int32Array(BLOCK_SIZE);
 const blockFreqs = new Int32Array(BLOCK_SIZE);
@@ -24,41 +22,21 @@ const blockFreqs = new Int32Array(BLOCK_SIZE);
 export class FeatureScorer extends TermScorer {
   /** sigmoid's pivot^a, computed once as Lucene's SigmoidFunction does (NaN for other functions). */
   private readonly pivotPa: number;
-  private readonly packed: FeaturePostings | null;
-  private readonly firstPackedBlock: number;
+  private readonly packedFeatures: FeaturePostings | null;
 
-  constructor(private readonly field: SegmentField, private readonly ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
-    super(field, ord, weight, NO_TABLE, NO_TABLE, field.features === null ? null : { docs: UNDECODED, freqs: UNDECODED, start: 0, end: docFreq(field, ord) });
+  constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
+    super(field, ord, weight, NO_TABLE, NO_TABLE);
     this.pivotPa = fn?.kind === 'sigmoid' ? Math.pow(fn.pivot, fn.exponent) : NaN;
-    this.packed = field.features;
-    this.firstPackedBlock = field.blockStart![ord];
+    this.packedFeatures = field.features;
   }
 
-  /** Packed postings: decodes the term's postings into `docs` / `freqs` (once). */
-  private decoded(): void {
-    if (this.docs !== UNDECODED) return;
-    const { docs, freqs } = decodeFeatureTerm(this.field, this.ord);
-    this.docs = docs;
-    this.freqs = freqs;
-  }
-
-  override seek(p: number): void {
-    this.decoded();
-    super.seek(p);
-  }
-
-  override nextDoc(): number {
-    this.decoded();
-    return super.nextDoc();
-  }
-
-  override advance(target: number): number {
-    this.decoded();
-    return super.advance(target);
+  protected override decodeBlock(b: number, first: number, n: number): void {
+    if (this.packedFeatures !== null) decodeFeatureBlock(this.packedFeatures, b, n, this.docs, this.freqs, 0);
+    else super.decodeBlock(b, first, n);
   }
 
   override scoreAt(p: number): number {
-    return this.scoreFreq(this.freqs![p]);
+    return this.scoreFreq(this.freqs[p - this.blockBase]);
   }
 
   /**
@@ -81,9 +59,10 @@ export class FeatureScorer extends TermScorer {
 
   /** Adds every posting's score to `acc[doc]` (feature-taat.ts); returns the postings added. */
   accumulate(acc: Float64Array): number {
-    if (this.packed !== null && this.docs === UNDECODED) return this.accumulatePacked(acc, this.packed);
-    const docs = this.docs;
-    const freqs = this.freqs!;
+    if (this.packedFeatures !== null) return this.accumulatePacked(acc, this.packedFeatures);
+    // Format 1: flat sections.
+    const docs = this.flatDocs!;
+    const freqs = this.flatFreqs!;
     if (this.fn !== null) {
       for (let p = this.start; p < this.end; p++) acc[docs[p]] += this.scoreFreq(freqs[p]);
     } else {
@@ -94,14 +73,14 @@ export class FeatureScorer extends TermScorer {
   }
 
   private accumulatePacked(acc: Float64Array, packed: FeaturePostings): number {
-    const n = this.end;
+    const n = this.end - this.start;
     if (this.fn === null) {
-      accumulateLinear(packed, this.firstPackedBlock, n, this.weight, acc);
+      accumulateLinear(packed, this.firstBlock, n, this.weight, acc);
       return n;
     }
     const docs = blockDocs;
     const freqs = blockFreqs;
-    for (let b = this.firstPackedBlock, at = 0; at < n; b++, at += BLOCK_SIZE) {
+    for (let b = this.firstBlock, at = 0; at < n; b++, at += BLOCK_SIZE) {
       const count = Math.min(BLOCK_SIZE, n - at);
       decodeFeatureBlock(packed, b, count, docs, freqs, 0);
       for (let i = 0; i < count; i++) acc[docs[i]] += this.scoreFreq(freqs[i]);

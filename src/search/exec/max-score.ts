@@ -99,29 +99,39 @@ function essentialOnly(
   const end = lead.end;
   let p = lead.i;
   let scored = 0;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-    let score: number;
-    if ((freqs === null || freqs[p] === 1) && norms !== null && (score = tf1[norms[doc]]) === score) {
-      // freq 1 with this norm already in the table: the common case
-    } else {
-      score = lead.scoreAt(p, doc);
-    }
-    scored++;
-    for (let i = essential - 1; i >= 0; i--) {
-      if (score + prefix[i] <= threshold) break;
-      const s = order[i];
-      if (s.doc < doc) s.advance(doc);
-      if (s.doc === doc) {
-        score += s.scoreAt(s.i, doc);
-        scored++;
+  // Block by block: the lead's loaded block holds postings [blockBase, blockEnd).
+  blocks: while (p < end) {
+    lead.load(p);
+    const first = lead.blockBase;
+    const n = lead.blockEnd - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      if (doc >= windowEnd) {
+        p = first + k;
+        break blocks;
       }
+      if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      let score: number;
+      if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
+        // freq 1 with this norm already in the table: the common case
+      } else {
+        score = lead.scoreAt(first + k, doc);
+      }
+      scored++;
+      for (let i = essential - 1; i >= 0; i--) {
+        if (score + prefix[i] <= threshold) break;
+        const s = order[i];
+        if (s.doc < doc) s.advance(doc);
+        if (s.doc === doc) {
+          score += s.scoreAt(s.i, doc);
+          scored++;
+        }
+      }
+      // Docs come in increasing order, later than everything already offered: ties lose.
+      const final = Math.fround(score);
+      if (final > threshold && top.offer(final, base + doc)) threshold = top.minCompetitive;
     }
-    // Docs come in increasing order, later than everything already offered: ties lose.
-    const final = Math.fround(score);
-    if (final > threshold && top.offer(final, base + doc)) threshold = top.minCompetitive;
+    p = first + n;
   }
   lead.seek(p);
   maxScoreStats.postingsScored += scored;

@@ -3,37 +3,41 @@
  * norm, block-skipping `advance` (per-block last doc ids), block-max score bounds for pruning, and
  * positions for phrase matching.
  */
-import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodePostingsBlock, type PackedPostings, type SegmentField } from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
 const BLOCK_SHIFT = Math.log2(BLOCK_SIZE);
 
-/** A term's postings given as arrays whose [start, end) are the term's (instead of the field's sections). */
-export interface PostingsRange {
-  readonly docs: Uint32Array;
-  readonly freqs: Uint32Array | null;
-  readonly start: number;
-  readonly end: number;
-}
-
 export class TermScorer extends Scorer {
-  /** Not readonly: FeatureScorer fills them when it first moves (packed feature postings). */
-  docs: Uint32Array;
-  freqs: Uint32Array | null;
+  /**
+   * The loaded block's docs and freqs: posting p (global index, start ≤ p < end) is at
+   * [p − blockBase] while blockBase ≤ p < blockEnd. Always Int32Arrays, whatever the segment's
+   * encoding, so the scoring loops that read them stay monomorphic. Fields without freqs read 1.
+   */
+  readonly docs = new Int32Array(BLOCK_SIZE);
+  readonly freqs = new Int32Array(BLOCK_SIZE);
+  blockBase = 0;
+  blockEnd = 0;
+  /** The loaded block, −1 before the first. */
+  protected loaded = -1;
   readonly norms: Uint8Array | null;
   readonly start: number;
   readonly end: number;
   /** Index of the current posting. */
   i: number;
-  private readonly firstBlock: number;
+  protected readonly firstBlock: number;
   private readonly blockLastDoc: Uint32Array;
   protected readonly blockMaxFreq: Uint32Array;
   private readonly blockMinNorm: Uint8Array;
   private readonly impactFreqs: Uint32Array | null;
   private readonly impactNorms: Uint8Array | null;
   private readonly blockPosStart: Uint32Array | null;
-  private readonly positions: Uint32Array | null;
+  private readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
+  /** Where blocks are decoded from: packed (format 3), else the flat sections of older segments. */
+  private readonly packed: PackedPostings | null;
+  protected readonly flatDocs: Uint32Array | null;
+  protected readonly flatFreqs: Uint32Array | null;
   protected cachedMaxScore = -1;
   /**
    * Score for freq = 1 by encoded norm, filled lazily (NaN = not yet computed). Nearly every posting
@@ -50,15 +54,15 @@ export class TermScorer extends Scorer {
     readonly cache: Float64Array,
     /** A 256-entry table filled with NaN, owned by this scorer while it lives (see tf1 above). */
     tf1: Float64Array,
-    range: PostingsRange | null = null,
   ) {
     super();
     this.tf1 = tf1;
-    this.docs = range !== null ? range.docs : field.docs!;
-    this.freqs = range !== null ? range.freqs : field.freqs;
+    this.packed = field.postings;
+    this.flatDocs = field.docs;
+    this.flatFreqs = field.freqs;
     this.norms = field.norms;
-    this.start = range !== null ? range.start : field.postingsStart![ord];
-    this.end = range !== null ? range.end : field.postingsStart![ord + 1];
+    this.start = field.postingsStart![ord];
+    this.end = field.postingsStart![ord + 1];
     this.i = this.start - 1;
     this.firstBlock = field.blockStart![ord];
     this.blockLastDoc = field.blockLastDoc!;
@@ -70,63 +74,110 @@ export class TermScorer extends Scorer {
     this.positions = field.positions;
   }
 
+  /** Makes the block holding posting p (start ≤ p < end) the loaded one. */
+  load(p: number): void {
+    const b = this.firstBlock + ((p - this.start) >> BLOCK_SHIFT);
+    if (b !== this.loaded) this.loadBlock(b);
+  }
+
+  protected loadBlock(b: number): void {
+    const first = this.start + ((b - this.firstBlock) << BLOCK_SHIFT);
+    const n = Math.min(BLOCK_SIZE, this.end - first);
+    this.decodeBlock(b, first, n);
+    this.loaded = b;
+    this.blockBase = first;
+    this.blockEnd = first + n;
+  }
+
+  /** Fills docs / freqs [0, n) with block b, whose first posting is `first`. */
+  protected decodeBlock(b: number, first: number, n: number): void {
+    if (this.packed !== null) {
+      decodePostingsBlock(this.packed, b, n, this.blockLastDoc[b], this.docs, this.freqs);
+      return;
+    }
+    const docs = this.docs;
+    const freqs = this.freqs;
+    const flatDocs = this.flatDocs!;
+    const flatFreqs = this.flatFreqs;
+    for (let k = 0; k < n; k++) docs[k] = flatDocs[first + k];
+    if (flatFreqs !== null) for (let k = 0; k < n; k++) freqs[k] = flatFreqs[first + k];
+    else for (let k = 0; k < n; k++) freqs[k] = 1;
+  }
+
   /** Positions the scorer on posting index p (p = end: exhausted). */
   seek(p: number): void {
     this.i = p;
-    this.doc = p < this.end ? this.docs[p] : NO_MORE_DOCS;
+    if (p < this.end) {
+      this.load(p);
+      this.doc = this.docs[p - this.blockBase];
+    } else {
+      this.doc = NO_MORE_DOCS;
+    }
   }
 
   nextDoc(): number {
-    if (++this.i < this.end) return (this.doc = this.docs[this.i]);
+    const i = ++this.i;
+    if (i < this.blockEnd && i >= this.blockBase) return (this.doc = this.docs[i - this.blockBase]);
+    if (i < this.end) {
+      this.load(i);
+      return (this.doc = this.docs[i - this.blockBase]);
+    }
     this.i = this.end;
     return (this.doc = NO_MORE_DOCS);
   }
 
   advance(target: number): number {
-    const docs = this.docs;
     const end = this.end;
     let i = this.i + 1;
-    // Candidates usually land close ahead: try the next few postings before searching.
-    const near = Math.min(end, i + 4);
-    while (i < near && docs[i] < target) i++;
-    if (i < near) {
-      this.i = i;
-      return (this.doc = docs[i]);
-    }
     if (i >= end) {
       this.i = end;
       return (this.doc = NO_MORE_DOCS);
     }
-    // Skip whole blocks by their last doc, then binary-search inside the block.
-    let b = this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);
-    const lastBlock = this.firstBlock + ((end - 1 - this.start) >> BLOCK_SHIFT);
-    while (b < lastBlock && this.blockLastDoc[b] < target) b++;
-    let lo = Math.max(i, this.start + ((b - this.firstBlock) << BLOCK_SHIFT));
-    let hi = Math.min(end, this.start + ((b - this.firstBlock + 1) << BLOCK_SHIFT));
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (docs[mid] < target) lo = mid + 1;
-      else hi = mid;
+    if (i < this.blockBase || i >= this.blockEnd || this.blockLastDoc[this.loaded] < target) {
+      // Skip whole blocks by their last doc, then load the one that holds the target.
+      let b = this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);
+      const lastBlock = this.firstBlock + ((end - 1 - this.start) >> BLOCK_SHIFT);
+      while (b < lastBlock && this.blockLastDoc[b] < target) b++;
+      if (this.blockLastDoc[b] < target) {
+        this.i = end;
+        return (this.doc = NO_MORE_DOCS);
+      }
+      if (b !== this.loaded) this.loadBlock(b);
+      if (i < this.blockBase) i = this.blockBase;
     }
-    if (lo >= end) {
-      this.i = end;
-      return (this.doc = NO_MORE_DOCS);
+    // The loaded block's last doc is ≥ target: the search ends inside it.
+    const docs = this.docs;
+    const base = this.blockBase;
+    let k = i - base;
+    const n = this.blockEnd - base;
+    // Candidates usually land close ahead: try the next few postings before searching.
+    if (k + 4 < n && docs[k + 3] < target) {
+      let lo = k + 4;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (docs[mid] < target) lo = mid + 1;
+        else hi = mid;
+      }
+      k = lo;
+    } else {
+      while (docs[k] < target) k++;
     }
-    this.i = lo;
-    return (this.doc = docs[lo]);
+    this.i = base + k;
+    return (this.doc = docs[k]);
   }
 
   freq(): number {
-    return this.freqs === null ? 1 : this.freqs[this.i];
+    return this.freqs[this.i - this.blockBase];
   }
 
   score(): number {
     return this.scoreAt(this.i, this.doc);
   }
 
-  /** BM25 of posting p (whose doc is `doc`). */
+  /** BM25 of posting p (whose doc is `doc`), which must be in the loaded block. */
   scoreAt(p: number, doc: number): number {
-    const freq = this.freqs === null ? 1 : this.freqs[p];
+    const freq = this.freqs[p - this.blockBase];
     const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
     if (freq === 1) {
       let v = this.tf1[norm];
@@ -183,13 +234,14 @@ export class TermScorer extends Scorer {
 
   /** Positions of the current posting: [from, to) into `positionsArray`. */
   positionRange(): [number, number] {
-    const b = this.blockOf(this.i);
-    let p = this.blockPosStart![b];
-    for (let k = this.start + ((b - this.firstBlock) << BLOCK_SHIFT); k < this.i; k++) p += this.freqs![k];
-    return [p, p + this.freqs![this.i]];
+    const freqs = this.freqs;
+    const k = this.i - this.blockBase;
+    let p = this.blockPosStart![this.loaded];
+    for (let j = 0; j < k; j++) p += freqs[j];
+    return [p, p + freqs[k]];
   }
 
-  get positionsArray(): Uint32Array {
+  get positionsArray(): Uint8Array | Uint16Array | Uint32Array {
     return this.positions!;
   }
 }

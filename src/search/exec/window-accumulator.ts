@@ -32,22 +32,32 @@ export function accumulate(s: TermScorer, windowStart: number, windowEnd: number
   const bits = candidateBits;
   const seen = touched;
   let p = s.i;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    const l = doc - windowStart;
-    const before = a[l];
-    if (before === 0) {
-      seen[count++] = l;
-      bits[l >>> 5] |= 1 << (l & 31);
+  // Block by block: the loaded block holds postings [blockBase, blockEnd).
+  blocks: while (p < end) {
+    s.load(p);
+    const first = s.blockBase;
+    const n = s.blockEnd - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      if (doc >= windowEnd) {
+        p = first + k;
+        break blocks;
+      }
+      const l = doc - windowStart;
+      const before = a[l];
+      if (before === 0) {
+        seen[count++] = l;
+        bits[l >>> 5] |= 1 << (l & 31);
+      }
+      let score: number;
+      if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
+        // the common case: freq 1, table already filled for this norm
+      } else {
+        score = s.scoreAt(first + k, doc);
+      }
+      a[l] = before + score;
     }
-    let score: number;
-    if ((freqs === null || freqs[p] === 1) && norms !== null && (score = tf1[norms[doc]]) === score) {
-      // the common case: freq 1, table already filled for this norm
-    } else {
-      score = s.scoreAt(p, doc);
-    }
-    a[l] = before + score;
+    p = first + n;
   }
   maxScoreStats.postingsScored += p - s.i;
   s.seek(p);
@@ -65,21 +75,30 @@ export function addToCandidates(s: TermScorer, windowStart: number, windowEnd: n
   const bits = candidateBits;
   let p = s.i;
   let scored = 0;
-  for (; p < end; p++) {
-    const doc = docs[p];
-    if (doc >= windowEnd) break;
-    const l = doc - windowStart;
-    if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) {
-      const before = a[l];
-      if (before > 0) {
-        a[l] = before + s.scoreAt(p, doc);
-        scored++;
+  blocks: while (p < end) {
+    s.load(p);
+    const first = s.blockBase;
+    const n = s.blockEnd - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      if (doc >= windowEnd) {
+        p = first + k;
+        break blocks;
       }
-    } else if (counting) {
-      a[l] = SEEN;
-      bits[l >>> 5] |= 1 << (l & 31);
-      touched[count++] = l;
+      const l = doc - windowStart;
+      if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) {
+        const before = a[l];
+        if (before > 0) {
+          a[l] = before + s.scoreAt(first + k, doc);
+          scored++;
+        }
+      } else if (counting) {
+        a[l] = SEEN;
+        bits[l >>> 5] |= 1 << (l & 31);
+        touched[count++] = l;
+      }
     }
+    p = first + n;
   }
   maxScoreStats.postingsScored += scored;
   s.seek(p);

@@ -3,7 +3,7 @@
  * done locally: the coordinator owns the segments). Deleted documents still count until merged
  * away, as in Lucene. Lookups are memoised per request.
  */
-import { decodeFeatureTerm, docFreq, termAt, termOrd, prefixRange, compareCodePoints, type Segment, type SegmentField } from '../../index/index.js';
+import { hasPostings, readTermPostings, docFreq, termAt, termOrd, prefixRange, compareCodePoints, type Segment, type SegmentField } from '../../index/index.js';
 import type { FieldStatistics, StatsSource } from './context.js';
 
 export class SegmentStatsSource implements StatsSource {
@@ -54,19 +54,17 @@ export class SegmentStatsSource implements StatsSource {
     let sum = 0;
     for (const seg of this.segments) {
       const f = seg.fields.get(field);
-      if (!f || !(f.docs || f.features)) continue;
+      if (!f || !hasPostings(f)) continue;
       const ord = termOrd(f, term);
       if (ord < 0) continue;
-      if (f.features) {
-        // Packed feature postings (rank_feature's default pivot sums their weight codes).
-        const { freqs } = decodeFeatureTerm(f, ord);
-        for (let p = 0; p < freqs.length; p++) sum += freqs[p];
+      if (f.totalTermFreq !== null) {
+        sum += f.totalTermFreq[ord];
         continue;
       }
-      const start = f.postingsStart![ord];
-      const end = f.postingsStart![ord + 1];
-      if (!f.freqs) sum += end - start;
-      else for (let p = start; p < end; p++) sum += f.freqs[p];
+      // Feature fields (rank_feature's default pivot sums their weight codes) and fields without freqs.
+      const { docs, freqs } = readTermPostings(f, ord);
+      if (freqs === null) sum += docs.length;
+      else for (let p = 0; p < freqs.length; p++) sum += freqs[p];
     }
     return sum;
   }

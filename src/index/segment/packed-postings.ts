@@ -88,30 +88,64 @@ function put(out: Uint8Array, o: number, width: number, v: number): void {
 }
 
 /**
- * Decodes block `b` (of `n` postings, the last of them `lastDoc`) into docs[0, n) and freqs[0, n).
- * One loop per width, each reading bytes in place.
+ * Decodes the docs of block `b` (of `n` postings, the last of them `lastDoc`) into docs[0, n). One
+ * loop per width, each reading bytes in place.
  */
-export function decodePostingsBlock(pp: PackedPostings, b: number, n: number, lastDoc: number, docs: Int32Array, freqs: Int32Array): void {
+export function decodeBlockDocs(pp: PackedPostings, b: number, n: number, lastDoc: number, docs: Int32Array): void {
   const u8 = pp.bytes;
-  let o = pp.blockOffsets[b];
-  const w = u8[o++];
-  const gapCode = w & 3;
-  const freqCode = w >>> 2;
+  const o = pp.blockOffsets[b] + 1;
+  const gapCode = u8[o - 1] & 3;
   // Gaps k = 0 … n − 2 are stored forwards; the docs are rebuilt from the last one backwards.
   let doc = lastDoc;
   docs[n - 1] = doc;
   if (gapCode === 1) {
     for (let k = n - 2, g = o + k; k >= 0; k--, g--) docs[k] = doc -= u8[g] + 1;
-    o += n - 1;
   } else if (gapCode === 0) {
     for (let k = n - 2; k >= 0; k--) docs[k] = --doc;
   } else if (gapCode === 2) {
     for (let k = n - 2, g = o + 2 * k; k >= 0; k--, g -= 2) docs[k] = doc -= (u8[g] | (u8[g + 1] << 8)) + 1;
-    o += 2 * (n - 1);
   } else {
     for (let k = n - 2, g = o + 4 * k; k >= 0; k--, g -= 4) docs[k] = doc -= ((u8[g] | (u8[g + 1] << 8) | (u8[g + 2] << 16) | (u8[g + 3] << 24)) >>> 0) + 1;
-    o += 4 * (n - 1);
   }
+}
+
+/**
+ * The docs of block `b` from its end down to the first doc ≥ `target` (the block's last doc,
+ * `lastDoc`, must be ≥ target): fills docs[k, n) and returns k. Skipping with `advance` needs no
+ * more — on average half a block — and the docs it leaves are the ones a forward iterator reads next.
+ */
+export function decodeBlockDocsFrom(pp: PackedPostings, b: number, n: number, lastDoc: number, docs: Int32Array, target: number): number {
+  const u8 = pp.bytes;
+  const o = pp.blockOffsets[b] + 1;
+  const gapCode = u8[o - 1] & 3;
+  let doc = lastDoc;
+  docs[n - 1] = doc;
+  let k = n - 1;
+  if (gapCode === 1) {
+    for (let g = o + k - 1; k > 0; k--, g--) {
+      const prev = doc - u8[g] - 1;
+      if (prev < target) break;
+      docs[k - 1] = doc = prev;
+    }
+    return k;
+  }
+  if (gapCode === 0) {
+    for (; k > 0 && doc - 1 >= target; k--) docs[k - 1] = --doc;
+    return k;
+  }
+  decodeBlockDocs(pp, b, n, lastDoc, docs);
+  k = 0;
+  while (docs[k] < target) k++;
+  return k;
+}
+
+/** Decodes the freqs of block `b` (of `n` postings) into freqs[0, n); 1 each for a field without freqs. */
+export function decodeBlockFreqs(pp: PackedPostings, b: number, n: number, freqs: Int32Array): void {
+  const u8 = pp.bytes;
+  const start = pp.blockOffsets[b];
+  const w = u8[start];
+  const freqCode = w >>> 2;
+  let o = start + 1 + (n - 1) * BYTES[w & 3];
   if (freqCode === 0) {
     for (let k = 0; k < n; k++) freqs[k] = 1;
   } else if (freqCode === 1) {
@@ -121,4 +155,10 @@ export function decodePostingsBlock(pp: PackedPostings, b: number, n: number, la
   } else {
     for (let k = 0; k < n; k++, o += 4) freqs[k] = ((u8[o] | (u8[o + 1] << 8) | (u8[o + 2] << 16) | (u8[o + 3] << 24)) >>> 0) + 1;
   }
+}
+
+/** Decodes block `b` (of `n` postings, the last of them `lastDoc`) into docs[0, n) and freqs[0, n). */
+export function decodePostingsBlock(pp: PackedPostings, b: number, n: number, lastDoc: number, docs: Int32Array, freqs: Int32Array): void {
+  decodeBlockDocs(pp, b, n, lastDoc, docs);
+  decodeBlockFreqs(pp, b, n, freqs);
 }

@@ -14,14 +14,17 @@ import {
 import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
 import type { Scorer } from './scorer.js';
 import type { SearchDeadline } from './deadline.js';
-import { TermScorer } from './term-scorer.js';
+import { TermScorer, newBlockBuffers, type BlockBuffers } from './term-scorer.js';
 
 /** Reused freq-1 score tables (TermScorer.tf1): allocating 2 KB per term per query showed up in profiles. */
 const tf1Pool: Float64Array[] = [];
+/** Reused decoded-block buffers (TermScorer.docs / freqs), for the same reason. */
+const blockPool: BlockBuffers[] = [];
 
 export class SegmentSearchContext {
   private readonly caches = new Map<number | string, Float64Array>();
   private readonly tables: Float64Array[] = [];
+  private readonly blocks: BlockBuffers[] = [];
   /** `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting). */
   constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null) {}
 
@@ -32,10 +35,18 @@ export class SegmentSearchContext {
     return t;
   }
 
-  /** Returns pooled tables; the scorers built by this context must not be used afterwards. */
+  blockBuffers(): BlockBuffers {
+    const b = blockPool.pop() ?? newBlockBuffers();
+    this.blocks.push(b);
+    return b;
+  }
+
+  /** Returns pooled tables and buffers; the scorers built by this context must not be used afterwards. */
   release(): void {
     for (const t of this.tables) tf1Pool.push(t);
     this.tables.length = 0;
+    for (const b of this.blocks) blockPool.push(b);
+    this.blocks.length = 0;
   }
 
   /** BM25 norm tables are per field avgdl (and k1, b); one per distinct one per task. */
@@ -50,7 +61,7 @@ export class SegmentSearchContext {
     const field = this.segment.fields.get(exec.field);
     if (!field || !hasPostings(field) || !field.info.hasFreqs) return null;
     const ord = termOrd(field, exec.feature);
-    return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight, exec.fn ?? null);
+    return ord < 0 ? null : new FeatureScorer(field, ord, exec.weight, exec.fn ?? null, this.blockBuffers());
   }
 
   termScorer(exec: TermExec): TermScorer | null {
@@ -58,7 +69,7 @@ export class SegmentSearchContext {
     if (!field || !hasPostings(field)) return null;
     const ord = termOrd(field, exec.term);
     if (ord < 0) return null;
-    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl, exec.k1, exec.b), this.tf1Table());
+    return new TermScorer(field, ord, exec.weight, this.normCache(exec.avgdl, exec.k1, exec.b), this.tf1Table(), this.blockBuffers());
   }
 }
 
@@ -71,7 +82,7 @@ function phraseScorer(exec: PhraseExec, ctx: SegmentSearchContext): Scorer | nul
   const fixed = exec.prefixExpansions ? exec.terms.length - 1 : exec.terms.length;
   const scorerFor = (f: SegmentField, term: string) => {
     const ord = termOrd(f, term);
-    return ord < 0 ? null : new TermScorer(f, ord, 0, cache, ctx.tf1Table());
+    return ord < 0 ? null : new TermScorer(f, ord, 0, cache, ctx.tf1Table(), ctx.blockBuffers());
   };
   for (let i = 0; i < fixed; i++) {
     const s = scorerFor(field, exec.terms[i]);

@@ -57,6 +57,7 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
   let scored = 0;
   blocks: while (p < end) {
     s.load(p);
+    if (essential) s.loadFreqs();
     const first = s.blockBase;
     const n = s.blockEnd - first;
     for (let k = p - first; k < n; k++) {

@@ -11,7 +11,7 @@
  */
 import { BLOCK_SIZE, accumulateLinear, decodeFeatureBlock, decodeFeatureWeight, type FeaturePostings, type SegmentField } from '../../index/index.js';
 import type { FeatureFunction } from '../plan/exec-nodes.js';
-import { TermScorer } from './term-scorer.js';
+import { TermScorer, type BlockBuffers } from './term-scorer.js';
 
 /** Feature postings have no norms: the BM25 tables the base class keeps stay unused. */
 const NO_TABLE = new Float64Array(256);
@@ -24,18 +24,20 @@ export class FeatureScorer extends TermScorer {
   private readonly pivotPa: number;
   private readonly packedFeatures: FeaturePostings | null;
 
-  constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null) {
-    super(field, ord, weight, NO_TABLE, NO_TABLE);
+  constructor(field: SegmentField, ord: number, weight: number, readonly fn: FeatureFunction | null = null, block?: BlockBuffers) {
+    super(field, ord, weight, NO_TABLE, NO_TABLE, block);
     this.pivotPa = fn?.kind === 'sigmoid' ? Math.pow(fn.pivot, fn.exponent) : NaN;
     this.packedFeatures = field.features;
   }
 
   protected override decodeBlock(b: number, first: number, n: number): void {
-    if (this.packedFeatures !== null) decodeFeatureBlock(this.packedFeatures, b, n, this.docs, this.freqs, 0);
-    else super.decodeBlock(b, first, n);
+    if (this.packedFeatures === null) return super.decodeBlock(b, first, n);
+    decodeFeatureBlock(this.packedFeatures, b, n, this.docs, this.freqs, 0);
+    this.freqsBlock = b;
   }
 
   override scoreAt(p: number): number {
+    // Feature blocks decode docs and weights together (freqsBlock is always the loaded block).
     return this.scoreFreq(this.freqs[p - this.blockBase]);
   }
 

@@ -102,6 +102,7 @@ function essentialOnly(
   // Block by block: the lead's loaded block holds postings [blockBase, blockEnd).
   blocks: while (p < end) {
     lead.load(p);
+    lead.loadFreqs();
     const first = lead.blockBase;
     const n = lead.blockEnd - first;
     for (let k = p - first; k < n; k++) {

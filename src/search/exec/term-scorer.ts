@@ -3,11 +3,21 @@
  * norm, block-skipping `advance` (per-block last doc ids), block-max score bounds for pruning, and
  * positions for phrase matching.
  */
-import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodePostingsBlock, type PackedPostings, type SegmentField } from '../../index/index.js';
+import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsFrom, decodeBlockFreqs, type PackedPostings, type SegmentField } from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
 const BLOCK_SHIFT = Math.log2(BLOCK_SIZE);
+
+/** A scorer's decoded block (see TermScorer.docs); pooled per search by SegmentSearchContext. */
+export interface BlockBuffers {
+  readonly docs: Int32Array;
+  readonly freqs: Int32Array;
+}
+
+export function newBlockBuffers(): BlockBuffers {
+  return { docs: new Int32Array(BLOCK_SIZE), freqs: new Int32Array(BLOCK_SIZE) };
+}
 
 export class TermScorer extends Scorer {
   /**
@@ -15,12 +25,19 @@ export class TermScorer extends Scorer {
    * [p − blockBase] while blockBase ≤ p < blockEnd. Always Int32Arrays, whatever the segment's
    * encoding, so the scoring loops that read them stay monomorphic. Fields without freqs read 1.
    */
-  readonly docs = new Int32Array(BLOCK_SIZE);
-  readonly freqs = new Int32Array(BLOCK_SIZE);
+  readonly docs: Int32Array;
+  readonly freqs: Int32Array;
   blockBase = 0;
   blockEnd = 0;
   /** The loaded block, −1 before the first. */
   protected loaded = -1;
+  /**
+   * The block whose freqs `freqs` holds: packed blocks decode their freqs only when asked
+   * (loadFreqs, scoreAt, freq), since skipping with `advance` reads docs alone.
+   */
+  protected freqsBlock = -1;
+  /** docs[k] is decoded for k ≥ validFrom (advance decodes a packed block only from its target on). */
+  private validFrom = 0;
   readonly norms: Uint8Array | null;
   readonly start: number;
   readonly end: number;
@@ -54,9 +71,13 @@ export class TermScorer extends Scorer {
     readonly cache: Float64Array,
     /** A 256-entry table filled with NaN, owned by this scorer while it lives (see tf1 above). */
     tf1: Float64Array,
+    /** Owned by this scorer while it lives (allocating them per scorer showed in short queries' latency). */
+    block: BlockBuffers = newBlockBuffers(),
   ) {
     super();
     this.tf1 = tf1;
+    this.docs = block.docs;
+    this.freqs = block.freqs;
     this.packed = field.postings;
     this.flatDocs = field.docs;
     this.flatFreqs = field.freqs;
@@ -77,7 +98,7 @@ export class TermScorer extends Scorer {
   /** Makes the block holding posting p (start ≤ p < end) the loaded one. */
   load(p: number): void {
     const b = this.firstBlock + ((p - this.start) >> BLOCK_SHIFT);
-    if (b !== this.loaded) this.loadBlock(b);
+    if (b !== this.loaded || p - this.blockBase < this.validFrom) this.loadBlock(b);
   }
 
   protected loadBlock(b: number): void {
@@ -87,12 +108,31 @@ export class TermScorer extends Scorer {
     this.loaded = b;
     this.blockBase = first;
     this.blockEnd = first + n;
+    this.validFrom = 0;
   }
 
-  /** Fills docs / freqs [0, n) with block b, whose first posting is `first`. */
+  /** Loads block b for `advance(target)` (its last doc ≥ target); returns the index of the first doc ≥ target. */
+  private loadBlockFor(b: number, target: number): number {
+    const first = this.start + ((b - this.firstBlock) << BLOCK_SHIFT);
+    const n = Math.min(BLOCK_SIZE, this.end - first);
+    this.loaded = b;
+    this.blockBase = first;
+    this.blockEnd = first + n;
+    if (this.packed !== null) {
+      this.freqsBlock = -1;
+      return (this.validFrom = decodeBlockDocsFrom(this.packed, b, n, this.blockLastDoc[b], this.docs, target));
+    }
+    this.decodeBlock(b, first, n);
+    this.validFrom = 0;
+    let k = 0;
+    while (this.docs[k] < target) k++;
+    return k;
+  }
+
+  /** Fills docs [0, n) with block b, whose first posting is `first` (and freqs, unless packed: see freqsBlock). */
   protected decodeBlock(b: number, first: number, n: number): void {
     if (this.packed !== null) {
-      decodePostingsBlock(this.packed, b, n, this.blockLastDoc[b], this.docs, this.freqs);
+      decodeBlockDocs(this.packed, b, n, this.blockLastDoc[b], this.docs);
       return;
     }
     const docs = this.docs;
@@ -102,6 +142,15 @@ export class TermScorer extends Scorer {
     for (let k = 0; k < n; k++) docs[k] = flatDocs[first + k];
     if (flatFreqs !== null) for (let k = 0; k < n; k++) freqs[k] = flatFreqs[first + k];
     else for (let k = 0; k < n; k++) freqs[k] = 1;
+    this.freqsBlock = b;
+  }
+
+  /** Makes `freqs` hold the loaded block's freqs. */
+  loadFreqs(): void {
+    if (this.freqsBlock !== this.loaded) {
+      decodeBlockFreqs(this.packed!, this.loaded, this.blockEnd - this.blockBase, this.freqs);
+      this.freqsBlock = this.loaded;
+    }
   }
 
   /** Positions the scorer on posting index p (p = end: exhausted). */
@@ -142,8 +191,12 @@ export class TermScorer extends Scorer {
         this.i = end;
         return (this.doc = NO_MORE_DOCS);
       }
-      if (b !== this.loaded) this.loadBlock(b);
-      if (i < this.blockBase) i = this.blockBase;
+      if (b !== this.loaded) {
+        // A new block: decoded from its end down to the target, which it finds on the way.
+        const k = this.loadBlockFor(b, target);
+        this.i = this.blockBase + k;
+        return (this.doc = this.docs[k]);
+      }
     }
     // The loaded block's last doc is ≥ target: the search ends inside it.
     const docs = this.docs;
@@ -168,6 +221,7 @@ export class TermScorer extends Scorer {
   }
 
   freq(): number {
+    this.loadFreqs();
     return this.freqs[this.i - this.blockBase];
   }
 
@@ -177,6 +231,7 @@ export class TermScorer extends Scorer {
 
   /** BM25 of posting p (whose doc is `doc`), which must be in the loaded block. */
   scoreAt(p: number, doc: number): number {
+    if (this.freqsBlock !== this.loaded) this.loadFreqs();
     const freq = this.freqs[p - this.blockBase];
     const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
     if (freq === 1) {
@@ -234,6 +289,7 @@ export class TermScorer extends Scorer {
 
   /** Positions of the current posting: [from, to) into `positionsArray`. */
   positionRange(): [number, number] {
+    this.loadFreqs();
     const freqs = this.freqs;
     const k = this.i - this.blockBase;
     let p = this.blockPosStart![this.loaded];

@@ -35,6 +35,7 @@ export function accumulate(s: TermScorer, windowStart: number, windowEnd: number
   // Block by block: the loaded block holds postings [blockBase, blockEnd).
   blocks: while (p < end) {
     s.load(p);
+    s.loadFreqs();
     const first = s.blockBase;
     const n = s.blockEnd - first;
     for (let k = p - first; k < n; k++) {

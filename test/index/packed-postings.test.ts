@@ -28,7 +28,11 @@ const boundaryFreq = fc.constantFrom(1, 2, 255, 256, 257, 65535, 65536, 65537, 1
 const termPostings = fc.array(
   fc.record({
     gaps: fc.array(fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 300 }), boundaryGap), { minLength: 1, maxLength: 300 }),
-    freqs: fc.array(fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 300 }), boundaryFreq), { minLength: 1, maxLength: 300 }),
+    freqs: fc.oneof(
+      fc.array(fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 300 }), boundaryFreq), { minLength: 1, maxLength: 300 }),
+      // mostly 1 (short text): the sparse bitmap form, with exceptions up to its limit of 257 and past it
+      fc.array(fc.oneof({ weight: 12, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constantFrom(2, 3, 256, 257, 258) }), { minLength: 1, maxLength: 300 }),
+    ),
   }),
   { minLength: 1, maxLength: 5 },
 );
@@ -89,6 +93,19 @@ describe('packed postings codec', () => {
     // gaps of 3 (stored as 2: one byte), no freq bytes, a widths byte per block; the lone posting: its widths byte only
     expect(packed.blockOffsets[10]).toBe(10 * (1 + BLOCK_SIZE - 1));
     expect(packed.bytes.byteLength - packed.blockOffsets[10]).toBe(1);
+  });
+
+  it('stores mostly-1 freqs as a bitmap of the others', () => {
+    const docs = Uint32Array.from({ length: BLOCK_SIZE }, (_, i) => i * 2);
+    const freqs = Uint32Array.from({ length: BLOCK_SIZE }, (_, i) => (i % 13 === 0 ? 2 + (i % 200) : 1));
+    const packed = encodePostings(Uint32Array.of(0, BLOCK_SIZE), 1, Uint32Array.of(0, 1), docs, freqs);
+    const exceptions = freqs.filter((f) => f > 1).length;
+    // widths byte, 127 one-byte gaps, a 16-byte bitmap and a byte per freq > 1
+    expect(packed.bytes.byteLength).toBe(1 + (BLOCK_SIZE - 1) + BLOCK_SIZE / 8 + exceptions);
+    const d = new Int32Array(BLOCK_SIZE);
+    const f = new Int32Array(BLOCK_SIZE);
+    decodePostingsBlock(packed, 0, BLOCK_SIZE, docs[BLOCK_SIZE - 1], d, f);
+    expect([...f]).toEqual([...freqs]);
   });
 });
 

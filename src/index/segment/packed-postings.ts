@@ -7,13 +7,16 @@
  *
  * A block starts at byte PostingBlockOffsets[b] of the field's PostingPacked section:
  *
- *   [widths u8: gap width code in bits 0–1, freq width code in bits 2–3]
+ *   [widths u8: gap width code in bits 0–1, freq width code in bits 2–3, SPARSE_FREQS bit 4]
  *   [(n − 1) × (docs[k + 1] − docs[k] − 1), k = 0 … n − 2, gap width each]
  *   [n × (freq − 1), freq width each]
+ *     or with SPARSE_FREQS: [bitmap of the postings whose freq > 1, ⌈n / 8⌉ bytes] [their freq − 2, a byte each]
  *
  * Width codes 0, 1, 2, 3 mean 0, 1, 2, 4 bytes (little-endian, unaligned): a block of consecutive
  * docs stores no gaps, a block whose freqs are all 1 (and every block of a field without freqs)
- * no freqs. The block's last doc is already in BlockLastDoc (for skipping), so the docs are rebuilt
+ * no freqs. Most postings of short text have freq 1, so a block whose freqs are mostly 1 (and at
+ * most 257) stores them as a bitmap of the exceptions when that is smaller: ~0.2 bytes a posting
+ * instead of 1. The block's last doc is already in BlockLastDoc (for skipping), so the docs are rebuilt
  * backwards from it and a term of one posting costs a single byte here.
  *
  * Readers decode a block into a small reused Int32Array (TermScorer), so the scoring loops read one
@@ -29,6 +32,8 @@ export interface PackedPostings {
 }
 
 const BYTES = [0, 1, 2, 4];
+/** Widths-byte flag: freqs as a bitmap of the postings with freq > 1 plus their freq − 2 in a byte each. */
+const SPARSE_FREQS = 16;
 const codeFor = (max: number) => (max === 0 ? 0 : max < 0x100 ? 1 : max < 0x10000 ? 2 : 3);
 
 /**
@@ -47,18 +52,24 @@ export function encodePostings(postingsStart: Uint32Array, termCount: number, bl
       const last = Math.min(p + BLOCK_SIZE, end);
       let maxGap = 0;
       let maxFreq = 0;
+      let above1 = 0;
       for (let i = p + 1; i < last; i++) {
         const gap = docs[i] - docs[i - 1] - 1;
         if (gap > maxGap) maxGap = gap;
       }
       if (freqs !== null) {
-        for (let i = p; i < last; i++) if (freqs[i] - 1 > maxFreq) maxFreq = freqs[i] - 1;
+        for (let i = p; i < last; i++) {
+          if (freqs[i] - 1 > maxFreq) maxFreq = freqs[i] - 1;
+          if (freqs[i] > 1) above1++;
+        }
       }
+      const n = last - p;
       const gapCode = codeFor(maxGap);
       const freqCode = codeFor(maxFreq);
-      widths[b] = gapCode | (freqCode << 2);
+      const sparse = maxFreq > 0 && maxFreq <= 256 && ((n + 7) >>> 3) + above1 < n * BYTES[freqCode];
+      widths[b] = gapCode | (freqCode << 2) | (sparse ? SPARSE_FREQS : 0);
       blockOffsets[b] = bytes;
-      bytes += 1 + (last - p - 1) * BYTES[gapCode] + (last - p) * BYTES[freqCode];
+      bytes += 1 + (n - 1) * BYTES[gapCode] + (sparse ? ((n + 7) >>> 3) + above1 : n * BYTES[freqCode]);
     }
   }
   blockOffsets[blocks] = bytes;
@@ -68,11 +79,20 @@ export function encodePostings(postingsStart: Uint32Array, termCount: number, bl
     for (let b = blockStart[t], p = postingsStart[t]; p < end; b++, p += BLOCK_SIZE) {
       const last = Math.min(p + BLOCK_SIZE, end);
       const gapWidth = BYTES[widths[b] & 3];
-      const freqWidth = BYTES[widths[b] >>> 2];
+      const freqWidth = BYTES[(widths[b] >>> 2) & 3];
       let o = blockOffsets[b];
       out[o++] = widths[b];
       if (gapWidth > 0) for (let i = p + 1; i < last; i++, o += gapWidth) put(out, o, gapWidth, docs[i] - docs[i - 1] - 1);
-      if (freqWidth > 0) for (let i = p; i < last; i++, o += freqWidth) put(out, o, freqWidth, freqs![i] - 1);
+      if ((widths[b] & SPARSE_FREQS) !== 0) {
+        let v = o + ((last - p + 7) >>> 3);
+        for (let i = p; i < last; i++) {
+          if (freqs![i] === 1) continue;
+          out[o + ((i - p) >>> 3)] |= 1 << ((i - p) & 7);
+          out[v++] = freqs![i] - 2;
+        }
+      } else if (freqWidth > 0) {
+        for (let i = p; i < last; i++, o += freqWidth) put(out, o, freqWidth, freqs![i] - 1);
+      }
     }
   }
   return { blockOffsets, bytes: out };
@@ -144,9 +164,21 @@ export function decodeBlockFreqs(pp: PackedPostings, b: number, n: number, freqs
   const u8 = pp.bytes;
   const start = pp.blockOffsets[b];
   const w = u8[start];
-  const freqCode = w >>> 2;
+  const freqCode = (w >>> 2) & 3;
   let o = start + 1 + (n - 1) * BYTES[w & 3];
-  if (freqCode === 0) {
+  if ((w & SPARSE_FREQS) !== 0) {
+    for (let k = 0; k < n; k++) freqs[k] = 1;
+    const bitmapBytes = (n + 7) >>> 3;
+    let v = o + bitmapBytes;
+    for (let i = 0; i < bitmapBytes; i++) {
+      let bits = u8[o + i];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        freqs[(i << 3) + 31 - Math.clz32(low)] = u8[v++] + 2;
+        bits ^= low;
+      }
+    }
+  } else if (freqCode === 0) {
     for (let k = 0; k < n; k++) freqs[k] = 1;
   } else if (freqCode === 1) {
     for (let k = 0; k < n; k++, o++) freqs[k] = u8[o] + 1;

@@ -94,7 +94,13 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
       sortValues: result.sortValues ? result.sortValues[h] : null,
     });
   }
-  return { ...result, rendered: renderHits(page, req.fetch.spec) };
+  const rendered = renderHits(page, req.fetch.spec);
+  // Spelled out: a spread followed by another property gets a fresh hidden class per call in V8.
+  // (Suggestions and aggregation partials are added after the fetch, in searchShard.)
+  return {
+    totalHits: result.totalHits, totalRelation: result.totalRelation, maxScore: result.maxScore, hits: result.hits, sortValues: result.sortValues,
+    terminatedEarly: result.terminatedEarly, timedOut: result.timedOut, rendered,
+  };
 }
 
 /**

@@ -69,10 +69,10 @@ function readSystemTicks(): SystemTicks | undefined {
   return { busy: f[0] + f[1] + f[2] + f[5] + f[6], steal: f[7] ?? 0 };
 }
 
-/** utime + stime of a process in ticks, or undefined once it has exited. */
-function readProcessTicks(pid: number): number | undefined {
+/** utime + stime of a process (or, with `tid`, of one of its threads) in ticks, or undefined once it has exited. */
+function readProcessTicks(pid: number, tid?: number): number | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const text = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'latin1');
     // The command name may contain spaces and parentheses: fields are counted after the last ')'.
     const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return Number(rest[11]) + Number(rest[12]); // fields 14 (utime) and 15 (stime)
@@ -87,6 +87,16 @@ function readProcessTicks(pid: number): number | undefined {
  */
 export function processCpuSeconds(pid: number): number | undefined {
   const ticks = readProcessTicks(pid);
+  return ticks === undefined ? undefined : ticks / clkTck();
+}
+
+/**
+ * CPU seconds one thread of a process has used so far (`tid` = `pid` is its main thread), or
+ * undefined once it has exited: splits a server's cost between its event loop and the rest (search
+ * workers, V8's compiler and GC threads).
+ */
+export function threadCpuSeconds(pid: number, tid: number): number | undefined {
+  const ticks = readProcessTicks(pid, tid);
   return ticks === undefined ? undefined : ticks / clkTck();
 }
 

@@ -208,6 +208,11 @@ export class IndicesService {
   }
 
   resolve(expression: string | undefined, options?: ResolveOptions): IndexService[] {
+    // The common case, one existing index named as it is: what resolveIndexExpression answers for
+    // it, without sorting every index name and building the alias table per search. An index
+    // named directly is never filtered by an alias (searchQuery), so it is not recorded.
+    const named = expression === undefined ? undefined : this.indices.get(expression);
+    if (named !== undefined && !expression!.includes(',') && !expression!.includes('*')) return [named];
     const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table()).map((n) => this.indices.get(n)!);
     this.resolvedFrom.set(out, expression);
     return out;

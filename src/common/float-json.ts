@@ -18,19 +18,21 @@ export function float32ToJson(x: number): string {
   if (e - 8 >= -22 && e <= 22) {
     let lo = 1;
     let hi = 9;
-    let best = '';
+    // The number, printed once at the end: printing every candidate that reads back cost as much
+    // as the search itself (a page prints a dozen scores).
+    let best = NaN;
     while (lo <= hi) {
       const p = (lo + hi) >>> 1;
       const k = p - 1 - e; // scale exponent
       const y = k >= 0 ? Math.round(x * POW10[k]) / POW10[k] : Math.round(x / POW10[-k]) * POW10[-k];
       if (Math.fround(y) === x) {
-        best = String(y);
+        best = y;
         hi = p - 1;
       } else {
         lo = p + 1;
       }
     }
-    if (best !== '') return best;
+    if (!Number.isNaN(best)) return String(best);
   }
   for (let p = 1; p <= 9; p++) {
     const s = x.toPrecision(p);

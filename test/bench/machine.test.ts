@@ -1,6 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { latencyStats, machineInfo, startCpuProbe } from '../../src/cli/report/machine.js';
+import { latencyStats, machineInfo, processCpuSeconds, startCpuProbe, threadCpuSeconds } from '../../src/cli/report/machine.js';
 
 describe('latencyStats', () => {
   it('takes nearest-rank percentiles, mean and max', () => {
@@ -29,6 +30,28 @@ describe('startCpuProbe', () => {
     expect(r.ownCores).toBeLessThan(1.5);
     expect(r.busyCores).toBeGreaterThan(0.25);
     expect(r.otherCores).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('threadCpuSeconds', () => {
+  it.skipIf(process.platform !== 'linux')('splits the process\'s CPU by thread: the threads add up to the process', () => {
+    // Spin wherever this test runs (vitest may run it off the process's main thread).
+    const until = performance.now() + 200;
+    let x = 0;
+    while (performance.now() < until) x += Math.sqrt(x + 1);
+    const all = processCpuSeconds(process.pid)!;
+    const threads = readdirSync(`/proc/${process.pid}/task`).map((tid) => threadCpuSeconds(process.pid, Number(tid)) ?? 0);
+    const sum = threads.reduce((a, b) => a + b, 0);
+    expect(x).toBeGreaterThan(0);
+    expect(threadCpuSeconds(process.pid, process.pid)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...threads)).toBeLessThanOrEqual(all + 0.02);
+    // Threads that exited took their time with them; ticks are 10 ms and both reads are not at one instant.
+    expect(sum).toBeLessThanOrEqual(all + 0.05);
+    expect(sum).toBeGreaterThan(0);
+  });
+
+  it('is undefined for a thread that does not exist', () => {
+    expect(threadCpuSeconds(process.pid, 2 ** 30)).toBeUndefined();
   });
 });
 

@@ -7,14 +7,18 @@
  * runs in the same run; its queries/s are compared with `_search`'s (target ≥ 2×).
  *
  *   node dist/bench/http-search.js [--duration 10] [--docs 200000]
- *   node dist/bench/http-search.js --baseline /path/to/other/dist [--baseline-name NAME] [--rounds 3]
+ *   node dist/bench/http-search.js --baseline /path/to/other/dist [--baseline-name NAME] [--rounds 3] [--rate 300]
  *
  * Every run reports the server's CPU per request (all threads, and its main thread alone, from
  * /proc): on a machine the load generator shares, that cost decides req/s, and it holds up far
  * better than req/s when other work runs meanwhile. With `--baseline`, a second server from another
  * build (a `dist/` directory, e.g. main's) holds the same corpus, and the runs alternate between the
  * two builds round by round (the order flips every round); the section `http-search-ab` gets the
- * medians over the rounds, the plain `http-search` section is left alone.
+ * medians over the rounds, the plain `http-search` section is left alone. `--rate N` offers both
+ * builds the same N requests/s (autocannon's overallRate) instead of as many as they take: on a
+ * machine other jobs load, a starved server batches less and pays more per request, so unpaced
+ * CPU per request tracks the load of the moment; paced below what both sustain, the builds do the
+ * same work at the same batching and their CPU per request compares (req/s ratios are then void).
  */
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,12 +33,14 @@ import { bulkBodies, bulkLoad, startProcess, startThreadsearch, type ServerProce
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string' }, docs: { type: 'string' }, baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' },
+    duration: { type: 'string' }, docs: { type: 'string' }, baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, rate: { type: 'string' },
   },
 });
 const DURATION = Number(values.duration ?? 10);
 const DOCS = Number(values.docs ?? 200_000);
 const ROUNDS = Number(values.rounds ?? 3);
+/** Offered `_search` requests/s in A/B mode (`_msearch` gets a tenth); undefined: as fast as the server answers. */
+const RATE = values.rate === undefined ? undefined : Number(values.rate);
 const MSEARCH_QUERIES = 10;
 
 interface Run {
@@ -61,6 +67,7 @@ function cpuNow(pid: number): { all: number; main: number } {
 
 async function cannon(
   target: string, build: string, round: number, url: string, connections: number, body: (() => string) | null, pid: number, contentType = 'application/json',
+  overallRate?: number,
 ): Promise<Run> {
   const probe = startCpuProbe({ pids: [pid] });
   const cpu0 = cpuNow(pid);
@@ -68,6 +75,7 @@ async function cannon(
     url,
     connections,
     duration: DURATION,
+    ...(overallRate === undefined ? {} : { overallRate }),
     requests: [
       body
         ? { method: 'POST', headers: { 'content-type': contentType }, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body() }) }
@@ -163,8 +171,11 @@ try {
       for (const connections of [10, 100]) {
         runs.push(await cannon('fastify hello-world', '', round, hello.url, connections, null, hello.pid));
         for (const { build, server } of order) {
-          runs.push(await cannon('threadsearch _search', build, round, `${server.url}/bench/_search`, connections, searchBody, server.pid));
-          runs.push(await cannon(`threadsearch _msearch ×${MSEARCH_QUERIES}`, build, round, `${server.url}/bench/_msearch`, connections, msearchBody, server.pid, 'application/x-ndjson'));
+          runs.push(await cannon('threadsearch _search', build, round, `${server.url}/bench/_search`, connections, searchBody, server.pid, undefined, RATE));
+          runs.push(await cannon(
+            `threadsearch _msearch ×${MSEARCH_QUERIES}`, build, round, `${server.url}/bench/_msearch`, connections, msearchBody, server.pid, 'application/x-ndjson',
+            RATE === undefined ? undefined : RATE / MSEARCH_QUERIES,
+          ));
         }
       }
     }
@@ -207,9 +218,11 @@ try {
       rows,
     );
     console.log(table);
-    writeResult('http-search-ab', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, baseline: base.dist }, runs, summary, otherCores });
+    const scenario = RATE === undefined ? 'http-search-ab' : 'http-search-ab-paced';
+    writeResult(scenario, { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, baseline: base.dist, rate: RATE ?? null }, runs, summary, otherCores });
+    const paced = RATE === undefined ? '' : `Paced: both builds were offered ${RATE} \`_search\` requests/s (and ${RATE / MSEARCH_QUERIES} \`_msearch\` requests/s), so their CPU per request compares at equal batching; the req/s columns only say whether they kept up.`;
     if (DOCS === 200_000) {
-      updateBenchmarksMd('http-search-ab', table, `This build against \`${base.build}\` (\`${base.dist}\`), both holding the 200k-doc corpus in one force-merged segment, the \`_search\` and \`_msearch\` runs of \`http-search\` (${DURATION} s each) alternated between the builds over ${ROUNDS} rounds, the order flipped every round; medians over the rounds (ratios per round against that round's hello-world, ${Math.round(helloRps)} req/s and ${Math.round(helloCpu)} µs of CPU per request at 10 connections). Server CPU is every thread of the server process (/proc), the main thread's share beside it; worst otherCores ${otherCores.toFixed(2)}${otherCores > 0.5 ? ': a loaded machine, compare the builds row by row rather than the absolute figures' : ''}. Run: \`node dist/bench/http-search.js --baseline /path/to/dist\`.`);
+      updateBenchmarksMd(scenario, table, `This build against \`${base.build}\` (\`${base.dist}\`), both holding the 200k-doc corpus in one force-merged segment, the \`_search\` and \`_msearch\` runs of \`http-search\` (${DURATION} s each) alternated between the builds over ${ROUNDS} rounds, the order flipped every round; medians over the rounds (ratios per round against that round's hello-world, ${Math.round(helloRps)} req/s and ${Math.round(helloCpu)} µs of CPU per request at 10 connections). Server CPU is every thread of the server process (/proc), the main thread's share beside it; worst otherCores ${otherCores.toFixed(2)}${otherCores > 0.5 ? ': a loaded machine, compare the builds row by row rather than the absolute figures' : ''}. ${paced}${paced === '' ? '' : ' '}Run: \`node dist/bench/http-search.js --baseline /path/to/dist${RATE === undefined ? '' : ` --rate ${RATE}`}\`.`);
     }
   }
 } finally {

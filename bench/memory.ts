@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
+import { smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
 const SIZES = (values.docs ?? '50000,200000,1000000').split(',').map(Number);
@@ -37,6 +38,9 @@ interface Row {
   peakOverall: number;
   bytesPerDoc: number;
   breakdown: Record<string, number>;
+  /** /proc/<pid>/smaps after flush (absent in runs stored before it was recorded). */
+  smaps?: SmapsBreakdown;
+  smapsIdle?: SmapsBreakdown;
 }
 
 async function measure(docs: number): Promise<Row> {
@@ -46,6 +50,7 @@ async function measure(docs: number): Promise<Row> {
     const call = jsonCaller(server.url);
     await new Promise((r) => setTimeout(r, 500));
     const idle = procMemory(server.pid).rss;
+    const smapsIdle = smapsBreakdown(server.pid);
     await call('PUT', '/mem', { mappings: { properties: { text: { type: 'text' }, n: { type: 'integer' } } } });
     let sourceBytes = 0;
     const bodies: string[] = [];
@@ -72,15 +77,21 @@ async function measure(docs: number): Promise<Row> {
     // Let the workers drop the merged-away segments and the GC settle before reading RSS.
     await new Promise((r) => setTimeout(r, 3000));
     const { rss, hwm } = procMemory(server.pid);
+    const smaps = smapsBreakdown(server.pid);
     const stats = await call('GET', '/_nodes/stats/indices,process,jvm');
     const node = Object.values(stats.nodes as Record<string, any>)[0];
     const breakdown = flatten(node.indices?.segments ?? {}, 'segments');
     Object.assign(breakdown, flatten(node.process?.mem ?? {}, 'process.mem'), flatten(node.jvm?.mem ?? {}, 'jvm.mem'));
     const row: Row = {
-      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown,
+      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, smaps, smapsIdle,
     };
     console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc`);
     for (const [k, v] of Object.entries(breakdown)) if (typeof v === 'number' && v > MB) console.log(`  ${k}: ${formatNumber(v / MB)} MB`);
+    for (const [name, sm] of [['idle', smapsIdle], ['after flush', smaps]] as const) {
+      const { top, ...sums } = sm;
+      console.log(`  smaps ${name}: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB`);
+      console.log(`    top anonymous: ${top.map((m) => `${formatNumber(m.rss / MB)}/${formatNumber(m.size / MB)}`).join(' ')} (RSS/size MB)`);
+    }
     return row;
   } finally {
     await server.stop();

@@ -38,16 +38,30 @@ export function encodeChecksummed(kind: FileKind, payload: Uint8Array): Uint8Arr
 
 /** The verified payload of a file's bytes. */
 export function decodeChecksummed(file: string, kind: FileKind, bytes: Buffer): Buffer {
-  if (bytes.length < FILE_HEADER_BYTES) throw new CorruptFileError(file, `truncated: ${bytes.length} bytes, shorter than the header`);
-  if (bytes.readUInt32LE(0) !== FILE_MAGIC) throw new CorruptFileError(file, 'bad magic number');
-  const version = bytes.readUInt32LE(4);
-  if (version !== FILE_FORMAT_VERSION) throw new CorruptFileError(file, `unsupported format version ${version}`);
-  if (bytes.readUInt32LE(8) !== kind) throw new CorruptFileError(file, `wrong file kind ${bytes.readUInt32LE(8)}`);
-  const length = bytes.readDoubleLE(12);
   const payload = bytes.subarray(FILE_HEADER_BYTES);
+  verifyChecksummed(file, kind, bytes.subarray(0, FILE_HEADER_BYTES), payload);
+  return payload;
+}
+
+/**
+ * Checks a file's header against the kind expected and its payload (read separately, e.g. straight
+ * into a SharedArrayBuffer) against the header's length and checksum.
+ */
+export function verifyChecksummed(file: string, kind: FileKind, header: Uint8Array, payload: Uint8Array): void {
+  if (header.length < FILE_HEADER_BYTES) throw new CorruptFileError(file, `truncated: ${header.length} bytes, shorter than the header`);
+  const view = new DataView(header.buffer, header.byteOffset, FILE_HEADER_BYTES);
+  if (view.getUint32(0, true) !== FILE_MAGIC) throw new CorruptFileError(file, 'bad magic number');
+  const version = view.getUint32(4, true);
+  if (version !== FILE_FORMAT_VERSION) throw new CorruptFileError(file, `unsupported format version ${version}`);
+  if (view.getUint32(8, true) !== kind) throw new CorruptFileError(file, `wrong file kind ${view.getUint32(8, true)}`);
+  const length = payloadLength(header);
   if (payload.length !== length) throw new CorruptFileError(file, `truncated: payload is ${payload.length} bytes, header says ${length}`);
-  const expected = bytes.readUInt32LE(20);
+  const expected = view.getUint32(20, true);
   const actual = checksum(payload);
   if (actual !== expected) throw new CorruptFileError(file, `checksum mismatch (expected ${expected.toString(16)}, found ${actual.toString(16)})`);
-  return payload;
+}
+
+/** The payload length a header declares (unchecked). */
+export function payloadLength(header: Uint8Array): number {
+  return new DataView(header.buffer, header.byteOffset, FILE_HEADER_BYTES).getFloat64(12, true);
 }

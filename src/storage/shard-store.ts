@@ -4,10 +4,10 @@
  * `checkpoint`; recovery loads those and replays the translog's later ops.
  */
 import { mkdirSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir, writeFileAtomic } from './atomic-file.js';
-import { CorruptFileError, decodeChecksummed, encodeChecksummed, FileKind } from './checksummed-file.js';
+import { CorruptFileError, decodeChecksummed, encodeChecksummed, FILE_HEADER_BYTES, FileKind, verifyChecksummed } from './checksummed-file.js';
 import { Translog, type TranslogOptions, type TranslogReadReport } from './translog.js';
 
 export const COMMIT_VERSION = 1;
@@ -35,14 +35,28 @@ export function liveDocsFileName(generation: number, liveGeneration: number): st
   return `live-${generation}-${liveGeneration}.tlive`;
 }
 
-/** A segment's bytes as written to its file (Node's fs writes refuse shared memory: a copy). */
+/**
+ * A segment's bytes as written to its file: a view, not a copy. Segments are immutable once built, so
+ * the write may read them while other threads search them; a copy used to double the segment in RSS
+ * until the main thread's next GC, which an idle server does not run (issue 22: 637 MB at 1M docs).
+ */
 export function segmentPayload(sab: SharedArrayBuffer): Uint8Array {
-  return new Uint8Array(sab).slice();
+  return new Uint8Array(sab);
 }
 
 /** A live-docs bitset's bytes as written to its file (a copy, as above). */
 export function liveDocsPayload(bits: Uint32Array): Uint8Array {
   return new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength).slice();
+}
+
+/** Reads `into.length` bytes from `position` (a short read is a truncated file). */
+async function readFully(fh: FileHandle, into: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < into.length) {
+    const { bytesRead } = await fh.read(into, done, into.length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
 }
 
 export class ShardStore {
@@ -131,12 +145,31 @@ export class ShardStore {
     return file;
   }
 
-  /** A segment file's bytes in a new SharedArrayBuffer; throws CorruptFileError when damaged. */
+  /**
+   * A segment file's bytes in a new SharedArrayBuffer, read straight into it (a Buffer in between
+   * would double the segment in RSS until the next GC); throws CorruptFileError when damaged.
+   */
   async readSegment(file: string): Promise<SharedArrayBuffer> {
-    const payload = await this.readVerified(file, FileKind.Segment);
-    const sab = new SharedArrayBuffer(payload.length);
-    new Uint8Array(sab).set(payload);
-    return sab;
+    let fh: FileHandle;
+    try {
+      fh = await open(join(this.dir, file), 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new CorruptFileError(file, 'missing');
+      throw e;
+    }
+    try {
+      const size = (await fh.stat()).size;
+      const header = Buffer.alloc(Math.min(size, FILE_HEADER_BYTES));
+      await readFully(fh, header, 0);
+      const length = size - header.length;
+      const sab = new SharedArrayBuffer(length);
+      const payload = new Uint8Array(sab);
+      await readFully(fh, payload, header.length);
+      verifyChecksummed(file, FileKind.Segment, header, payload);
+      return sab;
+    } finally {
+      await fh.close();
+    }
   }
 
   async readLiveDocs(file: string): Promise<Uint32Array> {

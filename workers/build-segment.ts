@@ -11,7 +11,7 @@ export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
 
 function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   const out = reply(() => {
-    const builder = new SegmentBuilder(task.mapping, task.limits, task.text);
+    const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
     for (const doc of task.docs) builder.add(doc);
     const input = builder.finish();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
@@ -29,7 +29,7 @@ function mergeSources(task: MergeSegmentsTask): MergeSegmentsReply {
   const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;
-    const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })));
+    const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })), task.codec);
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   });
   if (out.ok) releaseTaskMemory(out.value.sab.byteLength);

@@ -9,7 +9,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { PlainError } from '../src/errors/index.js';
-import type { BuildDocument, DocumentParseLimits, IndexTextSettings, RootMapping } from '../src/index/index.js';
+import type { BuildDocument, DocumentParseLimits, IndexCodec, IndexTextSettings, RootMapping } from '../src/index/index.js';
 import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
 import type { ModelSpec } from '../src/ml/index.js';
 
@@ -19,7 +19,9 @@ export type SegmentChannelMessage =
   | { readonly op: 'add'; readonly id: string; readonly sab: SharedArrayBuffer }
   | { readonly op: 'drop'; readonly id: string }
   /** Asks every worker for its V8 heap figures, answered on WORKER_MEMORY_CHANNEL. */
-  | { readonly op: 'memory' };
+  | { readonly op: 'memory' }
+  /** The node went idle after writes: collect the garbage they left (cluster/idle-collector.ts). */
+  | { readonly op: 'gc' };
 
 /** Where workers report their memory (`_nodes/stats`). */
 export const WORKER_MEMORY_CHANNEL = 'threadsearch:worker-memory';
@@ -90,12 +92,15 @@ export interface BuildSegmentTask {
   readonly limits: DocumentParseLimits;
   /** The index's analysis and similarity settings, as plain data (text-analysis.ts). */
   readonly text: IndexTextSettings;
+  /** `index.codec`: how the segment's stored `_source` is compressed. */
+  readonly codec: IndexCodec;
   readonly docs: readonly BuildDocument[];
 }
 
 export interface MergeSegmentsTask {
   readonly segmentId: string;
   readonly sources: readonly SegmentRef[];
+  readonly codec: IndexCodec;
   readonly inline?: InlineBuffers;
 }
 

@@ -12,6 +12,9 @@
  * BUILD_BYTES_BEFORE_GC, or once the worker has had no build for IDLE_GC_MS — so a steady load
  * leaves the work to V8's own schedule and an idle worker still pins nothing.
  *
+ * And when the coordinator says the node went idle after writes (`releaseIdleMemory`, see
+ * cluster/idle-collector.ts), whatever is left is collected too.
+ *
  * `gc` is not exposed by default and worker execArgv refuses V8 flags; setting the flag at run
  * time and taking the function from a fresh context is V8's documented way to get it.
  */
@@ -52,6 +55,11 @@ export function releaseBuildMemory(producedBytes: number): void {
   if (idleTimer !== null) clearTimeout(idleTimer);
   idleTimer = setTimeout(collect, IDLE_GC_MS);
   idleTimer.unref();
+}
+
+/** The coordinator's idle signal: collect now, unless nothing ran since the last collection. */
+export function releaseIdleMemory(): void {
+  if (typeof gc === 'function') collect();
 }
 
 let droppedBytes = 0;

@@ -6,7 +6,7 @@ import { BroadcastChannel, receiveMessageOnPort, threadId } from 'node:worker_th
 import { EsError, InternalError } from '../src/errors/index.js';
 import { openSegment, type Segment } from '../src/index/index.js';
 import type { InlineBuffers, SegmentChannelMessage, SegmentRef, WorkerReply } from './protocol.js';
-import { releaseDropped } from './release-memory.js';
+import { releaseDropped, releaseIdleMemory } from './release-memory.js';
 import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, type WorkerMemory } from './protocol.js';
 
 const channel = new BroadcastChannel(SEGMENT_CHANNEL);
@@ -31,6 +31,8 @@ function apply(msg: SegmentChannelMessage): void {
     buffers.delete(msg.id);
     segments.delete(msg.id);
     liveDocs.delete(msg.id);
+  } else if (msg.op === 'gc') {
+    releaseIdleMemory();
   } else {
     const m = process.memoryUsage();
     const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };

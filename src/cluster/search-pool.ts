@@ -23,6 +23,7 @@ import { workerExecArgv } from './worker-exec-argv.js';
 import { EsError, InternalError, RejectedExecutionError } from '../errors/index.js';
 import { finite, SearchPoolCounters, type SearchPoolStats } from './search-pool-stats.js';
 import { SearchChannel, WorkerFailureError } from './search-channel.js';
+import { IdleCollector } from './idle-collector.js';
 import type { ShardSearchResult } from '../search/index.js';
 import {
   SEARCH_PORT, SEGMENT_CHANNEL, TASK, WORKER_MEMORY_CHANNEL, type SearchPortAnnouncement, type WorkerMemory, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
@@ -54,6 +55,8 @@ export interface SearchPoolOptions {
 export class SearchPool {
   private readonly pool: Piscina;
   private readonly channel = new BroadcastChannel(SEGMENT_CHANNEL);
+  /** Full GCs in every thread once builds and merges stop (idle-collector.ts). */
+  private readonly idleCollector = new IdleCollector(() => this.channel.postMessage({ op: 'gc' }));
   private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
   /** The last heap figures each worker thread reported (`_nodes/stats`). */
   private readonly workerHeaps = new Map<number, WorkerMemory>();
@@ -451,9 +454,13 @@ export class SearchPool {
   }
 
   async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
-    const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile);
-    if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
-    return replyValue(reply);
+    try {
+      const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile);
+      if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
+      return replyValue(reply);
+    } finally {
+      this.idleCollector.touch();
+    }
   }
 
   async merge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
@@ -462,6 +469,7 @@ export class SearchPool {
       return await this.runMerge(task);
     } finally {
       done();
+      this.idleCollector.touch();
     }
   }
 
@@ -488,6 +496,7 @@ export class SearchPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.idleCollector.close();
     for (const c of [...this.channels]) c.fail(new InternalError('the search pool is shutting down'));
     for (const w of this.waiting.splice(0)) w.reject(new InternalError('the search pool is shutting down'));
     this.channel.close();

@@ -9,6 +9,7 @@ import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { parseByteSize } from '../common/byte-size.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../common/pattern/index.js';
+import type { IndexCodec } from './segment/source-codec.js';
 
 /** A setting's value: a string, or a list (ES Settings lists, e.g. `index.analysis.filter.f.synonyms`). */
 export type SettingValue = string | readonly string[];
@@ -21,6 +22,8 @@ export function settingString(flat: FlatSettings, key: string): string | undefin
 }
 
 export interface ResolvedIndexSettings {
+  /** `index.codec`: how stored `_source` is compressed (source-codec.ts). */
+  readonly codec: IndexCodec;
   readonly numberOfShards: number;
   readonly numberOfReplicas: number;
   readonly routingNumShards: number | null;
@@ -95,6 +98,15 @@ function minTimeSetting(minMs: number, minRep: string): SettingDef['validate'] {
   };
 }
 const anyString: SettingDef['validate'] = () => {};
+/** ES's codec names (CodecService); the legacy and lucene_ ones are aliases here. */
+const CODEC_NAMES: Readonly<Record<string, IndexCodec>> = {
+  default: 'default', best_compression: 'best_compression', lucene_default: 'default', legacy_default: 'default', legacy_best_compression: 'best_compression',
+};
+const codecSetting: SettingDef['validate'] = (v) => {
+  if (!Object.hasOwn(CODEC_NAMES, v)) {
+    throw new IllegalArgumentError(`unknown value for [index.codec] must be one of [${Object.keys(CODEC_NAMES).join(', ')}] but was: ${v.slice(0, 64)}`);
+  }
+};
 /**
  * ES's `index.*.slowlog.source`: a number of characters, else a boolean (true: all, false: none);
  * anything else fails as ES's Booleans.parseBoolean does.
@@ -138,7 +150,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.query.default_field': { dynamic: true, validate: anyString },
   'index.auto_expand_replicas': { dynamic: true, validate: anyString },
   'index.hidden': { dynamic: true, validate: boolSetting },
-  'index.codec': { dynamic: false, validate: anyString },
+  'index.codec': { dynamic: false, validate: codecSetting },
   'index.priority': { dynamic: true, validate: intSetting(0) },
   'index.routing.allocation.include._tier_preference': { dynamic: true, validate: anyString },
   'index.blocks.read_only': { dynamic: true, validate: boolSetting },
@@ -232,6 +244,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     maxResultWindow: num('index.max_result_window', 10000),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
     defaultFields: (get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
+    codec: CODEC_NAMES[get('index.codec') ?? 'default'] ?? 'default',
     translogDurability: get('index.translog.durability')?.toLowerCase() === 'async' ? 'async' : 'request',
     translogSyncIntervalMs: flat.has('index.translog.sync_interval') ? parseTimeValue(get('index.translog.sync_interval')!, 'index.translog.sync_interval') : 5000,
     translogFlushThresholdBytes: flat.has('index.translog.flush_threshold_size') ? parseByteSize(get('index.translog.flush_threshold_size')!, 'index.translog.flush_threshold_size') : 512 * 1024 * 1024,

@@ -105,7 +105,7 @@ export class IndexService {
       indexName: this.name,
       indexUuid: this.uuid,
       pool: deps.pool,
-      buildInputs: () => ({ mapping: this.mapping, limits: this.limits(), text: this.text }),
+      buildInputs: () => ({ mapping: this.mapping, limits: this.limits(), text: this.text, codec: this.resolvedSettings.codec }),
       store: new ShardStore(deps.dataDir.shardDir(this.uuid, i)),
       translogOptions: () => ({ durability: this.resolvedSettings.translogDurability, syncIntervalMs: this.resolvedSettings.translogSyncIntervalMs }),
       flushThresholdBytes: () => this.resolvedSettings.translogFlushThresholdBytes,

@@ -34,7 +34,7 @@ export class ShardSegments {
 
   /** Builds the buffered docs into segments, in parallel chunks when there are many; in write order. */
   async build(docs: BufferedDoc[]): Promise<PublishedSegment[]> {
-    const { mapping, limits, text } = this.ctx.buildInputs();
+    const { mapping, limits, text, codec } = this.ctx.buildInputs();
     const chunks = Math.max(1, Math.min(this.ctx.pool.threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)));
     const size = Math.ceil(docs.length / chunks);
     const ids = Array.from({ length: chunks }, () => this.nextSegmentId());
@@ -43,6 +43,7 @@ export class ShardSegments {
       mapping,
       limits,
       text,
+      codec,
       docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
     })));
     return built.map((b, c) => this.publishable(ids[c], b.sab, null));
@@ -179,7 +180,7 @@ export class ShardSegments {
   private async mergeSegments(sources: readonly PublishedSegment[], before: readonly PublishedSegment[]): Promise<void> {
     const refs: SegmentRef[] = sources.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }));
     const id = this.nextSegmentId();
-    const built = await this.ctx.pool.merge({ segmentId: id, sources: refs });
+    const built = await this.ctx.pool.merge({ segmentId: id, sources: refs, codec: this.ctx.buildInputs().codec });
     if (this.closed) return;
     let merged = this.publishable(id, built.sab, null);
     [merged] = this.applyDeletes([merged], this.mergeDeletes ?? []);

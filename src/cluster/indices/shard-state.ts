@@ -3,7 +3,7 @@
  * A search captures one snapshot and sees exactly that point in time, whatever refreshes and
  * merges publish meanwhile.
  */
-import type { DocumentParseLimits, IndexTextSettings, RootMapping, Segment } from '../../index/index.js';
+import type { DocumentParseLimits, IndexCodec, IndexTextSettings, RootMapping, Segment } from '../../index/index.js';
 import type { ShardStore, TranslogOptions } from '../../storage/index.js';
 import type { SearchPool } from '../search-pool.js';
 
@@ -13,7 +13,7 @@ export interface ShardContext {
   readonly indexUuid: string;
   readonly pool: SearchPool;
   /** The mapping and limits segments are built with (the index's current ones). */
-  buildInputs(): { mapping: RootMapping; limits: DocumentParseLimits; text: IndexTextSettings };
+  buildInputs(): { mapping: RootMapping; limits: DocumentParseLimits; text: IndexTextSettings; codec: IndexCodec };
   readonly store: ShardStore;
   /** `index.translog.*` settings, read when the translog opens and when settings change. */
   translogOptions(): TranslogOptions;

@@ -15,12 +15,12 @@ export const MAGIC = 0x54534547; // "TSEG"
  * 2: sparse_vector / rank_features postings are block-packed (feature-postings.ts) instead of flat
  * PostingDocs / PostingFreqs. Format 1 segments are still read as they are (their feature fields keep
  * the flat sections) and become format 2 when a merge rewrites them.
- */
-/**
  * 3: text / keyword / completion postings are block-packed (packed-postings.ts: PostingBlockOffsets
- * and PostingPacked instead of PostingDocs / PostingFreqs), and positions are stored in the
- * narrowest unsigned type that holds the field's largest (Positions8 / Positions16 / Positions).
- * Formats 1 and 2 are still read as they are and become format 3 when a merge rewrites them.
+ * and PostingPacked instead of PostingDocs / PostingFreqs), positions are stored in the narrowest
+ * unsigned type that holds the field's largest (Positions8 / Positions16 / Positions), and stored
+ * `_source` is compressed in blocks (SourceBlock* sections, stored-fields.ts) instead of raw
+ * SourceBytes / SourceOffsets. Readers go by the sections present, so formats 1 and 2 are read as
+ * they are and become format 3 when a merge rewrites them.
  */
 export const FORMAT_VERSION = 3;
 /** The oldest format this build reads. */
@@ -50,6 +50,11 @@ export enum Section {
   IndexOrder = 6, // Float64[maxDoc]: index-wide write order, the shard-independent tie-breaker
   SourceBytes = 7, // Uint8: stored `_source` JSON (UTF-8)
   SourceOffsets = 8, // Uint32[maxDoc + 1]; a doc without stored source has an empty range
+  // format 3: stored `_source` in compressed blocks (stored-fields.ts) in place of SourceBytes / SourceOffsets
+  SourceBlockDocs = 9, // Uint32[blocks + 1]: first doc of each block, then maxDoc
+  SourceBlockOffsets = 10, // Uint32[blocks + 1]: byte offset of each block in SourceBlocks, then its length
+  SourceBlocks = 11, // Uint8: [codec u8][raw length varint][payload] per block (source-codec.ts)
+  SourceDictionary = 12, // Uint8: the preset dictionary the blocks were compressed with (may be empty)
   // field level: term dictionary and postings
   TermBytes = 20, // Uint8: UTF-8 terms in code point order
   TermOffsets = 21, // Uint32[termCount + 1]

@@ -26,6 +26,8 @@ import { TermHash } from './term-hash.js';
 import { bitsetWords, setBit } from './live-docs.js';
 import { intToByte4 } from './norms.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
+import type { IndexCodec } from './source-codec.js';
+import { encodeStoredFields, type StoredFieldsSections } from './stored-fields.js';
 
 export interface BuildDocument {
   readonly id: string;
@@ -359,7 +361,7 @@ export class SegmentBuilder {
   private readonly indexOrder = new GrowableFloat64();
   private maxDoc = 0;
 
-  constructor(private readonly mapping: RootMapping, limits: DocumentParseLimits, text: IndexTextSettings = DEFAULT_TEXT_SETTINGS) {
+  constructor(private readonly mapping: RootMapping, limits: DocumentParseLimits, text: IndexTextSettings = DEFAULT_TEXT_SETTINGS, private readonly codec: IndexCodec = 'default') {
     // The coordinator validated every document against this (or an older, smaller) mapping, so
     // the limits cannot trip here; pass them through anyway to run the very same code. The text
     // settings were validated when the index was created: resolving them cannot fail here.
@@ -396,10 +398,17 @@ export class SegmentBuilder {
       seqNo: this.seqNo.toArray(),
       version: this.version.toArray(),
       indexOrder: this.indexOrder.toArray(),
-      sources: encodeStrings(this.sources),
+      sources: encodeSources(this.sources, this.codec),
       fields,
     };
   }
+}
+
+/** The builder's sources (strings, '' = none stored) as compressed stored-field blocks. */
+function encodeSources(sources: readonly string[], codec: IndexCodec): StoredFieldsSections {
+  const table = encodeStrings(sources);
+  const { bytes, offsets } = table;
+  return encodeStoredFields(sources.length, (d) => bytes.subarray(offsets[d], offsets[d + 1]), codec);
 }
 
 /** What `_source` keeps: nothing when disabled, the filtered object with includes/excludes, else the text as sent. */

@@ -6,6 +6,7 @@
 import type { StringTable } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import type { CompletionEntries } from './completion-entries.js';
+import type { StoredFieldsSections } from './stored-fields.js';
 
 export interface FieldInput {
   readonly name: string;
@@ -37,6 +38,7 @@ export interface SegmentInput {
   readonly seqNo: Float64Array;
   readonly version: Float64Array;
   readonly indexOrder: Float64Array;
-  readonly sources: StringTable;
+  /** Stored `_source`, already compressed in blocks (stored-fields.ts). */
+  readonly sources: StoredFieldsSections;
   readonly fields: readonly FieldInput[];
 }

@@ -40,7 +40,7 @@ function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemo
   switch (kind) {
     case Section.IdBytes: case Section.IdOffsets: case Section.IdHash: return 'idMap';
     case Section.SeqNo: case Section.Version: case Section.IndexOrder: return 'seqNoVersion';
-    case Section.SourceBytes: case Section.SourceOffsets: return 'storedFields';
+    case Section.SourceBytes: case Section.SourceOffsets: case Section.SourceBlockDocs: case Section.SourceBlockOffsets: case Section.SourceBlocks: case Section.SourceDictionary: return 'storedFields';
     case Section.TermBytes: case Section.TermOffsets: case Section.TermHash: case Section.PostingsStart: case Section.TotalTermFreq: return 'terms';
     case Section.Positions: case Section.Positions8: case Section.Positions16: return 'positions';
     case Section.Norms: case Section.DocsWithField: return 'norms';

@@ -8,7 +8,9 @@ import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
-import { readId, termAt, type Segment, type SegmentField } from './segment-reader.js';
+import { readId, readSourceBytes, termAt, type Segment, type SegmentField } from './segment-reader.js';
+import type { IndexCodec } from './source-codec.js';
+import { encodeStoredFields } from './stored-fields.js';
 import { mergeCompletionEntries } from './completion-merge.js';
 import { readTermPostings } from './term-postings.js';
 
@@ -17,11 +19,8 @@ export interface MergeSource {
   readonly liveDocs: LiveDocs;
 }
 
-function rawString(segment: Segment, bytes: Uint8Array, offsets: Uint32Array, i: number): string {
-  return segment.buffer.toString('utf8', bytes.byteOffset + offsets[i], bytes.byteOffset + offsets[i + 1]);
-}
 
-export function mergeSegments(sources: readonly MergeSource[]): SegmentInput {
+export function mergeSegments(sources: readonly MergeSource[], codec: IndexCodec = 'default'): SegmentInput {
   // Doc id maps: old doc → new doc, or -1 when deleted.
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
@@ -32,7 +31,9 @@ export function mergeSegments(sources: readonly MergeSource[]): SegmentInput {
   }
 
   const ids: string[] = [];
-  const srcTexts: string[] = [];
+  // Stored sources are copied as bytes, block by block (never decoded to strings): new doc → (source, old doc).
+  const fromSource = new Uint32Array(maxDoc);
+  const fromDoc = new Uint32Array(maxDoc);
   const seqNo = new Float64Array(maxDoc);
   const version = new Float64Array(maxDoc);
   const indexOrder = new Float64Array(maxDoc);
@@ -42,7 +43,8 @@ export function mergeSegments(sources: readonly MergeSource[]): SegmentInput {
       const nd = map[d];
       if (nd < 0) continue;
       ids.push(readId(segment, d));
-      srcTexts.push(rawString(segment, segment.sourceBytes, segment.sourceOffsets, d));
+      fromSource[nd] = s;
+      fromDoc[nd] = d;
       seqNo[nd] = segment.seqNo[d];
       version[nd] = segment.version[d];
       indexOrder[nd] = segment.indexOrder[d];
@@ -59,7 +61,7 @@ export function mergeSegments(sources: readonly MergeSource[]): SegmentInput {
     seqNo,
     version,
     indexOrder,
-    sources: encodeStrings(srcTexts),
+    sources: encodeStoredFields(maxDoc, (nd) => readSourceBytes(sources[fromSource[nd]].segment, fromDoc[nd]), codec),
     fields,
   };
 }

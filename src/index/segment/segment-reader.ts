@@ -6,7 +6,9 @@
 import { Buffer } from 'node:buffer';
 import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from './bytes.js';
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
-import { readDirectory, sectionView } from './sab-layout.js';
+import { readDirectory, sectionView, type SectionDirectory } from './sab-layout.js';
+import { blockOf, decodeBlock, type StoredFieldsSections } from './stored-fields.js';
+import { cachedBlock, newCacheOwner } from './stored-fields-cache.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 import type { PackedPostings } from './packed-postings.js';
@@ -62,8 +64,13 @@ export interface Segment {
   readonly seqNo: Float64Array;
   readonly version: Float64Array;
   readonly indexOrder: Float64Array;
-  readonly sourceBytes: Uint8Array;
-  readonly sourceOffsets: Uint32Array;
+  /** Stored `_source`, compressed in blocks (format 3 on); null in older segments. */
+  readonly storedFields: StoredFieldsSections | null;
+  /** This opening's key space in the thread's cache of decoded blocks (stored-fields-cache.ts). */
+  readonly storedFieldsOwner: number;
+  /** Stored `_source` as raw UTF-8 (formats 1 and 2); null from format 3 on. */
+  readonly sourceBytes: Uint8Array | null;
+  readonly sourceOffsets: Uint32Array | null;
   /** A Buffer over the whole SAB, for decoding strings without copying them first. */
   readonly buffer: Buffer;
 }
@@ -84,6 +91,20 @@ export function hasPostings(field: SegmentField): boolean {
 function required<T>(v: T | null, what: string): T {
   if (v === null) throw new Error(`corrupt segment: missing section ${what}`);
   return v;
+}
+
+function storedFieldsOf(sab: SharedArrayBuffer | ArrayBuffer, dir: SectionDirectory): StoredFieldsSections | null {
+  const blockDocs = sectionView(sab, dir, Uint32Array, Section.SourceBlockDocs, NO_FIELD);
+  if (blockDocs === null) {
+    if (!dir.entries.has(Section.SourceBytes * 0x100000000 + NO_FIELD)) throw new Error('corrupt segment: missing section SourceBlockDocs');
+    return null;
+  }
+  return {
+    blockDocs,
+    blockOffsets: required(sectionView(sab, dir, Uint32Array, Section.SourceBlockOffsets, NO_FIELD), 'SourceBlockOffsets'),
+    blocks: required(sectionView(sab, dir, Uint8Array, Section.SourceBlocks, NO_FIELD), 'SourceBlocks'),
+    dictionary: required(sectionView(sab, dir, Uint8Array, Section.SourceDictionary, NO_FIELD), 'SourceDictionary'),
+  };
 }
 
 export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): Segment {
@@ -136,8 +157,10 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
     seqNo: s(Float64Array, Section.SeqNo),
     version: s(Float64Array, Section.Version),
     indexOrder: s(Float64Array, Section.IndexOrder),
-    sourceBytes: s(Uint8Array, Section.SourceBytes),
-    sourceOffsets: s(Uint32Array, Section.SourceOffsets),
+    storedFields: storedFieldsOf(sab, dir),
+    storedFieldsOwner: newCacheOwner(),
+    sourceBytes: sectionView(sab, dir, Uint8Array, Section.SourceBytes, NO_FIELD),
+    sourceOffsets: sectionView(sab, dir, Uint32Array, Section.SourceOffsets, NO_FIELD),
     buffer: Buffer.from(sab as ArrayBuffer),
   };
 }
@@ -219,13 +242,29 @@ export function readId(segment: Segment, doc: number): string {
   return decodeShort(segment.idBytes, segment.idOffsets[doc], segment.idOffsets[doc + 1], segment.buffer, segment.idBytes.byteOffset);
 }
 
+/** Where a doc's stored `_source` bytes are: a Buffer and a range in it (empty: none stored). */
+function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: number; end: number } {
+  const stored = segment.storedFields;
+  if (stored === null) {
+    const base = segment.sourceBytes!.byteOffset;
+    return { buffer: segment.buffer, start: base + segment.sourceOffsets![doc], end: base + segment.sourceOffsets![doc + 1] };
+  }
+  const block = blockOf(stored.blockDocs, doc);
+  const decoded = cachedBlock(segment.storedFieldsOwner, block, () => decodeBlock(stored, block));
+  const i = doc - stored.blockDocs[block];
+  return { buffer: decoded.bytes, start: decoded.starts[i], end: decoded.starts[i + 1] };
+}
+
 /** The stored `_source` JSON text, or null when the index does not store it. */
 export function readSource(segment: Segment, doc: number): string | null {
-  const start = segment.sourceOffsets[doc];
-  const end = segment.sourceOffsets[doc + 1];
-  if (start === end) return null;
-  const base = segment.sourceBytes.byteOffset;
-  return segment.buffer.toString('utf8', base + start, base + end);
+  const { buffer, start, end } = locateSource(segment, doc);
+  return start === end ? null : buffer.toString('utf8', start, end);
+}
+
+/** The stored `_source` bytes of a doc (null when none), to copy elsewhere (a merge): a view, valid until the next read. */
+export function readSourceBytes(segment: Segment, doc: number): Uint8Array | null {
+  const { buffer, start, end } = locateSource(segment, doc);
+  return start === end ? null : buffer.subarray(start, end);
 }
 
 /** The surface text of a completion entry (what a suggestion option shows). */

@@ -186,8 +186,10 @@ export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   w.add(Section.SeqNo, NO_FIELD, input.seqNo);
   w.add(Section.Version, NO_FIELD, input.version);
   w.add(Section.IndexOrder, NO_FIELD, input.indexOrder);
-  w.add(Section.SourceBytes, NO_FIELD, input.sources.bytes);
-  w.add(Section.SourceOffsets, NO_FIELD, input.sources.offsets);
+  w.add(Section.SourceBlockDocs, NO_FIELD, input.sources.blockDocs);
+  w.add(Section.SourceBlockOffsets, NO_FIELD, input.sources.blockOffsets);
+  w.add(Section.SourceBlocks, NO_FIELD, input.sources.blocks);
+  w.add(Section.SourceDictionary, NO_FIELD, input.sources.dictionary);
   const fields = input.fields.map((f, ord) => writeField(w, ord, f, input.maxDoc));
   const info: SegmentInfo = { maxDoc: input.maxDoc, fields };
   return w.finish(info);

@@ -1,0 +1,138 @@
+/**
+ * Block codecs for stored `_source` (ES `index.codec`, Lucene's stored-fields compression modes):
+ * `default` compresses each block with LZ4 (Lucene's BEST_SPEED: decoding is a byte-copy loop, cheap
+ * enough to run on the fetch path of every `_search`), `best_compression` with DEFLATE (zlib, as
+ * Lucene's BEST_COMPRESSION: ~1.6× smaller again here, but each decode is a native zlib call with a
+ * fixed cost of tens of µs). Both use the segment's preset dictionary — a sample of its documents,
+ * as Lucene's LZ4-with-preset-dictionary and DEFLATE-with-preset-dictionary modes do — which is what
+ * makes blocks of a few short documents compress at all.
+ *
+ * A block on disk: [codec u8][uncompressed length, varint][payload]. A block that does not shrink
+ * is kept raw, so the worst case costs a few bytes per block.
+ */
+import lz4 from 'lz4js';
+import { Buffer } from 'node:buffer';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
+export type IndexCodec = 'default' | 'best_compression';
+export const INDEX_CODECS: readonly IndexCodec[] = ['default', 'best_compression'];
+
+export enum BlockCodec {
+  Raw = 0,
+  Lz4 = 1,
+  Deflate = 2,
+}
+
+/**
+ * zlib keeps at most the last 32 KB of a preset dictionary, and LZ4's 16-bit offsets reach 64 KB back
+ * from the end of a block, so a longer one would not help either codec.
+ */
+export const MAX_DICTIONARY_BYTES = 32 * 1024;
+
+function writeVarint(out: number[], v: number): void {
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  out.push(v);
+}
+
+/** Reads a varint at `pos`; returns [value, next position]. */
+export function readVarint(bytes: Uint8Array, pos: number): [number, number] {
+  let v = 0;
+  let shift = 0;
+  for (;;) {
+    const b = bytes[pos++];
+    v += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) return [v, pos];
+    shift += 7;
+  }
+}
+
+/** Appends the varint encoding of each value to `out`. */
+export function writeVarints(out: number[], values: readonly number[]): void {
+  for (const v of values) writeVarint(out, v);
+}
+
+let lz4Hash: Uint32Array | null = null;
+let lz4Scratch = new Uint8Array(0);
+let lz4Out = new Uint8Array(0);
+
+function lz4Compress(raw: Uint8Array, dictionary: Uint8Array): Uint8Array | null {
+  // Dictionary and block side by side, so matches can reach back into the dictionary.
+  const dict = dictionary;
+  const total = dict.length + raw.length;
+  if (lz4Scratch.length < total) lz4Scratch = new Uint8Array(total * 2);
+  lz4Scratch.set(dict, 0);
+  lz4Scratch.set(raw, dict.length);
+  const bound = lz4.compressBound(raw.length);
+  if (lz4Out.length < bound) lz4Out = new Uint8Array(bound * 2);
+  const hash = (lz4Hash ??= new Uint32Array(65536));
+  hash.fill(0);
+  // Compressing the dictionary fills the hash table with its positions; its output is discarded.
+  if (dict.length > 0) lz4.compressBlock(lz4Scratch, lz4Out, 0, dict.length, hash);
+  const n = lz4.compressBlock(lz4Scratch, lz4Out, dict.length, raw.length, hash);
+  return n > 0 ? lz4Out.subarray(0, n) : null;
+}
+
+/** One block, compressed with `codec` (or raw when that does not make it smaller). */
+export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Uint8Array): Uint8Array {
+  let payload: Uint8Array | null;
+  let kind: BlockCodec;
+  if (codec === 'best_compression') {
+    payload = deflateRawSync(raw, dictionary.length > 0 ? { level: 6, dictionary } : { level: 6 });
+    kind = BlockCodec.Deflate;
+  } else {
+    payload = lz4Compress(raw, dictionary);
+    kind = BlockCodec.Lz4;
+  }
+  if (payload === null || payload.length >= raw.length) {
+    payload = raw;
+    kind = BlockCodec.Raw;
+  }
+  const head: number[] = [kind];
+  writeVarint(head, raw.length);
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head, 0);
+  out.set(payload, head.length);
+  return out;
+}
+
+let decodeScratch = new Uint8Array(0);
+/** The dictionary whose bytes are in decodeScratch's prefix (LZ4 decodes after them). */
+let scratchDictionary: Uint8Array | null = null;
+
+/** The uncompressed bytes of a block written by compressBlock (a new, unshared buffer). */
+export function decompressBlock(block: Uint8Array, dictionary: Uint8Array): Buffer {
+  const kind = block[0] as BlockCodec;
+  const [length, start] = readVarint(block, 1);
+  const payload = block.subarray(start);
+  switch (kind) {
+    case BlockCodec.Raw: {
+      const out = Buffer.allocUnsafe(length);
+      out.set(payload);
+      return out;
+    }
+    case BlockCodec.Deflate: {
+      const out = inflateRawSync(payload, dictionary.length > 0 ? { dictionary } : {});
+      if (out.length !== length) throw new Error(`corrupt stored fields block: ${out.length} bytes decoded, ${length} expected`);
+      return out;
+    }
+    case BlockCodec.Lz4: {
+      const dict = dictionary;
+      if (decodeScratch.length < dict.length + length) {
+        decodeScratch = new Uint8Array(Math.max(dict.length + length, 2 * decodeScratch.length));
+        scratchDictionary = null;
+      }
+      if (scratchDictionary !== dictionary) {
+        decodeScratch.set(dict, 0);
+        scratchDictionary = dictionary;
+      }
+      const end = lz4.decompressBlock(payload, decodeScratch, 0, payload.length, dict.length);
+      if (end - dict.length !== length) throw new Error(`corrupt stored fields block: ${end - dict.length} bytes decoded, ${length} expected`);
+      return Buffer.from(decodeScratch.subarray(dict.length, end));
+    }
+    default:
+      throw new Error(`corrupt stored fields block: unknown codec ${kind}`);
+  }
+}

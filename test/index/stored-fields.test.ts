@@ -10,7 +10,7 @@ import {
   readSource, storedFieldsCacheStats, writeSegment, type IndexCodec, type Segment,
 } from '../../src/index/index.js';
 import { SectionWriter } from '../../src/index/segment/sab-layout.js';
-import { BLOCK_DOCS, blockOf, decodeBlock, encodeStoredFields } from '../../src/index/segment/stored-fields.js';
+import { BLOCK_LIMITS, blockOf, decodeBlock, encodeStoredFields } from '../../src/index/segment/stored-fields.js';
 import { BlockCodec, compressBlock, decompressBlock } from '../../src/index/segment/source-codec.js';
 
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
@@ -143,7 +143,7 @@ describe('stored _source in segments', () => {
     const seg = build(texts, 'default');
     readSource(seg, 0);
     expect(storedFieldsCacheStats().entries).toBe(1);
-    for (let d = 1; d < BLOCK_DOCS && seg.storedFields!.blockDocs[1] > d; d++) readSource(seg, d);
+    for (let d = 1; d < BLOCK_LIMITS.default.docs && seg.storedFields!.blockDocs[1] > d; d++) readSource(seg, d);
     expect(storedFieldsCacheStats().entries).toBe(1);
     for (let d = 0; d < texts.length; d++) expect(readSource(seg, d)).toBe(texts[d]);
     const { entries, bytes } = storedFieldsCacheStats();

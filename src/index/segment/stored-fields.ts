@@ -1,6 +1,6 @@
 /**
  * Stored `_source`, compressed in blocks (Lucene's compressing stored fields): documents are grouped
- * into blocks of at most BLOCK_DOCS documents or BLOCK_BYTES bytes, each block compressed with the
+ * into blocks of a few documents (BLOCK_LIMITS), each block compressed with the
  * index's codec (source-codec.ts) against the segment's preset dictionary. Fetching one document
  * decodes its block; the last few decoded blocks are kept per thread (stored-fields-cache.ts), so the
  * hits of one page that share a block, and a scroll or a reindex reading in doc order, decode it once.
@@ -15,9 +15,16 @@ import type { Buffer } from 'node:buffer';
 import { compressBlock, decompressBlock, MAX_DICTIONARY_BYTES, readVarint, writeVarints, type IndexCodec } from './source-codec.js';
 import { GrowableUint32 } from './growable.js';
 
-/** Lucene's BEST_SPEED blocks are a few KB to 60 KB; short docs make small blocks cheap to decode on fetch. */
-export const BLOCK_DOCS = 16;
-export const BLOCK_BYTES = 16 * 1024;
+/**
+ * Block sizes per codec, as Lucene's modes differ: `default` keeps blocks small because every hit a
+ * `_search` returns decodes one (pure-JS LZ4 is a byte loop: a 2 KB block of eight short docs is a
+ * few µs, and with the preset dictionary it compresses as well as 16 docs did in a probe, 1.58× vs
+ * 1.59×); `best_compression` pays a zlib call of fixed cost per block, so fewer, larger blocks.
+ */
+export const BLOCK_LIMITS: Readonly<Record<IndexCodec, { docs: number; bytes: number }>> = {
+  default: { docs: 8, bytes: 8 * 1024 },
+  best_compression: { docs: 32, bytes: 32 * 1024 },
+};
 /**
  * Segments of fewer docs keep no dictionary: it holds at most DICTIONARY_SAMPLES docs' worth of
  * bytes, so from here on it costs ≤ 1/64 of the source, and smaller segments are soon merged anyway.
@@ -60,16 +67,17 @@ function sampleDictionary(count: number, sourceAt: SourceAt): Uint8Array {
  */
 export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt);
-  const blockDocs = new GrowableUint32(Math.ceil(count / BLOCK_DOCS) + 1);
-  const blockOffsets = new GrowableUint32(Math.ceil(count / BLOCK_DOCS) + 1);
+  const limits = BLOCK_LIMITS[codec];
+  const blockDocs = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
+  const blockOffsets = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
   const compressed: Uint8Array[] = [];
   let compressedBytes = 0;
   // The pending block: its docs' lengths, and their bytes copied into `body` as they come (the
   // caller may reuse the memory it hands out: a decoded block, an encode buffer).
   let lengths: number[] = [];
-  let body = new Uint8Array(BLOCK_BYTES * 2);
+  let body = new Uint8Array(limits.bytes * 2);
   let bodyBytes = 0;
-  let raw = new Uint8Array(BLOCK_BYTES * 2);
+  let raw = new Uint8Array(limits.bytes * 2);
   const flush = () => {
     const head: number[] = [];
     writeVarints(head, lengths);
@@ -97,7 +105,7 @@ export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: Ind
     if (bytes && n > 0) body.set(bytes, bodyBytes);
     bodyBytes += n;
     lengths.push(n);
-    if (lengths.length === BLOCK_DOCS || bodyBytes >= BLOCK_BYTES) flush();
+    if (lengths.length === limits.docs || bodyBytes >= limits.bytes) flush();
   }
   if (lengths.length > 0) flush();
   blockDocs.push(count);

@@ -17,12 +17,14 @@ import { GrowableUint32 } from './growable.js';
 
 /**
  * Block sizes per codec, as Lucene's modes differ: `default` keeps blocks small because every hit a
- * `_search` returns decodes one (pure-JS LZ4 is a byte loop: a 2 KB block of eight short docs is a
- * few µs, and with the preset dictionary it compresses as well as 16 docs did in a probe, 1.58× vs
- * 1.59×); `best_compression` pays a zlib call of fixed cost per block, so fewer, larger blocks.
+ * `_search` returns decodes one, and pure-JS LZ4 decoding is a byte loop whose cost grows with the
+ * block, while the preset dictionary does most of the compressing: in a probe on the synthetic short
+ * docs, 4-doc blocks cost 164.8 bytes/doc against 162.4 for 8, block index included (bench/stored-fields.ts
+ * measures the fetch). `best_compression` pays a zlib call of fixed cost per block, so fewer, larger
+ * blocks.
  */
 export const BLOCK_LIMITS: Readonly<Record<IndexCodec, { docs: number; bytes: number }>> = {
-  default: { docs: 8, bytes: 8 * 1024 },
+  default: { docs: 4, bytes: 4 * 1024 },
   best_compression: { docs: 32, bytes: 32 * 1024 },
 };
 /**

@@ -1,0 +1,96 @@
+/**
+ * Stored `_source` codecs (issue 22): bytes per document and the cost of the fetch a `_search` does
+ * for its 10 hits, for the raw format-2 layout (one UTF-8 blob, a `toString` per hit) and the two
+ * `index.codec` block codecs (format 3: the hit's block decoded, through the per-thread cache of
+ * decoded blocks as the search workers use it). Hits are random docs of the corpus, so the cache
+ * rarely helps — the worst case for the codecs. The variants run interleaved, `--reps` rounds each;
+ * the median round is reported, with the ratio to raw from the same round.
+ *
+ *   node dist/bench/stored-fields.js [--docs 200000] [--searches 20000] [--reps 5]
+ */
+import { parseArgs } from 'node:util';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { startCpuProbe } from '../src/cli/report/machine.js';
+import { clearStoredFieldsCache } from '../src/index/index.js';
+import { SegmentBuilder, openSegment, parseRootMapping, readSource, writeSegment, type IndexCodec, type Segment } from '../src/index/index.js';
+import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+
+const { values } = parseArgs({ options: { docs: { type: 'string' }, searches: { type: 'string' }, reps: { type: 'string' } } });
+const DOCS = Number(values.docs ?? 200_000);
+const SEARCHES = Number(values.searches ?? 20_000);
+const REPS = Number(values.reps ?? 5);
+const HITS = 10;
+
+const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 });
+const sources = corpus.docs.map((d, i) => JSON.stringify({ text: d.text, n: i }));
+corpus.docs.length = 0;
+
+// Format 2's layout and read: one blob, offsets, a toString per hit.
+const blob = Buffer.from(sources.join(''));
+const offsets = new Uint32Array(DOCS + 1);
+sources.forEach((s, i) => (offsets[i + 1] = offsets[i] + Buffer.byteLength(s)));
+
+function build(codec: IndexCodec): Segment {
+  // No mapped fields: the segment is its ids, seq_nos and stored source.
+  const builder = new SegmentBuilder(parseRootMapping({ dynamic: false }), { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false }, undefined, codec);
+  sources.forEach((source, i) => builder.add({ id: String(i), source, seqNo: i, version: 1, indexOrder: i }));
+  return openSegment(codec, writeSegment(builder.finish()));
+}
+const segments = { default: build('default'), best_compression: build('best_compression') };
+for (const [codec, seg] of Object.entries(segments)) {
+  for (let d = 0; d < DOCS; d += 997) if (readSource(seg, d) !== sources[d]) throw new Error(`${codec}: doc ${d} differs`);
+}
+
+let x = 12345;
+const hits = Uint32Array.from({ length: SEARCHES * HITS }, () => (x = (x * 1103515245 + 12345) >>> 0) % DOCS);
+let sink = 0;
+const variants: Record<string, () => void> = {
+  raw: () => {
+    for (const d of hits) sink += blob.toString('utf8', offsets[d], offsets[d + 1]).length;
+  },
+  default: () => {
+    for (const d of hits) sink += readSource(segments.default, d)!.length;
+  },
+  best_compression: () => {
+    for (const d of hits) sink += readSource(segments.best_compression, d)!.length;
+  },
+};
+
+const probe = startCpuProbe();
+const rounds: Record<string, number[]> = { raw: [], default: [], best_compression: [] };
+for (let r = 0; r < REPS; r++) {
+  for (const [name, run] of Object.entries(variants)) {
+    clearStoredFieldsCache();
+    const t0 = performance.now();
+    run();
+    rounds[name].push(((performance.now() - t0) * 1000) / SEARCHES);
+  }
+}
+const otherCores = probe.stop().otherCores;
+const median = (a: number[]) => [...a].sort((p, q) => p - q)[a.length >> 1];
+const bytes = {
+  raw: blob.length + offsets.byteLength,
+  default: storedBytes(segments.default),
+  best_compression: storedBytes(segments.best_compression),
+};
+function storedBytes(seg: Segment): number {
+  const s = seg.storedFields!;
+  return s.blocks.byteLength + s.blockDocs.byteLength + s.blockOffsets.byteLength + s.dictionary.byteLength;
+}
+const cases = Object.keys(variants).map((name) => ({
+  codec: name,
+  bytesPerDoc: bytes[name as keyof typeof bytes] / DOCS,
+  fetchUsPer10Hits: median(rounds[name]),
+  ratioToRaw: median(rounds[name].map((v, i) => v / rounds.raw[i])),
+  rounds: rounds[name],
+}));
+for (const c of cases) console.log(`${c.codec}: ${c.bytesPerDoc.toFixed(1)} B/doc, fetch of ${HITS} hits ${c.fetchUsPer10Hits.toFixed(1)} µs (${c.ratioToRaw.toFixed(1)}× raw)`);
+console.log(`otherCores ${otherCores.toFixed(2)} (sink ${sink % 7})`);
+writeResult('stored-fields', { params: { docs: DOCS, searches: SEARCHES, reps: REPS, hits: HITS }, otherCores, cases });
+updateBenchmarksMd(
+  'stored-fields',
+  markdownTable(['`_source` layout', 'bytes/doc', `fetch of ${HITS} random hits, µs (median of ${REPS})`, '× raw (same round)'], cases.map((c) => [
+    c.codec === 'raw' ? 'raw (format 2)' : `\`index.codec: ${c.codec}\``, formatNumber(c.bytesPerDoc), formatNumber(c.fetchUsPer10Hits), formatNumber(c.ratioToRaw),
+  ])),
+  `Issue 22: ${formatNumber(DOCS)} synthetic short docs (≈256 bytes of JSON), stored \`_source\` as format 2 kept it (raw) and compressed in blocks (format 3); the fetch of a \`_search\`'s ${HITS} hits at random docs, in-process, one thread (otherCores ${otherCores.toFixed(2)}). Run: \`node dist/bench/stored-fields.js\`.`,
+);

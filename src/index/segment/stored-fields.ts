@@ -14,6 +14,7 @@
 import type { Buffer } from 'node:buffer';
 import { compressBlock, decompressBlock, MAX_DICTIONARY_BYTES, readVarint, writeVarints, type IndexCodec } from './source-codec.js';
 import { GrowableUint32 } from './growable.js';
+import { lastAtMost } from '../../common/sorted-search.js';
 
 /**
  * Block sizes per codec, as Lucene's modes differ: `default` keeps blocks small because every hit a
@@ -147,14 +148,7 @@ export function decodeBlock(sections: StoredFieldsSections, block: number): Deco
   return { bytes, starts };
 }
 
-/** The block holding `doc` (binary search over the blocks' first docs). */
+/** The block holding `doc` (blockDocs ends with maxDoc, which no doc reaches). */
 export function blockOf(blockDocs: Uint32Array, doc: number): number {
-  let lo = 0;
-  let hi = blockDocs.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (blockDocs[mid] <= doc) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lastAtMost(blockDocs, doc);
 }

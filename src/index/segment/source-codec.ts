@@ -99,8 +99,12 @@ export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Ui
 }
 
 let decodeScratch = new Uint8Array(0);
-/** The dictionary whose bytes are in decodeScratch's prefix (LZ4 decodes after them). */
-let scratchDictionary: Uint8Array | null = null;
+/**
+ * The dictionary whose bytes are in decodeScratch's prefix (LZ4 decodes after them). Weakly held:
+ * the dictionary is a view of its segment's buffer, and a strong reference here pinned a whole
+ * segment that a merge had consumed (~100 MB at 200k docs) in the thread that last decoded it.
+ */
+let scratchDictionary: WeakRef<Uint8Array> | null = null;
 
 /** The uncompressed bytes of a block written by compressBlock (a new, unshared buffer). */
 export function decompressBlock(block: Uint8Array, dictionary: Uint8Array): Buffer {
@@ -124,9 +128,9 @@ export function decompressBlock(block: Uint8Array, dictionary: Uint8Array): Buff
         decodeScratch = new Uint8Array(Math.max(dict.length + length, 2 * decodeScratch.length));
         scratchDictionary = null;
       }
-      if (scratchDictionary !== dictionary) {
+      if (scratchDictionary?.deref() !== dictionary) {
         decodeScratch.set(dict, 0);
-        scratchDictionary = dictionary;
+        scratchDictionary = new WeakRef(dictionary);
       }
       const end = lz4.decompressBlock(payload, decodeScratch, 0, payload.length, dict.length);
       if (end - dict.length !== length) throw new Error(`corrupt stored fields block: ${end - dict.length} bytes decoded, ${length} expected`);

@@ -16,6 +16,7 @@ import { decodeBlockDocsFrom, decodePostingsBlock, encodePostings } from '../../
 import { SectionWriter } from '../../src/index/segment/sab-layout.js';
 import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
 import { encodeStrings } from '../../src/index/segment/bytes.js';
+import { encodeStoredFields } from '../../src/index/segment/stored-fields.js';
 import type { FieldInput } from '../../src/index/segment/segment-input.js';
 import { normInverseCache } from '../../src/search/bm25.js';
 import { TermScorer } from '../../src/search/exec/term-scorer.js';
@@ -132,7 +133,7 @@ function segmentOf(maxDoc: number, terms: Array<{ docs: number[]; freqs: number[
   const ids = Array.from({ length: maxDoc }, (_, i) => String(i));
   return openSegment('s', writeSegment({
     maxDoc, ids: encodeStrings(ids), seqNo: new Float64Array(maxDoc), version: new Float64Array(maxDoc).fill(1), indexOrder: Float64Array.from(ids, Number),
-    sources: encodeStrings(new Array<string>(maxDoc).fill('')), fields: [field],
+    sources: encodeStoredFields(maxDoc, () => new Uint8Array(0), 'default'), fields: [field],
   }));
 }
 

@@ -112,14 +112,15 @@ function pipelineAnalyze(c: AnalyzerComponents) {
 export function componentAnalyzer(name: string, components: AnalyzerComponents, custom: boolean, positionIncrementGap: number): ConfiguredAnalyzer {
   const { charFilters, tokenizer, filters } = components;
   const terms = filters.map((f) => f.term);
-  let analyze: Analyzer['analyze'];
   if (charFilters.length === 0 && tokenizer.span !== null && terms.every((t) => t !== null)) {
     const chain = chainAnalyzer(name, tokenizer.span, terms as TokenFilter[], { cacheTerms: filters.some((f) => f.costly === true) });
-    analyze = (text, sink, firstPosition) => chain.analyze(text, sink, firstPosition);
-  } else {
-    analyze = pipelineAnalyze(components);
+    return {
+      name, components, custom, positionIncrementGap,
+      analyze: (text, sink, firstPosition) => chain.analyze(text, sink, firstPosition),
+      analyzeInterned: (text, interner, sink, firstPosition) => chain.analyzeInterned!(text, interner, sink, firstPosition),
+    };
   }
-  return { name, analyze, components, custom, positionIncrementGap };
+  return { name, analyze: pipelineAnalyze(components), components, custom, positionIncrementGap };
 }
 
 /**

@@ -33,7 +33,26 @@ export interface Analyzer {
    *  Lucene does for multi-valued fields (so the caller can add position_increment_gap); removed
    *  tokens advance it even when nothing is emitted, as in Lucene. */
   analyze(text: string, sink: TokenSink, firstPosition?: number): number;
+  /**
+   * `analyze` for indexing, on analyzers whose filters each map one token to one term (or remove
+   * it) without context: a token's term depends only on its text, so `interner` can map the raw
+   * token text straight to a term id and run the filters once per distinct token instead of once
+   * per occurrence (what Lucene's BytesRefHash does for the token bytes). Same positions and
+   * return value as `analyze`. Absent on analyzers with graph or multi-token filters.
+   */
+  analyzeInterned?(text: string, interner: TokenInterner, sink: TermIdSink, firstPosition?: number): number;
 }
+
+/**
+ * Maps the raw text of a token — `text[start, end)`, before any filter — to a term id, calling
+ * `filter(raw)` when it meets that raw text for the first time; null when the filters remove it.
+ */
+export interface TokenInterner {
+  intern(text: string, start: number, end: number, filter: TokenFilter): number | null;
+}
+
+/** Receives each indexed token's term id and position (`analyzeInterned`). */
+export type TermIdSink = (termId: number, position: number) => void;
 
 /**
  * Span buffer shared by every analyzer, so analysing a value allocates nothing but the terms.
@@ -68,45 +87,61 @@ export function chainAnalyzer(
     for (let f = 0; f < filterCount && term !== null; f++) term = chain[f](term);
     return term;
   };
+  /** The chain's term for text[start, end), through the cache when there is one. */
+  const termOf = (text: string, start: number, end: number): string | null => {
+    if (cache === null) return filter(text.slice(start, end));
+    const hash = hashRange(text, start, end);
+    const slot = findTerm(cache, text, start, end, hash);
+    if (slot >= 0) return cache.values[slot];
+    const key = detach(text.slice(start, end));
+    const term = filter(key);
+    storeTerm(cache, slot, key, hash, term);
+    return term;
+  };
+  const filterRaw: TokenFilter = cache === null ? filter : (raw) => termOf(raw, 0, raw.length);
   return {
     name,
     analyze(text: string, sink: TokenSink, firstPosition = 0): number {
-      const span = SPAN;
-      let position = firstPosition - 1;
-      let removed = 0; // positions skipped since the last emitted token
-      let emitted = false;
-      let previousEnd = -1;
-      while (tokenizer.next(text, previousEnd, span)) {
-        const start = span[SPAN_START];
-        const end = span[SPAN_END];
-        previousEnd = end;
-        let term: string | null;
-        if (cache === null) {
-          term = filter(text.slice(start, end));
-        } else {
-          const hash = hashRange(text, start, end);
-          const slot = findTerm(cache, text, start, end, hash);
-          if (slot >= 0) {
-            term = cache.values[slot];
-          } else {
-            const key = detach(text.slice(start, end));
-            term = filter(key);
-            storeTerm(cache, slot, key, hash, term);
-          }
-        }
-        if (term === null) {
-          removed++;
-          continue;
-        }
-        position += 1 + removed;
-        removed = 0;
-        emitted = true;
-        sink(term, position, start, end);
-      }
-      // Removed tokens still advance the position (Lucene applies their increment in end()).
-      return emitted ? position + removed + 1 : firstPosition + removed;
+      return scanTokens(tokenizer, text, firstPosition, termOf, sink);
+    },
+    analyzeInterned(text: string, interner: TokenInterner, sink: TermIdSink, firstPosition = 0): number {
+      return scanTokens(tokenizer, text, firstPosition, (t, start, end) => interner.intern(t, start, end, filterRaw), sink);
     },
   };
+}
+
+/**
+ * The token loop of a chain: `resolve` turns each token into what `emit` receives (a term, or a
+ * term id), null when the filters remove it; positions as described on {@link Analyzer.analyze}.
+ */
+function scanTokens<T>(
+  tokenizer: Tokenizer,
+  text: string,
+  firstPosition: number,
+  resolve: (text: string, start: number, end: number) => T | null,
+  emit: (value: T, position: number, startOffset: number, endOffset: number) => void,
+): number {
+  const span = SPAN;
+  let position = firstPosition - 1;
+  let removed = 0; // positions skipped since the last emitted token
+  let emitted = false;
+  let previousEnd = -1;
+  while (tokenizer.next(text, previousEnd, span)) {
+    const start = span[SPAN_START];
+    const end = span[SPAN_END];
+    previousEnd = end;
+    const value = resolve(text, start, end);
+    if (value === null) {
+      removed++;
+      continue;
+    }
+    position += 1 + removed;
+    removed = 0;
+    emitted = true;
+    emit(value, position, start, end);
+  }
+  // Removed tokens still advance the position (Lucene applies their increment in end()).
+  return emitted ? position + removed + 1 : firstPosition + removed;
 }
 
 /** `standard`: StandardTokenizer + LowerCaseFilter; Elasticsearch's default has no stop words. */

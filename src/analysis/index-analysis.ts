@@ -101,6 +101,7 @@ const BUILT_INS: ReadonlyMap<string, ConfiguredAnalyzer> = new Map(
     const analyzer: ConfiguredAnalyzer = {
       name, components: BUILT_IN_COMPONENTS.get(name)!, custom: false, positionIncrementGap: 0,
       analyze: (text, sink, firstPosition) => fast.analyze(text, sink, firstPosition),
+      analyzeInterned: (text, interner, sink, firstPosition) => fast.analyzeInterned!(text, interner, sink, firstPosition),
     };
     return [name, analyzer];
   }),

@@ -25,6 +25,8 @@ export {
   getAnalyzer,
   type Analyzer,
   type ChainOptions,
+  type TermIdSink,
+  type TokenInterner,
   type TokenSink,
 } from './analyzers.js';
 export {

@@ -209,3 +209,58 @@ describe('analyzer invariants on random text', () => {
     );
   });
 });
+
+describe('analyzeInterned (indexing by raw token)', () => {
+  const text = fc.string({
+    unit: fc.constantFrom(...'aAbBeEsSyY01 .,\'’:-_the and of Σİ中ça\u0301👍\ud800'),
+    maxLength: 40,
+  });
+
+  /** A plain interner: raw token text → filtered term → id, as the segment builder's TokenHash does. */
+  function interner() {
+    const raw = new Map<string, number | null>();
+    const terms: string[] = [];
+    const filtered: string[] = [];
+    return {
+      terms,
+      filtered,
+      intern(t: string, start: number, end: number, filter: (term: string) => string | null): number | null {
+        const key = t.slice(start, end);
+        if (raw.has(key)) return raw.get(key)!;
+        filtered.push(key);
+        const term = filter(key);
+        let id: number | null = null;
+        if (term !== null) {
+          id = terms.indexOf(term);
+          if (id < 0) id = terms.push(term) - 1;
+        }
+        raw.set(key, id);
+        return id;
+      },
+    };
+  }
+
+  it('emits the terms and positions analyze emits, and returns the same next position (every built-in analyzer)', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 3 }), fc.constantFrom(...BUILT_IN_ANALYZERS), fc.nat(5), (values, name, first) => {
+        const a = analyzer(name);
+        const it = interner();
+        for (const value of values) {
+          const expected: Array<[string, number]> = [];
+          const next = a.analyze(value, (term, position) => expected.push([term, position]), first);
+          const got: Array<[string, number]> = [];
+          const nextInterned = a.analyzeInterned!(value, it, (id, position) => got.push([it.terms[id], position]), first);
+          expect(got).toEqual(expected);
+          expect(nextInterned).toBe(next);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('runs the filters once per distinct raw token', () => {
+    const it = interner();
+    analyzer('english').analyzeInterned!("The dogs, the Dogs and THE dog's dogs", it, () => {});
+    expect(it.filtered).toEqual(['The', 'dogs', 'the', 'Dogs', 'and', 'THE', "dog's"]);
+  });
+});

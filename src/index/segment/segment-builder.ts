@@ -23,6 +23,7 @@ import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
 import { TermHash } from './term-hash.js';
+import { TokenHash } from './token-hash.js';
 import { bitsetWords, setBit } from './live-docs.js';
 import { intToByte4 } from './norms.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
@@ -65,7 +66,7 @@ abstract class FieldAccumulator {
  * docs ascending and positions in order (events are appended in doc order).
  */
 abstract class TermsAccumulator extends FieldAccumulator {
-  private readonly termIds = new TermHash();
+  protected readonly termIds = new TermHash();
   protected readonly termList: string[] = this.termIds.terms;
   protected readonly eventTerms = new GrowableUint32(1024);
   protected readonly eventDocs = new GrowableUint32(1024);
@@ -78,7 +79,10 @@ abstract class TermsAccumulator extends FieldAccumulator {
     this.eventFreqs = withGivenFreqs ? new GrowableUint32(1024) : null;
   }
   protected addToken(doc: number, term: string, position: number): void {
-    this.eventTerms.push(this.termIds.add(term));
+    this.addTermId(doc, this.termIds.add(term), position);
+  }
+  protected addTermId(doc: number, termId: number, position: number): void {
+    this.eventTerms.push(termId);
     this.eventDocs.push(doc);
     if (this.eventPositions) this.eventPositions.push(position);
   }
@@ -92,7 +96,7 @@ abstract class TermsAccumulator extends FieldAccumulator {
     eventStart: Uint32Array; eventOrder: Uint32Array | null;
   } {
     const termCount = this.termList.length;
-    const sortedIds = Uint32Array.from({ length: termCount }, (_, i) => i).sort((a, b) => compareCodePoints(this.termList[a], this.termList[b]));
+    const sortedIds = this.termIds.sortedIds();
     const ordOf = new Uint32Array(termCount);
     for (let o = 0; o < termCount; o++) ordOf[sortedIds[o]] = o;
     const sorted = Array.from(sortedIds, (id) => this.termList[id]);
@@ -161,10 +165,22 @@ class TextAccumulator extends TermsAccumulator {
   private nextPosition = 0;
   private norms: Uint8Array = new Uint8Array(64);
   private currentDoc = -1;
+  /** Raw token → term id, when the analyzer can index that way (analyzeInterned). */
+  private readonly tokens: TokenHash | null;
+  private readonly onTerm: (term: string, position: number) => void;
+  private readonly onTermId: (termId: number, position: number) => void;
   constructor(field: ResolvedField) {
     super(field, true);
     this.analyzer = indexAnalyzerFor(field);
     this.discountOverlaps = field.similarity.type !== 'BM25' || field.similarity.discountOverlaps;
+    this.tokens = this.analyzer.analyzeInterned ? new TokenHash(this.termIds) : null;
+    // Bound once: a closure per value would be garbage per document.
+    this.onTerm = (term, position) => this.onTermId(this.termIds.add(term), position);
+    this.onTermId = (termId, position) => {
+      this.addTermId(this.currentDoc, termId, position);
+      if (!this.discountOverlaps || position !== this.lastPosition) this.length++;
+      this.lastPosition = position;
+    };
   }
   add(doc: number, value: IndexableValue): void {
     this.markDoc(doc);
@@ -176,11 +192,10 @@ class TextAccumulator extends TermsAccumulator {
       this.nextPosition += this.field.positionIncrementGap;
     }
     this.lastPosition = -1;
-    this.nextPosition = this.analyzer.analyze(String(value), (term, position) => {
-      this.addToken(doc, term, position);
-      if (!this.discountOverlaps || position !== this.lastPosition) this.length++;
-      this.lastPosition = position;
-    }, this.nextPosition);
+    const text = String(value);
+    this.nextPosition = this.tokens !== null
+      ? this.analyzer.analyzeInterned!(text, this.tokens, this.onTermId, this.nextPosition)
+      : this.analyzer.analyze(text, this.onTerm, this.nextPosition);
   }
   finishDoc(doc: number): void {
     if (this.currentDoc !== doc) return;

@@ -7,6 +7,7 @@ import { encodeStrings } from './bytes.js';
 import type { CompletionEntries } from './completion-entries.js';
 import { GrowableUint32 } from './growable.js';
 import { readCompletionText, type Segment, type SegmentField } from './segment-reader.js';
+import type { TermUnion } from './term-union.js';
 
 export interface CompletionMergePart {
   readonly segment: Segment;
@@ -16,21 +17,23 @@ export interface CompletionMergePart {
 }
 
 /**
- * `byTerm[t]` lists (part, old ordinal) of merged term t before emptied terms were dropped;
- * `kept` lists the surviving terms (null: all survived).
+ * `union` lists the (part, old ordinal) pairs of each merged term before emptied terms were
+ * dropped; `kept` lists the surviving terms (null: all survived).
  */
 export function mergeCompletionEntries(
-  parts: readonly CompletionMergePart[], byTerm: ReadonlyArray<ReadonlyArray<{ part: number; oldOrd: number }>>, kept: readonly number[] | null,
+  parts: readonly CompletionMergePart[], union: Pick<TermUnion, 'termCount' | 'entryStart' | 'entryPart' | 'entryOldOrd'>, kept: readonly number[] | null,
 ): CompletionEntries {
-  const termCount = kept ? kept.length : byTerm.length;
+  const termCount = kept ? kept.length : union.termCount;
   const entryStart = new Uint32Array(termCount + 1);
   const docs = new GrowableUint32(1024);
   const weights = new GrowableUint32(1024);
   const surfaces: string[] = [];
   for (let t = 0; t < termCount; t++) {
     entryStart[t] = docs.length;
-    for (const { part, oldOrd } of byTerm[kept ? kept[t] : t]) {
-      const { segment, field, docMap } = parts[part];
+    const merged = kept ? kept[t] : t;
+    for (let e = union.entryStart[merged]; e < union.entryStart[merged + 1]; e++) {
+      const oldOrd = union.entryOldOrd[e];
+      const { segment, field, docMap } = parts[union.entryPart[e]];
       const c = field.completion!;
       for (let i = c.entryStart[oldOrd]; i < c.entryStart[oldOrd + 1]; i++) {
         const nd = docMap[c.docs[i]];

@@ -8,11 +8,15 @@ import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
-import { readId, readSourceBytes, termAt, type Segment, type SegmentField } from './segment-reader.js';
+import { readId, readSourceBytes, type Segment, type SegmentField } from './segment-reader.js';
 import type { IndexCodec } from './source-codec.js';
 import { encodeStoredFields } from './stored-fields.js';
 import { mergeCompletionEntries } from './completion-merge.js';
 import { readTermPostings } from './term-postings.js';
+import { selectStrings, unionTerms } from './term-union.js';
+
+const EMPTY_BYTES = new Uint8Array(0);
+const EMPTY_OFFSETS = new Uint32Array(1);
 
 export interface MergeSource {
   readonly segment: Segment;
@@ -107,32 +111,28 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
   }
 
   // Union of the term dictionaries, with each segment's old ordinal → new ordinal.
-  const termSet = new Set<string>();
-  const termLists: string[][] = [];
-  for (const { s, f } of parts) {
-    const seg = sources[s].segment;
-    const list: string[] = [];
-    for (let t = 0; t < f.info.termCount; t++) list.push(termAt(seg, f, t));
-    termLists.push(list);
-    for (const t of list) termSet.add(t);
-  }
-  const sorted = [...termSet].sort(compareCodePoints);
-  const newOrd = new Map<string, number>();
-  sorted.forEach((t, i) => newOrd.set(t, i));
-  const ordMaps = termLists.map((list) => Int32Array.from(list, (t) => newOrd.get(t)!));
+  const union = unionTerms(parts.map(({ f }) => ({
+    bytes: f.termBytes ?? EMPTY_BYTES, offsets: f.termOffsets ?? EMPTY_OFFSETS, count: f.termBytes ? f.info.termCount : 0,
+  })));
+  const { termCount: unionCount, ordMaps, entryStart, entryPart, entryOldOrd } = union;
 
   // Postings: for each new term, each segment's postings in segment order (doc ids stay ascending).
-  const byTerm: Array<Array<{ part: number; oldOrd: number }>> = sorted.map(() => []);
-  parts.forEach((_, p) => ordMaps[p].forEach((o, old) => byTerm[o].push({ part: p, oldOrd: old })));
-  const postingsStart = new Uint32Array(sorted.length + 1);
-  const docs = new GrowableUint32(1024);
-  const freqs = first.hasFreqs ? new GrowableUint32(1024) : null;
-  const positions = first.hasPositions ? new GrowableUint32(1024) : null;
+  const postingsStart = new Uint32Array(unionCount + 1);
+  let postingsBound = 0;
+  let positionsBound = 0;
+  for (const { f } of parts) {
+    postingsBound += f.docs ? f.docs.length : f.postingsStart ? f.postingsStart[f.info.termCount] : 0;
+    positionsBound += f.positions ? f.positions.length : 0;
+  }
+  const docs = new GrowableUint32(Math.max(16, postingsBound));
+  const freqs = first.hasFreqs ? new GrowableUint32(Math.max(16, postingsBound)) : null;
+  const positions = first.hasPositions ? new GrowableUint32(Math.max(16, positionsBound)) : null;
   let emptied = false;
-  for (let t = 0; t < sorted.length; t++) {
+  for (let t = 0; t < unionCount; t++) {
     postingsStart[t] = docs.length;
-    for (const { part, oldOrd } of byTerm[t]) {
-      const { s, f } = parts[part];
+    for (let e = entryStart[t]; e < entryStart[t + 1]; e++) {
+      const oldOrd = entryOldOrd[e];
+      const { s, f } = parts[entryPart[e]];
       if (!f.postingsStart) continue;
       const map = docMaps[s];
       // Every encoding (packed or flat, any format) as the term's flat arrays: index 0 is its first.
@@ -153,20 +153,20 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     }
     if (docs.length === postingsStart[t]) emptied = true;
   }
-  postingsStart[sorted.length] = docs.length;
+  postingsStart[unionCount] = docs.length;
 
-  let terms: StringTable = encodeStrings(sorted);
-  let termCount = sorted.length;
+  let terms: StringTable = union.terms;
+  let termCount = unionCount;
   let finalStart = postingsStart;
   let finalOrdMaps = ordMaps;
   let kept: number[] | null = null;
   if (emptied) {
     // Terms whose every posting was deleted disappear, as in a Lucene merge.
     const keep: number[] = (kept = []);
-    for (let t = 0; t < sorted.length; t++) if (postingsStart[t + 1] > postingsStart[t] || !first.indexed) keep.push(t);
-    const remap = new Int32Array(sorted.length).fill(-1);
+    for (let t = 0; t < unionCount; t++) if (postingsStart[t + 1] > postingsStart[t] || !first.indexed) keep.push(t);
+    const remap = new Int32Array(unionCount).fill(-1);
     keep.forEach((t, i) => (remap[t] = i));
-    terms = encodeStrings(keep.map((t) => sorted[t]));
+    terms = selectStrings(union.terms, keep);
     termCount = keep.length;
     finalStart = new Uint32Array(keep.length + 1);
     keep.forEach((t, i) => (finalStart[i] = postingsStart[t]));
@@ -199,7 +199,7 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     postingsStart: finalStart, docs: docs.toArray(), freqs: freqs ? freqs.toArray() : null,
     positions: positions ? positions.toArray() : null, norms, docsWithField, docValueOffsets,
     docValueNumbers: null, docValueOrds,
-    completion: first.structure === 'completion' ? mergeCompletionEntries(parts.map(({ s, f }) => ({ segment: sources[s].segment, field: f, docMap: docMaps[s] })), byTerm, kept) : undefined,
+    completion: first.structure === 'completion' ? mergeCompletionEntries(parts.map(({ s, f }) => ({ segment: sources[s].segment, field: f, docMap: docMaps[s] })), union, kept) : undefined,
   };
 }
 

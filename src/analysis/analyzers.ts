@@ -16,7 +16,7 @@ import { lowercaseFilter } from './lowercase-filter.js';
 import { porterStemFilter } from './porter-stemmer.js';
 import { standardTokenizer } from './standard-tokenizer.js';
 import { englishStopFilter } from './stop-filter.js';
-import { createTermCache, detach, findTerm, hashRange, storeTerm } from './term-cache.js';
+import { createTermCache, detach, findTerm, hashRange, storeTerm, type TermCache } from './term-cache.js';
 import { SPAN_END, SPAN_LENGTH, SPAN_START, type TokenFilter, type Tokenizer } from './token-stream.js';
 
 /**
@@ -81,7 +81,10 @@ export function chainAnalyzer(
 ): Analyzer {
   const chain = filters.slice();
   const filterCount = chain.length;
-  const cache = options.cacheTerms === true ? createTermCache(TERM_CACHE_BITS) : null;
+  const cached = options.cacheTerms === true;
+  // Made on first use: every thread loads the built-in and language analyzers, few use them all,
+  // and each cache is ~2.5 MB of arrays (four at module load: 6 MB of every thread's heap).
+  let cache: TermCache | null = null;
   const filter = (input: string): string | null => {
     let term: string | null = input;
     for (let f = 0; f < filterCount && term !== null; f++) term = chain[f](term);
@@ -89,7 +92,8 @@ export function chainAnalyzer(
   };
   /** The chain's term for text[start, end), through the cache when there is one. */
   const termOf = (text: string, start: number, end: number): string | null => {
-    if (cache === null) return filter(text.slice(start, end));
+    if (!cached) return filter(text.slice(start, end));
+    cache ??= createTermCache(TERM_CACHE_BITS);
     const hash = hashRange(text, start, end);
     const slot = findTerm(cache, text, start, end, hash);
     if (slot >= 0) return cache.values[slot];
@@ -98,7 +102,7 @@ export function chainAnalyzer(
     storeTerm(cache, slot, key, hash, term);
     return term;
   };
-  const filterRaw: TokenFilter = cache === null ? filter : (raw) => termOf(raw, 0, raw.length);
+  const filterRaw: TokenFilter = cached ? (raw) => termOf(raw, 0, raw.length) : filter;
   return {
     name,
     analyze(text: string, sink: TokenSink, firstPosition = 0): number {

@@ -101,52 +101,58 @@ abstract class TermsAccumulator extends FieldAccumulator {
     for (let o = 0; o < termCount; o++) ordOf[sortedIds[o]] = o;
     const sorted = Array.from(sortedIds, (id) => this.termList[id]);
 
-    // Counting sort of the events by term ordinal (stable: doc order is kept within a term).
+    // Counting sort of the events by term ordinal, straight into the CSR arrays (stable: events
+    // come in doc order, so a term's docs ascend and its positions stay in order). The first pass
+    // counts each term's events and postings (its distinct docs), the second places them.
     const events = this.eventTerms.length;
     const evTerms = this.eventTerms.data;
     const evDocs = this.eventDocs.data;
     const evPositions = this.eventPositions ? this.eventPositions.data : null;
-    const eventStart = new Uint32Array(termCount + 1);
-    for (let e = 0; e < events; e++) eventStart[ordOf[evTerms[e]] + 1]++;
-    for (let t = 0; t < termCount; t++) eventStart[t + 1] += eventStart[t];
-    const cursor = eventStart.slice(0, termCount);
-    const sortedDocs = new Uint32Array(events);
-    const positions = evPositions ? new Uint32Array(events) : null;
     const evFreqs = this.eventFreqs ? this.eventFreqs.data : null;
-    const givenFreqs = evFreqs ? new Uint32Array(events) : null;
-    const eventOrder = withEventOrder ? new Uint32Array(events) : null;
-    for (let e = 0; e < events; e++) {
-      const slot = cursor[ordOf[evTerms[e]]]++;
-      sortedDocs[slot] = evDocs[e];
-      if (eventOrder) eventOrder[slot] = e;
-      if (positions) positions[slot] = evPositions![e];
-      if (givenFreqs) givenFreqs[slot] = evFreqs![e];
-    }
-
-    // Group consecutive equal docs of a term into one posting with its frequency.
+    const eventStart = new Uint32Array(termCount + 1);
     const postingsStart = new Uint32Array(termCount + 1);
-    const docs = new GrowableUint32(Math.max(16, events));
-    const freqs = withFreqs ? new GrowableUint32(Math.max(16, events)) : null;
-    for (let t = 0; t < termCount; t++) {
-      postingsStart[t] = docs.length;
-      let last = -1;
-      for (let e = eventStart[t]; e < eventStart[t + 1]; e++) {
-        const d = sortedDocs[e];
-        if (d !== last) {
-          docs.push(d);
-          // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
-          if (freqs) freqs.push(givenFreqs ? givenFreqs[e] : 1);
-          last = d;
-        } else if (freqs) {
-          freqs.data[freqs.length - 1]++;
-        }
+    const lastDoc = new Int32Array(termCount).fill(-1);
+    for (let e = 0; e < events; e++) {
+      const o = ordOf[evTerms[e]];
+      eventStart[o + 1]++;
+      if (lastDoc[o] !== evDocs[e]) {
+        lastDoc[o] = evDocs[e];
+        postingsStart[o + 1]++;
       }
     }
-    postingsStart[termCount] = docs.length;
+    for (let t = 0; t < termCount; t++) {
+      eventStart[t + 1] += eventStart[t];
+      postingsStart[t + 1] += postingsStart[t];
+    }
+    const postings = postingsStart[termCount];
+    const docs = new Uint32Array(postings);
+    const freqs = withFreqs ? new Uint32Array(postings) : null;
+    const positions = evPositions ? new Uint32Array(events) : null;
+    const eventOrder = withEventOrder ? new Uint32Array(events) : null;
+    const eventCursor = eventStart.slice(0, termCount);
+    // One past each term's last posting so far.
+    const postingEnd = postingsStart.slice(0, termCount);
+    lastDoc.fill(-1);
+    for (let e = 0; e < events; e++) {
+      const o = ordOf[evTerms[e]];
+      const slot = eventCursor[o]++;
+      if (positions) positions[slot] = evPositions![e];
+      if (eventOrder) eventOrder[slot] = e;
+      const d = evDocs[e];
+      if (lastDoc[o] !== d) {
+        lastDoc[o] = d;
+        const p = postingEnd[o]++;
+        docs[p] = d;
+        // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
+        if (freqs) freqs[p] = evFreqs ? evFreqs[e] : 1;
+      } else if (freqs) {
+        freqs[postingEnd[o] - 1]++;
+      }
+    }
     return {
       input: {
         name: this.field.path, type: this.field.type, structure, indexed: this.field.indexed, terms: encodeStrings(sorted),
-        termCount, postingsStart, docs: docs.toArray(), freqs: freqs ? freqs.toArray() : null, positions,
+        termCount, postingsStart, docs, freqs, positions,
       },
       sorted,
       ordOf,

@@ -8,6 +8,13 @@
  */
 import { compareCodePoints } from './bytes.js';
 
+/** FNV-1a over the UTF-16 units of text[start, end): the builder's hash for terms and raw tokens. */
+export function hashChars(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /** Chars per radix pass, 8 bits each. */
 const KEY_CHARS = 3;
 /** The key value of a non-ASCII char: above every ASCII char, and nothing after it is keyed. */
@@ -101,8 +108,7 @@ export class TermHash {
 
   /** The id of `term`, adding it when new. */
   add(term: string): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+    const h = hashChars(term, 0, term.length);
     const { slotIds, slotHashes, mask, terms } = this;
     let slot = h & mask;
     for (;;) {

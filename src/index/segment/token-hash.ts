@@ -9,7 +9,7 @@
  * entries appended in a typed-array pool so probes touch no string objects.
  */
 import type { TokenFilter, TokenInterner } from '../../analysis/index.js';
-import type { TermHash } from './term-hash.js';
+import { hashChars, type TermHash } from './term-hash.js';
 
 /** Marks a raw token the filters removed (a stop word): the analyzer skips its position. */
 const REMOVED = -1;
@@ -43,8 +43,7 @@ export class TokenHash implements TokenInterner {
   }
 
   intern(text: string, start: number, end: number, filter: TokenFilter): number | null {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    const h = hashChars(text, start, end);
     const length = end - start;
     const { table, chars, mask } = this;
     let slot = h & mask;

@@ -130,7 +130,7 @@ export const SETTINGS = [
     // Not in ES (which bounds a search body by http.max_content_length only): a query body's parsed
     // value is copied to the main thread, ~5 ms per MB on a slow VM, so it is kept small.
     key: 'http.max_query_content_length', flag: 'max-query-content-length', env: 'THREADSEARCH_MAX_QUERY_CONTENT_LENGTH', field: 'maxQueryContentLength', type: memorySize,
-    default: '10mb', description: 'largest query DSL body (_search, _count, _explain, by-query …; 413 above it), counted inflated; not an ES setting',
+    default: '10mb', description: 'largest read-request body (_search, _count, _explain, by-query, _mget, _termvectors, _analyze …; 413 above it), counted inflated; not an ES setting',
   }),
   setting({
     // Not in ES either: Jackson's StreamReadConstraints.maxTokenCount, which ES leaves unbounded.

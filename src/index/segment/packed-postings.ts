@@ -167,7 +167,7 @@ export function decodeBlockFreqs(pp: PackedPostings, b: number, n: number, freqs
   const freqCode = (w >>> 2) & 3;
   let o = start + 1 + (n - 1) * BYTES[w & 3];
   if ((w & SPARSE_FREQS) !== 0) {
-    for (let k = 0; k < n; k++) freqs[k] = 1;
+    freqs.fill(1, 0, n);
     const bitmapBytes = (n + 7) >>> 3;
     let v = o + bitmapBytes;
     for (let i = 0; i < bitmapBytes; i++) {
@@ -179,7 +179,7 @@ export function decodeBlockFreqs(pp: PackedPostings, b: number, n: number, freqs
       }
     }
   } else if (freqCode === 0) {
-    for (let k = 0; k < n; k++) freqs[k] = 1;
+    freqs.fill(1, 0, n);
   } else if (freqCode === 1) {
     for (let k = 0; k < n; k++, o++) freqs[k] = u8[o] + 1;
   } else if (freqCode === 2) {

@@ -100,7 +100,15 @@ function essentialOnly(
   let p = lead.i;
   let scored = 0;
   // Block by block: the lead's loaded block holds postings [blockBase, blockEnd).
+  const others = essential > 0 ? prefix[essential - 1] : 0;
   blocks: while (p < end) {
+    // A block wholly inside the window whose best score plus every other term's bound cannot beat
+    // the threshold is passed over undecoded (block-max pruning within the window).
+    const b = lead.blockOf(p);
+    if (lead.lastDocOfBlock(b) < windowEnd && lead.blockMaxScore(b) + others <= threshold) {
+      p = Math.min(end, lead.firstPostingOfBlock(b + 1));
+      continue;
+    }
     lead.load(p);
     lead.loadFreqs();
     const first = lead.blockBase;

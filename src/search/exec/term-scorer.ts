@@ -247,6 +247,11 @@ export class TermScorer extends Scorer {
     return this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);
   }
 
+  /** Index of block b's first posting (b must be one of this term's blocks). */
+  firstPostingOfBlock(b: number): number {
+    return this.start + ((b - this.firstBlock) << BLOCK_SHIFT);
+  }
+
   lastDocOfBlock(b: number): number {
     return this.blockLastDoc[b];
   }

@@ -9,6 +9,7 @@ import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './fo
 import { readDirectory, sectionView, type SectionDirectory } from './sab-layout.js';
 import { blockOf, decodeBlock, type StoredFieldsSections } from './stored-fields.js';
 import { cachedBlock, newCacheOwner } from './stored-fields-cache.js';
+import { BlockCodec, readVarint } from './source-codec.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 import type { PackedPostings } from './packed-postings.js';
@@ -249,7 +250,17 @@ function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: n
     const base = segment.sourceBytes!.byteOffset;
     return { buffer: segment.buffer, start: base + segment.sourceOffsets![doc], end: base + segment.sourceOffsets![doc + 1] };
   }
-  const block = blockOf(stored.blockDocs, doc);
+  const blockDocs = stored.blockDocs;
+  // One doc per block (the `default` codec): block = doc, no search.
+  const block = blockDocs.length === blockDocs[blockDocs.length - 1] + 1 ? doc : blockOf(blockDocs, doc);
+  const at = stored.blockOffsets[block];
+  if (stored.blocks[at] === BlockCodec.Raw && stored.blockDocs[block + 1] - stored.blockDocs[block] === 1) {
+    // [Raw][block length][the doc's length][its bytes]: a view of the segment, nothing decoded.
+    const [, lengthEnd] = readVarint(stored.blocks, at + 1);
+    const [docLength, start] = readVarint(stored.blocks, lengthEnd);
+    const base = stored.blocks.byteOffset;
+    return { buffer: segment.buffer, start: base + start, end: base + start + docLength };
+  }
   const decoded = cachedBlock(segment.storedFieldsOwner, block, () => decodeBlock(stored, block));
   const i = doc - stored.blockDocs[block];
   return { buffer: decoded.bytes, start: decoded.starts[i], end: decoded.starts[i + 1] };

@@ -1,7 +1,8 @@
 /**
  * Block codecs for stored `_source` (ES `index.codec`, Lucene's stored-fields compression modes):
- * `default` compresses each block with LZ4 (Lucene's BEST_SPEED: decoding is a byte-copy loop, cheap
- * enough to run on the fetch path of every `_search`), `best_compression` with DEFLATE (zlib, as
+ * `default` keeps each block raw (LZ4, Lucene's BEST_SPEED, was the default until its pure-JS decode
+ * measured ~11 µs a fetched hit, +35% of a 10-hit `_search`; blocks written with it still read),
+ * `best_compression` compresses with DEFLATE (zlib, as
  * Lucene's BEST_COMPRESSION: ~1.6× smaller again here, but each decode is a native zlib call with a
  * fixed cost of tens of µs). Both use the segment's preset dictionary — a sample of its documents,
  * as Lucene's LZ4-with-preset-dictionary and DEFLATE-with-preset-dictionary modes do — which is what
@@ -83,8 +84,10 @@ export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Ui
     payload = deflateRawSync(raw, dictionary.length > 0 ? { level: 6, dictionary } : { level: 6 });
     kind = BlockCodec.Deflate;
   } else {
-    payload = lz4Compress(raw, dictionary);
-    kind = BlockCodec.Lz4;
+    // `default` stores blocks raw: LZ4 (lz4Compress) cost ~11 µs per fetched hit in pure JS, +35% of
+    // a 10-hit `_search`'s server CPU (bench/stored-fields.ts, http-search), for 36% fewer bytes.
+    payload = null;
+    kind = BlockCodec.Raw;
   }
   if (payload === null || payload.length >= raw.length) {
     payload = raw;

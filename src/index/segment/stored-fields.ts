@@ -17,15 +17,14 @@ import { GrowableUint32 } from './growable.js';
 import { lastAtMost } from '../../common/sorted-search.js';
 
 /**
- * Block sizes per codec, as Lucene's modes differ: `default` keeps blocks small because every hit a
- * `_search` returns decodes one, and pure-JS LZ4 decoding is a byte loop whose cost grows with the
- * block, while the preset dictionary does most of the compressing: in a probe on the synthetic short
- * docs, 4-doc blocks cost 164.8 bytes/doc against 162.4 for 8, block index included (bench/stored-fields.ts
- * measures the fetch). `best_compression` pays a zlib call of fixed cost per block, so fewer, larger
+ * Block sizes per codec, as Lucene's modes differ: `default` stores one raw doc per block, which the
+ * fetch reads in place with no decode (bench/stored-fields.ts measures it: 10 hits ~1.8× the old
+ * raw sections, against ~20× with 4-doc LZ4 blocks). `best_compression` pays a zlib call of fixed cost per block, so fewer, larger
  * blocks.
  */
 export const BLOCK_LIMITS: Readonly<Record<IndexCodec, { docs: number; bytes: number }>> = {
-  default: { docs: 4, bytes: 4 * 1024 },
+  // One raw document per block: the fetch reads it in place (segment-reader.ts locateSource).
+  default: { docs: 1, bytes: 4 * 1024 },
   best_compression: { docs: 32, bytes: 32 * 1024 },
 };
 /**
@@ -69,7 +68,7 @@ function sampleDictionary(count: number, sourceAt: SourceAt): Uint8Array {
  * (after a few samples for the dictionary); what it returns is copied before the next call.
  */
 export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec): StoredFieldsSections {
-  const dictionary = sampleDictionary(count, sourceAt);
+  const dictionary = codec === 'best_compression' ? sampleDictionary(count, sourceAt) : new Uint8Array(0);
   const limits = BLOCK_LIMITS[codec];
   const blockDocs = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
   const blockOffsets = new GrowableUint32(Math.ceil(count / limits.docs) + 1);

@@ -55,27 +55,6 @@ export function writeVarints(out: number[], values: readonly number[]): void {
   for (const v of values) writeVarint(out, v);
 }
 
-let lz4Hash: Uint32Array | null = null;
-let lz4Scratch = new Uint8Array(0);
-let lz4Out = new Uint8Array(0);
-
-function lz4Compress(raw: Uint8Array, dictionary: Uint8Array): Uint8Array | null {
-  // Dictionary and block side by side, so matches can reach back into the dictionary.
-  const dict = dictionary;
-  const total = dict.length + raw.length;
-  if (lz4Scratch.length < total) lz4Scratch = new Uint8Array(total * 2);
-  lz4Scratch.set(dict, 0);
-  lz4Scratch.set(raw, dict.length);
-  const bound = lz4.compressBound(raw.length);
-  if (lz4Out.length < bound) lz4Out = new Uint8Array(bound * 2);
-  const hash = (lz4Hash ??= new Uint32Array(65536));
-  hash.fill(0);
-  // Compressing the dictionary fills the hash table with its positions; its output is discarded.
-  if (dict.length > 0) lz4.compressBlock(lz4Scratch, lz4Out, 0, dict.length, hash);
-  const n = lz4.compressBlock(lz4Scratch, lz4Out, dict.length, raw.length, hash);
-  return n > 0 ? lz4Out.subarray(0, n) : null;
-}
-
 /** One block, compressed with `codec` (or raw when that does not make it smaller). */
 export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Uint8Array): Uint8Array {
   let payload: Uint8Array | null;
@@ -84,8 +63,8 @@ export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Ui
     payload = deflateRawSync(raw, dictionary.length > 0 ? { level: 6, dictionary } : { level: 6 });
     kind = BlockCodec.Deflate;
   } else {
-    // `default` stores blocks raw: LZ4 (lz4Compress) cost ~11 µs per fetched hit in pure JS, +35% of
-    // a 10-hit `_search`'s server CPU (bench/stored-fields.ts, http-search), for 36% fewer bytes.
+    // `default` stores blocks raw: LZ4 (written until this was measured; still read below) cost
+    // ~11 µs per fetched hit in pure JS, +35% of a 10-hit `_search`'s server CPU, for 36% fewer bytes.
     payload = null;
     kind = BlockCodec.Raw;
   }

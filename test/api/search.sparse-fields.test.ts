@@ -89,6 +89,13 @@ describe('documents', () => {
       '[sparse_vector] fields do not support indexing multiple values for the same feature [ml.tokens.a] in the same document');
     expectDocError(await index('d2', { topics: [{ x: 1 }, { x: 2 }] }),
       '[rank_features] fields do not support indexing multiple values for the same rank feature [topics.x] in the same document');
+    // Only a later object can repeat a feature: the third of three objects collides with the second.
+    expectDocError(await index('d3', { ml: { tokens: [{ a: 1 }, { b: 2 }, { c: 3, b: 4 }] } }),
+      '[sparse_vector] fields do not support indexing multiple values for the same feature [ml.tokens.b] in the same document');
+  });
+
+  it('lets a later object give a feature an earlier one skipped as null', async () => {
+    expect((await index('nul', { ml: { tokens: [{ a: null, b: 1 }, { a: 2 }] } })).status).toBe(201);
   });
 
   it('rejects dots in rank_features feature names', async () => {

@@ -15,7 +15,8 @@ import { HIT_STRIDE, planQuery, searchShard, type Exec, type ShardSearchRequest,
 
 export interface HarnessDoc {
   readonly id: string;
-  readonly source: Record<string, unknown>;
+  /** The document, or its JSON text as a client would send it. */
+  readonly source: Record<string, unknown> | string;
 }
 
 export interface EngineHit {
@@ -52,7 +53,7 @@ export class InProcessIndex {
     const builder = new SegmentBuilder(this.mapping, LIMITS);
     for (const d of docs) {
       this.deleteIds([d.id]);
-      builder.add({ id: d.id, source: JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
+      builder.add({ id: d.id, source: typeof d.source === 'string' ? d.source : JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
     }
     this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish())));
     this.liveDocs.push(null);

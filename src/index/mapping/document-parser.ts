@@ -13,7 +13,7 @@ import { compiledFormat, previewValue, toIndexableValue, type IndexableValue } f
 import { resolveMapping, type ResolvedMapping } from './resolve.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isFeatureType } from './types.js';
-import { parseFeatureObject } from './feature-values.js';
+import { featuresSeenIn, parseFeatureObject, type FeatureValue } from './feature-values.js';
 import { completionValue, parseCompletionInputs } from './completion-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
@@ -88,7 +88,8 @@ class DocumentParseRun {
   private newFieldCount = 0;
   readonly ignored: string[] = [];
   /** Features indexed so far in this document, per feature field path. */
-  private features: Map<string, Set<string>> | null = null;
+  /** Per feature field: its first object in this document, then (from a second one on) the features seen. */
+  private features: Map<string, Record<string, unknown> | Set<string>> | null = null;
 
   constructor(
     private readonly root: RootMapping,
@@ -217,13 +218,20 @@ class DocumentParseRun {
     const field = this.resolved.fields.get(path);
     if (!field) return;
     if (!this.features) this.features = new Map();
-    let seen = this.features.get(path);
-    if (!seen) this.features.set(path, (seen = new Set()));
+    const before = this.features.get(path);
+    let seen: Set<string> | null = null;
+    if (before === undefined) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) this.features.set(path, value as Record<string, unknown>);
+    } else {
+      seen = before instanceof Set ? before : featuresSeenIn(before);
+      this.features.set(path, seen);
+    }
     let at = key;
     try {
-      parseFeatureObject(field, value, seen, (feature, name) => {
-        at = name;
-        this.sink?.(field, feature);
+      const sink = this.sink;
+      parseFeatureObject(field, value, seen, (feature, weight) => {
+        at = feature;
+        if (sink !== null) sink(field, { feature, weight } satisfies FeatureValue);
       });
     } catch (e) {
       if (!(e instanceof EsError)) throw e;

@@ -42,16 +42,23 @@ function parseFloatString(text: string): number {
 
 /**
  * Validates `value` (one JSON value given for the field) and passes each feature to `emit`.
- * `seen` holds the features already indexed for this field in this document.
+ * `seen` holds the features already indexed for this field in this document, or is null when this
+ * is the field's first object in the document: one parsed JSON object cannot repeat a key, so only
+ * a later object of an array can collide (the caller builds the set then, see `featuresSeenIn`).
+ * Per feature this allocates nothing on the success path: a sparse vector has ~100 of them.
  */
 export function parseFeatureObject(
-  field: ResolvedField, value: unknown, seen: Set<string>, emit: (feature: FeatureValue, at: string) => void,
+  field: ResolvedField, value: unknown, seen: Set<string> | null, emit: (feature: string, weight: number) => void,
 ): void {
   const type = field.type;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new IllegalArgumentError(`[${type}] fields must be json objects, expected a START_OBJECT but got: ${jsonTokenName(value)}`);
   }
-  for (const [feature, raw] of Object.entries(value as Record<string, unknown>)) {
+  const obj = value as Record<string, unknown>;
+  const features = Object.keys(obj);
+  for (let i = 0; i < features.length; i++) {
+    const feature = features[i];
+    const raw = obj[feature];
     if (type === 'rank_features' && feature.includes('.')) {
       throw new IllegalArgumentError(`[rank_features] fields do not support dots in feature names but found [${feature}]`);
     }
@@ -64,11 +71,14 @@ export function parseFeatureObject(
         `[${type}] fields take hashes that map a feature to a strictly positive float, but got unexpected token ${jsonTokenName(raw)}`,
       );
     }
-    const key = `${field.path}.${feature}`;
-    if (seen.has(feature)) {
-      throw new IllegalArgumentError(type === 'rank_features'
-        ? `[rank_features] fields do not support indexing multiple values for the same rank feature [${key}] in the same document`
-        : `[sparse_vector] fields do not support indexing multiple values for the same feature [${key}] in the same document`);
+    if (seen !== null) {
+      if (seen.has(feature)) {
+        const key = `${field.path}.${feature}`;
+        throw new IllegalArgumentError(type === 'rank_features'
+          ? `[rank_features] fields do not support indexing multiple values for the same rank feature [${key}] in the same document`
+          : `[sparse_vector] fields do not support indexing multiple values for the same feature [${key}] in the same document`);
+      }
+      seen.add(feature);
     }
     if (!field.positiveScoreImpact) weight = Math.fround(1 / weight);
     // Lucene FeatureField#setFeatureValue.
@@ -80,7 +90,13 @@ export function parseFeatureObject(
         `featureValue must be a positive normal float, got: ${javaFloatToString(weight)} for feature ${feature} on field ${field.path} which is less than the minimum positive normal float: 1.1754944E-38`,
       );
     }
-    seen.add(feature);
-    emit({ feature, weight }, feature);
+    emit(feature, weight);
   }
+}
+
+/** The features an already-indexed object of the field gave (its non-null entries): what a later object may not repeat. */
+export function featuresSeenIn(value: Record<string, unknown>): Set<string> {
+  const seen = new Set<string>();
+  for (const feature of Object.keys(value)) if (value[feature] !== null) seen.add(feature);
+  return seen;
 }

@@ -109,7 +109,7 @@ for (let from = 0; from < DOCS; from += SEGMENT_DOCS) {
     // parse and not an object graph the bench built first.
     let source = '{"v":{';
     for (let i = docs.offsets[d]; i < docs.offsets[d + 1]; i++) source += `${i === docs.offsets[d] ? '' : ','}"${tokenName(docs.tokens[i])}":${docs.weights[i]}`;
-    batch.push({ id: String(d), source: `${source}}}` });
+    batch.push({ id: String(d), json: `${source}}}` });
   }
   index.addSegment(batch);
 }

@@ -15,8 +15,13 @@ import { HIT_STRIDE, planQuery, searchShard, type Exec, type ShardSearchRequest,
 
 export interface HarnessDoc {
   readonly id: string;
-  /** The document, or its JSON text as a client would send it. */
-  readonly source: Record<string, unknown> | string;
+  readonly source: Record<string, unknown>;
+}
+
+/** A document as the JSON text a client sends (what a build from `_bulk` parses). */
+export interface HarnessJsonDoc {
+  readonly id: string;
+  readonly json: string;
 }
 
 export interface EngineHit {
@@ -49,11 +54,11 @@ export class InProcessIndex {
   }
 
   /** Adds one segment holding `docs` (in order); earlier copies of their ids are deleted. */
-  addSegment(docs: readonly HarnessDoc[]): void {
+  addSegment(docs: readonly (HarnessDoc | HarnessJsonDoc)[]): void {
     const builder = new SegmentBuilder(this.mapping, LIMITS);
     for (const d of docs) {
       this.deleteIds([d.id]);
-      builder.add({ id: d.id, source: typeof d.source === 'string' ? d.source : JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
+      builder.add({ id: d.id, source: 'json' in d ? d.json : JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
     }
     this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish())));
     this.liveDocs.push(null);

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
-import { smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
+import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
 const SIZES = (values.docs ?? '50000,200000,1000000').split(',').map(Number);
@@ -21,13 +21,6 @@ const stored = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as {
 const LABEL = values.label ?? stored?.scenario.replace(/^memory-/, '') ?? 'after';
 const BATCH = 5000;
 const MB = 1024 * 1024;
-
-/** VmRSS / VmHWM of a process, in bytes. */
-function procMemory(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
 
 interface Row {
   docs: number;

@@ -19,7 +19,7 @@ import { runLuceneAnchor, writeSparseInput } from './lib/lucene-anchor.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { generateSparseCorpus, type SparseVectors } from './lib/sparse-corpus.js';
+import { generateSparseCorpus, sparseVectorJson, type SparseVectors } from './lib/sparse-corpus.js';
 import { quantizeFeatureWeight } from '../src/index/index.js';
 import { maxScoreStats } from '../src/search/index.js';
 
@@ -107,9 +107,7 @@ for (let from = 0; from < DOCS; from += SEGMENT_DOCS) {
   for (let d = from; d < Math.min(DOCS, from + SEGMENT_DOCS); d++) {
     // The JSON text a client sends (as bulk would carry it), so the build times the engine's own
     // parse and not an object graph the bench built first.
-    let source = '{"v":{';
-    for (let i = docs.offsets[d]; i < docs.offsets[d + 1]; i++) source += `${i === docs.offsets[d] ? '' : ','}"${tokenName(docs.tokens[i])}":${docs.weights[i]}`;
-    batch.push({ id: String(d), json: `${source}}}` });
+    batch.push({ id: String(d), json: `{"v":${sparseVectorJson(docs, d)}}` });
   }
   index.addSegment(batch);
 }

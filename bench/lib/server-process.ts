@@ -6,11 +6,17 @@ export { startProcess, startThreadsearch, type ServerProcess } from '../../src/c
 
 /** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */
 export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number, headers: Record<string, string> = {}): Promise<void> {
+  await bulkLoadEach(url, bodies.length, (i) => bodies[i], concurrency, headers);
+}
+
+/** `bulkLoad` over `count` bodies made on demand (a corpus too large to hold as NDJSON at once). */
+export async function bulkLoadEach(
+  url: string, count: number, body: (i: number) => string, concurrency: number, headers: Record<string, string> = {},
+): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...headers }, body });
+    while (next < count) {
+      const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...headers }, body: body(next++) });
       const json = (await res.json()) as { errors?: boolean };
       if (res.status !== 200 || json.errors) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
     }

@@ -66,3 +66,10 @@ export function smapsBreakdown(pid: number, topN = 12): SmapsBreakdown {
   b.top = maps.filter((m) => m.path === '').sort((x, y) => y.rss - x.rss).slice(0, topN);
   return b;
 }
+
+/** VmRSS / VmHWM of a process, in bytes. */
+export function procMemory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}

@@ -6,6 +6,7 @@
  */
 import { mulberry32 } from '../../src/common/prng.js';
 import { zipfSampler } from '../../src/cli/corpus/zipf.js';
+import { float32ToJson } from '../../src/common/float-json.js';
 
 export interface SparseCorpusParams {
   docs: number;
@@ -111,4 +112,15 @@ export function sparseVectorObject(v: SparseVectors, i: number): Record<string, 
   const out: Record<string, number> = {};
   for (let j = v.offsets[i]; j < v.offsets[i + 1]; j++) out[`t${v.tokens[j]}`] = v.weights[j];
   return out;
+}
+
+/**
+ * `sparseVectorObject` as JSON text, written straight from the arrays (no object graph to
+ * stringify), with each weight in float32's shortest form, as ES's inference results print
+ * (0.5868585, not the float64 expansion 0.5868585109710693 of the same float32).
+ */
+export function sparseVectorJson(v: SparseVectors, i: number): string {
+  let out = '{';
+  for (let j = v.offsets[i]; j < v.offsets[i + 1]; j++) out += `${j === v.offsets[i] ? '' : ','}"t${v.tokens[j]}":${float32ToJson(v.weights[j])}`;
+  return `${out}}`;
 }

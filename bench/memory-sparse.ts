@@ -1,0 +1,97 @@
+/**
+ * Memory of learned-sparse vectors (issue 22): the ELSER-like synthetic corpus (performance.md §2.2:
+ * ~120 non-zero tokens per document over a 30,522-token vocabulary) is bulk-loaded over HTTP into
+ * one `sparse_vector` field of a fresh server, then refreshed, force-merged to one segment and
+ * flushed. The field is excluded from `_source`, as ES's ELSER guides configure it, so what is
+ * left is the feature postings. Reported: bytes per feature posting in the segment (from
+ * `GET /_nodes/stats`, `feature_postings_memory_in_bytes`) and the server's RSS growth per posting
+ * (VmRSS after flush − VmRSS idle), the issue's two targets (≤ 4 bytes, RSS ≤ 1.2× the segment's),
+ * plus the load's docs/s through `_bulk`.
+ *
+ *   node dist/bench/memory-sparse.js [--docs 200000,1000000] [--label after]
+ */
+import { parseArgs } from 'node:util';
+import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
+import { bulkLoadEach, jsonCaller, startThreadsearch } from './lib/server-process.js';
+import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
+import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
+
+const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' } } });
+const SIZES = (values.docs ?? '200000').split(',').map(Number);
+const LABEL = values.label ?? 'after';
+/** ~3.5 KB of JSON per vector: 1,000 per request keeps a body near 3.5 MB. */
+const BATCH = 1000;
+const MB = 1024 * 1024;
+
+interface Row {
+  docs: number;
+  postings: number;
+  loadDocsPerS: number;
+  rssIdle: number;
+  rssAfterFlush: number;
+  peakOverall: number;
+  featurePostingsBytes: number;
+  segmentsBytes: number;
+  smaps: SmapsBreakdown;
+}
+
+async function measure(docs: number): Promise<Row> {
+  const corpus = generateSparseCorpus({ docs, queries: 1 });
+  const postings = corpus.docs.offsets[docs];
+  const server = await startThreadsearch([]);
+  try {
+    const call = jsonCaller(server.url);
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = procMemory(server.pid).rss;
+    await call('PUT', '/sparse', { mappings: { _source: { excludes: ['v'] }, properties: { v: { type: 'sparse_vector' } } } });
+    const body = (b: number) => {
+      let out = '';
+      for (let d = b * BATCH; d < Math.min(docs, (b + 1) * BATCH); d++) out += `{"index":{"_id":"${d}"}}\n{"v":${sparseVectorJson(corpus.docs, d)}}\n`;
+      return out;
+    };
+    const t0 = performance.now();
+    await bulkLoadEach(`${server.url}/sparse`, Math.ceil(docs / BATCH), body, 2);
+    await call('POST', '/sparse/_refresh');
+    const loadS = (performance.now() - t0) / 1000;
+    await call('POST', '/sparse/_forcemerge?max_num_segments=1');
+    await call('POST', '/sparse/_flush');
+    const count = (await call('GET', '/sparse/_count')).count as number;
+    if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
+    // Let the workers drop the merged-away segments and the idle collector run before reading RSS.
+    await new Promise((r) => setTimeout(r, 3000));
+    const { rss, hwm } = procMemory(server.pid);
+    const smaps = smapsBreakdown(server.pid);
+    const stats = await call('GET', '/_nodes/stats/indices');
+    const segments = (Object.values(stats.nodes as Record<string, any>)[0].indices.segments) as Record<string, number>;
+    const row: Row = {
+      docs, postings, loadDocsPerS: docs / loadS, rssIdle: idle, rssAfterFlush: rss, peakOverall: hwm,
+      featurePostingsBytes: segments.feature_postings_memory_in_bytes, segmentsBytes: segments.memory_in_bytes, smaps,
+    };
+    console.log(`${docs} vectors, ${postings} postings (load ${loadS.toFixed(1)} s, ${Math.round(row.loadDocsPerS)} docs/s): feature postings ${formatNumber(row.featurePostingsBytes / postings)} B/posting, segments ${formatNumber(row.segmentsBytes / MB)} MB, RSS idle ${Math.round(idle / MB)} → ${Math.round(rss / MB)} MB after flush (${formatNumber((rss - idle) / postings)} B/posting), peak ${Math.round(hwm / MB)} MB`);
+    const { top, ...sums } = smaps;
+    console.log(`  smaps after flush: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB`);
+    return row;
+  } finally {
+    await server.stop();
+  }
+}
+
+const rows: Row[] = [];
+for (const docs of SIZES) rows.push(await measure(docs));
+writeResult(`memory-sparse-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
+const mb = (b: number) => formatNumber(b / MB);
+updateBenchmarksMd(
+  `memory-sparse-${LABEL}`,
+  markdownTable(
+    ['vectors', 'postings', 'bulk docs/s', 'feature postings MB', 'B / posting (segment)', 'segments MB', 'RSS idle MB', 'RSS after flush MB', 'RSS growth B / posting', 'RSS ÷ segment per posting', 'peak MB', 'glibc heap MB'],
+    rows.map((r) => {
+      const rssPerPosting = (r.rssAfterFlush - r.rssIdle) / r.postings;
+      const segPerPosting = r.featurePostingsBytes / r.postings;
+      return [
+        r.docs, r.postings, Math.round(r.loadDocsPerS), mb(r.featurePostingsBytes), formatNumber(segPerPosting), mb(r.segmentsBytes), mb(r.rssIdle),
+        mb(r.rssAfterFlush), formatNumber(rssPerPosting), formatNumber(rssPerPosting / segPerPosting), mb(r.peakOverall), mb(r.smaps.heap),
+      ];
+    }),
+  ),
+  `Issue 22 (${LABEL}): ELSER-like synthetic vectors (performance.md §2.2, seed 7, ~120 tokens each) bulk-loaded over HTTP (${BATCH} per request, 2 in flight) into one \`sparse_vector\` field excluded from \`_source\`, then refresh, force-merge to one segment, flush; segment bytes from \`GET /_nodes/stats\`, RSS from /proc. Targets: ≤ 4 B per posting in the segment, RSS growth per posting ≤ 1.2× that. Run: \`node dist/bench/memory-sparse.js --label ${LABEL}\`.`,
+);

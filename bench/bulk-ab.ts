@@ -33,13 +33,28 @@ function cpuSeconds(path: string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** System CPU seconds and minor page faults of a process (every thread). */
+function kernelCost(pid: number): { sysS: number; faults: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { sysS: Number(fields[12]) / 100, faults: Number(fields[7]) };
+}
+
+/** Peak and current RSS of a process, MB. */
+function rssMb(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)![1]);
+  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
+}
+
 async function start(tree: string) {
   if (tree === findRepoRoot()) return startThreadsearch();
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
   return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
-interface Run { tree: string; docsPerS: number; cpuS: number; mainCpuS: number; refreshS: number; otherCores: number }
+interface Run {
+  tree: string; docsPerS: number; cpuS: number; mainCpuS: number; sysS: number; faultsPerDoc: number; peakRssMb: number; rssMb: number; refreshS: number; otherCores: number;
+}
 
 async function run(tree: string): Promise<Run> {
   const server = await start(tree);
@@ -47,19 +62,26 @@ async function run(tree: string): Promise<Run> {
     await fetch(`${server.url}/bulk`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings, mappings: { properties: { text: { type: 'text' } } } }) });
     const cpu0 = cpuSeconds(`/proc/${server.pid}/stat`);
     const main0 = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`);
+    const k0 = kernelCost(server.pid);
     const probe = startCpuProbe({ pids: [server.pid] });
     const t0 = performance.now();
     await bulkLoad(server.url, bodies, 2);
     const t1 = performance.now();
     await fetch(`${server.url}/bulk/_refresh`, { method: 'POST' });
     const t2 = performance.now();
+    const k1 = kernelCost(server.pid);
+    const rss = rssMb(server.pid);
     const r = {
       tree, docsPerS: DOCS / ((t2 - t0) / 1000), refreshS: (t2 - t1) / 1000, otherCores: probe.stop().otherCores,
       cpuS: cpuSeconds(`/proc/${server.pid}/stat`) - cpu0, mainCpuS: cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`) - main0,
+      sysS: k1.sysS - k0.sysS, faultsPerDoc: (k1.faults - k0.faults) / DOCS, peakRssMb: rss.peak, rssMb: rss.now,
     };
     const count = (await (await fetch(`${server.url}/bulk/_count`)).json()) as { count: number };
     if (count.count !== DOCS) throw new Error(`expected ${DOCS} docs, found ${count.count}`);
-    console.log(`${tree}: ${Math.round(r.docsPerS)} docs/s, server CPU ${r.cpuS.toFixed(1)} s (main ${r.mainCpuS.toFixed(1)} s), final refresh ${r.refreshS.toFixed(2)} s, otherCores ${r.otherCores.toFixed(2)}`);
+    console.log(
+      `${tree}: ${Math.round(r.docsPerS)} docs/s, server CPU ${r.cpuS.toFixed(1)} s (main ${r.mainCpuS.toFixed(1)} s, system ${r.sysS.toFixed(1)} s), ` +
+        `${r.faultsPerDoc.toFixed(2)} page faults/doc, RSS ${Math.round(r.rssMb)} MB (peak ${Math.round(r.peakRssMb)}), final refresh ${r.refreshS.toFixed(2)} s, otherCores ${r.otherCores.toFixed(2)}`,
+    );
     return r;
   } finally {
     await server.stop();
@@ -69,10 +91,10 @@ async function run(tree: string): Promise<Run> {
 const trees = [values.baseline, findRepoRoot()];
 const runs: Run[] = [];
 for (let round = 0; round < ROUNDS; round++) for (const tree of trees) runs.push(await run(tree));
-const mean = (tree: string, k: 'docsPerS' | 'cpuS' | 'mainCpuS') => {
+const mean = (tree: string, k: 'docsPerS' | 'cpuS' | 'mainCpuS' | 'sysS' | 'faultsPerDoc' | 'peakRssMb' | 'rssMb') => {
   const rs = runs.filter((r) => r.tree === tree);
   return rs.reduce((s, r) => s + r[k], 0) / rs.length;
 };
 const [base, self] = trees;
-for (const k of ['docsPerS', 'cpuS', 'mainCpuS'] as const) console.log(`${k}: baseline ${mean(base, k).toFixed(2)}, this tree ${mean(self, k).toFixed(2)}, ratio ${(mean(self, k) / mean(base, k)).toFixed(3)}`);
+for (const k of ['docsPerS', 'cpuS', 'mainCpuS', 'sysS', 'faultsPerDoc', 'peakRssMb', 'rssMb'] as const) console.log(`${k}: baseline ${mean(base, k).toFixed(2)}, this tree ${mean(self, k).toFixed(2)}, ratio ${(mean(self, k) / mean(base, k)).toFixed(3)}`);
 writeResult('bulk-ab', { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base }, runs, otherCores: Math.max(...runs.map((r) => r.otherCores)) });

@@ -1,8 +1,8 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
-import { SegmentBuilder, mergeSegments, writeSegment } from '../src/index/index.js';
+import { SegmentBuilder, mergeSegments, withScratchPool, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
-import { releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
+import { buildScratch, releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
@@ -10,12 +10,13 @@ export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
 }
 
 function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
-  const out = reply(() => {
+  // Every array of the build but the segment's SharedArrayBuffer dies with it: scratch from the pool.
+  const out = reply(() => withScratchPool(buildScratch, () => {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
     for (const doc of task.docs) builder.add(doc);
     const input = builder.finish();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
-  });
+  }));
   (task as { docs: unknown }).docs = [];
   releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;

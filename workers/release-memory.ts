@@ -20,6 +20,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { ScratchPool } from '../src/index/index.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (() => void) | undefined;
@@ -34,7 +35,15 @@ const IDLE_GC_MS = 1000;
 let builtBytes = 0;
 let idleTimer: NodeJS.Timeout | null = null;
 
-function collect(): void {
+/**
+ * This thread's builds' transient arrays (index/segment/scratch-pool.ts): kept from build to build
+ * while builds keep coming, so their pages stay mapped; dropped with the idle collections below.
+ */
+export const buildScratch = new ScratchPool();
+
+/** Collects; `idle`: builds have stopped, so the build scratch goes too. */
+function collect(idle = false): void {
+  if (idle) buildScratch.clear();
   builtBytes = 0;
   if (idleTimer !== null) clearTimeout(idleTimer);
   idleTimer = null;
@@ -53,13 +62,13 @@ export function releaseBuildMemory(producedBytes: number): void {
   if (builtBytes >= BUILD_BYTES_BEFORE_GC) return collect();
   if (builtBytes < MIN_BYTES) return;
   if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = setTimeout(collect, IDLE_GC_MS);
+  idleTimer = setTimeout(() => collect(true), IDLE_GC_MS);
   idleTimer.unref();
 }
 
 /** The coordinator's idle signal: collect now, unless nothing ran since the last collection. */
 export function releaseIdleMemory(): void {
-  if (typeof gc === 'function') collect();
+  if (typeof gc === 'function') collect(true);
 }
 
 let droppedBytes = 0;

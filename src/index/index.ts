@@ -23,6 +23,7 @@ export { accumulateLinear, decodeFeatureBlock, decodeFeatureTerm, type FeaturePo
 export { decodeBlockDocs, decodeBlockDocsFrom, decodeBlockFreqs, decodePostingsBlock, type PackedPostings } from './segment/packed-postings.js';
 export { forEachTermBlock, readTermPostings, type TermPostings } from './segment/term-postings.js';
 export * from './segment/segment-memory.js';
+export { ScratchPool, withScratchPool } from './segment/scratch-pool.js';
 export { INDEX_CODECS, type IndexCodec } from './segment/source-codec.js';
 export { storedFieldsCacheStats, clearStoredFieldsCache } from './segment/stored-fields-cache.js';
 export { compareCodePoints } from './segment/bytes.js';

@@ -5,6 +5,7 @@
  * every thread can look terms up without building anything.
  */
 import { Buffer } from 'node:buffer';
+import { scratchInt32, scratchUint32, scratchUint8 } from './scratch-pool.js';
 
 export interface StringTable {
   readonly bytes: Uint8Array;
@@ -15,15 +16,16 @@ export interface StringTable {
 export function encodeStrings(strings: readonly string[]): StringTable {
   let total = 0;
   for (let i = 0; i < strings.length; i++) total += Buffer.byteLength(strings[i], 'utf8');
-  const buf = Buffer.allocUnsafe(total);
-  const offsets = new Uint32Array(strings.length + 1);
+  const bytes = scratchUint8(total, false);
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, total);
+  const offsets = scratchUint32(strings.length + 1, false);
   let pos = 0;
   for (let i = 0; i < strings.length; i++) {
     offsets[i] = pos;
     pos += buf.write(strings[i], pos, 'utf8');
   }
   offsets[strings.length] = pos;
-  return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, total), offsets };
+  return { bytes, offsets };
 }
 
 /**
@@ -64,7 +66,7 @@ export function hashTableSize(count: number): number {
 export function buildHashTable(table: StringTable, count: number): Int32Array {
   const size = hashTableSize(count);
   const mask = size - 1;
-  const slots = new Int32Array(size);
+  const slots = scratchInt32(size);
   for (let ord = 0; ord < count; ord++) {
     let slot = fnv1a(table.bytes, table.offsets[ord], table.offsets[ord + 1]) & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;

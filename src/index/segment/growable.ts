@@ -1,21 +1,26 @@
-/** Append-only typed arrays for building postings without per-element allocation. */
+/**
+ * Append-only typed arrays for building postings without per-element allocation. Inside a
+ * scratch-pool scope (scratch-pool.ts) their storage is the pool's, reused from build to build.
+ */
+import { releaseScratch, scratchFloat64, scratchUint32, trimmed } from './scratch-pool.js';
 
 export class GrowableUint32 {
   data: Uint32Array;
   length = 0;
   constructor(capacity = 16) {
-    this.data = new Uint32Array(capacity);
+    this.data = scratchUint32(capacity, false);
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
+      const next = scratchUint32(this.data.length * 2, false);
       next.set(this.data);
+      releaseScratch(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
   toArray(): Uint32Array {
-    return this.data.slice(0, this.length);
+    return trimmed(this.data, this.length);
   }
 }
 
@@ -23,17 +28,18 @@ export class GrowableFloat64 {
   data: Float64Array;
   length = 0;
   constructor(capacity = 16) {
-    this.data = new Float64Array(capacity);
+    this.data = scratchFloat64(capacity, false);
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
+      const next = scratchFloat64(this.data.length * 2, false);
       next.set(this.data);
+      releaseScratch(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
   toArray(): Float64Array {
-    return this.data.slice(0, this.length);
+    return trimmed(this.data, this.length);
   }
 }

@@ -22,6 +22,7 @@ import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
+import { releaseScratch, scratchInt32, scratchUint32 } from './scratch-pool.js';
 import { TermHash } from './term-hash.js';
 import { TokenHash } from './token-hash.js';
 import { bitsetWords, setBit } from './live-docs.js';
@@ -97,7 +98,7 @@ abstract class TermsAccumulator extends FieldAccumulator {
   } {
     const termCount = this.termList.length;
     const sortedIds = this.termIds.sortedIds();
-    const ordOf = new Uint32Array(termCount);
+    const ordOf = scratchUint32(termCount, false);
     for (let o = 0; o < termCount; o++) ordOf[sortedIds[o]] = o;
     const sorted = Array.from(sortedIds, (id) => this.termList[id]);
 
@@ -109,9 +110,9 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const evDocs = this.eventDocs.data;
     const evPositions = this.eventPositions ? this.eventPositions.data : null;
     const evFreqs = this.eventFreqs ? this.eventFreqs.data : null;
-    const eventStart = new Uint32Array(termCount + 1);
-    const postingsStart = new Uint32Array(termCount + 1);
-    const lastDoc = new Int32Array(termCount).fill(-1);
+    const eventStart = scratchUint32(termCount + 1);
+    const postingsStart = scratchUint32(termCount + 1);
+    const lastDoc = scratchInt32(termCount, false).fill(-1);
     for (let e = 0; e < events; e++) {
       const o = ordOf[evTerms[e]];
       eventStart[o + 1]++;
@@ -125,13 +126,15 @@ abstract class TermsAccumulator extends FieldAccumulator {
       postingsStart[t + 1] += postingsStart[t];
     }
     const postings = postingsStart[termCount];
-    const docs = new Uint32Array(postings);
-    const freqs = withFreqs ? new Uint32Array(postings) : null;
-    const positions = evPositions ? new Uint32Array(events) : null;
-    const eventOrder = withEventOrder ? new Uint32Array(events) : null;
-    const eventCursor = eventStart.slice(0, termCount);
+    const docs = scratchUint32(postings, false);
+    const freqs = withFreqs ? scratchUint32(postings, false) : null;
+    const positions = evPositions ? scratchUint32(events, false) : null;
+    const eventOrder = withEventOrder ? scratchUint32(events, false) : null;
+    const eventCursor = scratchUint32(termCount, false);
+    eventCursor.set(eventStart.subarray(0, termCount));
     // One past each term's last posting so far.
-    const postingEnd = postingsStart.slice(0, termCount);
+    const postingEnd = scratchUint32(termCount, false);
+    postingEnd.set(postingsStart.subarray(0, termCount));
     lastDoc.fill(-1);
     for (let e = 0; e < events; e++) {
       const o = ordOf[evTerms[e]];
@@ -149,6 +152,9 @@ abstract class TermsAccumulator extends FieldAccumulator {
         freqs[postingEnd[o] - 1]++;
       }
     }
+    releaseScratch(eventCursor);
+    releaseScratch(postingEnd);
+    releaseScratch(lastDoc);
     return {
       input: {
         name: this.field.path, type: this.field.type, structure, indexed: this.field.indexed, terms: encodeStrings(sorted),

@@ -10,6 +10,7 @@ import { writeCompletionEntries } from './completion-entries.js';
 import { encodeFeaturePostings } from './feature-postings.js';
 import { encodePostings } from './packed-postings.js';
 import { SectionWriter } from './sab-layout.js';
+import { scratchUint16, scratchUint32, scratchUint8 } from './scratch-pool.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 
 function popcount(words: Uint32Array): number {
@@ -49,22 +50,22 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
   if (f.indexed && f.postingsStart && f.docs) {
     const features = f.structure === 'features' && f.freqs !== null;
     w.add(Section.PostingsStart, ord, f.postingsStart);
-    const blockStart = new Uint32Array(f.termCount + 1);
+    const blockStart = scratchUint32(f.termCount + 1);
     let blocks = 0;
     for (let t = 0; t < f.termCount; t++) {
       blockStart[t] = blocks;
       blocks += Math.ceil((f.postingsStart[t + 1] - f.postingsStart[t]) / BLOCK_SIZE);
     }
     blockStart[f.termCount] = blocks;
-    const blockMaxFreq = new Uint32Array(blocks);
-    const blockMinNorm = new Uint8Array(blocks);
-    const impactFreqs = f.norms ? new Uint32Array(blocks * IMPACTS_PER_BLOCK) : null;
-    const impactNorms = f.norms ? new Uint8Array(blocks * IMPACTS_PER_BLOCK) : null;
-    const blockLastDoc = new Uint32Array(blocks);
-    const blockPosStart = f.positions ? new Uint32Array(blocks) : null;
+    const blockMaxFreq = scratchUint32(blocks);
+    const blockMinNorm = scratchUint8(blocks);
+    const impactFreqs = f.norms ? scratchUint32(blocks * IMPACTS_PER_BLOCK) : null;
+    const impactNorms = f.norms ? scratchUint8(blocks * IMPACTS_PER_BLOCK) : null;
+    const blockLastDoc = scratchUint32(blocks);
+    const blockPosStart = f.positions ? scratchUint32(blocks) : null;
     // Feature freqs are encoded weights, not counts: no total term frequencies (their sums would
     // not fit a u32 either).
-    const ttf = f.freqs && f.structure !== 'features' ? new Uint32Array(f.termCount) : null;
+    const ttf = f.freqs && f.structure !== 'features' ? scratchUint32(f.termCount) : null;
     let pos = 0;
     for (let t = 0; t < f.termCount; t++) {
       const start = f.postingsStart[t];
@@ -156,9 +157,15 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
 function addPositions(w: SectionWriter, ord: number, positions: Uint32Array): void {
   let max = 0;
   for (let i = 0; i < positions.length; i++) if (positions[i] > max) max = positions[i];
-  if (max < 0x100) w.add(Section.Positions8, ord, new Uint8Array(positions));
-  else if (max < 0x10000) w.add(Section.Positions16, ord, new Uint16Array(positions));
+  if (max < 0x100) w.add(Section.Positions8, ord, narrowed(scratchUint8(positions.length, false), positions));
+  else if (max < 0x10000) w.add(Section.Positions16, ord, narrowed(scratchUint16(positions.length, false), positions));
   else w.add(Section.Positions, ord, positions);
+}
+
+/** `to` holding `from`'s values (each fits: the caller checked the largest). */
+function narrowed<T extends Uint8Array | Uint16Array>(to: T, from: Uint32Array): T {
+  to.set(from);
+  return to;
 }
 
 /** Numeric values sorted ascending with their docs: range queries binary-search this. */

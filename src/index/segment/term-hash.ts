@@ -7,6 +7,7 @@
  * only dereferences a term string when the hashes agree, and growing touches no strings at all.
  */
 import { compareCodePoints } from './bytes.js';
+import { releaseScratch, scratchInt32, scratchUint32 } from './scratch-pool.js';
 
 /** FNV-1a over the UTF-16 units of text[start, end): the builder's hash for terms and raw tokens. */
 export function hashChars(text: string, start: number, end: number): number {
@@ -132,17 +133,21 @@ export class TermHash {
    */
   sortedIds(): Uint32Array {
     const n = this.terms.length;
-    const ids = new Uint32Array(n);
+    const ids = scratchUint32(n, false);
     for (let i = 0; i < n; i++) ids[i] = i;
-    sortByPrefix(this.terms, ids, 0, n, 0, { keys: new Uint32Array(n), tmpKeys: new Uint32Array(n), tmpIds: new Uint32Array(n), counts: new Uint32Array(256) });
+    const scratch = { keys: scratchUint32(n, false), tmpKeys: scratchUint32(n, false), tmpIds: scratchUint32(n, false), counts: new Uint32Array(256) };
+    sortByPrefix(this.terms, ids, 0, n, 0, scratch);
+    releaseScratch(scratch.keys);
+    releaseScratch(scratch.tmpKeys);
+    releaseScratch(scratch.tmpIds);
     return ids;
   }
 
   private grow(): void {
     const size = this.slotIds.length * 2;
     const mask = size - 1;
-    const slotIds = new Int32Array(size);
-    const slotHashes = new Int32Array(size);
+    const slotIds = scratchInt32(size);
+    const slotHashes = scratchInt32(size, false);
     const oldIds = this.slotIds;
     const oldHashes = this.slotHashes;
     for (let s = 0; s < oldIds.length; s++) {
@@ -153,6 +158,8 @@ export class TermHash {
       slotIds[slot] = v;
       slotHashes[slot] = oldHashes[s];
     }
+    releaseScratch(oldIds);
+    releaseScratch(oldHashes);
     this.slotIds = slotIds;
     this.slotHashes = slotHashes;
     this.mask = mask;

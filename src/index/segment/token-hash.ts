@@ -9,6 +9,7 @@
  * entries appended in a typed-array pool so probes touch no string objects.
  */
 import type { TokenFilter, TokenInterner } from '../../analysis/index.js';
+import { releaseScratch, scratchInt32, scratchUint16 } from './scratch-pool.js';
 import { hashChars, type TermHash } from './term-hash.js';
 
 /** Marks a raw token the filters removed (a stop word): the analyzer skips its position. */
@@ -72,8 +73,9 @@ export class TokenHash implements TokenInterner {
     const at = this.charCount;
     const length = end - start;
     if (at + length > this.chars.length) {
-      const chars = new Uint16Array(Math.max(this.chars.length * 2, at + length));
+      const chars = scratchUint16(Math.max(this.chars.length * 2, at + length), false);
       chars.set(this.chars);
+      releaseScratch(this.chars);
       this.chars = chars;
     }
     const chars = this.chars;
@@ -92,13 +94,14 @@ export class TokenHash implements TokenInterner {
     const old = this.table;
     const size = (this.mask + 1) * 2;
     const mask = size - 1;
-    const table = new Int32Array(size * SLOT);
+    const table = scratchInt32(size * SLOT);
     for (let r = 0; r < old.length; r += SLOT) {
       if (old[r + LENGTH] === 0) continue;
       let slot = old[r + HASH] & mask;
       while (table[slot * SLOT + LENGTH] !== 0) slot = (slot + 1) & mask;
       for (let k = 0; k < SLOT; k++) table[slot * SLOT + k] = old[r + k];
     }
+    releaseScratch(old);
     this.table = table;
     this.mask = mask;
   }

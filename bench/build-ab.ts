@@ -93,7 +93,9 @@ function round(t: Tree): void {
   const segments = buildSegments(t, 0, DOCS, 5000);
   const t1 = cpuMs();
   const f1 = minorFaults();
-  t.m.writeSegment(t.m.mergeSegments(segments.map((segment) => ({ segment, liveDocs: null }))));
+  const merge = () => t.m.writeSegment(t.m.mergeSegments(segments.map((segment) => ({ segment, liveDocs: null }))));
+  if (t.pool !== null) t.m.withScratchPool!(t.pool, merge);
+  else merge();
   t.samples.build5k.push(((t1 - t0) * 1000) / DOCS);
   t.faults.build5k.push((f1 - f0) / DOCS);
   t.samples.merge.push(((cpuMs() - t1) * 1000) / DOCS);

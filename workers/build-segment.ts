@@ -30,8 +30,11 @@ function mergeSources(task: MergeSegmentsTask): MergeSegmentsReply {
   const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;
-    const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })), task.codec);
-    return { sab: writeSegment(input), maxDoc: input.maxDoc };
+    // As a build: only the merged SharedArrayBuffer outlives the merge, its arrays are scratch.
+    return withScratchPool(buildScratch, () => {
+      const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })), task.codec);
+      return { sab: writeSegment(input), maxDoc: input.maxDoc };
+    });
   });
   if (out.ok) releaseTaskMemory(out.value.sab.byteLength);
   return out;

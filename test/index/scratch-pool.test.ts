@@ -3,10 +3,11 @@
  * (index/segment/scratch-pool.ts) and reuse them build after build. Reused buffers hold the previous
  * build's bytes, so a segment built in a pool that has served other builds must be byte for byte
  * the segment built with fresh arrays — which also shows that nothing of the scratch escapes into
- * the SharedArrayBuffer's contents or is read before it is written.
+ * the SharedArrayBuffer's contents or is read before it is written. The same for merges, which the
+ * workers run in the pool too.
  */
 import { describe, expect, it } from 'vitest';
-import { ScratchPool, SegmentBuilder, parseRootMapping, withScratchPool, writeSegment } from '../../src/index/index.js';
+import { ScratchPool, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, withScratchPool, writeSegment } from '../../src/index/index.js';
 import { scratchUint32, releaseScratch } from '../../src/index/segment/scratch-pool.js';
 import { GrowableUint32 } from '../../src/index/segment/growable.js';
 
@@ -26,10 +27,14 @@ function docs(count: number, seed: number) {
   });
 }
 
-function build(batch: ReturnType<typeof docs>): Uint8Array {
+function buildInput(batch: ReturnType<typeof docs>) {
   const builder = new SegmentBuilder(MAPPING, LIMITS);
   for (const d of batch) builder.add(d);
-  return new Uint8Array(writeSegment(builder.finish()).slice(0));
+  return builder.finish();
+}
+
+function build(batch: ReturnType<typeof docs>): Uint8Array {
+  return new Uint8Array(writeSegment(buildInput(batch)).slice(0));
 }
 
 describe('ScratchPool', () => {
@@ -44,6 +49,16 @@ describe('ScratchPool', () => {
     expect(pool.retainedBytes).toBeGreaterThan(1 << 20);
     expect(Buffer.compare(withScratchPool(pool, () => build(b)), expectedB)).toBe(0);
     expect(Buffer.compare(withScratchPool(pool, () => build(a)), expectedA)).toBe(0);
+  });
+
+  it('merges in a reused pool to the very bytes of a merge with fresh arrays', () => {
+    const sources = [docs(2500, 3), docs(1500, 4)].map((batch, i) => ({ segment: openSegment(`s${i}`, writeSegment(buildInput(batch))), liveDocs: null }));
+    const merge = () => new Uint8Array(writeSegment(mergeSegments(sources)).slice(0));
+    const expected = merge();
+    const pool = new ScratchPool();
+    withScratchPool(pool, () => build(docs(3000, 5)));
+    expect(Buffer.compare(withScratchPool(pool, merge), expected)).toBe(0);
+    expect(Buffer.compare(withScratchPool(pool, merge), expected)).toBe(0);
   });
 
   it('hands back the same buffers from scope to scope, zero-filled unless asked not to', () => {

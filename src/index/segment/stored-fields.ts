@@ -14,6 +14,7 @@
 import type { Buffer } from 'node:buffer';
 import { compressBlock, decompressBlock, MAX_DICTIONARY_BYTES, readVarint, writeVarints, type IndexCodec } from './source-codec.js';
 import { GrowableUint32 } from './growable.js';
+import { scratchUint8 } from './scratch-pool.js';
 import { lastAtMost } from '../../common/sorted-search.js';
 
 /**
@@ -112,7 +113,7 @@ export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: Ind
   if (lengths.length > 0) flush();
   blockDocs.push(count);
   blockOffsets.push(compressedBytes);
-  const blocks = new Uint8Array(compressedBytes);
+  const blocks = scratchUint8(compressedBytes, false);
   let pos = 0;
   for (const b of compressed) {
     blocks.set(b, pos);

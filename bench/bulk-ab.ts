@@ -5,9 +5,12 @@
  * own CPU seconds (user + system from /proc, every thread, and the main thread alone), which other
  * processes on a shared machine disturb far less than wall time.
  *
- *   node dist/bench/bulk-ab.js --baseline /path/to/other-tree [--docs 100000] [--rounds 3] [--refresh-interval -1]
+ *   node dist/bench/bulk-ab.js --baseline /path/to/other-tree [--docs 100000] [--rounds 3] [--refresh-interval -1] [--env K=V,K=V]
  *
- * The baseline is a directory holding a built tree (`dist/src/main.js`, with its node_modules).
+ * The baseline is a directory holding a built tree (`dist/src/main.js`, with its node_modules), or
+ * `self` for this tree. `--env` adds environment variables to this tree's server only (over the
+ * server defaults, e.g. `--baseline self --env MALLOC_MMAP_THRESHOLD_=33554432` compares glibc
+ * settings on one tree).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +23,9 @@ import { startProcess } from '../src/cli/server-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' } } });
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' }, env: { type: 'string' } } });
 if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
+const SELF_ENV: Record<string, string> = Object.fromEntries((values.env ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const DOCS = Number(values.docs ?? 100_000);
 const ROUNDS = Number(values.rounds ?? 3);
 const settings = values['refresh-interval'] !== undefined ? { refresh_interval: values['refresh-interval'] } : {};
@@ -46,7 +50,18 @@ function rssMb(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
 }
 
-async function start(tree: string) {
+async function start(tree: string, env: Record<string, string>) {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return await startTree(tree);
+  } finally {
+    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
+async function startTree(tree: string) {
   if (tree === findRepoRoot()) return startThreadsearch();
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
   return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
@@ -56,8 +71,9 @@ interface Run {
   tree: string; docsPerS: number; cpuS: number; mainCpuS: number; sysS: number; faultsPerDoc: number; peakRssMb: number; rssMb: number; refreshS: number; otherCores: number;
 }
 
-async function run(tree: string): Promise<Run> {
-  const server = await start(tree);
+async function run(arm: { label: string; tree: string; env: Record<string, string> }): Promise<Run> {
+  const tree = arm.label;
+  const server = await start(arm.tree, arm.env);
   try {
     await fetch(`${server.url}/bulk`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings, mappings: { properties: { text: { type: 'text' } } } }) });
     const cpu0 = cpuSeconds(`/proc/${server.pid}/stat`);
@@ -88,13 +104,20 @@ async function run(tree: string): Promise<Run> {
   }
 }
 
-const trees = [values.baseline, findRepoRoot()];
+const selfRoot = findRepoRoot();
+const envLabel = Object.keys(SELF_ENV).length > 0 ? ` [${values.env}]` : '';
+const arms = [
+  { label: values.baseline === 'self' ? selfRoot : values.baseline, tree: values.baseline === 'self' ? selfRoot : values.baseline, env: {} },
+  { label: selfRoot + envLabel, tree: selfRoot, env: SELF_ENV },
+];
+if (arms[0].label === arms[1].label) throw new Error('--baseline self needs --env');
+const trees = arms.map((a) => a.label);
 const runs: Run[] = [];
-for (let round = 0; round < ROUNDS; round++) for (const tree of trees) runs.push(await run(tree));
+for (let round = 0; round < ROUNDS; round++) for (const arm of arms) runs.push(await run(arm));
 const mean = (tree: string, k: 'docsPerS' | 'cpuS' | 'mainCpuS' | 'sysS' | 'faultsPerDoc' | 'peakRssMb' | 'rssMb') => {
   const rs = runs.filter((r) => r.tree === tree);
   return rs.reduce((s, r) => s + r[k], 0) / rs.length;
 };
 const [base, self] = trees;
 for (const k of ['docsPerS', 'cpuS', 'mainCpuS', 'sysS', 'faultsPerDoc', 'peakRssMb', 'rssMb'] as const) console.log(`${k}: baseline ${mean(base, k).toFixed(2)}, this tree ${mean(self, k).toFixed(2)}, ratio ${(mean(self, k) / mean(base, k)).toFixed(3)}`);
-writeResult('bulk-ab', { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base }, runs, otherCores: Math.max(...runs.map((r) => r.otherCores)) });
+writeResult('bulk-ab', { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base, env: SELF_ENV }, runs, otherCores: Math.max(...runs.map((r) => r.otherCores)) });

@@ -81,10 +81,16 @@ export class DocumentParser {
   }
 }
 
+/** What a document that adds no mapper reads its dynamic additions from: one shared empty map. */
+const NOTHING_ADDED: ReadonlyMap<string, never> = new Map<string, never>();
+
 class DocumentParseRun {
-  /** Mappers added dynamically in this document, by full path. */
-  private readonly added = new Map<string, Mapper>();
-  private readonly addedResolved = new Map<string, ResolvedField>();
+  /**
+   * Mappers added dynamically in this document, by full path. Most documents add none, and both
+   * the coordinator and the build workers parse every document: the maps are made on first use.
+   */
+  private added: ReadonlyMap<string, Mapper> = NOTHING_ADDED;
+  private addedResolved: ReadonlyMap<string, ResolvedField> = NOTHING_ADDED;
   private newFieldCount = 0;
   readonly ignored: string[] = [];
   /** Features indexed so far in this document, per feature field path. */
@@ -324,7 +330,7 @@ class DocumentParseRun {
     }
     const obj: ObjectMapper = { kind: 'object', dynamic: null, enabled: true, properties: new Map() };
     if (!this.checkLimit(1, path, key)) return obj;
-    this.added.set(path, obj);
+    this.addedMappers().set(path, obj);
     return obj;
   }
 
@@ -332,13 +338,20 @@ class DocumentParseRun {
     const mapper = this.dynamicMapperFor(value);
     if (!mapper) return null;
     if (!this.checkLimit(1 + mapper.fields.size, path, key)) return null;
-    this.added.set(path, mapper);
+    this.addedMappers().set(path, mapper);
     // Resolve the new mapper (and its multi-fields) so values in this same document use it.
     const single: RootMapping = { ...EMPTY_ROOT, properties: new Map([['f', mapper]]) };
+    if (this.addedResolved === NOTHING_ADDED) this.addedResolved = new Map();
+    const addedResolved = this.addedResolved as Map<string, ResolvedField>;
     for (const [p, rf] of resolveMapping(single, this.resolved.text).fields) {
-      this.addedResolved.set(path + p.slice(1), { ...rf, path: path + p.slice(1) });
+      addedResolved.set(path + p.slice(1), { ...rf, path: path + p.slice(1) });
     }
     return mapper;
+  }
+
+  private addedMappers(): Map<string, Mapper> {
+    if (this.added === NOTHING_ADDED) this.added = new Map();
+    return this.added as Map<string, Mapper>;
   }
 
   /** ES dynamic field mapping rules (es-api.md §1.2). */

@@ -387,6 +387,14 @@ export class SegmentBuilder {
   private readonly version = new GrowableFloat64();
   private readonly indexOrder = new GrowableFloat64();
   private maxDoc = 0;
+  /** The values of the document being added (doc id maxDoc - 1), to their fields' accumulators; bound once, not a closure per document. */
+  private readonly sink = (field: ResolvedField, value: IndexableValue): void => {
+    const d = this.maxDoc - 1;
+    let acc = this.fields.get(field.path);
+    if (!acc) this.fields.set(field.path, (acc = accumulatorFor(field)));
+    if (acc.docsWithField.length === 0 || acc.docsWithField.data[acc.docsWithField.length - 1] !== d) this.touched.push(acc);
+    acc.add(d, value);
+  };
 
   constructor(private readonly mapping: RootMapping, limits: DocumentParseLimits, text: IndexTextSettings = DEFAULT_TEXT_SETTINGS, private readonly codec: IndexCodec = 'default') {
     // The coordinator validated every document against this (or an older, smaller) mapping, so
@@ -399,12 +407,7 @@ export class SegmentBuilder {
     const d = this.maxDoc++;
     const parsed = JSON.parse(doc.source) as Record<string, unknown>;
     this.touched.length = 0;
-    this.parser.parse(parsed, doc.id, doc.source, (field, value) => {
-      let acc = this.fields.get(field.path);
-      if (!acc) this.fields.set(field.path, (acc = accumulatorFor(field)));
-      if (acc.docsWithField.length === 0 || acc.docsWithField.data[acc.docsWithField.length - 1] !== d) this.touched.push(acc);
-      acc.add(d, value);
-    });
+    this.parser.parse(parsed, doc.id, doc.source, this.sink);
     for (const acc of this.touched) acc.finishDoc(d);
     this.ids.push(doc.id);
     this.sources.push(storedSource(this.mapping, doc.source, parsed));

@@ -36,12 +36,15 @@ let builtBytes = 0;
 let idleTimer: NodeJS.Timeout | null = null;
 
 /**
- * This thread's builds' transient arrays (index/segment/scratch-pool.ts): kept from build to build
- * while builds keep coming, so their pages stay mapped; dropped with the idle collections below.
+ * This thread's builds' and merges' transient arrays (index/segment/scratch-pool.ts): kept from
+ * build to build while segment work goes on, so their pages stay mapped; dropped when the
+ * coordinator says the node went idle (releaseIdleMemory: no build or merge anywhere for 2 s). Not
+ * on this worker's own idle timer: the builds of one shard's refreshes go to either worker, so a
+ * worker's builds come ~2 s apart under a steady load and a 1 s timer dropped the pool every time.
  */
 export const buildScratch = new ScratchPool();
 
-/** Collects; `idle`: builds have stopped, so the build scratch goes too. */
+/** Collects; `idle`: the node's segment work has stopped, so the build scratch goes too. */
 function collect(idle = false): void {
   if (idle) buildScratch.clear();
   builtBytes = 0;
@@ -62,7 +65,7 @@ export function releaseBuildMemory(producedBytes: number): void {
   if (builtBytes >= BUILD_BYTES_BEFORE_GC) return collect();
   if (builtBytes < MIN_BYTES) return;
   if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => collect(true), IDLE_GC_MS);
+  idleTimer = setTimeout(() => collect(), IDLE_GC_MS);
   idleTimer.unref();
 }
 

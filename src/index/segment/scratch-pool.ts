@@ -16,7 +16,8 @@
  * SharedArrayBuffer) may run in one.
  *
  * The pool keeps at most `maxRetainedBytes` between scopes, and `clear()` returns everything (the
- * build worker clears it when builds stop: release-memory.ts), so an idle node holds none of it.
+ * build worker clears it when the node's segment work stops: workers/release-memory.ts), so an idle
+ * node holds none of it.
  */
 
 /** Smaller arrays come from malloc's own heap (below the mmap threshold) or V8's: not pooled. */

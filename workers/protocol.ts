@@ -10,7 +10,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { PlainError } from '../src/errors/index.js';
 import type { BuildDocument, DocumentParseLimits, IndexCodec, IndexTextSettings, RootMapping } from '../src/index/index.js';
-import type { ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
+import type { Exec, ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
 import type { ModelSpec } from '../src/ml/index.js';
 
 export const SEGMENT_CHANNEL = 'threadsearch:segments';
@@ -70,9 +70,27 @@ export interface SearchPortAnnouncement {
   readonly poolTask: Int32Array;
 }
 
-/** One batch on a search channel; the channel carries one batch at a time. */
+/**
+ * One batch on a search channel; the channel carries one batch at a time. A plan the coordinator
+ * keeps in its plan cache (a load test's repeated query) crosses each channel once: the worker
+ * keeps it by id (`plans`) until told to let go (`dropPlans`, the coordinator's bound on what it
+ * holds), and later searches name it by `planId` with `request.query` null, so neither thread
+ * clones the plan's tree again.
+ */
 export interface SearchChannelRequest {
-  readonly searches: readonly SearchShardTask[];
+  readonly searches: readonly ChannelSearch[];
+  /** Plans to keep from now on, as [id, plan] pairs (each sent once per channel). */
+  readonly plans: ReadonlyArray<readonly [number, Exec]> | null;
+  /** Ids of kept plans to let go of, before `plans` are added. */
+  readonly dropPlans: readonly number[] | null;
+}
+
+/** A shard search on a search channel: its plan inline (`planId` −1), or a plan the worker keeps. */
+export interface ChannelSearch {
+  readonly segments: readonly SegmentRef[];
+  /** `query` is null when `planId` names a kept plan. */
+  readonly request: Omit<ShardSearchRequest, 'query'> & { query: Exec | null };
+  readonly planId: number;
 }
 
 export interface SearchChannelReply {

@@ -4,7 +4,8 @@
  * loads, at worker start-up), or as pool tasks when the coordinator has no channel to this thread.
  */
 import { MessageChannel, parentPort, threadId } from 'node:worker_threads';
-import { searchShard } from '../src/search/index.js';
+import { InternalError } from '../src/errors/index.js';
+import { searchShard, type Exec } from '../src/search/index.js';
 import { poolTaskFlag } from './pool-task.js';
 import { SEARCH_PORT, type SearchBatchReply, type SearchBatchTask, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
@@ -22,11 +23,35 @@ export function searchBatch(task: SearchBatchTask): SearchBatchReply {
   return task.searches.map(search);
 }
 
+/** Plans the coordinator sent once and names by id (protocol.ts SearchChannelRequest), for this thread's channel. */
+const keptPlans = new Map<number, Exec>();
+
+/** A channel batch: kept plans updated first, then each search with its plan inline or by id. */
+function channelBatch(request: SearchChannelRequest): SearchBatchReply {
+  if (request.dropPlans !== null) for (const id of request.dropPlans) keptPlans.delete(id);
+  if (request.plans !== null) for (const [id, plan] of request.plans) keptPlans.set(id, plan);
+  const replies = new Array<SearchShardReply>(request.searches.length);
+  for (let i = 0; i < replies.length; i++) {
+    const s = request.searches[i];
+    if (s.planId >= 0) {
+      const plan = keptPlans.get(s.planId);
+      if (plan === undefined) {
+        replies[i] = { ok: false, error: new InternalError(`search plan [${s.planId}] is not kept by this worker`).toPlain() };
+        continue;
+      }
+      // The request is this thread's own clone: it takes the kept plan in place of its null.
+      (s.request as { query: Exec | null }).query = plan;
+    }
+    replies[i] = search(s as SearchShardTask);
+  }
+  return replies;
+}
+
 if (parentPort !== null) {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (request: SearchChannelRequest) => {
     const started = performance.now();
-    const replies = searchBatch(request);
+    const replies = channelBatch(request);
     const answer: SearchChannelReply = { replies, runMs: performance.now() - started };
     port1.postMessage(answer);
   });

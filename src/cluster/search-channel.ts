@@ -7,7 +7,8 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { InternalError } from '../errors/index.js';
-import type { SearchChannelReply, SearchChannelRequest, SearchPortAnnouncement } from '../../workers/protocol.js';
+import type { Exec } from '../search/index.js';
+import type { ChannelSearch, SearchChannelReply, SearchPortAnnouncement, SearchShardTask } from '../../workers/protocol.js';
 
 /**
  * The worker running a task died or failed outside the task's own error handling (the task body
@@ -15,6 +16,21 @@ import type { SearchChannelReply, SearchChannelRequest, SearchPortAnnouncement }
  * it apart from an error reply, to retry.
  */
 export class WorkerFailureError extends InternalError {}
+
+/** Most plans one worker keeps for its channel; past it the least recently sent is dropped. */
+export const KEPT_PLANS_PER_CHANNEL = 1024;
+
+/**
+ * Ids of plans that will be searched again (the coordinator's plan cache hands the same Exec back
+ * for a repeated query): only these are kept by workers, a one-off plan travels inline.
+ */
+const sharedPlans = new WeakMap<Exec, number>();
+let nextPlanId = 0;
+
+/** Marks `plan` as one later searches reuse, so each channel sends its tree once. */
+export function sharePlan(plan: Exec): void {
+  if (!sharedPlans.has(plan)) sharedPlans.set(plan, nextPlanId++);
+}
 
 /** How long a batch in flight on a channel whose worker end closed waits for the pool to report the thread gone. */
 const DETACHED_FAIL_MS = 1000;
@@ -28,6 +44,8 @@ export class SearchChannel {
   private closed = false;
   /** Failed: removed from the pool, nothing pending. */
   private gone = false;
+  /** Ids of the plans the worker keeps for this channel, least recently sent first. */
+  private readonly kept = new Map<number, true>();
 
   constructor(announcement: SearchPortAnnouncement, private readonly onGone: (channel: SearchChannel) => void) {
     this.threadId = announcement.threadId;
@@ -61,12 +79,65 @@ export class SearchChannel {
   }
 
   /** Sends one batch; rejects with a WorkerFailureError when the thread goes away first. */
-  run(request: SearchChannelRequest): Promise<SearchChannelReply> {
+  run(tasks: readonly SearchShardTask[]): Promise<SearchChannelReply> {
     if (!this.idle) return Promise.reject(new InternalError('search channel is busy or closed'));
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.port.postMessage(request);
+      try {
+        this.post(tasks);
+      } catch (e) {
+        // Nothing went down the channel (a value that cannot be cloned): the batch fails, the channel stays.
+        this.pending = null;
+        reject(e instanceof Error ? e : new InternalError(String(e)));
+      }
     });
+  }
+
+  /**
+   * Posts a batch, each shared plan's tree only the first time this channel carries it. The tasks
+   * go as they are, with a kept plan's `query` set to null while postMessage clones them (it
+   * clones synchronously) and put back after: no per-search copy of the request, and a task keeps
+   * its plan for a resend as a pool task.
+   */
+  private post(tasks: readonly SearchShardTask[]): void {
+    let plans: Array<readonly [number, Exec]> | null = null;
+    let dropPlans: number[] | null = null;
+    const searches = new Array<ChannelSearch>(tasks.length);
+    const swapped: Array<{ request: { query: Exec | null }; plan: Exec }> = [];
+    try {
+      for (let i = 0; i < tasks.length; i++) {
+        const task = tasks[i];
+        const plan = task.request.query;
+        const id = sharedPlans.get(plan);
+        if (id === undefined) {
+          searches[i] = { segments: task.segments, request: task.request, planId: -1 };
+          continue;
+        }
+        if (this.kept.delete(id)) {
+          const request = task.request as unknown as { query: Exec | null };
+          request.query = null;
+          swapped.push({ request, plan });
+        } else {
+          (plans ??= []).push([id, plan]);
+          if (this.kept.size >= KEPT_PLANS_PER_CHANNEL) {
+            const oldest = this.kept.keys().next().value as number;
+            this.kept.delete(oldest);
+            (dropPlans ??= []).push(oldest);
+          }
+        }
+        this.kept.set(id, true);
+        searches[i] = { segments: task.segments, request: task.request, planId: id };
+      }
+      try {
+        this.port.postMessage({ searches, plans, dropPlans });
+      } catch (e) {
+        // The worker did not get these plans: later batches send them again.
+        if (plans !== null) for (const [id] of plans) this.kept.delete(id);
+        throw e;
+      }
+    } finally {
+      for (const s of swapped) s.request.query = s.plan;
+    }
   }
 
   /** Ends the channel; a batch in flight fails with `error` (the pool retries a worker failure elsewhere). */

@@ -393,7 +393,7 @@ export class SearchPool {
     try {
       const searches = new Array<SearchShardTask>(batch.length);
       for (let i = 0; i < batch.length; i++) searches[i] = batch[i].task;
-      const answer = await channel.run({ searches });
+      const answer = await channel.run(searches);
       this.counters.recordRun(answer.runMs);
       replies = answer.replies;
     } catch (e) {

@@ -14,6 +14,7 @@ import type { QueryNode } from '../../dsl/index.js';
 import type { Segment } from '../../index/index.js';
 import type { Exec } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
+import { sharePlan } from '../search-channel.js';
 
 interface Entry {
   readonly segments: readonly Segment[];
@@ -42,6 +43,8 @@ export class PlanCache {
     let perIndex = this.byQuery.get(query);
     if (perIndex === undefined) this.byQuery.set(query, (perIndex = new Map()));
     perIndex.set(index, { segments, mapping: index.resolvedMapping, settings: index.resolvedSettings, exec });
+    // Reused by later searches: each worker channel gets its tree once (search-channel.ts).
+    sharePlan(exec);
   }
 }
 

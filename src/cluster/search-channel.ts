@@ -17,8 +17,13 @@ import type { ChannelSearch, SearchChannelReply, SearchPortAnnouncement, SearchS
  */
 export class WorkerFailureError extends InternalError {}
 
-/** Most plans one worker keeps for its channel; past it the least recently sent is dropped. */
-export const KEPT_PLANS_PER_CHANNEL = 1024;
+/**
+ * Most plans one worker keeps for its channel; past it the least recently sent is dropped. As many
+ * as the parsed-request caches that make plans shared hold (http/search.ts, 4,096 bodies): a load
+ * test cycling through 2,000 queries sends every one to every thread, and a smaller bound would
+ * drop each plan before its next use. A kept match plan is a few hundred bytes of worker heap.
+ */
+export const KEPT_PLANS_PER_CHANNEL = 4096;
 
 /**
  * Ids of plans that will be searched again (the coordinator's plan cache hands the same Exec back

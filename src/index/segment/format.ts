@@ -21,8 +21,11 @@ export const MAGIC = 0x54534547; // "TSEG"
  * `_source` is compressed in blocks (SourceBlock* sections, stored-fields.ts) instead of raw
  * SourceBytes / SourceOffsets. Readers go by the sections present, so formats 1 and 2 are read as
  * they are and become format 3 when a merge rewrites them.
+ * 4: stored `_source` of the `default` codec is one LZ4 block per doc against the segment's
+ * dictionary (BlockCodec.Lz4Doc, or RawDoc when a doc does not shrink), and SourceBlockDocs is just
+ * [maxDoc] when every block holds one doc. Format 3's blocks (Raw, Lz4 4-doc, Deflate) still read.
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** The oldest format this build reads. */
 export const MIN_FORMAT_VERSION = 1;
 export const HEADER_BYTES = 16;
@@ -51,7 +54,7 @@ export enum Section {
   SourceBytes = 7, // Uint8: stored `_source` JSON (UTF-8)
   SourceOffsets = 8, // Uint32[maxDoc + 1]; a doc without stored source has an empty range
   // format 3: stored `_source` in compressed blocks (stored-fields.ts) in place of SourceBytes / SourceOffsets
-  SourceBlockDocs = 9, // Uint32[blocks + 1]: first doc of each block, then maxDoc
+  SourceBlockDocs = 9, // Uint32[blocks + 1]: first doc of each block, then maxDoc; format 4: [maxDoc] alone when block = doc
   SourceBlockOffsets = 10, // Uint32[blocks + 1]: byte offset of each block in SourceBlocks, then its length
   SourceBlocks = 11, // Uint8: [codec u8][raw length varint][payload] per block (source-codec.ts)
   SourceDictionary = 12, // Uint8: the preset dictionary the blocks were compressed with (may be empty)

@@ -7,9 +7,9 @@ import { Buffer } from 'node:buffer';
 import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from './bytes.js';
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView, type SectionDirectory } from './sab-layout.js';
-import { blockOf, decodeBlock, type StoredFieldsSections } from './stored-fields.js';
+import { blockOf, decodeBlock, firstDocOf, type StoredFieldsSections } from './stored-fields.js';
 import { cachedBlock, newCacheOwner } from './stored-fields-cache.js';
-import { BlockCodec, readVarint } from './source-codec.js';
+import { BlockCodec, decodeDocToScratch, readVarint } from './source-codec.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 import type { PackedPostings } from './packed-postings.js';
@@ -250,19 +250,31 @@ function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: n
     const base = segment.sourceBytes!.byteOffset;
     return { buffer: segment.buffer, start: base + segment.sourceOffsets![doc], end: base + segment.sourceOffsets![doc + 1] };
   }
-  const blockDocs = stored.blockDocs;
-  // One doc per block (the `default` codec): block = doc, no search.
-  const block = blockDocs.length === blockDocs[blockDocs.length - 1] + 1 ? doc : blockOf(blockDocs, doc);
+  const block = blockOf(stored.blockDocs, doc);
+  const blocks = stored.blocks;
   const at = stored.blockOffsets[block];
-  if (stored.blocks[at] === BlockCodec.Raw && stored.blockDocs[block + 1] - stored.blockDocs[block] === 1) {
-    // [Raw][block length][the doc's length][its bytes]: a view of the segment, nothing decoded.
-    const [, lengthEnd] = readVarint(stored.blocks, at + 1);
-    const [docLength, start] = readVarint(stored.blocks, lengthEnd);
-    const base = stored.blocks.byteOffset;
+  const kind = blocks[at];
+  if (kind === BlockCodec.Lz4Doc) {
+    // The `default` codec (format 4): the doc alone, decoded into the thread's scratch buffer.
+    const { buffer, start, length } = decodeDocToScratch(blocks, at, stored.blockOffsets[block + 1], stored.dictionary);
+    return { buffer, start, end: start + length };
+  }
+  if (kind === BlockCodec.RawDoc) {
+    // [RawDoc][the doc's length][its bytes]: a view of the segment, nothing decoded.
+    const [docLength, start] = readVarint(blocks, at + 1);
+    const base = blocks.byteOffset;
+    return { buffer: segment.buffer, start: base + start, end: base + start + docLength };
+  }
+  const docs = stored.blockDocs.length === 1 ? 1 : stored.blockDocs[block + 1] - stored.blockDocs[block];
+  if (kind === BlockCodec.Raw && docs === 1) {
+    // Format 3's `default`: [Raw][block length][the doc's length][its bytes], read in place too.
+    const [, lengthEnd] = readVarint(blocks, at + 1);
+    const [docLength, start] = readVarint(blocks, lengthEnd);
+    const base = blocks.byteOffset;
     return { buffer: segment.buffer, start: base + start, end: base + start + docLength };
   }
   const decoded = cachedBlock(segment.storedFieldsOwner, block, () => decodeBlock(stored, block));
-  const i = doc - stored.blockDocs[block];
+  const i = doc - firstDocOf(stored.blockDocs, block);
   return { buffer: decoded.bytes, start: decoded.starts[i], end: decoded.starts[i + 1] };
 }
 

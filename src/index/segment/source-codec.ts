@@ -1,34 +1,39 @@
 /**
  * Block codecs for stored `_source` (ES `index.codec`, Lucene's stored-fields compression modes):
- * `default` keeps each block raw (LZ4, Lucene's BEST_SPEED, was the default until its pure-JS decode
- * measured ~11 µs a fetched hit, +35% of a 10-hit `_search`; blocks written with it still read),
- * `best_compression` compresses with DEFLATE (zlib, as
- * Lucene's BEST_COMPRESSION: ~1.6× smaller again here, but each decode is a native zlib call with a
- * fixed cost of tens of µs). Both use the segment's preset dictionary — a sample of its documents,
- * as Lucene's LZ4-with-preset-dictionary and DEFLATE-with-preset-dictionary modes do — which is what
- * makes blocks of a few short documents compress at all.
+ * `default` stores each document in a block of its own, LZ4-compressed (Lucene's BEST_SPEED)
+ * against the segment's preset dictionary, so a fetch decodes only its hit, with the hand-written
+ * decoder of lz4-block.ts into a reused buffer; `best_compression` compresses blocks of many docs
+ * with DEFLATE (zlib, as Lucene's BEST_COMPRESSION: ~1.6× smaller again, but each decode is a
+ * native zlib call of tens of µs). Both use the segment's preset dictionary — a sample of its
+ * documents, as Lucene's LZ4-with-preset-dictionary and DEFLATE-with-preset-dictionary modes do —
+ * which is what makes blocks of one or a few short documents compress at all.
  *
- * A block on disk: [codec u8][uncompressed length, varint][payload]. A block that does not shrink
- * is kept raw, so the worst case costs a few bytes per block.
+ * A block on disk: [codec u8][uncompressed length, varint][payload]. Multi-doc blocks (Raw, Lz4,
+ * Deflate) decode to [doc length varint × docs][doc bytes]; one-doc blocks (RawDoc, Lz4Doc) to the
+ * doc's bytes alone. A block that does not shrink is kept raw, so the worst case costs a few bytes.
  */
-import lz4 from 'lz4js';
 import { Buffer } from 'node:buffer';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { lz4Decode, type Lz4DictEncoder } from './lz4-block.js';
+import { wasmDecodeDoc, WASM_MAX_DOC_BYTES } from './lz4-wasm.js';
 
 export type IndexCodec = 'default' | 'best_compression';
 export const INDEX_CODECS: readonly IndexCodec[] = ['default', 'best_compression'];
 
 export enum BlockCodec {
+  /** Many docs, raw (and format 3's one raw doc per block of the `default` codec). */
   Raw = 0,
+  /** Many docs, LZ4 (format 3's `default`, 4-doc blocks; still read, no longer written). */
   Lz4 = 1,
   Deflate = 2,
+  /** One doc, raw: read in place (format 4 on). */
+  RawDoc = 3,
+  /** One doc, LZ4 against the segment's dictionary (format 4's `default`). */
+  Lz4Doc = 4,
 }
 
-/**
- * zlib keeps at most the last 32 KB of a preset dictionary, and LZ4's 16-bit offsets reach 64 KB back
- * from the end of a block, so a longer one would not help either codec.
- */
-export const MAX_DICTIONARY_BYTES = 32 * 1024;
+/** zlib keeps at most the last 32 KB of a preset dictionary: a longer one would not help DEFLATE. */
+export const MAX_DEFLATE_DICTIONARY_BYTES = 32 * 1024;
 
 function writeVarint(out: number[], v: number): void {
   while (v >= 0x80) {
@@ -55,46 +60,46 @@ export function writeVarints(out: number[], values: readonly number[]): void {
   for (const v of values) writeVarint(out, v);
 }
 
-/** One block, compressed with `codec` (or raw when that does not make it smaller). */
-export function compressBlock(raw: Uint8Array, codec: IndexCodec, dictionary: Uint8Array): Uint8Array {
-  let payload: Uint8Array | null;
-  let kind: BlockCodec;
-  if (codec === 'best_compression') {
-    payload = deflateRawSync(raw, dictionary.length > 0 ? { level: 6, dictionary } : { level: 6 });
-    kind = BlockCodec.Deflate;
-  } else {
-    // `default` stores blocks raw: LZ4 (written until this was measured; still read below) cost
-    // ~11 µs per fetched hit in pure JS, +35% of a 10-hit `_search`'s server CPU, for 36% fewer bytes.
-    payload = null;
-    kind = BlockCodec.Raw;
-  }
-  if (payload === null || payload.length >= raw.length) {
-    payload = raw;
-    kind = BlockCodec.Raw;
-  }
-  const head: number[] = [kind];
-  writeVarint(head, raw.length);
-  const out = new Uint8Array(head.length + payload.length);
-  out.set(head, 0);
-  out.set(payload, head.length);
-  return out;
+/** Receives a block as [codec][raw length varint][payload]. */
+export interface BlockOutput {
+  add(kind: BlockCodec, rawLength: number, payload: Uint8Array): void;
 }
 
-let decodeScratch = new Uint8Array(0);
-/**
- * The dictionary whose bytes are in decodeScratch's prefix (LZ4 decodes after them). Weakly held:
- * the dictionary is a view of its segment's buffer, and a strong reference here pinned a whole
- * segment that a merge had consumed (~100 MB at 200k docs) in the thread that last decoded it.
- */
-let scratchDictionary: WeakRef<Uint8Array> | null = null;
+/** Writes a block's head ([codec u8][raw length varint]) at `pos` of `out`; returns the position after it. */
+export function writeBlockHead(out: Uint8Array, pos: number, kind: BlockCodec, rawLength: number): number {
+  out[pos++] = kind;
+  let v = rawLength;
+  while (v >= 0x80) {
+    out[pos++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  out[pos++] = v;
+  return pos;
+}
 
-/** The uncompressed bytes of a block written by compressBlock (a new, unshared buffer). */
+/** A block of many docs (`best_compression`), DEFLATE-compressed (or raw when that is not smaller). */
+export function compressBlock(raw: Uint8Array, dictionary: Uint8Array, out: BlockOutput): void {
+  const payload = deflateRawSync(raw, dictionary.length > 0 ? { level: 6, dictionary } : { level: 6 });
+  if (payload.length < raw.length) out.add(BlockCodec.Deflate, raw.length, payload);
+  else out.add(BlockCodec.Raw, raw.length, raw);
+}
+
+/** A block of one doc (`default`), LZ4-compressed against the encoder's dictionary (or raw when that is not smaller). */
+export function compressDoc(doc: Uint8Array, encoder: Lz4DictEncoder, out: BlockOutput): void {
+  const payload = encoder.encode(doc);
+  if (payload.length < doc.length) out.add(BlockCodec.Lz4Doc, doc.length, payload);
+  else out.add(BlockCodec.RawDoc, doc.length, doc);
+}
+
+/** The uncompressed bytes of any block (a new, unshared buffer). */
 export function decompressBlock(block: Uint8Array, dictionary: Uint8Array): Buffer {
   const kind = block[0] as BlockCodec;
   const [length, start] = readVarint(block, 1);
   const payload = block.subarray(start);
   switch (kind) {
-    case BlockCodec.Raw: {
+    case BlockCodec.Raw:
+    case BlockCodec.RawDoc: {
+      if (payload.length !== length) throw new Error(`corrupt stored fields block: ${payload.length} bytes stored, ${length} expected`);
       const out = Buffer.allocUnsafe(length);
       out.set(payload);
       return out;
@@ -104,21 +109,43 @@ export function decompressBlock(block: Uint8Array, dictionary: Uint8Array): Buff
       if (out.length !== length) throw new Error(`corrupt stored fields block: ${out.length} bytes decoded, ${length} expected`);
       return out;
     }
-    case BlockCodec.Lz4: {
-      const dict = dictionary;
-      if (decodeScratch.length < dict.length + length) {
-        decodeScratch = new Uint8Array(Math.max(dict.length + length, 2 * decodeScratch.length));
-        scratchDictionary = null;
-      }
-      if (scratchDictionary?.deref() !== dictionary) {
-        decodeScratch.set(dict, 0);
-        scratchDictionary = new WeakRef(dictionary);
-      }
-      const end = lz4.decompressBlock(payload, decodeScratch, 0, payload.length, dict.length);
-      if (end - dict.length !== length) throw new Error(`corrupt stored fields block: ${end - dict.length} bytes decoded, ${length} expected`);
-      return Buffer.from(decodeScratch.subarray(dict.length, end));
+    case BlockCodec.Lz4:
+    case BlockCodec.Lz4Doc: {
+      const out = Buffer.allocUnsafe(length);
+      lz4Decode(payload, 0, payload.length, dictionary, out, length);
+      return out;
     }
     default:
       throw new Error(`corrupt stored fields block: unknown codec ${kind}`);
   }
+}
+
+/** True for the blocks that hold one doc and no length header (format 4 on). */
+export function isDocBlock(kind: number): boolean {
+  return kind === BlockCodec.RawDoc || kind === BlockCodec.Lz4Doc;
+}
+
+let docScratch = Buffer.allocUnsafe(0);
+
+/**
+ * Decodes the Lz4Doc block at `blocks[at, end)` for a fetch: the doc is `buffer[start, start +
+ * length)`, valid until the next call on this thread. The WebAssembly decoder (lz4-wasm.ts) reads
+ * the segment's dictionary from its own copy; documents over WASM_MAX_DOC_BYTES decode in JS into
+ * a scratch buffer, reading the dictionary in place.
+ */
+export function decodeDocToScratch(blocks: Uint8Array, at: number, end: number, dictionary: Uint8Array): { buffer: Buffer; start: number; length: number } {
+  let length = 0;
+  let pos = at + 1;
+  for (let shift = 0; ; shift += 7) {
+    const b = blocks[pos++];
+    length += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) break;
+  }
+  if (length <= WASM_MAX_DOC_BYTES) {
+    const { buffer, start } = wasmDecodeDoc(blocks, pos, end, dictionary, length);
+    return { buffer, start, length };
+  }
+  if (docScratch.length < length) docScratch = Buffer.allocUnsafe(length);
+  lz4Decode(blocks, pos, end, dictionary, docScratch, length);
+  return { buffer: docScratch, start: 0, length };
 }

@@ -1,40 +1,39 @@
 /**
- * Stored `_source`, compressed in blocks (Lucene's compressing stored fields): documents are grouped
- * into blocks of a few documents (BLOCK_LIMITS), each block compressed with the
- * index's codec (source-codec.ts) against the segment's preset dictionary. Fetching one document
- * decodes its block; the last few decoded blocks are kept per thread (stored-fields-cache.ts), so the
- * hits of one page that share a block, and a scroll or a reindex reading in doc order, decode it once.
+ * Stored `_source`, compressed in blocks (Lucene's compressing stored fields), each block compressed
+ * with the index's codec (source-codec.ts) against the segment's preset dictionary:
+ * - `default`: one document per block, LZ4 (lz4-block.ts). A fetch decodes its hit alone into a
+ *   reused buffer (segment-reader.ts locateSource); nothing is cached.
+ * - `best_compression`: blocks of up to 32 docs / 32 KB, DEFLATE. A decode costs a zlib call, so
+ *   the last few decoded blocks are kept per thread (stored-fields-cache.ts): the hits of one page
+ *   that share a block, and a scroll or a reindex reading in doc order, decode it once.
  *
- * A block decodes to [doc length varint × docs][doc bytes, back to back]; a length of 0 is a doc with
- * no stored source (`_source.enabled: false`).
+ * A multi-doc block decodes to [doc length varint × docs][doc bytes, back to back]; a length of 0
+ * is a doc with no stored source (`_source.enabled: false`). A one-doc block is the doc's bytes.
  *
- * Sections (format 3): SourceBlockDocs (first doc of each block, plus maxDoc), SourceBlockOffsets
- * (byte offset of each block in SourceBlocks, plus the end), SourceBlocks, SourceDictionary.
+ * Sections: SourceBlockDocs (first doc of each block, plus maxDoc; from format 4 just [maxDoc] when
+ * every block holds one doc, block = doc), SourceBlockOffsets (byte offset of each block in
+ * SourceBlocks, plus the end), SourceBlocks, SourceDictionary.
  */
 import type { Buffer } from 'node:buffer';
-import { compressBlock, decompressBlock, MAX_DICTIONARY_BYTES, readVarint, writeVarints, type IndexCodec } from './source-codec.js';
+import { BlockCodec, compressBlock, compressDoc, decompressBlock, isDocBlock, MAX_DEFLATE_DICTIONARY_BYTES, readVarint, writeBlockHead, writeVarints, type BlockOutput, type IndexCodec } from './source-codec.js';
+import { Lz4DictEncoder } from './lz4-block.js';
 import { GrowableUint32 } from './growable.js';
-import { scratchUint8 } from './scratch-pool.js';
 import { lastAtMost } from '../../common/sorted-search.js';
 
+/** Docs and bytes per `best_compression` block: a zlib call has a fixed cost, so fewer, larger blocks. */
+export const DEFLATE_BLOCK_LIMITS = { docs: 32, bytes: 32 * 1024 } as const;
 /**
- * Block sizes per codec, as Lucene's modes differ: `default` stores one raw doc per block, which the
- * fetch reads in place with no decode (bench/stored-fields.ts measures it: 10 hits ~1.8× the old
- * raw sections, against ~20× with 4-doc LZ4 blocks). `best_compression` pays a zlib call of fixed cost per block, so fewer, larger
- * blocks.
- */
-export const BLOCK_LIMITS: Readonly<Record<IndexCodec, { docs: number; bytes: number }>> = {
-  // One raw document per block: the fetch reads it in place (segment-reader.ts locateSource).
-  default: { docs: 1, bytes: 4 * 1024 },
-  best_compression: { docs: 32, bytes: 32 * 1024 },
-};
-/**
- * Segments of fewer docs keep no dictionary: it holds at most DICTIONARY_SAMPLES docs' worth of
- * bytes, so from here on it costs ≤ 1/64 of the source, and smaller segments are soon merged anyway.
+ * Segments of fewer docs keep no dictionary: from here on it costs ≤ 1/64 (DEFLATE) or 1/32 (LZ4,
+ * whose window reaches twice as far back) of the source, and smaller segments are soon merged anyway.
  */
 const DICTIONARY_MIN_DOCS = 4096;
-/** Dictionary samples: this many documents spread over the segment, each cut to an equal share. */
+/**
+ * Dictionary samples: documents spread evenly over the segment, each cut to an equal share — at
+ * least this many, and as many more as it takes to fill the dictionary with short documents.
+ */
 const DICTIONARY_SAMPLES = 64;
+/** The LZ4 dictionary: as long as a match offset reaches back from a short doc's last byte. */
+const LZ4_DICTIONARY_BYTES = 64 * 1024 - 1024;
 
 export interface StoredFieldsSections {
   readonly blockDocs: Uint32Array;
@@ -47,15 +46,17 @@ export interface StoredFieldsSections {
 export type SourceAt = (doc: number) => Uint8Array | null;
 
 /** A preset dictionary: slices of documents spread over the segment (Lucene samples the chunk being written). */
-function sampleDictionary(count: number, sourceAt: SourceAt): Uint8Array {
+function sampleDictionary(count: number, sourceAt: SourceAt, maxBytes: number): Uint8Array {
   if (count < DICTIONARY_MIN_DOCS) return new Uint8Array(0);
-  const out = new Uint8Array(MAX_DICTIONARY_BYTES);
-  const share = MAX_DICTIONARY_BYTES / DICTIONARY_SAMPLES;
+  // How long a sample is on average decides how many it takes to fill the dictionary.
+  let probed = 0;
+  for (let i = 0; i < DICTIONARY_SAMPLES; i++) probed += Math.min(sourceAt(Math.floor((i * count) / DICTIONARY_SAMPLES))?.length ?? 0, maxBytes / DICTIONARY_SAMPLES);
+  const samples = Math.min(count, Math.max(DICTIONARY_SAMPLES, Math.ceil((maxBytes * DICTIONARY_SAMPLES) / Math.max(1, probed))));
+  const share = Math.max(1, Math.floor(maxBytes / DICTIONARY_SAMPLES));
+  const out = new Uint8Array(maxBytes);
   let pos = 0;
-  const step = count / DICTIONARY_SAMPLES;
-  for (let i = 0; i < DICTIONARY_SAMPLES && pos < out.length; i++) {
-    const doc = Math.floor(i * step);
-    const bytes = sourceAt(doc);
+  for (let i = 0; i < samples && pos < out.length; i++) {
+    const bytes = sourceAt(Math.floor((i * count) / samples));
     if (!bytes) continue;
     const n = Math.min(bytes.length, share, out.length - pos);
     out.set(bytes.subarray(0, n), pos);
@@ -64,17 +65,57 @@ function sampleDictionary(count: number, sourceAt: SourceAt): Uint8Array {
   return out.slice(0, pos);
 }
 
+/** Blocks appended one by one into one growing buffer, with their offsets. */
+class BlockSink implements BlockOutput {
+  readonly offsets: GrowableUint32;
+  private bytes: Uint8Array;
+  private length = 0;
+  constructor(blocks: number, bytesHint: number) {
+    this.offsets = new GrowableUint32(blocks + 1);
+    this.bytes = new Uint8Array(Math.max(1024, bytesHint));
+  }
+  add(kind: BlockCodec, rawLength: number, payload: Uint8Array): void {
+    this.offsets.push(this.length);
+    const size = this.length + 11 + payload.length;
+    if (size > 0xffffffff) throw new Error(`stored fields too large (${size} bytes)`);
+    if (size > this.bytes.length) {
+      const grown = new Uint8Array(Math.min(0xffffffff + 11, Math.max(size, this.bytes.length * 2)));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    const pos = writeBlockHead(this.bytes, this.length, kind, rawLength);
+    this.bytes.set(payload, pos);
+    this.length = pos + payload.length;
+  }
+  finish(): { blockOffsets: Uint32Array; blocks: Uint8Array } {
+    this.offsets.push(this.length);
+    return { blockOffsets: this.offsets.toArray(), blocks: this.bytes.slice(0, this.length) };
+  }
+}
+
 /**
  * Compresses `count` documents' sources into blocks. `sourceAt` is called in doc order once per doc
  * (after a few samples for the dictionary); what it returns is copied before the next call.
  */
 export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec): StoredFieldsSections {
-  const dictionary = codec === 'best_compression' ? sampleDictionary(count, sourceAt) : new Uint8Array(0);
-  const limits = BLOCK_LIMITS[codec];
+  return codec === 'best_compression' ? encodeDeflateBlocks(count, sourceAt) : encodeDocBlocks(count, sourceAt);
+}
+
+/** `default`: one LZ4 block per doc; SourceBlockDocs is just [count] (block = doc). */
+function encodeDocBlocks(count: number, sourceAt: SourceAt): StoredFieldsSections {
+  const dictionary = sampleDictionary(count, sourceAt, LZ4_DICTIONARY_BYTES);
+  const encoder = new Lz4DictEncoder(dictionary);
+  const sink = new BlockSink(count, count * 64);
+  const empty = new Uint8Array(0);
+  for (let doc = 0; doc < count; doc++) compressDoc(sourceAt(doc) ?? empty, encoder, sink);
+  return { blockDocs: Uint32Array.of(count), ...sink.finish(), dictionary };
+}
+
+function encodeDeflateBlocks(count: number, sourceAt: SourceAt): StoredFieldsSections {
+  const dictionary = sampleDictionary(count, sourceAt, MAX_DEFLATE_DICTIONARY_BYTES);
+  const limits = DEFLATE_BLOCK_LIMITS;
   const blockDocs = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
-  const blockOffsets = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
-  const compressed: Uint8Array[] = [];
-  let compressedBytes = 0;
+  const sink = new BlockSink(Math.ceil(count / limits.docs), count * 32);
   // The pending block: its docs' lengths, and their bytes copied into `body` as they come (the
   // caller may reuse the memory it hands out: a decoded block, an encode buffer).
   let lengths: number[] = [];
@@ -88,11 +129,7 @@ export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: Ind
     if (raw.length < size) raw = new Uint8Array(size);
     raw.set(head, 0);
     raw.set(body.subarray(0, bodyBytes), head.length);
-    const block = compressBlock(raw.subarray(0, size), codec, dictionary);
-    blockOffsets.push(compressedBytes);
-    compressed.push(block);
-    compressedBytes += block.length;
-    if (compressedBytes > 0xffffffff) throw new Error(`stored fields too large (${compressedBytes} bytes)`);
+    compressBlock(raw.subarray(0, size), dictionary, sink);
     lengths = [];
     bodyBytes = 0;
   };
@@ -112,14 +149,7 @@ export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: Ind
   }
   if (lengths.length > 0) flush();
   blockDocs.push(count);
-  blockOffsets.push(compressedBytes);
-  const blocks = scratchUint8(compressedBytes, false);
-  let pos = 0;
-  for (const b of compressed) {
-    blocks.set(b, pos);
-    pos += b.length;
-  }
-  return { blockDocs: blockDocs.toArray(), blockOffsets: blockOffsets.toArray(), blocks, dictionary };
+  return { blockDocs: blockDocs.toArray(), ...sink.finish(), dictionary };
 }
 
 /** A decoded block: its bytes and where each of its docs starts (docs + 1 entries). */
@@ -128,9 +158,28 @@ export interface DecodedBlock {
   readonly starts: Uint32Array;
 }
 
+/** True when every block holds one doc and block = doc (SourceBlockDocs is just [maxDoc], or, format 3, [0, 1, …, maxDoc]). */
+export function oneDocPerBlock(blockDocs: Uint32Array): boolean {
+  return blockDocs.length === 1 || blockDocs.length === blockDocs[blockDocs.length - 1] + 1;
+}
+
+/** The block holding `doc`. */
+export function blockOf(blockDocs: Uint32Array, doc: number): number {
+  return oneDocPerBlock(blockDocs) ? doc : lastAtMost(blockDocs, doc);
+}
+
+/** The first doc of `block`. */
+export function firstDocOf(blockDocs: Uint32Array, block: number): number {
+  return blockDocs.length === 1 ? block : blockDocs[block];
+}
+
+/** Decodes any block, whatever codec wrote it (a new buffer: merges, `best_compression` fetches, tests). */
 export function decodeBlock(sections: StoredFieldsSections, block: number): DecodedBlock {
-  const bytes = decompressBlock(sections.blocks.subarray(sections.blockOffsets[block], sections.blockOffsets[block + 1]), sections.dictionary);
-  const docs = sections.blockDocs[block + 1] - sections.blockDocs[block];
+  const at = sections.blockOffsets[block];
+  const bytes = decompressBlock(sections.blocks.subarray(at, sections.blockOffsets[block + 1]), sections.dictionary);
+  if (isDocBlock(sections.blocks[at] as BlockCodec)) return { bytes, starts: Uint32Array.of(0, bytes.length) };
+  const blockDocs = sections.blockDocs;
+  const docs = blockDocs.length === 1 ? 1 : blockDocs[block + 1] - blockDocs[block];
   const starts = new Uint32Array(docs + 1);
   let pos = 0;
   const lengths: number[] = [];
@@ -146,9 +195,4 @@ export function decodeBlock(sections: StoredFieldsSections, block: number): Deco
   starts[docs] = pos;
   if (pos !== bytes.length) throw new Error(`corrupt stored fields block ${block}: lengths add up to ${pos} of ${bytes.length} bytes`);
   return { bytes, starts };
-}
-
-/** The block holding `doc` (blockDocs ends with maxDoc, which no doc reaches). */
-export function blockOf(blockDocs: Uint32Array, doc: number): number {
-  return lastAtMost(blockDocs, doc);
 }

@@ -63,8 +63,8 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, loca
   const explained = spec.explain != null && location !== undefined;
   let out = explained ? `{"_shard":${JSON.stringify(`[${location.index}][${location.shard}]`)},"_node":${JSON.stringify(location.node)},` : '{';
   out += `"_index":${indexJson},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
-  if (spec.version) out += `,"_version":${h.segment.version[h.doc]}`;
-  if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo[h.doc]},"_primary_term":1`;
+  if (spec.version) out += `,"_version":${h.segment.version.get(h.doc)}`;
+  if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo.get(h.doc)},"_primary_term":1`;
   out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
   if (h.rank !== undefined) out += `,"_rank":${h.rank}`;
   let raw: string | null | undefined;

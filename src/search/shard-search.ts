@@ -222,7 +222,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     hits[o] = top.scores[i];
     hits[o + 1] = s;
     hits[o + 2] = doc;
-    hits[o + 3] = shard.segments[s].indexOrder[doc];
+    hits[o + 3] = shard.segments[s].indexOrder.get(doc);
   }
   const gte = counting && total > limit;
   return {
@@ -277,7 +277,7 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
   ranked.forEach((h, i) => {
     const s = segmentOf(bases, h.order);
     const doc = h.order - bases[s];
-    hits.set([h.score, s, doc, shard.segments[s].indexOrder[doc]], i * HIT_STRIDE);
+    hits.set([h.score, s, doc, shard.segments[s].indexOrder.get(doc)], i * HIT_STRIDE);
   });
   const gte = counting && total > req.trackTotalHitsUpTo;
   return {

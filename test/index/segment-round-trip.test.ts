@@ -42,7 +42,7 @@ function build(list: readonly Doc[], id: string): Segment {
 /** What a reader can tell about every document, in doc order. */
 function readAll(segment: Segment): Array<{ id: string; source: unknown; seqNo: number; version: number; indexOrder: number }> {
   return Array.from({ length: segment.maxDoc }, (_, d) => ({
-    id: readId(segment, d), source: JSON.parse(readSource(segment, d)!), seqNo: segment.seqNo[d], version: segment.version[d], indexOrder: segment.indexOrder[d],
+    id: readId(segment, d), source: JSON.parse(readSource(segment, d)!), seqNo: segment.seqNo.get(d), version: segment.version.get(d), indexOrder: segment.indexOrder.get(d),
   }));
 }
 

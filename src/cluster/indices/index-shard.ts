@@ -102,8 +102,8 @@ export class IndexShard {
       const live = isLive(s.liveDocs, doc);
       return {
         exists: live,
-        version: s.reader.version[doc],
-        seqNo: s.reader.seqNo[doc],
+        version: s.reader.version.get(doc),
+        seqNo: s.reader.seqNo.get(doc),
         source: live ? readSource(s.reader, doc) ?? '' : null,
       };
     }

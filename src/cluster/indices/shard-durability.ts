@@ -145,8 +145,8 @@ export class ShardDurability {
       this.persistedFiles.set(id, c.file);
       if (seg.liveDocsId && c.liveDocsFile) this.persistedFiles.set(seg.liveDocsId, c.liveDocsFile);
       for (let d = 0; d < seg.reader.maxDoc; d++) {
-        if (seg.reader.seqNo[d] > maxSeqNo) maxSeqNo = seg.reader.seqNo[d];
-        if (seg.reader.indexOrder[d] > maxIndexOrder) maxIndexOrder = seg.reader.indexOrder[d];
+        if (seg.reader.seqNo.get(d) > maxSeqNo) maxSeqNo = seg.reader.seqNo.get(d);
+        if (seg.reader.indexOrder.get(d) > maxIndexOrder) maxIndexOrder = seg.reader.indexOrder.get(d);
       }
       segments.push(seg);
     }

@@ -85,7 +85,7 @@ export class ShardSegments {
       const hits: number[] = [];
       for (const [id, seqNo] of entries) {
         const doc = docForId(s.reader, id);
-        if (doc >= 0 && s.reader.seqNo[doc] < seqNo && isLive(s.liveDocs, doc)) hits.push(doc);
+        if (doc >= 0 && s.reader.seqNo.get(doc) < seqNo && isLive(s.liveDocs, doc)) hits.push(doc);
       }
       if (hits.length === 0) return s;
       return this.withLiveDocs(s, withDeletes(s.liveDocs, s.reader.maxDoc, hits));

@@ -125,7 +125,7 @@ export class DocScan {
         const doc = s.docs[i + 1];
         const id = readId(segment, doc);
         if (slices > 1 && sliceOf(id, slices) !== slice) continue;
-        yield { index: s.index, id, source: readSource(segment, doc), seqNo: segment.seqNo[doc], version: segment.version[doc], primaryTerm: s.primaryTerm };
+        yield { index: s.index, id, source: readSource(segment, doc), seqNo: segment.seqNo.get(doc), version: segment.version.get(doc), primaryTerm: s.primaryTerm };
       }
     }
   }

@@ -70,5 +70,5 @@ export function termVectors(indices: IndicesService, name: string, id: string, o
       terms: rendered,
     };
   }
-  return { status: 200, body: { ...head, _version: found.segment.version[found.doc], found: true, took: Math.round(performance.now() - start), term_vectors: out } };
+  return { status: 200, body: { ...head, _version: found.segment.version.get(found.doc), found: true, took: Math.round(performance.now() - start), term_vectors: out } };
 }

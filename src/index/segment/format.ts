@@ -24,6 +24,8 @@ export const MAGIC = 0x54534547; // "TSEG"
  * 4: stored `_source` of the `default` codec is one LZ4 block per doc against the segment's
  * dictionary (BlockCodec.Lz4Doc, or RawDoc when a doc does not shrink), and SourceBlockDocs is just
  * [maxDoc] when every block holds one doc. Format 3's blocks (Raw, Lz4 4-doc, Deflate) still read.
+ * seq_no, version and index order are packed (SeqNoPacked / VersionPacked / IndexOrderPacked,
+ * doc-numbers.ts: base + slope × doc + narrow deltas) instead of Float64 per doc.
  */
 export const FORMAT_VERSION = 4;
 /** The oldest format this build reads. */
@@ -58,6 +60,10 @@ export enum Section {
   SourceBlockOffsets = 10, // Uint32[blocks + 1]: byte offset of each block in SourceBlocks, then its length
   SourceBlocks = 11, // Uint8: [codec u8][raw length varint][payload] per block (source-codec.ts)
   SourceDictionary = 12, // Uint8: the preset dictionary the blocks were compressed with (may be empty)
+  // format 4: seq_no, version and index order packed (doc-numbers.ts) in place of SeqNo / Version / IndexOrder
+  SeqNoPacked = 13, // Uint8: [base f64][slope u8][delta width u8][pad 6][deltas × maxDoc]
+  VersionPacked = 14, // Uint8: as SeqNoPacked
+  IndexOrderPacked = 15, // Uint8: as SeqNoPacked
   // field level: term dictionary and postings
   TermBytes = 20, // Uint8: UTF-8 terms in code point order
   TermOffsets = 21, // Uint32[termCount + 1]

@@ -39,7 +39,7 @@ function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemo
   if (POSTINGS.has(kind)) return featureField ? 'featurePostings' : 'postings';
   switch (kind) {
     case Section.IdBytes: case Section.IdOffsets: case Section.IdHash: return 'idMap';
-    case Section.SeqNo: case Section.Version: case Section.IndexOrder: return 'seqNoVersion';
+    case Section.SeqNo: case Section.Version: case Section.IndexOrder: case Section.SeqNoPacked: case Section.VersionPacked: case Section.IndexOrderPacked: return 'seqNoVersion';
     case Section.SourceBytes: case Section.SourceOffsets: case Section.SourceBlockDocs: case Section.SourceBlockOffsets: case Section.SourceBlocks: case Section.SourceDictionary: return 'storedFields';
     case Section.TermBytes: case Section.TermOffsets: case Section.TermHash: case Section.PostingsStart: case Section.TotalTermFreq: return 'terms';
     case Section.Positions: case Section.Positions8: case Section.Positions16: return 'positions';

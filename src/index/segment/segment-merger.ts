@@ -49,9 +49,9 @@ export function mergeSegments(sources: readonly MergeSource[], codec: IndexCodec
       ids.push(readId(segment, d));
       fromSource[nd] = s;
       fromDoc[nd] = d;
-      seqNo[nd] = segment.seqNo[d];
-      version[nd] = segment.version[d];
-      indexOrder[nd] = segment.indexOrder[d];
+      seqNo[nd] = segment.seqNo.get(d);
+      version[nd] = segment.version.get(d);
+      indexOrder[nd] = segment.indexOrder.get(d);
     }
   });
 

@@ -13,6 +13,7 @@ import { BlockCodec, decodeDocToScratch, readVarint } from './source-codec.js';
 import { readCompletionSections, type CompletionSections } from './completion-entries.js';
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 import type { PackedPostings } from './packed-postings.js';
+import { DocNumbers } from './doc-numbers.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -62,9 +63,10 @@ export interface Segment {
   readonly idBytes: Uint8Array;
   readonly idOffsets: Uint32Array;
   readonly idHash: Int32Array;
-  readonly seqNo: Float64Array;
-  readonly version: Float64Array;
-  readonly indexOrder: Float64Array;
+  /** Per doc: its seq_no, version and index-wide write order (doc-numbers.ts). */
+  readonly seqNo: DocNumbers;
+  readonly version: DocNumbers;
+  readonly indexOrder: DocNumbers;
   /** Stored `_source`, compressed in blocks (format 3 on); null in older segments. */
   readonly storedFields: StoredFieldsSections | null;
   /** This opening's key space in the thread's cache of decoded blocks (stored-fields-cache.ts). */
@@ -106,6 +108,13 @@ function storedFieldsOf(sab: SharedArrayBuffer | ArrayBuffer, dir: SectionDirect
     blocks: required(sectionView(sab, dir, Uint8Array, Section.SourceBlocks, NO_FIELD), 'SourceBlocks'),
     dictionary: required(sectionView(sab, dir, Uint8Array, Section.SourceDictionary, NO_FIELD), 'SourceDictionary'),
   };
+}
+
+/** A per-doc number section: packed (format 4 on) or Float64 (before). */
+function docNumbers(sab: SharedArrayBuffer | ArrayBuffer, dir: SectionDirectory, packed: Section, float64: Section): DocNumbers {
+  const section = sectionView(sab, dir, Uint8Array, packed, NO_FIELD);
+  if (section !== null) return DocNumbers.read(section, dir.info.maxDoc);
+  return DocNumbers.of(required(sectionView(sab, dir, Float64Array, float64, NO_FIELD), Section[packed]));
 }
 
 export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): Segment {
@@ -155,9 +164,9 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
     idBytes: s(Uint8Array, Section.IdBytes),
     idOffsets: s(Uint32Array, Section.IdOffsets),
     idHash: s(Int32Array, Section.IdHash),
-    seqNo: s(Float64Array, Section.SeqNo),
-    version: s(Float64Array, Section.Version),
-    indexOrder: s(Float64Array, Section.IndexOrder),
+    seqNo: docNumbers(sab, dir, Section.SeqNoPacked, Section.SeqNo),
+    version: docNumbers(sab, dir, Section.VersionPacked, Section.Version),
+    indexOrder: docNumbers(sab, dir, Section.IndexOrderPacked, Section.IndexOrder),
     storedFields: storedFieldsOf(sab, dir),
     storedFieldsOwner: newCacheOwner(),
     sourceBytes: sectionView(sab, dir, Uint8Array, Section.SourceBytes, NO_FIELD),

@@ -3,6 +3,7 @@
  * hash tables for terms and ids, per-block max freq / min norm / last doc / position start, term
  * total frequencies, field statistics, and sorted points for numeric range queries.
  */
+import { packDocNumbers } from './doc-numbers.js';
 import { buildHashTable } from './bytes.js';
 import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { writeBlockImpacts } from './impacts.js';
@@ -190,9 +191,9 @@ export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   w.add(Section.IdBytes, NO_FIELD, input.ids.bytes);
   w.add(Section.IdOffsets, NO_FIELD, input.ids.offsets);
   w.add(Section.IdHash, NO_FIELD, buildHashTable(input.ids, input.maxDoc));
-  w.add(Section.SeqNo, NO_FIELD, input.seqNo);
-  w.add(Section.Version, NO_FIELD, input.version);
-  w.add(Section.IndexOrder, NO_FIELD, input.indexOrder);
+  w.add(Section.SeqNoPacked, NO_FIELD, packDocNumbers(input.seqNo));
+  w.add(Section.VersionPacked, NO_FIELD, packDocNumbers(input.version));
+  w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(input.indexOrder));
   w.add(Section.SourceBlockDocs, NO_FIELD, input.sources.blockDocs);
   w.add(Section.SourceBlockOffsets, NO_FIELD, input.sources.blockOffsets);
   w.add(Section.SourceBlocks, NO_FIELD, input.sources.blocks);

@@ -99,9 +99,9 @@ export class SortValueReader {
         case 'score':
           return score;
         case 'doc':
-          return this.segment.indexOrder[doc];
+          return this.segment.indexOrder.get(doc);
         case 'shard_doc':
-          return k.base + this.segment.indexOrder[doc];
+          return k.base + this.segment.indexOrder.get(doc);
         case 'numeric':
           return numericValue(this.fields[i], doc, k.mode, k.missing);
         case 'keyword':

@@ -116,7 +116,7 @@ function result(top: TopEntries, fields: ReadonlyArray<ShardField | null>, slots
     candidates[o] = top.scores[slot];
     candidates[o + 1] = seg;
     candidates[o + 2] = doc;
-    candidates[o + 3] = f.segment.indexOrder[doc];
+    candidates[o + 3] = f.segment.indexOrder.get(doc);
     forms.push(termAt(f.segment, f.field, termOfEntry(c.entryStart, entry)));
     texts.push(entryText(f, entry));
   });

@@ -58,7 +58,7 @@ export class TopEntries {
     const cb = fb.field.completion!;
     const c = compareTerms(fa.field, termOfEntry(ca.entryStart, ea), fb.field, termOfEntry(cb.entryStart, eb));
     if (c !== 0) return c;
-    return fa.segment.indexOrder[ca.docs[ea]] - fb.segment.indexOrder[cb.docs[eb]];
+    return fa.segment.indexOrder.get(ca.docs[ea]) - fb.segment.indexOrder.get(cb.docs[eb]);
   }
 
   private worse(slotA: number, slotB: number): boolean {

@@ -8,7 +8,7 @@ import { getAnalyzer } from '../../src/analysis/index.js';
 import {
   readTermPostings,
   COMPLETION_BLOCK_SIZE, completionForm, mergeSegments, openSegment, parseRootMapping, readCompletionText, SegmentBuilder,
-  termAt, withDeletes, writeSegment, type Segment,
+  readId, termAt, withDeletes, writeSegment, type Segment,
 } from '../../src/index/index.js';
 
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
@@ -30,7 +30,7 @@ function contents(segment: Segment): Array<[string, Array<[string, number, strin
     const entries: Array<[string, number, string]> = [];
     for (let e = c.entryStart[t]; e < c.entryStart[t + 1]; e++) {
       const doc = c.docs[e];
-      entries.push([segment.buffer.toString('utf8', segment.idBytes.byteOffset + segment.idOffsets[doc], segment.idBytes.byteOffset + segment.idOffsets[doc + 1]), c.weights[e], readCompletionText(segment, f, e)]);
+      entries.push([readId(segment, doc), c.weights[e], readCompletionText(segment, f, e)]);
     }
     out.push([termAt(segment, f, t), entries]);
   }

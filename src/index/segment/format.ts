@@ -25,7 +25,8 @@ export const MAGIC = 0x54534547; // "TSEG"
  * dictionary (BlockCodec.Lz4Doc, or RawDoc when a doc does not shrink), and SourceBlockDocs is just
  * [maxDoc] when every block holds one doc. Format 3's blocks (Raw, Lz4 4-doc, Deflate) still read.
  * seq_no, version and index order are packed (SeqNoPacked / VersionPacked / IndexOrderPacked,
- * doc-numbers.ts: base + slope × doc + narrow deltas) instead of Float64 per doc.
+ * doc-numbers.ts: base + slope × doc + narrow deltas) instead of Float64 per doc, and the id map's
+ * starts and hash table are packed (IdStarts, IdHash24: id-map.ts).
  */
 export const FORMAT_VERSION = 4;
 /** The oldest format this build reads. */
@@ -64,6 +65,9 @@ export enum Section {
   SeqNoPacked = 13, // Uint8: [base f64][slope u8][delta width u8][pad 6][deltas × maxDoc]
   VersionPacked = 14, // Uint8: as SeqNoPacked
   IndexOrderPacked = 15, // Uint8: as SeqNoPacked
+  // format 4: the id map's per-doc tables packed (id-map.ts) in place of IdOffsets / IdHash
+  IdStarts = 16, // Uint8: [delta width u8][pad 7][Uint32 start per 16 docs][each doc's start − its block's, 1/2/4 bytes × (maxDoc + 1)]
+  IdHash24 = 17, // Uint8[pow2 × 3]: IdHash with 3-byte slots (docId + 1, little-endian), while maxDoc < 2^24 − 1
   // field level: term dictionary and postings
   TermBytes = 20, // Uint8: UTF-8 terms in code point order
   TermOffsets = 21, // Uint32[termCount + 1]

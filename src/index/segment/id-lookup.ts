@@ -9,7 +9,7 @@
  * A segment's id range is computed on its first lookup (one pass over its ids) and kept beside
  * it, so nothing changes in the segment format and threads that never look ids up pay nothing.
  */
-import { encodeKey, fnv1a, hashLookupHashed, scratchBytes } from './bytes.js';
+import { encodeKey, fnv1a, scratchBytes } from './bytes.js';
 import type { Segment } from './segment-reader.js';
 
 interface IdRange {
@@ -32,17 +32,18 @@ function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array
 function idRange(segment: Segment): IdRange {
   let range = ranges.get(segment);
   if (range !== undefined) return range;
-  const { idBytes: bytes, idOffsets: offsets, maxDoc } = segment;
+  const { ids, maxDoc } = segment;
+  const bytes = ids.bytes;
   let min = 0;
   let max = 0;
   for (let doc = 1; doc < maxDoc; doc++) {
-    const start = offsets[doc];
-    const end = offsets[doc + 1];
-    if (compareBytes(bytes, start, end, bytes, offsets[min], offsets[min + 1]) < 0) min = doc;
-    else if (compareBytes(bytes, start, end, bytes, offsets[max], offsets[max + 1]) > 0) max = doc;
+    const start = ids.start(doc);
+    const end = ids.start(doc + 1);
+    if (compareBytes(bytes, start, end, bytes, ids.start(min), ids.start(min + 1)) < 0) min = doc;
+    else if (compareBytes(bytes, start, end, bytes, ids.start(max), ids.start(max + 1)) > 0) max = doc;
   }
   // Copies: the range outlives nothing it points into, and stays valid whatever the views do.
-  range = { min: bytes.slice(offsets[min], offsets[min + 1]), max: bytes.slice(offsets[max], offsets[max + 1]) };
+  range = { min: bytes.slice(ids.start(min), ids.start(min + 1)), max: bytes.slice(ids.start(max), ids.start(max + 1)) };
   ranges.set(segment, range);
   return range;
 }
@@ -66,5 +67,5 @@ export function docForIdKey(segment: Segment): number {
   const range = idRange(segment);
   if (compareBytes(key, 0, keyLength, range.min, 0, range.min.length) < 0) return -1;
   if (compareBytes(key, 0, keyLength, range.max, 0, range.max.length) > 0) return -1;
-  return hashLookupHashed(segment.idHash, segment.idBytes, segment.idOffsets, keyLength, keyHash);
+  return segment.ids.lookup(key, keyLength, keyHash);
 }

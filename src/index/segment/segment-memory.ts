@@ -38,7 +38,7 @@ const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.Blo
 function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemory, 'other' | 'total'> | null {
   if (POSTINGS.has(kind)) return featureField ? 'featurePostings' : 'postings';
   switch (kind) {
-    case Section.IdBytes: case Section.IdOffsets: case Section.IdHash: return 'idMap';
+    case Section.IdBytes: case Section.IdOffsets: case Section.IdHash: case Section.IdStarts: case Section.IdHash24: return 'idMap';
     case Section.SeqNo: case Section.Version: case Section.IndexOrder: case Section.SeqNoPacked: case Section.VersionPacked: case Section.IndexOrderPacked: return 'seqNoVersion';
     case Section.SourceBytes: case Section.SourceOffsets: case Section.SourceBlockDocs: case Section.SourceBlockOffsets: case Section.SourceBlocks: case Section.SourceDictionary: return 'storedFields';
     case Section.TermBytes: case Section.TermOffsets: case Section.TermHash: case Section.PostingsStart: case Section.TotalTermFreq: return 'terms';

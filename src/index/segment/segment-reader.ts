@@ -4,7 +4,8 @@
  * it can be opened on any thread, shared, saved and tested without a pool.
  */
 import { Buffer } from 'node:buffer';
-import { decodeString, encodeKey, hashLookup, lowerBound, hasKeyPrefix } from './bytes.js';
+import { decodeString, encodeKey, fnv1a, hashLookup, lowerBound, hasKeyPrefix, scratchBytes } from './bytes.js';
+import { IdMap } from './id-map.js';
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView, type SectionDirectory } from './sab-layout.js';
 import { blockOf, decodeBlock, firstDocOf, type StoredFieldsSections } from './stored-fields.js';
@@ -60,9 +61,8 @@ export interface Segment {
   readonly info: SegmentInfo;
   readonly maxDoc: number;
   readonly fields: ReadonlyMap<string, SegmentField>;
-  readonly idBytes: Uint8Array;
-  readonly idOffsets: Uint32Array;
-  readonly idHash: Int32Array;
+  /** `_id` → doc and doc → `_id` (id-map.ts). */
+  readonly ids: IdMap;
   /** Per doc: its seq_no, version and index-wide write order (doc-numbers.ts). */
   readonly seqNo: DocNumbers;
   readonly version: DocNumbers;
@@ -161,9 +161,14 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
     info: dir.info,
     maxDoc: dir.info.maxDoc,
     fields,
-    idBytes: s(Uint8Array, Section.IdBytes),
-    idOffsets: s(Uint32Array, Section.IdOffsets),
-    idHash: s(Int32Array, Section.IdHash),
+    ids: IdMap.read(
+      s(Uint8Array, Section.IdBytes),
+      sectionView(sab, dir, Uint8Array, Section.IdStarts, NO_FIELD),
+      sectionView(sab, dir, Uint32Array, Section.IdOffsets, NO_FIELD),
+      sectionView(sab, dir, Int32Array, Section.IdHash, NO_FIELD),
+      sectionView(sab, dir, Uint8Array, Section.IdHash24, NO_FIELD),
+      dir.info.maxDoc,
+    ),
     seqNo: docNumbers(sab, dir, Section.SeqNoPacked, Section.SeqNo),
     version: docNumbers(sab, dir, Section.VersionPacked, Section.Version),
     indexOrder: docNumbers(sab, dir, Section.IndexOrderPacked, Section.IndexOrder),
@@ -231,7 +236,7 @@ export function termRange(field: SegmentField, lower: string | null, includeLowe
 /** The doc with this `_id` in the segment (live or not), or -1. */
 export function docForId(segment: Segment, id: string): number {
   const len = encodeKey(id);
-  return hashLookup(segment.idHash, segment.idBytes, segment.idOffsets, len);
+  return segment.ids.lookup(scratchBytes(), len, fnv1a(scratchBytes(), 0, len));
 }
 
 /** Short ASCII strings decode faster in JS than through Buffer#toString's native call. */
@@ -249,7 +254,8 @@ function decodeShort(bytes: Uint8Array, start: number, end: number, buffer: Buff
 }
 
 export function readId(segment: Segment, doc: number): string {
-  return decodeShort(segment.idBytes, segment.idOffsets[doc], segment.idOffsets[doc + 1], segment.buffer, segment.idBytes.byteOffset);
+  const ids = segment.ids;
+  return decodeShort(ids.bytes, ids.start(doc), ids.start(doc + 1), segment.buffer, ids.bytes.byteOffset);
 }
 
 /** Where a doc's stored `_source` bytes are: a Buffer and a range in it (empty: none stored). */

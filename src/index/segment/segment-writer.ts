@@ -4,6 +4,7 @@
  * total frequencies, field statistics, and sorted points for numeric range queries.
  */
 import { packDocNumbers } from './doc-numbers.js';
+import { buildIdHash24, packIdStarts } from './id-map.js';
 import { buildHashTable } from './bytes.js';
 import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { writeBlockImpacts } from './impacts.js';
@@ -189,8 +190,10 @@ function buildPoints(offsets: Uint32Array, numbers: Float64Array): { values: Flo
 export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   const w = new SectionWriter();
   w.add(Section.IdBytes, NO_FIELD, input.ids.bytes);
-  w.add(Section.IdOffsets, NO_FIELD, input.ids.offsets);
-  w.add(Section.IdHash, NO_FIELD, buildHashTable(input.ids, input.maxDoc));
+  w.add(Section.IdStarts, NO_FIELD, packIdStarts(input.ids.offsets));
+  const hash24 = buildIdHash24(input.ids.bytes, input.ids.offsets, input.maxDoc);
+  if (hash24 !== null) w.add(Section.IdHash24, NO_FIELD, hash24);
+  else w.add(Section.IdHash, NO_FIELD, buildHashTable(input.ids, input.maxDoc));
   w.add(Section.SeqNoPacked, NO_FIELD, packDocNumbers(input.seqNo));
   w.add(Section.VersionPacked, NO_FIELD, packDocNumbers(input.version));
   w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(input.indexOrder));

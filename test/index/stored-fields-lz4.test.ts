@@ -8,6 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
+import { execFileSync } from 'node:child_process';
 import { FORMAT_VERSION, SegmentBuilder, clearStoredFieldsCache, mergeSegments, openSegment, parseRootMapping, readSource, writeSegment } from '../../src/index/index.js';
 import { Lz4DictEncoder, lz4Decode, MAX_OFFSET } from '../../src/index/segment/lz4-block.js';
 import { wasmDecodeDoc, WASM_MAX_DOC_BYTES } from '../../src/index/segment/lz4-wasm.js';
@@ -115,6 +116,12 @@ describe('LZ4 with a preset dictionary', () => {
       expect(decode(Uint8Array.of(0xf0, 0xff, 0xff, 0xff), dictionary)).toThrow(/corrupt stored fields block/);
       expect(decode(Uint8Array.of(0x00, 0x00, 0x00), dictionary)).toThrow(/corrupt stored fields block/); // offset 0
     }
+  });
+});
+
+describe('the WebAssembly decoder', () => {
+  it('is lz4-decode.wat as committed (tools/build-lz4-wasm.mjs --check)', () => {
+    expect(() => execFileSync(process.execPath, ['tools/build-lz4-wasm.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 });
 

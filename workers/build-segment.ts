@@ -1,8 +1,8 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
-import { SegmentBuilder, mergeSegments, withScratchPool, writeSegment } from '../src/index/index.js';
+import { SegmentBuilder, withScratchPool, writeMergedSegment, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
-import { buildScratch, releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
+import { buildScratch, collectGarbage, releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
@@ -30,11 +30,10 @@ function mergeSources(task: MergeSegmentsTask): MergeSegmentsReply {
   const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;
-    // As a build: only the merged SharedArrayBuffer outlives the merge, its arrays are scratch.
-    return withScratchPool(buildScratch, () => {
-      const input = mergeSegments(shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] })), task.codec);
-      return { sab: writeSegment(input), maxDoc: input.maxDoc };
-    });
+    const sources = shard.segments.map((segment, i) => ({ segment, liveDocs: shard.liveDocs[i] }));
+    // Each merged field's arrays are collected before the next is merged: the merge's peak is then
+    // its sources, the new segment and one field's arrays (issue 22).
+    return writeMergedSegment(sources, task.codec, collectGarbage);
   });
   if (out.ok) releaseTaskMemory(out.value.sab.byteLength);
   return out;

@@ -9,7 +9,7 @@
  */
 import { COMPLETION_BLOCK_SIZE, Section } from './format.js';
 import type { StringTable } from './bytes.js';
-import { sectionView, type SectionDirectory, type SectionWriter } from './sab-layout.js';
+import { sectionView, type SectionDirectory, type SectionSink } from './sab-layout.js';
 
 /** The entries of one field, as the writer takes them. */
 export interface CompletionEntries {
@@ -32,7 +32,7 @@ export interface CompletionSections {
   readonly blockMaxWeight: Uint32Array;
 }
 
-export function writeCompletionEntries(w: SectionWriter, ord: number, e: CompletionEntries): void {
+export function writeCompletionEntries(w: SectionSink, ord: number, e: CompletionEntries): void {
   const n = e.weights.length;
   const blockMax = new Uint32Array(Math.ceil(n / COMPLETION_BLOCK_SIZE));
   for (let i = 0; i < n; i++) {

@@ -12,9 +12,41 @@ interface PendingSection {
   data: SectionArray;
 }
 
-const align = (n: number) => Math.ceil(n / SECTION_ALIGNMENT) * SECTION_ALIGNMENT;
+/** Where sections go: SectionWriter (kept until finish) or AppendingSectionWriter (written at once). */
+export interface SectionSink {
+  add(kind: Section, field: number, data: SectionArray): void;
+}
 
-export class SectionWriter {
+interface PlacedSection {
+  kind: Section;
+  field: number;
+  offset: number;
+  length: number;
+}
+
+const align = (n: number) => Math.ceil(n / SECTION_ALIGNMENT) * SECTION_ALIGNMENT;
+const asBytes = (a: SectionArray) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** The header, directory and info of a segment whose sections are already in place. */
+function writeHeader(sab: SharedArrayBuffer, placed: readonly PlacedSection[], infoBytes: Uint8Array): void {
+  const header = new Uint32Array(sab, 0, 4 + placed.length * 4);
+  header[0] = MAGIC;
+  header[1] = FORMAT_VERSION;
+  header[2] = placed.length;
+  header[3] = infoBytes.length;
+  new Uint8Array(sab, HEADER_BYTES + placed.length * DIRECTORY_ENTRY_BYTES, infoBytes.length).set(infoBytes);
+  placed.forEach((s, i) => {
+    const e = 4 + i * 4;
+    header[e] = s.kind;
+    header[e + 1] = s.field;
+    header[e + 2] = s.offset;
+    header[e + 3] = s.length;
+  });
+}
+
+const headerBytes = (sections: number, infoBytes: number) => HEADER_BYTES + sections * DIRECTORY_ENTRY_BYTES + infoBytes;
+
+export class SectionWriter implements SectionSink {
   private readonly sections: PendingSection[] = [];
 
   add(kind: Section, field: number, data: SectionArray): void {
@@ -24,31 +56,88 @@ export class SectionWriter {
   /** Lays everything out in a new SharedArrayBuffer. */
   finish(info: SegmentInfo): SharedArrayBuffer {
     const infoBytes = new TextEncoder().encode(JSON.stringify(info));
-    let offset = align(HEADER_BYTES + this.sections.length * DIRECTORY_ENTRY_BYTES + infoBytes.length);
-    const offsets: number[] = [];
+    let offset = align(headerBytes(this.sections.length, infoBytes.length));
+    const placed: PlacedSection[] = [];
     for (const s of this.sections) {
-      offsets.push(offset);
+      placed.push({ kind: s.kind, field: s.field, offset, length: s.data.byteLength });
       offset = align(offset + s.data.byteLength);
     }
-    if (offset > 0xffffffff) throw new Error(`segment too large (${offset} bytes)`);
+    if (offset > MAX_SEGMENT_BYTES) throw new Error(`segment too large (${offset} bytes)`);
     const sab = new SharedArrayBuffer(offset);
-    const header = new Uint32Array(sab, 0, 4 + this.sections.length * 4);
-    header[0] = MAGIC;
-    header[1] = FORMAT_VERSION;
-    header[2] = this.sections.length;
-    header[3] = infoBytes.length;
     const bytes = new Uint8Array(sab);
-    bytes.set(infoBytes, HEADER_BYTES + this.sections.length * DIRECTORY_ENTRY_BYTES);
-    this.sections.forEach((s, i) => {
-      const e = 4 + i * 4;
-      header[e] = s.kind;
-      header[e + 1] = s.field;
-      header[e + 2] = offsets[i];
-      header[e + 3] = s.data.byteLength;
-      bytes.set(new Uint8Array(s.data.buffer, s.data.byteOffset, s.data.byteLength), offsets[i]);
-    });
+    this.sections.forEach((s, i) => bytes.set(asBytes(s.data), placed[i].offset));
+    writeHeader(sab, placed, infoBytes);
     return sab;
   }
+}
+
+/** Offsets and lengths in the directory are u32. */
+const MAX_SEGMENT_BYTES = 0xffffffff;
+
+/**
+ * Writes each section into the segment's buffer as soon as it is added, so whoever derives the
+ * sections (a merge) can let each array go before making the next, instead of all of them living
+ * until a final copy (issue 22: a force-merge held its sources, every merged array and the new
+ * segment at once). The buffer is a growable SharedArrayBuffer: address space for `expectedBytes`
+ * is reserved, memory is committed as sections arrive, and the segment ends at its exact size.
+ * The header's room is reserved up front from the expected section count and info size; should
+ * the real header not fit, the sections move up once at finish.
+ */
+export class AppendingSectionWriter implements SectionSink {
+  private sab: GrowableSharedArrayBuffer;
+  private readonly placed: PlacedSection[] = [];
+  private start: number;
+  private end: number;
+
+  constructor(expectedBytes: number, expectedSections: number, expectedInfoBytes: number) {
+    this.start = this.end = align(headerBytes(expectedSections, expectedInfoBytes));
+    this.sab = newGrowable(this.start, Math.max(this.start, expectedBytes));
+  }
+
+  add(kind: Section, field: number, data: SectionArray): void {
+    const offset = this.end;
+    this.reserve(offset + data.byteLength);
+    new Uint8Array(this.sab, offset, data.byteLength).set(asBytes(data));
+    this.placed.push({ kind, field, offset, length: data.byteLength });
+    this.end = align(offset + data.byteLength);
+  }
+
+  finish(info: SegmentInfo): SharedArrayBuffer {
+    const infoBytes = new TextEncoder().encode(JSON.stringify(info));
+    const need = align(headerBytes(this.placed.length, infoBytes.length));
+    if (need > this.start) {
+      const shift = need - this.start;
+      this.reserve(this.end + shift);
+      new Uint8Array(this.sab).copyWithin(this.start + shift, this.start, this.end);
+      for (const s of this.placed) s.offset += shift;
+      this.start += shift;
+      this.end += shift;
+    }
+    this.reserve(this.end);
+    writeHeader(this.sab, this.placed, infoBytes);
+    return this.sab;
+  }
+
+  /** Grows the buffer to `bytes`; past its reservation, moves to a larger one (a copy, but rare). */
+  private reserve(bytes: number): void {
+    if (bytes > MAX_SEGMENT_BYTES) throw new Error(`segment too large (${bytes} bytes)`);
+    if (bytes <= this.sab.byteLength) return;
+    if (bytes <= this.sab.maxByteLength) {
+      this.sab.grow(bytes);
+      return;
+    }
+    const next = newGrowable(bytes, Math.min(MAX_SEGMENT_BYTES, Math.max(bytes, this.sab.maxByteLength * 1.5)));
+    new Uint8Array(next, 0, this.sab.byteLength).set(new Uint8Array(this.sab, 0, this.sab.byteLength));
+    this.sab = next;
+  }
+}
+
+/** ES2024's growable SharedArrayBuffer (in Node 20's V8; the project's lib types predate it). */
+type GrowableSharedArrayBuffer = SharedArrayBuffer & { readonly maxByteLength: number; grow(length: number): void };
+
+function newGrowable(length: number, maxLength: number): GrowableSharedArrayBuffer {
+  const Ctor = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => GrowableSharedArrayBuffer;
+  return new Ctor(length, { maxByteLength: Math.ceil(maxLength) });
 }
 
 export interface SectionDirectory {

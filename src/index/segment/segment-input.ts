@@ -20,8 +20,8 @@ export interface FieldInput {
   readonly postingsStart: Uint32Array | null;
   readonly docs: Uint32Array | null;
   readonly freqs: Uint32Array | null;
-  /** Positions of all postings, in posting order; posting i has freqs[i] of them. */
-  readonly positions: Uint32Array | null;
+  /** Positions of all postings, in posting order; posting i has freqs[i] of them (any width that holds them). */
+  readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
   readonly norms: Uint8Array | null;
   readonly docsWithField: Uint32Array;
   /** Doc values: values of doc d are [docValueOffsets[d], docValueOffsets[d+1]). */

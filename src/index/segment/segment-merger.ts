@@ -1,18 +1,25 @@
 /**
- * Existing segments → one SegmentInput (Lucene's SegmentMerger): documents keep their order
+ * Existing segments → one segment (Lucene's SegmentMerger): documents keep their order
  * (segments are merged in order, so write order and tie-breaking survive), deleted documents are
  * dropped, term dictionaries are unioned in code-point order, postings/positions/norms/doc values
  * are copied with remapped doc ids, and keyword ordinals are renumbered.
+ *
+ * `writeMergedSegment` writes each merged field into the new segment's buffer before merging the
+ * next (AppendingSectionWriter), so a merge holds its sources, the segment written so far and one
+ * field's arrays — not every merged array plus a final copy (issue 22: at 1M docs the force-merge
+ * took RSS from ~1 GB to 2.3 GB). `mergeSegments` gives the same content as a SegmentInput.
  */
 import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
+import { AppendingSectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, readSourceBytes, type Segment, type SegmentField } from './segment-reader.js';
+import { writeDocColumns, writeField, writeStoredFields, type DocColumns } from './segment-writer.js';
 import type { IndexCodec } from './source-codec.js';
-import { encodeStoredFields } from './stored-fields.js';
+import { encodeStoredFields, type StoredFieldsSections } from './stored-fields.js';
 import { mergeCompletionEntries } from './completion-merge.js';
-import { readTermPostings } from './term-postings.js';
+import { forEachTermBlock } from './term-postings.js';
 import { selectStrings, unionTerms } from './term-union.js';
 
 const EMPTY_BYTES = new Uint8Array(0);
@@ -23,54 +30,109 @@ export interface MergeSource {
   readonly liveDocs: LiveDocs;
 }
 
+interface MergePlan {
+  readonly sources: readonly MergeSource[];
+  /** Per source: old doc → new doc, or -1 when deleted. */
+  readonly docMaps: readonly Int32Array[];
+  /** Per source: the new doc id of its first live doc. */
+  readonly firstNewDoc: readonly number[];
+  readonly maxDoc: number;
+  readonly fieldNames: readonly string[];
+}
 
-export function mergeSegments(sources: readonly MergeSource[], codec: IndexCodec = 'default'): SegmentInput {
-  // Doc id maps: old doc → new doc, or -1 when deleted.
+function planMerge(sources: readonly MergeSource[]): MergePlan {
   const docMaps: Int32Array[] = [];
+  const firstNewDoc: number[] = [];
   let maxDoc = 0;
   for (const { segment, liveDocs } of sources) {
+    firstNewDoc.push(maxDoc);
     const map = new Int32Array(segment.maxDoc);
     for (let d = 0; d < segment.maxDoc; d++) map[d] = isLive(liveDocs, d) ? maxDoc++ : -1;
     docMaps.push(map);
   }
+  const names = new Set<string>();
+  for (const { segment } of sources) for (const name of segment.fields.keys()) names.add(name);
+  return { sources, docMaps, firstNewDoc, maxDoc, fieldNames: [...names].sort(compareCodePoints) };
+}
 
-  const ids: string[] = [];
-  // Stored sources are copied as bytes, block by block (never decoded to strings): new doc → (source, old doc).
-  const fromSource = new Uint32Array(maxDoc);
-  const fromDoc = new Uint32Array(maxDoc);
-  const seqNo = new Float64Array(maxDoc);
-  const version = new Float64Array(maxDoc);
-  const indexOrder = new Float64Array(maxDoc);
-  sources.forEach(({ segment }, s) => {
-    const map = docMaps[s];
-    for (let d = 0; d < segment.maxDoc; d++) {
-      const nd = map[d];
-      if (nd < 0) continue;
-      ids.push(readId(segment, d));
-      fromSource[nd] = s;
-      fromDoc[nd] = d;
-      seqNo[nd] = segment.seqNo.get(d);
-      version[nd] = segment.version.get(d);
-      indexOrder[nd] = segment.indexOrder.get(d);
-    }
+/** Calls `visit(newDoc, source, oldDoc)` for every live document, in new-doc order. */
+function forEachLiveDoc(plan: MergePlan, visit: (nd: number, s: number, d: number) => void): void {
+  plan.docMaps.forEach((map, s) => {
+    for (let d = 0; d < map.length; d++) if (map[d] >= 0) visit(map[d], s, d);
   });
+}
 
-  const fieldNames = new Set<string>();
-  for (const { segment } of sources) for (const name of segment.fields.keys()) fieldNames.add(name);
-  const fields = [...fieldNames].sort(compareCodePoints).map((name) => mergeField(name, sources, docMaps, maxDoc));
-
+export function mergeSegments(sources: readonly MergeSource[], codec: IndexCodec = 'default'): SegmentInput {
+  const plan = planMerge(sources);
   return {
-    maxDoc,
-    ids: encodeStrings(ids),
-    seqNo,
-    version,
-    indexOrder,
-    sources: encodeStoredFields(maxDoc, (nd) => readSourceBytes(sources[fromSource[nd]].segment, fromDoc[nd]), codec),
-    fields,
+    maxDoc: plan.maxDoc,
+    ...mergeDocColumns(plan),
+    sources: mergeStoredFields(plan, codec),
+    fields: plan.fieldNames.map((name) => mergeField(name, plan)),
   };
 }
 
-function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int32Array[], maxDoc: number): FieldInput {
+/**
+ * Merges `sources` straight into a new segment buffer, one field at a time; `afterField` runs once
+ * each field's arrays are garbage (the merge worker collects them there).
+ */
+export function writeMergedSegment(sources: readonly MergeSource[], codec: IndexCodec = 'default', afterField: () => void = () => undefined): { sab: SharedArrayBuffer; maxDoc: number } {
+  const plan = planMerge(sources);
+  let expectedBytes = 0;
+  for (const { segment } of sources) expectedBytes += segment.sab.byteLength;
+  // Room for the header: ≤ 32 sections per field (format.ts has fewer kinds), and the field
+  // infos' JSON (names plus ~300 bytes of keys and numbers each).
+  let infoBytes = 64;
+  for (const name of plan.fieldNames) infoBytes += 400 + 3 * name.length;
+  const w = new AppendingSectionWriter(expectedBytes * 1.125 + (1 << 20), 16 + 32 * plan.fieldNames.length, infoBytes);
+  // Fields first: the biggest transient arrays (a text field's postings and positions) come
+  // while the new segment is still small.
+  const fields = plan.fieldNames.map((name, ord) => {
+    const info = writeField(w, ord, mergeField(name, plan), plan.maxDoc);
+    afterField();
+    return info;
+  });
+  writeStoredFields(w, mergeStoredFields(plan, codec));
+  afterField();
+  writeDocColumns(w, plan.maxDoc, mergeDocColumns(plan));
+  return { sab: w.finish({ maxDoc: plan.maxDoc, fields }), maxDoc: plan.maxDoc };
+}
+
+function mergeDocColumns(plan: MergePlan): DocColumns {
+  const ids: string[] = new Array<string>(plan.maxDoc);
+  const seqNo = new Float64Array(plan.maxDoc);
+  const version = new Float64Array(plan.maxDoc);
+  const indexOrder = new Float64Array(plan.maxDoc);
+  forEachLiveDoc(plan, (nd, s, d) => {
+    const segment = plan.sources[s].segment;
+    ids[nd] = readId(segment, d);
+    seqNo[nd] = segment.seqNo.get(d);
+    version[nd] = segment.version.get(d);
+    indexOrder[nd] = segment.indexOrder.get(d);
+  });
+  return { ids: encodeStrings(ids), seqNo, version, indexOrder };
+}
+
+/** Stored sources are copied as bytes, block by block (never decoded to strings). */
+function mergeStoredFields(plan: MergePlan, codec: IndexCodec): StoredFieldsSections {
+  const fromSource = new Uint32Array(plan.maxDoc);
+  const fromDoc = new Uint32Array(plan.maxDoc);
+  forEachLiveDoc(plan, (nd, s, d) => {
+    fromSource[nd] = s;
+    fromDoc[nd] = d;
+  });
+  return encodeStoredFields(plan.maxDoc, (nd) => readSourceBytes(plan.sources[fromSource[nd]].segment, fromDoc[nd]), codec);
+}
+
+/** An array of the narrowest width that holds every source's positions. */
+function positionsArray(parts: ReadonlyArray<{ f: SegmentField }>, length: number): Uint8Array | Uint16Array | Uint32Array {
+  let bytes = 1;
+  for (const { f } of parts) if (f.positions) bytes = Math.max(bytes, f.positions.BYTES_PER_ELEMENT);
+  return bytes === 1 ? new Uint8Array(length) : bytes === 2 ? new Uint16Array(length) : new Uint32Array(length);
+}
+
+function mergeField(name: string, plan: MergePlan): FieldInput {
+  const { sources, docMaps, maxDoc } = plan;
   const parts: Array<{ s: number; f: SegmentField }> = [];
   sources.forEach(({ segment }, s) => {
     const f = segment.fields.get(name);
@@ -94,7 +156,7 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     let nd = 0;
     for (const { s, f } of parts) {
       // Segments without the field contribute empty ranges for their docs.
-      while (nd < firstNewDoc(docMaps, s)) offsets[++nd] = numbers.length;
+      while (nd < plan.firstNewDoc[s]) offsets[++nd] = numbers.length;
       const map = docMaps[s];
       for (let d = 0; d < map.length; d++) {
         if (map[d] < 0) continue;
@@ -117,6 +179,8 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
   const { termCount: unionCount, ordMaps, entryStart, entryPart, entryOldOrd } = union;
 
   // Postings: for each new term, each segment's postings in segment order (doc ids stay ascending).
+  // The sources' counts bound the merged ones, so the arrays are allocated once at that size
+  // (views of their used part are returned: no growth, no final copy).
   const postingsStart = new Uint32Array(unionCount + 1);
   let postingsBound = 0;
   let positionsBound = 0;
@@ -124,36 +188,39 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     postingsBound += f.docs ? f.docs.length : f.postingsStart ? f.postingsStart[f.info.termCount] : 0;
     positionsBound += f.positions ? f.positions.length : 0;
   }
-  const docs = new GrowableUint32(Math.max(16, postingsBound));
-  const freqs = first.hasFreqs ? new GrowableUint32(Math.max(16, postingsBound)) : null;
-  const positions = first.hasPositions ? new GrowableUint32(Math.max(16, positionsBound)) : null;
+  const docs = new Uint32Array(postingsBound);
+  const freqs = first.hasFreqs ? new Uint32Array(postingsBound) : null;
+  const positions = first.hasPositions ? positionsArray(parts, positionsBound) : null;
+  let n = 0;
+  let np = 0;
   let emptied = false;
   for (let t = 0; t < unionCount; t++) {
-    postingsStart[t] = docs.length;
+    postingsStart[t] = n;
     for (let e = entryStart[t]; e < entryStart[t + 1]; e++) {
       const oldOrd = entryOldOrd[e];
       const { s, f } = parts[entryPart[e]];
       if (!f.postingsStart) continue;
       const map = docMaps[s];
-      // Every encoding (packed or flat, any format) as the term's flat arrays: index 0 is its first.
-      const flat = readTermPostings(f, oldOrd);
-      const end = flat.docs.length;
+      const oldPositions = positions ? f.positions : null;
       // Positions of this term's postings start after all earlier postings' positions.
-      let pos = positions && f.blockPosStart && f.blockStart ? f.blockPosStart[f.blockStart[oldOrd]] : 0;
-      for (let i = 0; i < end; i++) {
-        const freq = flat.freqs ? flat.freqs[i] : 1;
-        const nd = map[flat.docs[i]];
-        if (nd >= 0) {
-          docs.push(nd);
-          if (freqs) freqs.push(freq);
-          if (positions && f.positions) for (let k = 0; k < freq; k++) positions.push(f.positions[pos + k]);
+      let pos = oldPositions && f.blockPosStart && f.blockStart ? f.blockPosStart[f.blockStart[oldOrd]] : 0;
+      forEachTermBlock(f, oldOrd, (blockDocs, count, blockFreqs) => {
+        for (let i = 0; i < count; i++) {
+          const freq = blockFreqs ? blockFreqs[i] : 1;
+          const nd = map[blockDocs[i]];
+          if (nd >= 0) {
+            docs[n] = nd;
+            if (freqs) freqs[n] = freq;
+            n++;
+            if (positions && oldPositions) for (let k = 0; k < freq; k++) positions[np++] = oldPositions[pos + k];
+          }
+          pos += freq;
         }
-        pos += freq;
-      }
+      });
     }
-    if (docs.length === postingsStart[t]) emptied = true;
+    if (n === postingsStart[t]) emptied = true;
   }
-  postingsStart[unionCount] = docs.length;
+  postingsStart[unionCount] = n;
 
   let terms: StringTable = union.terms;
   let termCount = unionCount;
@@ -170,7 +237,7 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     termCount = keep.length;
     finalStart = new Uint32Array(keep.length + 1);
     keep.forEach((t, i) => (finalStart[i] = postingsStart[t]));
-    finalStart[keep.length] = docs.length;
+    finalStart[keep.length] = n;
     finalOrdMaps = ordMaps.map((m) => Int32Array.from(m, (o) => remap[o]));
   }
 
@@ -181,7 +248,7 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
     const ords = new GrowableUint32(1024);
     let nd = 0;
     parts.forEach(({ s, f }, p) => {
-      while (nd < firstNewDoc(docMaps, s)) docValueOffsets![++nd] = ords.length;
+      while (nd < plan.firstNewDoc[s]) docValueOffsets![++nd] = ords.length;
       const map = docMaps[s];
       for (let d = 0; d < map.length; d++) {
         if (map[d] < 0) continue;
@@ -196,16 +263,9 @@ function mergeField(name: string, sources: readonly MergeSource[], docMaps: Int3
   if (!first.hasNorms) norms = null;
   return {
     name, type: first.type, structure: first.structure, indexed: first.indexed, terms, termCount,
-    postingsStart: finalStart, docs: docs.toArray(), freqs: freqs ? freqs.toArray() : null,
-    positions: positions ? positions.toArray() : null, norms, docsWithField, docValueOffsets,
+    postingsStart: finalStart, docs: docs.subarray(0, n), freqs: freqs ? freqs.subarray(0, n) : null,
+    positions: positions ? positions.subarray(0, np) : null, norms, docsWithField, docValueOffsets,
     docValueNumbers: null, docValueOrds,
     completion: first.structure === 'completion' ? mergeCompletionEntries(parts.map(({ s, f }) => ({ segment: sources[s].segment, field: f, docMap: docMaps[s] })), union, kept) : undefined,
   };
-}
-
-/** The new doc id of segment s's first live document (= count of live docs before it). */
-function firstNewDoc(docMaps: Int32Array[], s: number): number {
-  let n = 0;
-  for (let i = 0; i < s; i++) for (const v of docMaps[i]) if (v >= 0) n++;
-  return n;
 }

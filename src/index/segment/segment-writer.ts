@@ -11,9 +11,11 @@ import { writeBlockImpacts } from './impacts.js';
 import { writeCompletionEntries } from './completion-entries.js';
 import { encodeFeaturePostings } from './feature-postings.js';
 import { encodePostings } from './packed-postings.js';
-import { SectionWriter } from './sab-layout.js';
+import { SectionWriter, type SectionSink } from './sab-layout.js';
 import { scratchUint16, scratchUint32, scratchUint8 } from './scratch-pool.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
+import type { StringTable } from './bytes.js';
+import type { StoredFieldsSections } from './stored-fields.js';
 
 function popcount(words: Uint32Array): number {
   let n = 0;
@@ -41,7 +43,8 @@ function docsWithTerms(docs: Uint32Array, maxDoc: number): number {
   return n;
 }
 
-function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
+/** One field's sections (the merger writes fields one at a time, letting each one's arrays go). */
+export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
   let sumTotalTermFreq = 0;
   const postings = f.docs ? f.docs.length : 0;
   if (f.terms && f.postingsStart) {
@@ -156,16 +159,17 @@ function writeField(w: SectionWriter, ord: number, f: FieldInput, maxDoc: number
  * Positions in the narrowest unsigned type that holds the largest: short documents' positions fit
  * a byte, which is a quarter of the u32 they took before format 3.
  */
-function addPositions(w: SectionWriter, ord: number, positions: Uint32Array): void {
+function addPositions(w: SectionSink, ord: number, positions: Uint8Array | Uint16Array | Uint32Array): void {
   let max = 0;
   for (let i = 0; i < positions.length; i++) if (positions[i] > max) max = positions[i];
-  if (max < 0x100) w.add(Section.Positions8, ord, narrowed(scratchUint8(positions.length, false), positions));
-  else if (max < 0x10000) w.add(Section.Positions16, ord, narrowed(scratchUint16(positions.length, false), positions));
-  else w.add(Section.Positions, ord, positions);
+  // Already narrow (the merger's arrays): written as they are, not copied first.
+  if (max < 0x100) w.add(Section.Positions8, ord, positions instanceof Uint8Array ? positions : narrowed(scratchUint8(positions.length, false), positions));
+  else if (max < 0x10000) w.add(Section.Positions16, ord, positions instanceof Uint16Array ? positions : narrowed(scratchUint16(positions.length, false), positions));
+  else w.add(Section.Positions, ord, positions instanceof Uint32Array ? positions : new Uint32Array(positions));
 }
 
 /** `to` holding `from`'s values (each fits: the caller checked the largest). */
-function narrowed<T extends Uint8Array | Uint16Array>(to: T, from: Uint32Array): T {
+function narrowed<T extends Uint8Array | Uint16Array>(to: T, from: Uint8Array | Uint16Array | Uint32Array): T {
   to.set(from);
   return to;
 }
@@ -187,20 +191,36 @@ function buildPoints(offsets: Uint32Array, numbers: Float64Array): { values: Flo
   return { values, docs };
 }
 
+/** The per-document columns: ids (with their hash), seq_no, version, index order. */
+export interface DocColumns {
+  readonly ids: StringTable;
+  readonly seqNo: Float64Array;
+  readonly version: Float64Array;
+  readonly indexOrder: Float64Array;
+}
+
+export function writeDocColumns(w: SectionSink, maxDoc: number, c: DocColumns): void {
+  w.add(Section.IdBytes, NO_FIELD, c.ids.bytes);
+  w.add(Section.IdStarts, NO_FIELD, packIdStarts(c.ids.offsets));
+  const hash24 = buildIdHash24(c.ids.bytes, c.ids.offsets, maxDoc);
+  if (hash24 !== null) w.add(Section.IdHash24, NO_FIELD, hash24);
+  else w.add(Section.IdHash, NO_FIELD, buildHashTable(c.ids, maxDoc));
+  w.add(Section.SeqNoPacked, NO_FIELD, packDocNumbers(c.seqNo));
+  w.add(Section.VersionPacked, NO_FIELD, packDocNumbers(c.version));
+  w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(c.indexOrder));
+}
+
+export function writeStoredFields(w: SectionSink, sources: StoredFieldsSections): void {
+  w.add(Section.SourceBlockDocs, NO_FIELD, sources.blockDocs);
+  w.add(Section.SourceBlockOffsets, NO_FIELD, sources.blockOffsets);
+  w.add(Section.SourceBlocks, NO_FIELD, sources.blocks);
+  w.add(Section.SourceDictionary, NO_FIELD, sources.dictionary);
+}
+
 export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   const w = new SectionWriter();
-  w.add(Section.IdBytes, NO_FIELD, input.ids.bytes);
-  w.add(Section.IdStarts, NO_FIELD, packIdStarts(input.ids.offsets));
-  const hash24 = buildIdHash24(input.ids.bytes, input.ids.offsets, input.maxDoc);
-  if (hash24 !== null) w.add(Section.IdHash24, NO_FIELD, hash24);
-  else w.add(Section.IdHash, NO_FIELD, buildHashTable(input.ids, input.maxDoc));
-  w.add(Section.SeqNoPacked, NO_FIELD, packDocNumbers(input.seqNo));
-  w.add(Section.VersionPacked, NO_FIELD, packDocNumbers(input.version));
-  w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(input.indexOrder));
-  w.add(Section.SourceBlockDocs, NO_FIELD, input.sources.blockDocs);
-  w.add(Section.SourceBlockOffsets, NO_FIELD, input.sources.blockOffsets);
-  w.add(Section.SourceBlocks, NO_FIELD, input.sources.blocks);
-  w.add(Section.SourceDictionary, NO_FIELD, input.sources.dictionary);
+  writeDocColumns(w, input.maxDoc, input);
+  writeStoredFields(w, input.sources);
   const fields = input.fields.map((f, ord) => writeField(w, ord, f, input.maxDoc));
   const info: SegmentInfo = { maxDoc: input.maxDoc, fields };
   return w.finish(info);

@@ -43,18 +43,23 @@ export function readTermPostings(field: SegmentField, ord: number): TermPostings
 
 /**
  * Calls `visit` with each block of term `ord`'s postings, decoded into a scratch reused across
- * calls (valid only during the call): docs[0, n) ascending. For the matching-only scans (doc sets,
- * disjunction counts), which this spares a term-sized allocation.
+ * calls (valid only during the call): docs[0, n) ascending, and their freqs (null when the field
+ * has none). For the scans that want no term-sized allocation: doc sets and disjunction counts,
+ * and merges (which otherwise allocated two arrays per term and source segment).
  */
-export function forEachTermBlock(field: SegmentField, ord: number, visit: (docs: Int32Array, n: number) => void): void {
+export function forEachTermBlock(field: SegmentField, ord: number, visit: (docs: Int32Array, n: number, freqs: Int32Array | null) => void): void {
   const start = field.postingsStart![ord];
   const end = field.postingsStart![ord + 1];
   const docs = scratchDocs;
+  const freqs = field.info.hasFreqs ? scratchFreqs : null;
   for (let b = field.blockStart![ord], p = start; p < end; b++, p += BLOCK_SIZE) {
     const n = Math.min(BLOCK_SIZE, end - p);
     if (field.postings !== null) decodePostingsBlock(field.postings, b, n, field.blockLastDoc![b], docs, scratchFreqs);
     else if (field.features !== null) decodeFeatureBlock(field.features, b, n, docs, scratchFreqs, 0);
-    else for (let k = 0; k < n; k++) docs[k] = field.docs![p + k];
-    visit(docs, n);
+    else {
+      for (let k = 0; k < n; k++) docs[k] = field.docs![p + k];
+      if (freqs !== null) for (let k = 0; k < n; k++) freqs[k] = field.freqs![p + k];
+    }
+    visit(docs, n, freqs);
   }
 }

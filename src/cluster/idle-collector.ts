@@ -17,6 +17,7 @@ export const IDLE_MS = 2000;
 
 export class IdleCollector {
   private timer: NodeJS.Timeout | null = null;
+  private lastForced = -Infinity;
 
   constructor(private readonly askWorkers: () => void, private readonly idleMs = IDLE_MS) {}
 
@@ -32,6 +33,21 @@ export class IdleCollector {
       fullGc?.();
     }, this.idleMs);
     this.timer.unref();
+  }
+
+  /**
+   * Collects in every thread at once (before a force-merge, whose peak would otherwise include what
+   * a bulk load just left in the heaps); the shards of one `_forcemerge` ask together, so a second
+   * request within idleMs is a no-op.
+   */
+  collectNow(): void {
+    const now = performance.now();
+    if (now - this.lastForced < this.idleMs) return;
+    this.lastForced = now;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.askWorkers();
+    fullGc?.();
   }
 
   close(): void {

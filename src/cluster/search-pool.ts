@@ -463,6 +463,11 @@ export class SearchPool {
     }
   }
 
+  /** Full GCs in every thread now (cluster/idle-collector.ts `collectNow`). */
+  collectGarbage(): void {
+    this.idleCollector.collectNow();
+  }
+
   async merge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
     const done = this.retain(task.sources);
     try {

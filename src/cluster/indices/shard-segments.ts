@@ -146,6 +146,9 @@ export class ShardSegments {
     const segs = this.snapshot.segments;
     const needsExpunge = segs.some((s) => s.liveCount < s.reader.maxDoc);
     if (segs.length <= maxSegments && !needsExpunge) return;
+    // A force-merge typically follows a bulk load, whose bodies and build arrays are still in the
+    // heaps: collected first, they are not added to the merge's peak (issue 22).
+    this.ctx.pool.collectGarbage();
     if (maxSegments <= 1 || segs.length <= maxSegments) await this.merge(0, segs.length);
     else await this.merge(0, segs.length - maxSegments + 1);
   }

@@ -34,6 +34,32 @@ interface Row {
   /** /proc/<pid>/smaps after flush (absent in runs stored before it was recorded). */
   smaps?: SmapsBreakdown;
   smapsIdle?: SmapsBreakdown;
+  /** After the bulk load and refresh, before the force-merge (absent in older runs). */
+  smapsAfterLoad?: SmapsBreakdown;
+  /** Right after the force-merge returned, before the flush and the idle collection. */
+  smapsAfterMerge?: SmapsBreakdown;
+  rssAfterMerge?: number;
+  /** smaps at the highest RSS sampled (every 250 ms) during the load, and during the force-merge. */
+  smapsLoadPeak?: SmapsBreakdown;
+  smapsMergePeak?: SmapsBreakdown;
+}
+
+/** Samples RSS every 250 ms while `work` runs; returns smaps as they were at the highest sample. */
+async function atPeak<T>(pid: number, work: Promise<T>): Promise<[T, SmapsBreakdown]> {
+  let max = 0;
+  let peak = smapsBreakdown(pid);
+  const timer = setInterval(() => {
+    const { rss } = procMemory(pid);
+    if (rss > max) {
+      max = rss;
+      peak = smapsBreakdown(pid);
+    }
+  }, 250);
+  try {
+    return [await work, peak];
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function measure(docs: number): Promise<Row> {
@@ -58,12 +84,17 @@ async function measure(docs: number): Promise<Row> {
     }
     corpus.docs.length = 0;
     const t0 = performance.now();
-    await bulkLoad(`${server.url}/mem`, bodies, 2);
-    bodies.length = 0;
-    await call('POST', '/mem/_refresh');
+    const [, smapsLoadPeak] = await atPeak(server.pid, (async () => {
+      await bulkLoad(`${server.url}/mem`, bodies, 2);
+      bodies.length = 0;
+      await call('POST', '/mem/_refresh');
+    })());
     const peakDuringLoad = procMemory(server.pid).hwm;
     const loadS = (performance.now() - t0) / 1000;
-    await call('POST', '/mem/_forcemerge?max_num_segments=1');
+    const smapsAfterLoad = smapsBreakdown(server.pid);
+    const [, smapsMergePeak] = await atPeak(server.pid, call('POST', '/mem/_forcemerge?max_num_segments=1'));
+    const rssAfterMerge = procMemory(server.pid).rss;
+    const smapsAfterMerge = smapsBreakdown(server.pid);
     await call('POST', '/mem/_flush');
     const count = (await call('GET', '/mem/_count')).count as number;
     if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
@@ -76,11 +107,12 @@ async function measure(docs: number): Promise<Row> {
     const breakdown = flatten(node.indices?.segments ?? {}, 'segments');
     Object.assign(breakdown, flatten(node.process?.mem ?? {}, 'process.mem'), flatten(node.jvm?.mem ?? {}, 'jvm.mem'));
     const row: Row = {
-      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, smaps, smapsIdle,
+      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, smaps, smapsIdle, smapsAfterLoad, smapsAfterMerge, rssAfterMerge, smapsLoadPeak, smapsMergePeak,
     };
     console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc`);
     for (const [k, v] of Object.entries(breakdown)) if (typeof v === 'number' && v > MB) console.log(`  ${k}: ${formatNumber(v / MB)} MB`);
-    for (const [name, sm] of [['idle', smapsIdle], ['after flush', smaps]] as const) {
+    console.log(`  RSS right after the force-merge ${Math.round(rssAfterMerge / MB)} MB`);
+    for (const [name, sm] of [['idle', smapsIdle], ['load peak', smapsLoadPeak], ['after load', smapsAfterLoad], ['merge peak', smapsMergePeak], ['after merge', smapsAfterMerge], ['after flush', smaps]] as const) {
       const { top, ...sums } = sm;
       console.log(`  smaps ${name}: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB`);
       console.log(`    top anonymous: ${top.map((m) => `${formatNumber(m.rss / MB)}/${formatNumber(m.size / MB)}`).join(' ')} (RSS/size MB)`);

@@ -3,11 +3,11 @@
  * a growable segment buffer instead of materialising the whole SegmentInput first. It must give the
  * very sections writeSegment(mergeSegments(...)) gives — with deletes, positions of every width,
  * keyword ordinals, numbers, completion entries and stored sources — and AppendingSectionWriter must
- * survive a header or a segment larger than it reserved.
+ * survive a header or a segment larger than it reserved, and sections written as their bytes come.
  */
 import { describe, expect, it } from 'vitest';
 import {
-  Section, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, withDeletes, writeMergedSegment, writeSegment, type Segment,
+  Section, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, withDeletes, writeMergedSegment, writeSegment, type IndexCodec, type Segment,
 } from '../../src/index/index.js';
 import { AppendingSectionWriter, SectionWriter, readDirectory, type SectionSink } from '../../src/index/segment/sab-layout.js';
 
@@ -36,12 +36,13 @@ function sections(sab: SharedArrayBuffer): { info: unknown; bytes: Map<string, n
 }
 
 describe('writeMergedSegment', () => {
-  const cases: Array<[string, boolean, number[]]> = [
-    ['no deletes, 8-bit positions', false, []],
-    ['deletes, a 16-bit-positions source', true, [1, 4, 9]],
-    ['the long document deleted: positions narrow again', true, [2]],
+  const cases: Array<[string, boolean, number[], IndexCodec]> = [
+    ['no deletes, 8-bit positions', false, [], 'default'],
+    ['deletes, a 16-bit-positions source', true, [1, 4, 9], 'default'],
+    ['the long document deleted: positions narrow again', true, [2], 'default'],
+    ['best_compression stored fields', true, [1], 'best_compression'],
   ];
-  for (const [name, longDoc, deleted] of cases) {
+  for (const [name, longDoc, deleted, codec] of cases) {
     it(`gives the sections writeSegment(mergeSegments(…)) gives: ${name}`, () => {
       const a = build(0, 12, 'a', longDoc);
       const b = build(12, 9, 'b', false);
@@ -51,8 +52,8 @@ describe('writeMergedSegment', () => {
         { segment: b, liveDocs: withDeletes(null, b.maxDoc, [0]) },
         { segment: c, liveDocs: null },
       ];
-      const streamed = writeMergedSegment(sources);
-      const materialised = writeSegment(mergeSegments(sources));
+      const streamed = writeMergedSegment(sources, codec);
+      const materialised = writeSegment(mergeSegments(sources, codec));
       expect(streamed.maxDoc).toBe(26 - deleted.length - 1);
       const s = sections(streamed.sab);
       const m = sections(materialised);
@@ -86,5 +87,17 @@ describe('AppendingSectionWriter', () => {
     const b = sections(reference.finish(info));
     expect(a.info).toEqual(b.info);
     expect(a.bytes).toEqual(b.bytes);
+  });
+
+  it('writes a section of unknown size as its bytes come', () => {
+    const w = new AppendingSectionWriter(64, 4, 64);
+    w.add(Section.SeqNo, 0xffffffff, new Float64Array([7]));
+    const s = w.open(Section.SourceBlocks, 0xffffffff);
+    for (let i = 0; i < 50; i++) s.write(new Uint8Array(13).fill(i));
+    s.close();
+    w.add(Section.Version, 0xffffffff, new Float64Array([9]));
+    const got = sections(w.finish(info));
+    expect(got.bytes.get(`${Section.SourceBlocks}/${0xffffffff}`)).toEqual(Array.from({ length: 650 }, (_, i) => Math.floor(i / 13)));
+    expect(new Float64Array(new Uint8Array(got.bytes.get(`${Section.Version}/${0xffffffff}`)!).buffer)[0]).toBe(9);
   });
 });

@@ -102,6 +102,26 @@ export class AppendingSectionWriter implements SectionSink {
     this.end = align(offset + data.byteLength);
   }
 
+  /**
+   * A section whose size is known only at its end, written as its bytes come: `write` appends
+   * (the bytes are copied at once), `close` ends it. No other section may be added meanwhile.
+   */
+  open(kind: Section, field: number): { write(bytes: Uint8Array): void; close(): void } {
+    const offset = this.end;
+    let length = 0;
+    return {
+      write: (bytes) => {
+        this.reserve(offset + length + bytes.length);
+        new Uint8Array(this.sab, offset + length, bytes.length).set(bytes);
+        length += bytes.length;
+      },
+      close: () => {
+        this.placed.push({ kind, field, offset, length });
+        this.end = align(offset + length);
+      },
+    };
+  }
+
   finish(info: SegmentInfo): SharedArrayBuffer {
     const infoBytes = new TextEncoder().encode(JSON.stringify(info));
     const need = align(headerBytes(this.placed.length, infoBytes.length));

@@ -11,13 +11,14 @@
  */
 import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
+import { NO_FIELD, Section } from './format.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import { AppendingSectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, readSourceBytes, type Segment, type SegmentField } from './segment-reader.js';
 import { writeDocColumns, writeField, writeStoredFields, type DocColumns } from './segment-writer.js';
 import type { IndexCodec } from './source-codec.js';
-import { encodeStoredFields, type StoredFieldsSections } from './stored-fields.js';
+import { encodeStoredFields, type BlockWriteThrough, type StoredFieldsSections } from './stored-fields.js';
 import { mergeCompletionEntries } from './completion-merge.js';
 import { forEachTermBlock } from './term-postings.js';
 import { selectStrings, unionTerms } from './term-union.js';
@@ -92,8 +93,11 @@ export function writeMergedSegment(sources: readonly MergeSource[], codec: Index
     afterField();
     return info;
   });
-  writeStoredFields(w, mergeStoredFields(plan, codec));
-  afterField();
+  // Stored sources (the largest section) go straight into the segment as they are encoded.
+  const blocks = w.open(Section.SourceBlocks, NO_FIELD);
+  const stored = mergeStoredFields(plan, codec, blocks.write);
+  blocks.close();
+  writeStoredFields(w, stored, true);
   writeDocColumns(w, plan.maxDoc, mergeDocColumns(plan));
   return { sab: w.finish({ maxDoc: plan.maxDoc, fields }), maxDoc: plan.maxDoc };
 }
@@ -113,15 +117,15 @@ function mergeDocColumns(plan: MergePlan): DocColumns {
   return { ids: encodeStrings(ids), seqNo, version, indexOrder };
 }
 
-/** Stored sources are copied as bytes, block by block (never decoded to strings). */
-function mergeStoredFields(plan: MergePlan, codec: IndexCodec): StoredFieldsSections {
+/** Stored sources are copied as bytes, block by block (never decoded to strings); `output` as in encodeStoredFields. */
+function mergeStoredFields(plan: MergePlan, codec: IndexCodec, output?: BlockWriteThrough): StoredFieldsSections {
   const fromSource = new Uint32Array(plan.maxDoc);
   const fromDoc = new Uint32Array(plan.maxDoc);
   forEachLiveDoc(plan, (nd, s, d) => {
     fromSource[nd] = s;
     fromDoc[nd] = d;
   });
-  return encodeStoredFields(plan.maxDoc, (nd) => readSourceBytes(plan.sources[fromSource[nd]].segment, fromDoc[nd]), codec);
+  return encodeStoredFields(plan.maxDoc, (nd) => readSourceBytes(plan.sources[fromSource[nd]].segment, fromDoc[nd]), codec, output);
 }
 
 /** An array of the narrowest width that holds every source's positions. */

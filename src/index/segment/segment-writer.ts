@@ -210,10 +210,11 @@ export function writeDocColumns(w: SectionSink, maxDoc: number, c: DocColumns): 
   w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(c.indexOrder));
 }
 
-export function writeStoredFields(w: SectionSink, sources: StoredFieldsSections): void {
+/** `blocksWritten`: SourceBlocks went into the segment as they were encoded (a merge's). */
+export function writeStoredFields(w: SectionSink, sources: StoredFieldsSections, blocksWritten = false): void {
   w.add(Section.SourceBlockDocs, NO_FIELD, sources.blockDocs);
   w.add(Section.SourceBlockOffsets, NO_FIELD, sources.blockOffsets);
-  w.add(Section.SourceBlocks, NO_FIELD, sources.blocks);
+  if (!blocksWritten) w.add(Section.SourceBlocks, NO_FIELD, sources.blocks);
   w.add(Section.SourceDictionary, NO_FIELD, sources.dictionary);
 }
 

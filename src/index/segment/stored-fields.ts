@@ -65,17 +65,33 @@ function sampleDictionary(count: number, sourceAt: SourceAt, maxBytes: number): 
   return out.slice(0, pos);
 }
 
-/** Blocks appended one by one into one growing buffer, with their offsets. */
+/** Where a merge writes compressed blocks' bytes as they are made: straight into its new segment. */
+export type BlockWriteThrough = (bytes: Uint8Array) => void;
+
+/**
+ * Blocks appended one by one into one growing buffer, with their offsets — or, with `through`,
+ * handed on as they come (a merge's: it writes them into the new segment, so the stored source, the
+ * largest section, is never held twice).
+ */
 class BlockSink implements BlockOutput {
   readonly offsets: GrowableUint32;
   private bytes: Uint8Array;
   private length = 0;
-  constructor(blocks: number, bytesHint: number) {
+  constructor(blocks: number, bytesHint: number, private readonly through?: BlockWriteThrough) {
     this.offsets = new GrowableUint32(blocks + 1);
-    this.bytes = new Uint8Array(Math.max(1024, bytesHint));
+    // With `through`, only a block's head is staged here (a codec byte and a varint).
+    this.bytes = new Uint8Array(through ? 16 : Math.max(1024, bytesHint));
   }
   add(kind: BlockCodec, rawLength: number, payload: Uint8Array): void {
     this.offsets.push(this.length);
+    if (this.through) {
+      const head = writeBlockHead(this.bytes, 0, kind, rawLength);
+      if (this.length + head + payload.length > 0xffffffff) throw new Error(`stored fields too large (${this.length + head + payload.length} bytes)`);
+      this.through(this.bytes.subarray(0, head));
+      this.through(payload);
+      this.length += head + payload.length;
+      return;
+    }
     const size = this.length + 11 + payload.length;
     if (size > 0xffffffff) throw new Error(`stored fields too large (${size} bytes)`);
     if (size > this.bytes.length) {
@@ -89,33 +105,34 @@ class BlockSink implements BlockOutput {
   }
   finish(): { blockOffsets: Uint32Array; blocks: Uint8Array } {
     this.offsets.push(this.length);
-    return { blockOffsets: this.offsets.toArray(), blocks: this.bytes.slice(0, this.length) };
+    return { blockOffsets: this.offsets.toArray(), blocks: this.through ? new Uint8Array(0) : this.bytes.slice(0, this.length) };
   }
 }
 
 /**
  * Compresses `count` documents' sources into blocks. `sourceAt` is called in doc order once per doc
- * (after a few samples for the dictionary); what it returns is copied before the next call.
+ * (after a few samples for the dictionary); what it returns is copied before the next call. With
+ * `through`, the blocks' bytes are handed to it as they are made and `blocks` comes back empty.
  */
-export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec): StoredFieldsSections {
-  return codec === 'best_compression' ? encodeDeflateBlocks(count, sourceAt) : encodeDocBlocks(count, sourceAt);
+export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec, through?: BlockWriteThrough): StoredFieldsSections {
+  return codec === 'best_compression' ? encodeDeflateBlocks(count, sourceAt, through) : encodeDocBlocks(count, sourceAt, through);
 }
 
 /** `default`: one LZ4 block per doc; SourceBlockDocs is just [count] (block = doc). */
-function encodeDocBlocks(count: number, sourceAt: SourceAt): StoredFieldsSections {
+function encodeDocBlocks(count: number, sourceAt: SourceAt, through?: BlockWriteThrough): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt, LZ4_DICTIONARY_BYTES);
   const encoder = new Lz4DictEncoder(dictionary);
-  const sink = new BlockSink(count, count * 64);
+  const sink = new BlockSink(count, count * 64, through);
   const empty = new Uint8Array(0);
   for (let doc = 0; doc < count; doc++) compressDoc(sourceAt(doc) ?? empty, encoder, sink);
   return { blockDocs: Uint32Array.of(count), ...sink.finish(), dictionary };
 }
 
-function encodeDeflateBlocks(count: number, sourceAt: SourceAt): StoredFieldsSections {
+function encodeDeflateBlocks(count: number, sourceAt: SourceAt, through?: BlockWriteThrough): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt, MAX_DEFLATE_DICTIONARY_BYTES);
   const limits = DEFLATE_BLOCK_LIMITS;
   const blockDocs = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
-  const sink = new BlockSink(Math.ceil(count / limits.docs), count * 32);
+  const sink = new BlockSink(Math.ceil(count / limits.docs), count * 32, through);
   // The pending block: its docs' lengths, and their bytes copied into `body` as they come (the
   // caller may reuse the memory it hands out: a decoded block, an encode buffer).
   let lengths: number[] = [];

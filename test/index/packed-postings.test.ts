@@ -12,13 +12,15 @@ import { describe, expect, it } from 'vitest';
 import {
   BLOCK_SIZE, FORMAT_VERSION, Section, mergeSegments, openSegment, readId, readTermPostings, termAt, termOrd, writeSegment, type Segment,
 } from '../../src/index/index.js';
-import { decodeBlockDocsFrom, decodePostingsBlock, encodePostings } from '../../src/index/segment/packed-postings.js';
+import {
+  SUB_BLOCK, decodeBlockDocsTail, decodePostingsBlock, decodeSubBlockFor, encodePostings, freqAt, type PackedPostings,
+} from '../../src/index/segment/packed-postings.js';
 import { SectionWriter } from '../../src/index/segment/sab-layout.js';
 import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
 import { encodeStrings } from '../../src/index/segment/bytes.js';
 import { encodeStoredFields } from '../../src/index/segment/stored-fields.js';
 import type { FieldInput } from '../../src/index/segment/segment-input.js';
-import { normInverseCache } from '../../src/search/bm25.js';
+import { bm25Score, normInverseCache } from '../../src/search/bm25.js';
 import { TermScorer } from '../../src/search/exec/term-scorer.js';
 import { NO_MORE_DOCS } from '../../src/search/exec/scorer.js';
 import { InProcessIndex } from '../support/engine-harness.js';
@@ -59,7 +61,7 @@ function flatten(terms: Array<{ gaps: number[]; freqs: number[] }>) {
 }
 
 describe('packed postings codec', () => {
-  it('decodes every doc and freq as written, and finds any target from a block end', () => {
+  it('decodes every doc and freq as written, reads any freq in place, and finds any target decoding one sub-block', () => {
     fc.assert(fc.property(termPostings, fc.boolean(), (terms, withFreqs) => {
       const { docs, freqs, start, termCount, blockStart } = flatten(terms);
       const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), withFreqs ? Uint32Array.from(freqs) : null);
@@ -72,14 +74,27 @@ describe('packed postings codec', () => {
           decodePostingsBlock(packed, b, n, last, d, f);
           expect([...d.subarray(0, n)]).toEqual(docs.slice(p, p + n));
           expect([...f.subarray(0, n)]).toEqual(withFreqs ? freqs.slice(p, p + n) : new Array(n).fill(1));
-          // advance's partial decode: from the end down to the first doc ≥ target
-          for (const target of [docs[p], docs[p] + 1, docs[p + (n >> 1)], last]) {
-            if (target > last) continue;
-            const into = new Int32Array(BLOCK_SIZE).fill(-7);
-            const k = decodeBlockDocsFrom(packed, b, n, last, into, target);
-            expect(docs[p + k]).toBeGreaterThanOrEqual(target);
-            if (k > 0) expect(docs[p + k - 1]).toBeLessThan(target);
-            expect([...into.subarray(k, n)]).toEqual(docs.slice(p + k, p + n));
+          for (let k = 0; k < n; k++) expect(freqAt(packed, b, n, k)).toBe(withFreqs ? freqs[p + k] : 1);
+          // advance's partial decode: the sub-block holding the first doc ≥ target at a posting ≥ from
+          for (const from of [0, 1, SUB_BLOCK - 1, SUB_BLOCK, n >> 1, n - 1]) {
+            if (from >= n) continue;
+            for (const target of [0, docs[p], docs[p] + 1, docs[p + (n >> 1)], docs[p + n - 2] ?? last, docs[p + n - 2] + 1, last]) {
+              if (target > last) continue;
+              const into = new Int32Array(BLOCK_SIZE).fill(-7);
+              const r = decodeSubBlockFor(packed, b, n, last, into, from, target);
+              const k = r & 0xff;
+              const to = r >>> 8;
+              const want = Math.max(from, docs.slice(p, p + n).findIndex((d) => d >= target));
+              expect(k).toBe(want);
+              expect(to).toBeGreaterThan(k);
+              expect(to).toBeLessThanOrEqual(n);
+              // at most the rest of one sub-block (format 4 writes skip entries, or computes consecutive docs)
+              expect(to - 1 >>> 5).toBe(k >>> 5);
+              expect([...into.subarray(k, to)]).toEqual(docs.slice(p + k, p + to));
+              const tail = new Int32Array(BLOCK_SIZE).fill(-7);
+              decodeBlockDocsTail(packed, b, n, last, tail, k);
+              expect([...tail.subarray(k, n)]).toEqual(docs.slice(p + k, p + n));
+            }
           }
         }
       }
@@ -91,9 +106,29 @@ describe('packed postings codec', () => {
     const docs = Uint32Array.from({ length: n + 1 }, (_, i) => (i < n ? i * 3 : 5_000_000));
     const freqs = new Uint32Array(n + 1).fill(1);
     const packed = encodePostings(Uint32Array.of(0, n, n + 1), 2, Uint32Array.of(0, 10, 11), docs, freqs);
-    // gaps of 3 (stored as 2: one byte), no freq bytes, a widths byte per block; the lone posting: its widths byte only
-    expect(packed.blockOffsets[10]).toBe(10 * (1 + BLOCK_SIZE - 1));
+    // gaps of 3 (stored as 2: one byte), no freq bytes, a widths byte and three 2-byte skip entries
+    // per block; the lone posting: its widths byte only
+    expect(packed.blockOffsets[10]).toBe(10 * (1 + 3 * 2 + BLOCK_SIZE - 1));
     expect(packed.bytes.byteLength - packed.blockOffsets[10]).toBe(1);
+  });
+
+  it('writes skip entries at the 2/4-byte boundary, none for consecutive docs or blocks of one sub-block', () => {
+    // A block's first skip entry is its last doc minus the 32nd doc: 65535 takes 2 bytes, 65536 four.
+    const blockOf = (span: number) => Uint32Array.from({ length: BLOCK_SIZE }, (_, i) => (i < SUB_BLOCK ? i : i === BLOCK_SIZE - 1 ? SUB_BLOCK - 1 + span : SUB_BLOCK - 1 + i - SUB_BLOCK + 1));
+    const sizes = [65_535, 65_536].map((span) => encodePostings(Uint32Array.of(0, BLOCK_SIZE), 1, Uint32Array.of(0, 1), blockOf(span), null).bytes.byteLength);
+    // widths byte, 3 entries, 127 two-byte gaps (the last gap is large)
+    expect(sizes).toEqual([1 + 3 * 2 + 127 * 2, 1 + 3 * 4 + 127 * 2]);
+    const consecutive = Uint32Array.from({ length: BLOCK_SIZE }, (_, i) => 1000 + i);
+    expect(encodePostings(Uint32Array.of(0, BLOCK_SIZE), 1, Uint32Array.of(0, 1), consecutive, null).bytes.byteLength).toBe(1);
+    const one = Uint32Array.from({ length: SUB_BLOCK }, (_, i) => i * 2);
+    expect(encodePostings(Uint32Array.of(0, SUB_BLOCK), 1, Uint32Array.of(0, 1), one, null).bytes.byteLength).toBe(SUB_BLOCK);
+    for (const [docs, n] of [[blockOf(65_535), BLOCK_SIZE], [blockOf(65_536), BLOCK_SIZE], [consecutive, BLOCK_SIZE], [one, SUB_BLOCK]] as const) {
+      const packed = encodePostings(Uint32Array.of(0, n), 1, Uint32Array.of(0, 1), docs, null);
+      const d = new Int32Array(BLOCK_SIZE);
+      const r = decodeSubBlockFor(packed, 0, n, docs[n - 1], d, 0, docs[n - 1]);
+      expect(r & 0xff).toBe(n - 1);
+      expect(d[n - 1]).toBe(docs[n - 1]);
+    }
   });
 
   it('stores mostly-1 freqs as a bitmap of the others', () => {
@@ -101,8 +136,8 @@ describe('packed postings codec', () => {
     const freqs = Uint32Array.from({ length: BLOCK_SIZE }, (_, i) => (i % 13 === 0 ? 2 + (i % 200) : 1));
     const packed = encodePostings(Uint32Array.of(0, BLOCK_SIZE), 1, Uint32Array.of(0, 1), docs, freqs);
     const exceptions = freqs.filter((f) => f > 1).length;
-    // widths byte, 127 one-byte gaps, a 16-byte bitmap and a byte per freq > 1
-    expect(packed.bytes.byteLength).toBe(1 + (BLOCK_SIZE - 1) + BLOCK_SIZE / 8 + exceptions);
+    // widths byte, 3 skip entries, 127 one-byte gaps, a 16-byte bitmap and a byte per freq > 1
+    expect(packed.bytes.byteLength).toBe(1 + 3 * 2 + (BLOCK_SIZE - 1) + BLOCK_SIZE / 8 + exceptions);
     const d = new Int32Array(BLOCK_SIZE);
     const f = new Int32Array(BLOCK_SIZE);
     decodePostingsBlock(packed, 0, BLOCK_SIZE, docs[BLOCK_SIZE - 1], d, f);
@@ -150,7 +185,7 @@ function lowerBound(docs: number[], v: number): number {
 }
 
 describe('term scorer over packed blocks', () => {
-  it('nextDoc, advance, freq and positions agree with the flat postings', () => {
+  it('nextDoc, advance, freq and positions agree with the flat postings, in format 4 and format 3 blocks', () => {
     const maxDoc = 300_000;
     const docsOf = (gaps: number[]) => {
       const out: number[] = [];
@@ -162,13 +197,14 @@ describe('term scorer over packed blocks', () => {
       docsOf([1]).slice(0, 20_000), docsOf([1, 2, 3, 255, 256, 257]).slice(0, 20_000), docsOf([65535, 65536, 65537, 7]), docsOf([40_000]), [123_456], docsOf([3, 300, 5, 70_000]),
     ].map((docs) => ({ docs, freqs: docs.map((d) => (d % 97 === 0 ? 300 : d % 13 === 0 ? 256 : 1 + (d % 3))) }));
     const segment = segmentOf(maxDoc, terms);
-    const field = segment.fields.get('text')!;
-    expect(field.postings).not.toBeNull();
-    expect(field.docs).toBeNull();
+    const format3 = openSegment('s3', asFormat3(segment));
+    expect(format3.fields.get('text')!.postings!.bytes.byteLength).toBeLessThan(segment.fields.get('text')!.postings!.bytes.byteLength);
     const cache = normInverseCache(20);
     let seed = 7;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    terms.forEach((t, ord) => {
+    for (const field of [segment.fields.get('text')!, format3.fields.get('text')!]) terms.forEach((t, ord) => {
+      expect(field.postings).not.toBeNull();
+      expect(field.docs).toBeNull();
       // nextDoc all the way
       const s = new TermScorer(field, ord, 1, cache, new Float64Array(256).fill(NaN));
       const seen: number[] = [];
@@ -178,7 +214,7 @@ describe('term scorer over packed blocks', () => {
       }
       expect(seen).toEqual(t.docs);
       // advance to random targets, with nextDoc between
-      for (let round = 0; round < 20; round++) {
+      for (let round = 0; round < 10; round++) {
         const a = new TermScorer(field, ord, 1, cache, new Float64Array(256).fill(NaN));
         let target = rand(2000);
         let prev = -1;
@@ -191,6 +227,8 @@ describe('term scorer over packed blocks', () => {
             break;
           }
           expect(got).toBe(t.docs[i]);
+          // scoring a probe reads its freq in place (before freq() decodes the block's freqs)
+          expect(a.score()).toBe(bm25Score(1, t.freqs[i], cache[20]));
           expect(a.freq()).toBe(t.freqs[i]);
           const [from, to] = a.positionRange();
           expect(Array.from(a.positionsArray.subarray(from, to))).toEqual(Array.from({ length: t.freqs[i] }, (_, k) => k));
@@ -200,7 +238,7 @@ describe('term scorer over packed blocks', () => {
       }
     });
     // freqs of 300 need u16 positions? No: positions 0 … 299 do; the section is the narrowest that holds 299.
-    expect(field.positions).toBeInstanceOf(Uint16Array);
+    expect(segment.fields.get('text')!.positions).toBeInstanceOf(Uint16Array);
   });
 });
 
@@ -237,6 +275,58 @@ function asFormat2(segment: Segment): ArrayBuffer {
   return copy;
 }
 
+/** A format 4 packed block rewritten as format 3 wrote it: no skip entries (widths bits 5–6 clear). */
+function withoutSkips(pp: PackedPostings, blockSizes: number[]): PackedPostings {
+  const chunks: Uint8Array[] = [];
+  const blockOffsets = new Uint32Array(blockSizes.length + 1);
+  let at = 0;
+  blockSizes.forEach((n, b) => {
+    const block = pp.bytes.subarray(pp.blockOffsets[b], pp.blockOffsets[b + 1]);
+    const w = block[0];
+    const skipBytes = (w & 32) === 0 ? 0 : (Math.ceil(n / SUB_BLOCK) - 1) * ((w & 64) !== 0 ? 4 : 2);
+    const out = new Uint8Array(block.length - skipBytes);
+    out[0] = w & 31;
+    out.set(block.subarray(1 + skipBytes), 1);
+    chunks.push(out);
+    blockOffsets[b] = at;
+    at += out.length;
+  });
+  blockOffsets[blockSizes.length] = at;
+  const bytes = new Uint8Array(at);
+  chunks.forEach((c, b) => bytes.set(c, blockOffsets[b]));
+  return { blockOffsets, bytes };
+}
+
+/** The segment rewritten the way format 3 stored packed postings (no skip entries). */
+function asFormat3(segment: Segment): ArrayBuffer {
+  const sab = segment.sab;
+  const count = new Uint32Array(sab, 0, 4)[2];
+  const dir = new Uint32Array(sab, HEADER_BYTES, (count * DIRECTORY_ENTRY_BYTES) / 4);
+  const w = new SectionWriter();
+  const rewritten = new Map<number, PackedPostings>();
+  for (const f of segment.fields.values()) {
+    if (f.postings === null) continue;
+    const sizes: number[] = [];
+    for (let t = 0; t < f.info.termCount; t++) {
+      for (let n = f.postingsStart![t + 1] - f.postingsStart![t]; n > 0; n -= BLOCK_SIZE) sizes.push(Math.min(n, BLOCK_SIZE));
+    }
+    rewritten.set(f.ord, withoutSkips(f.postings, sizes));
+  }
+  for (let i = 0; i < count; i++) {
+    const kind = dir[i * 4] as Section;
+    const ord = dir[i * 4 + 1];
+    const pp = rewritten.get(ord);
+    if (pp !== undefined && kind === Section.PostingPacked) w.add(kind, ord, pp.bytes);
+    else if (pp !== undefined && kind === Section.PostingBlockOffsets) w.add(kind, ord, pp.blockOffsets);
+    else w.add(kind, ord, new Uint8Array(sab, dir[i * 4 + 2], dir[i * 4 + 3]).slice());
+  }
+  const out = w.finish(segment.info);
+  new Uint32Array(out, 0, 4)[1] = 3;
+  const copy = new ArrayBuffer(out.byteLength);
+  new Uint8Array(copy).set(new Uint8Array(out));
+  return copy;
+}
+
 /** Every term's postings as "id:freq" lists, through the segment API. */
 function allPostings(segment: Segment, name: string): Map<string, string[]> {
   const f = segment.fields.get(name)!;
@@ -248,7 +338,7 @@ function allPostings(segment: Segment, name: string): Map<string, string[]> {
   return out;
 }
 
-describe('format 3 segments against format 2', () => {
+describe('format 4 segments against formats 2 and 3', () => {
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
   const docs = Array.from({ length: 700 }, (_, i) => {
     const n = 3 + (i % 11);
@@ -301,7 +391,33 @@ describe('format 3 segments against format 2', () => {
     expect(index.search({ match: { text: 'gamma' } }, { k: 1 }).hits[0].id).toBe('d5');
   });
 
-  it('merge format 2 and format 3 segments, with deletes, into packed postings', () => {
+  it('format 3 segments (no skip entries) answer every query as format 4 does, and merge with it into format 4', () => {
+    const index = new InProcessIndex(mapping);
+    index.addSegment(docs.slice(0, 350));
+    index.addSegment([long, ...docs.slice(350)]);
+    const old = new InProcessIndex(mapping);
+    for (const seg of index.segments) {
+      const v3 = openSegment(`${seg.id}-v3`, asFormat3(seg));
+      expect(new Uint32Array(v3.sab, 0, 4)[1]).toBe(3);
+      expect(v3.fields.get('text')!.postings!.bytes.byteLength).toBeLessThan(seg.fields.get('text')!.postings!.bytes.byteLength);
+      expect(allPostings(v3, 'text')).toEqual(allPostings(seg, 'text'));
+      old.segments.push(v3);
+      old.liveDocs.push(null);
+    }
+    for (const query of queries) {
+      for (const trackTotalHitsUpTo of [-1, 10_000]) expect(old.search(query, { k: 20, trackTotalHitsUpTo })).toEqual(index.search(query, { k: 20, trackTotalHitsUpTo }));
+    }
+    // format 3 with deletes + format 4 → format 4, with skip entries again
+    const live = new Uint32Array(Math.ceil(350 / 32)).fill(0xffffffff);
+    live[0] &= ~(1 << 5);
+    const merged = openSegment('m', writeSegment(mergeSegments([{ segment: old.segments[0], liveDocs: live }, { segment: index.segments[1], liveDocs: null }])));
+    expect(new Uint32Array(merged.sab, 0, 4)[1]).toBe(FORMAT_VERSION);
+    const reference = openSegment('r', writeSegment(mergeSegments([{ segment: index.segments[0], liveDocs: live }, { segment: index.segments[1], liveDocs: null }])));
+    expect(merged.fields.get('text')!.postings!.bytes).toEqual(reference.fields.get('text')!.postings!.bytes);
+    expect(allPostings(merged, 'text')).toEqual(allPostings(reference, 'text'));
+  });
+
+  it('merge format 2 and format 4 segments, with deletes, into packed postings', () => {
     const index = new InProcessIndex(mapping);
     index.addSegment(docs.slice(0, 350));
     index.addSegment(docs.slice(350));

@@ -27,6 +27,9 @@ export const MAGIC = 0x54534547; // "TSEG"
  * seq_no, version and index order are packed (SeqNoPacked / VersionPacked / IndexOrderPacked,
  * doc-numbers.ts: base + slope × doc + narrow deltas) instead of Float64 per doc, and the id map's
  * starts and hash table are packed (IdStarts, IdHash24: id-map.ts).
+ * Also in 4: packed postings blocks of more than 32 postings carry skip entries (the last doc of every 32
+ * postings, packed-postings.ts), flagged per block in its widths byte. Format 3 blocks have none and
+ * read as before; a merge rewrites them with skip entries.
  */
 export const FORMAT_VERSION = 4;
 /** The oldest format this build reads. */

@@ -3,7 +3,10 @@
  * norm, block-skipping `advance` (per-block last doc ids), block-max score bounds for pruning, and
  * positions for phrase matching.
  */
-import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsFrom, decodeBlockFreqs, type PackedPostings, type SegmentField } from '../../index/index.js';
+import {
+  BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodeSubBlockFor, freqAt, type PackedPostings,
+  type SegmentField,
+} from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
@@ -32,12 +35,17 @@ export class TermScorer extends Scorer {
   /** The loaded block, −1 before the first. */
   protected loaded = -1;
   /**
-   * The block whose freqs `freqs` holds: packed blocks decode their freqs only when asked
-   * (loadFreqs, scoreAt, freq), since skipping with `advance` reads docs alone.
+   * The block whose freqs `freqs` holds: packed blocks decode their freqs only when a scan asks
+   * (loadFreqs, freq); scoreAt reads a single freq in place otherwise, since skipping with
+   * `advance` reads docs alone and scores a few of them.
    */
   protected freqsBlock = -1;
-  /** docs[k] is decoded for k ≥ validFrom (advance decodes a packed block only from its target on). */
+  /**
+   * Postings [validFrom, validTo) of the loaded block have their docs decoded: all of it once
+   * loaded, a sub-block's part when `advance` or `seek` decoded only what they needed (packed).
+   */
   private validFrom = 0;
+  private validTo = 0;
   readonly norms: Uint8Array | null;
   readonly start: number;
   readonly end: number;
@@ -95,10 +103,11 @@ export class TermScorer extends Scorer {
     this.positions = field.positions;
   }
 
-  /** Makes the block holding posting p (start ≤ p < end) the loaded one. */
+  /** Makes the block holding posting p (start ≤ p < end) the loaded one, decoded from p to its end. */
   load(p: number): void {
     const b = this.firstBlock + ((p - this.start) >> BLOCK_SHIFT);
-    if (b !== this.loaded || p - this.blockBase < this.validFrom) this.loadBlock(b);
+    if (b !== this.loaded) this.loadBlock(b);
+    else if (p < this.validFrom || this.validTo < this.blockEnd) this.loadTail(p);
   }
 
   protected loadBlock(b: number): void {
@@ -108,25 +117,41 @@ export class TermScorer extends Scorer {
     this.loaded = b;
     this.blockBase = first;
     this.blockEnd = first + n;
-    this.validFrom = 0;
+    this.validFrom = first;
+    this.validTo = first + n;
   }
 
-  /** Loads block b for `advance(target)` (its last doc ≥ target); returns the index of the first doc ≥ target. */
-  private loadBlockFor(b: number, target: number): number {
+  /** The loaded (packed) block's docs from posting p to its end, where they are not decoded yet. */
+  private loadTail(p: number): void {
+    const b = this.loaded;
+    const base = this.blockBase;
+    // What is decoded, [validFrom, validTo), is a sub-block's part: decode from the block's end down to it, or to p.
+    const from = p < this.validFrom || p > this.validTo ? p : this.validTo;
+    decodeBlockDocsTail(this.packed!, b, this.blockEnd - base, this.blockLastDoc[b], this.docs, from - base);
+    if (from === p) this.validFrom = p;
+    this.validTo = this.blockEnd;
+  }
+
+  /** Makes block b the loaded one without decoding anything (packed). */
+  private enterBlock(b: number): void {
     const first = this.start + ((b - this.firstBlock) << BLOCK_SHIFT);
-    const n = Math.min(BLOCK_SIZE, this.end - first);
     this.loaded = b;
     this.blockBase = first;
-    this.blockEnd = first + n;
-    if (this.packed !== null) {
-      this.freqsBlock = -1;
-      return (this.validFrom = decodeBlockDocsFrom(this.packed, b, n, this.blockLastDoc[b], this.docs, target));
-    }
-    this.decodeBlock(b, first, n);
-    this.validFrom = 0;
-    let k = 0;
-    while (this.docs[k] < target) k++;
-    return k;
+    this.blockEnd = Math.min(first + BLOCK_SIZE, this.end);
+    this.freqsBlock = -1;
+  }
+
+  /**
+   * Decodes, in the loaded packed block, the sub-block holding the first doc ≥ target at a posting
+   * ≥ p (the block's last doc must be ≥ target): returns that posting.
+   */
+  private decodeFor(p: number, target: number): number {
+    const b = this.loaded;
+    const base = this.blockBase;
+    const r = decodeSubBlockFor(this.packed!, b, this.blockEnd - base, this.blockLastDoc[b], this.docs, p - base, target);
+    this.validFrom = base + (r & 0xff);
+    this.validTo = base + (r >>> 8);
+    return this.validFrom;
   }
 
   /** Fills docs [0, n) with block b, whose first posting is `first` (and freqs, unless packed: see freqsBlock). */
@@ -153,22 +178,36 @@ export class TermScorer extends Scorer {
     }
   }
 
-  /** Positions the scorer on posting index p (p = end: exhausted). */
+  /**
+   * Positions the scorer on posting index p (p = end: exhausted). A packed block is decoded only
+   * from p to its sub-block's end: scans that follow call load, and a skipping advance may never
+   * need the rest.
+   */
   seek(p: number): void {
     this.i = p;
-    if (p < this.end) {
-      this.load(p);
-      this.doc = this.docs[p - this.blockBase];
-    } else {
+    if (p >= this.end) {
       this.doc = NO_MORE_DOCS;
+      return;
     }
+    if (p < this.validFrom || p >= this.validTo) {
+      const b = this.firstBlock + ((p - this.start) >> BLOCK_SHIFT);
+      if (this.packed === null) {
+        if (b !== this.loaded) this.loadBlock(b);
+      } else {
+        if (b !== this.loaded) this.enterBlock(b);
+        this.decodeFor(p, 0);
+      }
+    }
+    this.doc = this.docs[p - this.blockBase];
   }
 
   nextDoc(): number {
     const i = ++this.i;
-    if (i < this.blockEnd && i >= this.blockBase) return (this.doc = this.docs[i - this.blockBase]);
+    if (i < this.validTo && i >= this.validFrom) return (this.doc = this.docs[i - this.blockBase]);
     if (i < this.end) {
-      this.load(i);
+      // Past what is decoded: the next sub-block of a packed block, else the next block.
+      if (this.packed !== null && i === this.validTo && i < this.blockEnd) this.decodeFor(i, 0);
+      else this.load(i);
       return (this.doc = this.docs[i - this.blockBase]);
     }
     this.i = this.end;
@@ -192,17 +231,28 @@ export class TermScorer extends Scorer {
         return (this.doc = NO_MORE_DOCS);
       }
       if (b !== this.loaded) {
-        // A new block: decoded from its end down to the target, which it finds on the way.
-        const k = this.loadBlockFor(b, target);
-        this.i = this.blockBase + k;
-        return (this.doc = this.docs[k]);
+        if (this.packed !== null) {
+          // A new packed block: only the sub-block holding the target is decoded, down to the target.
+          this.enterBlock(b);
+          const p = this.decodeFor(Math.max(i, this.blockBase), target);
+          this.i = p;
+          return (this.doc = this.docs[p - this.blockBase]);
+        }
+        this.loadBlock(b);
+        i = Math.max(i, this.blockBase);
       }
     }
-    // The loaded block's last doc is ≥ target: the search ends inside it.
+    // The loaded block's last doc is ≥ target: the search ends inside it, in the decoded part
+    // unless that ends below the target (a packed block's later sub-block).
     const docs = this.docs;
     const base = this.blockBase;
+    if (i < this.validFrom || i >= this.validTo || docs[this.validTo - 1 - base] < target) {
+      const p = this.decodeFor(i, target);
+      this.i = p;
+      return (this.doc = docs[p - base]);
+    }
     let k = i - base;
-    const n = this.blockEnd - base;
+    const n = this.validTo - base;
     // Candidates usually land close ahead: try the next few postings before searching.
     if (k + 4 < n && docs[k + 3] < target) {
       let lo = k + 4;
@@ -231,8 +281,7 @@ export class TermScorer extends Scorer {
 
   /** BM25 of posting p (whose doc is `doc`), which must be in the loaded block. */
   scoreAt(p: number, doc: number): number {
-    if (this.freqsBlock !== this.loaded) this.loadFreqs();
-    const freq = this.freqs[p - this.blockBase];
+    const freq = this.freqsBlock === this.loaded ? this.freqs[p - this.blockBase] : freqAt(this.packed!, this.loaded, this.blockEnd - this.blockBase, p - this.blockBase);
     const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
     if (freq === 1) {
       let v = this.tf1[norm];

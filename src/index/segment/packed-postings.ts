@@ -131,7 +131,11 @@ function put(out: Uint8Array, o: number, width: number, v: number): void {
   out[o + 3] = v >>> 24;
 }
 
-const u32At = (u8: Uint8Array, o: number) => (u8[o] | (u8[o + 1] << 8) | (u8[o + 2] << 16) | (u8[o + 3] << 24)) >>> 0;
+/**
+ * A 4-byte value as int32: every one stored is below 2^31 (doc id gaps, skip distances, freqs − 1),
+ * and int32 keeps the readers' arithmetic in small integers where a uint32 read would be a double.
+ */
+const i32At = (u8: Uint8Array, o: number) => u8[o] | (u8[o + 1] << 8) | (u8[o + 2] << 16) | (u8[o + 3] << 24);
 
 /** Byte offset of the gaps of the block of `n` postings starting at byte `start`. */
 function gapsAt(u8: Uint8Array, start: number, n: number): number {
@@ -158,7 +162,7 @@ export function decodeBlockDocs(pp: PackedPostings, b: number, n: number, lastDo
   } else if (gapCode === 2) {
     for (let k = n - 2, g = o + 2 * k; k >= 0; k--, g -= 2) docs[k] = doc -= (u8[g] | (u8[g + 1] << 8)) + 1;
   } else {
-    for (let k = n - 2, g = o + 4 * k; k >= 0; k--, g -= 4) docs[k] = doc -= u32At(u8, g) + 1;
+    for (let k = n - 2, g = o + 4 * k; k >= 0; k--, g -= 4) docs[k] = doc -= i32At(u8, g) + 1;
   }
 }
 
@@ -185,7 +189,7 @@ function decodeDocsDown(u8: Uint8Array, o: number, gapCode: number, docs: Int32A
     }
   } else {
     for (let g = o + 4 * (k - 1); k > lo; k--, g -= 4) {
-      const prev = doc - u32At(u8, g) - 1;
+      const prev = doc - i32At(u8, g) - 1;
       if (prev < target) break;
       docs[k - 1] = doc = prev;
     }
@@ -218,7 +222,7 @@ export function decodeSubBlockFor(pp: PackedPostings, b: number, n: number, last
     const skips = skipCount(n);
     const wide = (w & WIDE_SKIPS) !== 0;
     for (let j = from >>> SUB_SHIFT; j < skips; j++) {
-      const below = wide ? u32At(u8, start + 1 + 4 * j) : u8[start + 1 + 2 * j] | (u8[start + 2 + 2 * j] << 8);
+      const below = wide ? i32At(u8, start + 1 + 4 * j) : u8[start + 1 + 2 * j] | (u8[start + 2 + 2 * j] << 8);
       if (lastDoc - below >= target) {
         hi = (j << SUB_SHIFT) + SUB_BLOCK - 1;
         hiDoc = lastDoc - below;
@@ -263,7 +267,7 @@ export function decodeBlockFreqs(pp: PackedPostings, b: number, n: number, freqs
   } else if (freqCode === 2) {
     for (let k = 0; k < n; k++, o += 2) freqs[k] = (u8[o] | (u8[o + 1] << 8)) + 1;
   } else {
-    for (let k = 0; k < n; k++, o += 4) freqs[k] = u32At(u8, o) + 1;
+    for (let k = 0; k < n; k++, o += 4) freqs[k] = i32At(u8, o) + 1;
   }
 }
 
@@ -296,7 +300,7 @@ export function freqAt(pp: PackedPostings, b: number, n: number, k: number): num
     case 0: return 1;
     case 1: return u8[o + k] + 1;
     case 2: return (u8[o + 2 * k] | (u8[o + 2 * k + 1] << 8)) + 1;
-    default: return u32At(u8, o + 4 * k) + 1;
+    default: return i32At(u8, o + 4 * k) + 1;
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkLoadEach, jsonCaller, startThreadsearch } from './lib/server-process.js';
+import { bulkLoadEach, flushAndSettle, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
 
@@ -54,11 +54,7 @@ async function measure(docs: number): Promise<Row> {
     await call('POST', '/sparse/_refresh');
     const loadS = (performance.now() - t0) / 1000;
     await call('POST', '/sparse/_forcemerge?max_num_segments=1');
-    await call('POST', '/sparse/_flush');
-    const count = (await call('GET', '/sparse/_count')).count as number;
-    if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
-    // Let the workers drop the merged-away segments and the idle collector run before reading RSS.
-    await new Promise((r) => setTimeout(r, 3000));
+    await flushAndSettle(call, 'sparse', docs);
     const { rss, hwm } = procMemory(server.pid);
     const smaps = smapsBreakdown(server.pid);
     const stats = await call('GET', '/_nodes/stats/indices');

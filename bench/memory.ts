@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
+import { bulkLoad, flushAndSettle, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
@@ -95,11 +95,7 @@ async function measure(docs: number): Promise<Row> {
     const [, smapsMergePeak] = await atPeak(server.pid, call('POST', '/mem/_forcemerge?max_num_segments=1'));
     const rssAfterMerge = procMemory(server.pid).rss;
     const smapsAfterMerge = smapsBreakdown(server.pid);
-    await call('POST', '/mem/_flush');
-    const count = (await call('GET', '/mem/_count')).count as number;
-    if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
-    // Let the workers drop the merged-away segments and the GC settle before reading RSS.
-    await new Promise((r) => setTimeout(r, 3000));
+    await flushAndSettle(call, 'mem', docs);
     const { rss, hwm } = procMemory(server.pid);
     const smaps = smapsBreakdown(server.pid);
     const stats = await call('GET', '/_nodes/stats/indices,process,jvm');

@@ -76,3 +76,14 @@ export async function loadOneSegmentIndex(
   await call('POST', `/${index}/_forcemerge?max_num_segments=1`);
   return performance.now() - start;
 }
+
+/**
+ * `_flush` of `index`, a check that it holds `docs` documents, then 3 s for the workers to drop the
+ * merged-away segments and the idle collector to run, before a memory bench reads RSS.
+ */
+export async function flushAndSettle(call: JsonCall, index: string, docs: number): Promise<void> {
+  await call('POST', `/${index}/_flush`);
+  const count = (await call('GET', `/${index}/_count`)).count as number;
+  if (count !== docs) throw new Error(`expected ${docs} docs, found ${count}`);
+  await new Promise((r) => setTimeout(r, 3000));
+}

@@ -70,6 +70,9 @@ export class RequestAuthorizer {
       return { kind: 'name' as const, part };
     });
     this.require(action, steps.filter((s) => s.kind === 'name').map((s) => s.part));
+    // Names only (the common `/{index}/_search`): nothing to expand, so neither the index list nor
+    // the query's options are read.
+    if (!sawWildcard) return [...new Set(parts)].join(',');
     const allowed = existing().filter((n) => this.auth.permission.allowsIndex(action, n));
     const options = { ignoreUnavailable: true, allowNoIndices: true, expandHidden: expandHidden() };
     const out = new Set<string>();

@@ -13,7 +13,6 @@
  *
  *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N] [--no-lucene]
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLuceneAnchor, writeSparseInput } from './lib/lucene-anchor.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';

@@ -74,7 +74,8 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
         const before = inScores[a++];
         od[o] = doc;
         if (before > 0) {
-          os[o++] = before + s.scoreAt(first + k, doc);
+          os[o] = before;
+          s.addScoreAt(os, o++, first + k, doc);
           scored++;
         } else {
           os[o++] = before;
@@ -85,10 +86,11 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
           let score: number;
           if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
             // freq 1 with this norm already in the table: the common case
+            os[o++] = score;
           } else {
-            score = s.scoreAt(first + k, doc);
+            os[o] = 0;
+            s.addScoreAt(os, o++, first + k, doc);
           }
-          os[o++] = score;
           scored++;
         } else {
           os[o++] = SEEN;
@@ -164,7 +166,7 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
       if (s.doc !== doc) continue;
       found++;
       if (before > 0) {
-        listScores[a] = before + s.scoreAt(s.i, doc);
+        s.addScoreAt(listScores, a, s.i, doc);
         scored++;
       }
     }
@@ -198,7 +200,7 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
         found++;
         const before = listScores[a];
         if (before > 0) {
-          listScores[a] = before + s.scoreAt(blockFirst + k, doc);
+          s.addScoreAt(listScores, a, blockFirst + k, doc);
           scored++;
         }
       }

@@ -58,6 +58,8 @@ export const maxScoreTuning = { listPostings: 4096 };
 const PROBE_CANDIDATES = 512;
 
 /** Per-call scratch: window bounds, ascending, and their prefix sums. */
+/** The lead loop's running score, summed through addScoreAt (term-scorer.ts says why). */
+const sum = new Float64Array(1);
 let bounds = new Float64Array(8);
 let prefix = new Float64Array(8);
 
@@ -124,7 +126,9 @@ function essentialOnly(
       if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
         // freq 1 with this norm already in the table: the common case
       } else {
-        score = lead.scoreAt(first + k, doc);
+        sum[0] = 0;
+        lead.addScoreAt(sum, 0, first + k, doc);
+        score = sum[0];
       }
       scored++;
       for (let i = essential - 1; i >= 0; i--) {
@@ -132,7 +136,9 @@ function essentialOnly(
         const s = order[i];
         if (s.doc < doc) s.advance(doc);
         if (s.doc === doc) {
-          score += s.scoreAt(s.i, doc);
+          sum[0] = score;
+          s.addScoreAt(sum, 0, s.i, doc);
+          score = sum[0];
           scored++;
         }
       }

@@ -291,6 +291,16 @@ export class TermScorer extends Scorer {
     return bm25Score(this.weight, freq, this.cache[norm]);
   }
 
+  /**
+   * Adds the BM25 of posting p (doc `doc`, in the loaded block) to out[i]. The scan loops call
+   * this rather than scoreAt: a double returned from a call V8 does not inline is boxed, one heap
+   * number per posting, and whether scoreAt is inlined into a large loop varies from process to
+   * process. Through a store into a Float64Array no double crosses the call.
+   */
+  addScoreAt(out: Float64Array, i: number, p: number, doc: number): void {
+    out[i] += this.scoreAt(p, doc);
+  }
+
   /** Block of the current posting (or of posting index `i`). */
   blockOf(i: number): number {
     return this.firstBlock + ((i - this.start) >> BLOCK_SHIFT);

@@ -53,10 +53,10 @@ export function accumulate(s: TermScorer, windowStart: number, windowEnd: number
       let score: number;
       if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
         // the common case: freq 1, table already filled for this norm
+        a[l] = before + score;
       } else {
-        score = s.scoreAt(first + k, doc);
+        s.addScoreAt(a, l, first + k, doc);
       }
-      a[l] = before + score;
     }
     p = first + n;
   }
@@ -90,7 +90,7 @@ export function addToCandidates(s: TermScorer, windowStart: number, windowEnd: n
       if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) {
         const before = a[l];
         if (before > 0) {
-          a[l] = before + s.scoreAt(first + k, doc);
+          s.addScoreAt(a, l, first + k, doc);
           scored++;
         }
       } else if (counting) {

@@ -36,15 +36,27 @@ export const START_STATE = 1;
 /** Transition-table value for a transition not computed yet. */
 const UNKNOWN = -1;
 
+/**
+ * Thompson NFA in flat typed arrays: the uax_url_email grammar repeats the TLD trie in several
+ * rules, so it has several hundred thousand states, and an object or array per state cost ~130 MB
+ * and over a second of allocation and GC at first use. A state has at most one labelled edge
+ * (`set` makes a → b); its epsilon edges are a linked list.
+ */
 interface Nfa {
-  /** epsilon edges per NFA state */
-  readonly eps: number[][];
-  /** labelled edges per NFA state: predicate index and target */
-  readonly edgePred: number[][];
-  readonly edgeTo: number[][];
-  /** rule index accepted in each NFA state, or -1 */
-  readonly accept: number[];
+  /** number of states */
+  readonly size: number;
+  /** first epsilon edge of each state, or -1; an edge's target and next edge */
+  readonly epsHead: Int32Array;
+  readonly epsTo: Int32Array;
+  readonly epsNext: Int32Array;
+  /** the labelled edge of each state: predicate index (-1: none) and target */
+  readonly edgePred: Int32Array;
+  readonly edgeTo: Int32Array;
+  /** rule index accepted in each state, or -1 */
+  readonly accept: Int32Array;
   readonly preds: ClassPredicate[];
+  /** the closure walk's marks, one per state (all clear between walks) */
+  readonly marks: Uint8Array;
 }
 
 /**
@@ -66,19 +78,42 @@ export interface LazyDfa {
   readonly predResults: (Uint8Array | undefined)[];
 }
 
+/** Appends to an Int32Array that doubles when full. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): number {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length] = v;
+    return this.length++;
+  }
+  trimmed(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
 function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
-  const eps: number[][] = [];
-  const edgePred: number[][] = [];
-  const edgeTo: number[][] = [];
-  const accept: number[] = [];
+  const epsHead = new IntList();
+  const epsTo = new IntList();
+  const epsNext = new IntList();
+  const edgePred = new IntList();
+  const edgeTo = new IntList();
+  const accept = new IntList();
   const preds: ClassPredicate[] = [];
   const predIndex = new Map<ClassPredicate, number>();
   const newState = (): number => {
-    eps.push([]);
-    edgePred.push([]);
-    edgeTo.push([]);
-    accept.push(-1);
-    return eps.length - 1;
+    epsHead.push(-1);
+    edgePred.push(-1);
+    edgeTo.push(-1);
+    return accept.push(-1);
+  };
+  const addEps = (from: number, to: number): void => {
+    epsTo.push(to);
+    epsHead.data[from] = epsNext.push(epsHead.data[from]);
   };
   // Thompson construction: returns [entry, exit] of the fragment.
   const build = (p: Pattern): [number, number] => {
@@ -92,8 +127,8 @@ function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
           preds.push(p.pred);
           predIndex.set(p.pred, pi);
         }
-        edgePred[a].push(pi);
-        edgeTo[a].push(b);
+        edgePred.data[a] = pi;
+        edgeTo.data[a] = b;
         return [a, b];
       }
       case 'seq': {
@@ -101,7 +136,7 @@ function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
         let cur = a;
         for (const part of p.parts) {
           const [s, e] = build(part);
-          eps[cur].push(s);
+          addEps(cur, s);
           cur = e;
         }
         return [a, cur];
@@ -111,8 +146,8 @@ function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
         const b = newState();
         for (const part of p.parts) {
           const [s, e] = build(part);
-          eps[a].push(s);
-          eps[e].push(b);
+          addEps(a, s);
+          addEps(e, b);
         }
         return [a, b];
       }
@@ -120,8 +155,10 @@ function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
         const a = newState();
         const b = newState();
         const [s, e] = build(p.inner);
-        eps[a].push(s, b);
-        eps[e].push(s, b);
+        addEps(a, s);
+        addEps(a, b);
+        addEps(e, s);
+        addEps(e, b);
         return [a, b];
       }
       default: {
@@ -133,31 +170,46 @@ function buildNfa(rules: readonly Pattern[]): { nfa: Nfa; start: number } {
   const start = newState();
   rules.forEach((rule, index) => {
     const [s, e] = build(rule);
-    eps[start].push(s);
-    accept[e] = index;
+    addEps(start, s);
+    accept.data[e] = index;
   });
-  return { nfa: { eps, edgePred, edgeTo, accept, preds }, start };
+  const nfa: Nfa = {
+    size: accept.length,
+    epsHead: epsHead.trimmed(),
+    epsTo: epsTo.trimmed(),
+    epsNext: epsNext.trimmed(),
+    edgePred: edgePred.trimmed(),
+    edgeTo: edgeTo.trimmed(),
+    accept: accept.trimmed(),
+    preds,
+    marks: new Uint8Array(accept.length),
+  };
+  return { nfa, start };
 }
 
-function closure(nfa: Nfa, seeds: Iterable<number>): Int32Array {
-  const seen = new Set<number>();
-  const stack: number[] = [];
-  for (const s of seeds) {
-    if (!seen.has(s)) {
-      seen.add(s);
-      stack.push(s);
+function closure(nfa: Nfa, seeds: ArrayLike<number>): Int32Array {
+  const seen = nfa.marks;
+  const found: number[] = [];
+  for (let i = 0; i < seeds.length; i++) {
+    const s = seeds[i];
+    if (seen[s] === 0) {
+      seen[s] = 1;
+      found.push(s);
     }
   }
-  while (stack.length > 0) {
-    const s = stack.pop() as number;
-    for (const t of nfa.eps[s]) {
-      if (!seen.has(t)) {
-        seen.add(t);
-        stack.push(t);
+  const { epsHead, epsTo, epsNext } = nfa;
+  // `found` doubles as the walk's stack: every state in it has its edges followed once.
+  for (let i = 0; i < found.length; i++) {
+    for (let e = epsHead[found[i]]; e >= 0; e = epsNext[e]) {
+      const t = epsTo[e];
+      if (seen[t] === 0) {
+        seen[t] = 1;
+        found.push(t);
       }
     }
   }
-  return Int32Array.from(seen).sort();
+  for (let i = 0; i < found.length; i++) seen[found[i]] = 0;
+  return Int32Array.from(found).sort();
 }
 
 function internState(dfa: LazyDfa, set: Int32Array): number {
@@ -230,10 +282,8 @@ export function dfaStep(dfa: LazyDfa, state: number, cls: number): number {
   }
   const targets: number[] = [];
   for (const s of dfa.stateSets[state]) {
-    const preds = nfa.edgePred[s];
-    for (let e = 0; e < preds.length; e++) {
-      if (results[preds[e]] === 1) targets.push(nfa.edgeTo[s][e]);
-    }
+    const pred = nfa.edgePred[s];
+    if (pred >= 0 && results[pred] === 1) targets.push(nfa.edgeTo[s]);
   }
   const next = targets.length === 0 ? DEAD_STATE : internState(dfa, closure(nfa, targets));
   // internState may have grown the table: index into the current one.

@@ -47,13 +47,20 @@ function channelBatch(request: SearchChannelRequest): SearchBatchReply {
   return replies;
 }
 
+/** The rendered pages of a batch's replies, to transfer rather than copy (each has a buffer of its own). */
+function renderedBuffers(replies: SearchBatchReply): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const r of replies) if (r.ok && r.value.rendered !== undefined) out.push(r.value.rendered.buffer as ArrayBuffer);
+  return out;
+}
+
 if (parentPort !== null) {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (request: SearchChannelRequest) => {
     const started = performance.now();
     const replies = channelBatch(request);
     const answer: SearchChannelReply = { replies, runMs: performance.now() - started };
-    port1.postMessage(answer);
+    port1.postMessage(answer, renderedBuffers(replies));
   });
   // The channel never keeps the thread alive: the pool decides when it ends.
   port1.unref();

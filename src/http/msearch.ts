@@ -12,6 +12,7 @@ import { boolParam, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { cachedSearchRequest, PARSED_SEARCH_CACHE_ENTRIES } from './search.js';
 import { LruCache } from '../common/lru-cache.js';
+import { JsonPieces } from '../common/json-pieces.js';
 
 const PARAMS = [...MSEARCH_ITEM_PARAMS, 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'typed_keys'];
 
@@ -27,6 +28,9 @@ function itemReader(cache: LruCache<string, SearchRequest>): (query: Query, body
 
 /** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1); read once (a system call). */
 const DEFAULT_MAX_CONCURRENT_SEARCHES = Math.max(1, Math.floor((availableParallelism() * 3) / 2) + 1);
+
+/** What ES adds to each answered item. */
+const STATUS_OK = '"status":200';
 
 function errorItem(e: unknown): string {
   const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
@@ -49,8 +53,8 @@ async function executeMsearch(
   const items = req.body === null ? [] : parseMsearchBody(req.body, req.params.index, req.query, readSearch);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const existing = () => [...indices.names(), ...indices.aliases.names()];
-  const responses: string[] = new Array(items.length);
-  const runOne = async (item: Item): Promise<string> => {
+  const responses = new Array<JsonPieces | string>(items.length);
+  const runOne = async (item: Item): Promise<JsonPieces | string> => {
     try {
       const resolve = resolveParams(item.query, { ignoreUnavailable: false, allowNoIndices: true });
       const options = {
@@ -61,12 +65,12 @@ async function executeMsearch(
       if (item.request.pit) {
         // As `_search` with `pit`: the point in time names its indices (authorized when it was opened).
         if (item.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);
-        return `${(await contexts.searchPointInTime(item.request, options)).slice(0, -1)},"status":200}`;
+        return (await contexts.searchPointInTime(item.request, options)).withLastMember(STATUS_OK);
       }
       // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
       const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
       const outcome = await search.search(expression, item.request, options);
-      return `${outcome.body.slice(0, -1)},"status":200}`;
+      return outcome.body.withLastMember(STATUS_OK);
     } catch (e) {
       return errorItem(e);
     }
@@ -80,7 +84,7 @@ async function executeMsearch(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   const took = Math.round(performance.now() - start);
-  return { body: `{"took":${took},"responses":[${responses.join(',')}]}` };
+  return { body: JsonPieces.join(`{"took":${took},"responses":[`, responses, ']}') };
 }
 
 export function msearchRoutes(indices: IndicesService, search: SearchService, contexts: SearchContexts): RouteDef[] {

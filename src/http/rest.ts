@@ -9,6 +9,7 @@ import { asJsonObject, parseJson, parsedJsonValue, type ParsedJson } from '../ds
 import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 import { LargeBody } from './large-body.js';
+import { JsonPieces } from '../common/json-pieces.js';
 
 export interface RestRequest {
   readonly method: string;
@@ -27,7 +28,7 @@ export interface RestRequest {
 
 export interface RestResponse {
   readonly status?: number;
-  /** Objects are JSON-serialised; strings are sent as they are (already JSON). */
+  /** Objects are JSON-serialised; strings and JsonPieces are sent as they are (already JSON). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   /** The response's media type when it is not the negotiated JSON one (`_cat`'s text tables). */
@@ -167,8 +168,17 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
   // The onSend hook sets Content-Type from the request's response type.
   if (res.contentType) reply.request.responseType = res.contentType;
   if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
-  if (res.body === undefined || res.body === null) return reply.send('');
-  return reply.send(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+  const body = res.body;
+  if (body === undefined || body === null) return reply.send('');
+  if (body instanceof JsonPieces) {
+    // `filter_path` and `pretty` rewrite the text (server.ts onSend); otherwise the pieces go out
+    // as bytes, typed here (fastify would call a Buffer application/octet-stream).
+    const query = reply.request.query as Query;
+    if (query.filter_path !== undefined || query.pretty !== undefined) return reply.send(body.toString());
+    reply.header('content-type', reply.request.responseType ?? 'application/json');
+    return reply.send(body.toBuffer());
+  }
+  return reply.send(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 /** What route authorization needs from the rest of the server. */

@@ -7,7 +7,7 @@
  */
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
 import { float32ToJson } from '../common/float-json.js';
-import { readId, readSource, type Segment } from '../index/index.js';
+import { readId, readSource, readSourceBytes, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
 
@@ -59,24 +59,38 @@ function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | unde
   return String(v);
 }
 
-export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, location?: HitLocation): string {
-  const explained = spec.explain != null && location !== undefined;
-  let out = explained ? `{"_shard":${JSON.stringify(`[${location.index}][${location.shard}]`)},"_node":${JSON.stringify(location.node)},` : '{';
+/** A hit's members before `_source`: `{` (the location of an explained hit), `_index`, `_id`, … `_score`, `_rank`. */
+function hitHead(h: RenderHit, spec: FetchSpec, indexJson: string, explained: HitLocation | null): string {
+  let out = explained !== null ? `{"_shard":${JSON.stringify(`[${explained.index}][${explained.shard}]`)},"_node":${JSON.stringify(explained.node)},` : '{';
   out += `"_index":${indexJson},"_id":${JSON.stringify(readId(h.segment, h.doc))}`;
   if (spec.version) out += `,"_version":${h.segment.version.get(h.doc)}`;
   if (spec.seqNoPrimaryTerm) out += `,"_seq_no":${h.segment.seqNo.get(h.doc)},"_primary_term":1`;
   out += `,"_score":${spec.tracksScores && !Number.isNaN(h.score) ? float32ToJson(h.score) : 'null'}`;
   if (h.rank !== undefined) out += `,"_rank":${h.rank}`;
-  let raw: string | null | undefined;
-  if (spec.source.fetch && !spec.storedFieldsNone) {
-    raw = readSource(h.segment, h.doc);
-    if (raw !== null) {
-      const filtered = spec.source.includes.length === 0 && spec.source.excludes.length === 0
-        ? raw
-        : JSON.stringify(filterSource(JSON.parse(raw) as Record<string, unknown>, spec.source));
-      out += `,"_source":${filtered}`;
-    }
-  }
+  return out;
+}
+
+/** Whether hits show `_source`. */
+function fetchesSource(spec: FetchSpec): boolean {
+  return spec.source.fetch && !spec.storedFieldsNone;
+}
+
+/** Whether `_source` is shown as stored (no includes/excludes to apply). */
+function sourceAsStored(spec: FetchSpec): boolean {
+  return spec.source.includes.length === 0 && spec.source.excludes.length === 0;
+}
+
+/** `_source` after includes/excludes. */
+function filteredSource(raw: string, spec: FetchSpec): string {
+  return JSON.stringify(filterSource(JSON.parse(raw) as Record<string, unknown>, spec.source));
+}
+
+/**
+ * A hit's members after `_source` and its closing brace: `highlight` (from the stored `_source`
+ * text, `raw`; undefined: not read yet), `sort`, `_explanation`.
+ */
+function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
+  let out = '';
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
@@ -93,13 +107,67 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, loca
   return out + '}';
 }
 
-/** `[hit, hit, …]` for one index's hits. */
-export function renderHits(hits: readonly RenderHit[], spec: FetchSpec): string {
-  const indexJson = JSON.stringify(spec.index);
-  let out = '[';
-  for (let i = 0; i < hits.length; i++) {
-    if (i > 0) out += ',';
-    out += renderHit(hits[i], spec, indexJson);
+export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, location?: HitLocation): string {
+  const explained = spec.explain != null && location !== undefined;
+  let out = hitHead(h, spec, indexJson, explained ? location : null);
+  let raw: string | null | undefined;
+  if (fetchesSource(spec)) {
+    raw = readSource(h.segment, h.doc);
+    if (raw !== null) out += `,"_source":${sourceAsStored(spec) ? raw : filteredSource(raw, spec)}`;
   }
-  return out + ']';
+  return out + hitTail(h, spec, raw, explained);
+}
+
+/** Where a search thread renders hits as bytes (grown as pages need; one page is copied out of it). */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/** Room for `bytes` more at `at`, keeping what is written. */
+function ensureScratch(at: number, bytes: number): void {
+  if (at + bytes <= scratch.length) return;
+  const grown = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, at + bytes));
+  scratch.copy(grown, 0, 0, at);
+  scratch = grown;
+}
+
+function writeText(at: number, s: string): number {
+  ensureScratch(at, s.length * 3);
+  return at + scratch.write(s, at);
+}
+
+const SOURCE_MEMBER = ',"_source":';
+
+/**
+ * `[hit, hit, …]` as UTF-8 bytes in a buffer of its own (to transfer to another thread): stored
+ * `_source` bytes are copied in as they are, never decoded, unless `_source` filtering or
+ * highlighting needs the text. The same JSON as `renderHit` gives each hit.
+ */
+export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Uint8Array {
+  const indexJson = JSON.stringify(spec.index);
+  const source = fetchesSource(spec);
+  const asStored = sourceAsStored(spec);
+  let at = writeText(0, '[');
+  for (let i = 0; i < hits.length; i++) {
+    const h = hits[i];
+    at = writeText(at, i > 0 ? `,${hitHead(h, spec, indexJson, null)}` : hitHead(h, spec, indexJson, null));
+    let raw: string | null | undefined;
+    if (source) {
+      // A view valid until the next stored-fields read: copied (or decoded) right away.
+      const bytes = readSourceBytes(h.segment, h.doc);
+      if (bytes === null) raw = null;
+      else if (asStored && spec.highlight === null) {
+        at = writeText(at, SOURCE_MEMBER);
+        ensureScratch(at, bytes.length);
+        scratch.set(bytes, at);
+        at += bytes.length;
+      } else {
+        raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        at = writeText(at, SOURCE_MEMBER + (asStored ? raw : filteredSource(raw, spec)));
+      }
+    }
+    at = writeText(at, hitTail(h, spec, raw, false));
+  }
+  at = writeText(at, ']');
+  const out = new Uint8Array(at);
+  scratch.copy(out, 0, 0, at);
+  return out;
 }

@@ -17,7 +17,7 @@ import { maxScoreTopK } from './exec/max-score.js';
 import { NO_MORE_DOCS } from './exec/scorer.js';
 import type { TermScorer } from './exec/term-scorer.js';
 import { TopScoreDocs } from './exec/top-docs.js';
-import { renderHits, type FetchSpec } from './fetch-render.js';
+import { renderHitsBytes, type FetchSpec } from './fetch-render.js';
 import { collectAggs } from './aggs/aggregate.js';
 import { matchingDocs } from './aggs/doc-lists.js';
 import { collectDisjunction, disjunctionLeaves } from './exec/disjunction-docs.js';
@@ -73,8 +73,11 @@ export interface ShardSearchResult {
   readonly terminatedEarly: boolean;
   /** The deadline passed before the search finished: hits and counts are what was collected until then. */
   readonly timedOut: boolean;
-  /** The rendered `hits.hits` array when the request asked to fetch. */
-  readonly rendered?: string;
+  /**
+   * The rendered `hits.hits` array when the request asked to fetch: UTF-8 bytes in a buffer of its
+   * own, which a worker transfers to the coordinator (the response is written from them as is).
+   */
+  readonly rendered?: Uint8Array;
   /** One partial per requested aggregation, reduced by the coordinator. */
   readonly aggs?: AggPartial[];
   /** One answer per requested suggestion, in request order. */
@@ -94,7 +97,7 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
       sortValues: result.sortValues ? result.sortValues[h] : null,
     });
   }
-  const rendered = renderHits(page, req.fetch.spec);
+  const rendered = renderHitsBytes(page, req.fetch.spec);
   // Spelled out: a spread followed by another property gets a fresh hidden class per call in V8.
   // (Suggestions and aggregation partials are added after the fetch, in searchShard.)
   return {

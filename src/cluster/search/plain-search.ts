@@ -101,7 +101,7 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   const answered = results.filter((r) => r !== null);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
   if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
-  let hitsJson: string;
+  let hitsJson: string | Uint8Array;
   let empty: boolean;
   let lastSort: readonly SortValue[] | null = null;
   if (singleShard) {

@@ -39,7 +39,7 @@ export async function rankEval(search: SearchService, expression: string | undef
           : { fetch: true, includes: [...rated.summaryFields], excludes: [] },
       };
       const outcome = await search.search(expression, request, opts);
-      return { hits: (JSON.parse(outcome.body) as { hits: { hits: RenderedHit[] } }).hits.hits };
+      return { hits: (JSON.parse(outcome.body.toString()) as { hits: { hits: RenderedHit[] } }).hits.hits };
     } catch (e) {
       const err = e instanceof EsError ? e : new InternalError(e instanceof Error ? e.message : String(e));
       return { error: err.toBody().error };

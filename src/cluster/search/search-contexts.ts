@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { IllegalArgumentError, SearchContextMissingError, SearchPhaseExecutionError, TooManyScrollContextsError } from '../../errors/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
+import type { JsonPieces } from '../../common/json-pieces.js';
 import type { SearchRequest, SortSpec } from '../../dsl/index.js';
 import type { SortValue } from '../../search/index.js';
 import type { IndicesService } from '../indices/indices-service.js';
@@ -151,7 +152,7 @@ export class SearchContexts {
   // ---- scroll -----------------------------------------------------------------------------------
 
   /** `_search?scroll=`: opens a scroll context and returns its first page with `_scroll_id`. */
-  async startScroll(expression: string | undefined, req: SearchRequest, keepAliveMs: number, opts: SearchOptions): Promise<string> {
+  async startScroll(expression: string | undefined, req: SearchRequest, keepAliveMs: number, opts: SearchOptions): Promise<JsonPieces> {
     const c = this.open('scroll', expression, keepAliveMs, opts.resolve);
     const request: SearchRequest = { ...req, sort: [...(req.sort ?? [SCORE]), TIEBREAKER] };
     c.request = request;
@@ -165,7 +166,7 @@ export class SearchContexts {
   }
 
   /** `POST /_search/scroll`: the next page after the last one returned. */
-  async continueScroll(id: string, keepAliveMs: number | null): Promise<string> {
+  async continueScroll(id: string, keepAliveMs: number | null): Promise<JsonPieces> {
     const c = this.lookup(id, 'scroll', keepAliveMs);
     const visible = c.request!.sort!.length - 1;
     // Pages of one scroll are sequential: a page starts where the previous one ended.
@@ -178,14 +179,14 @@ export class SearchContexts {
     return run;
   }
 
-  private async page(c: SearchContext, visibleSortKeys: number): Promise<string> {
+  private async page(c: SearchContext, visibleSortKeys: number): Promise<JsonPieces> {
     const outcome = await this.search.search(undefined, c.request!, {
       ...c.searchOptions,
       context: { targets: c.targets, indices: c.indices, visibleSortKeys, total: c.total ?? null, searchAfter: c.after ?? null },
     });
     c.total ??= outcome.total;
     if (outcome.lastSort) c.after = outcome.lastSort;
-    return `{"_scroll_id":${JSON.stringify(this.encode(c))},${outcome.body.slice(1)}`;
+    return outcome.body.withFirstMember(`"_scroll_id":${JSON.stringify(this.encode(c))}`);
   }
 
   /** `DELETE /_search/scroll`: frees the named scrolls (or all with `_all`); how many there were. */
@@ -225,13 +226,13 @@ export class SearchContexts {
   }
 
   /** A search with `pit`: over the held snapshots, `_shard_doc` appended to the sort unless given. */
-  async searchPointInTime(req: SearchRequest, opts: SearchOptions): Promise<string> {
+  async searchPointInTime(req: SearchRequest, opts: SearchOptions): Promise<JsonPieces> {
     const ref = req.pit!;
     const c = this.lookup(ref.id, 'pit', ref.keepAlive === null ? null : this.keepAlive(ref.keepAlive, 'keep_alive'));
     const sort = req.sort ?? [SCORE];
     const request: SearchRequest = { ...req, sort: sort.some((s) => s.kind === 'shard_doc') ? sort : [...sort, TIEBREAKER] };
     const outcome = await this.search.search(undefined, request, { ...opts, context: { targets: c.targets, indices: c.indices, visibleSortKeys: null, total: null, searchAfter: null } });
-    return `{"pit_id":${JSON.stringify(this.encode(c))},${outcome.body.slice(1)}`;
+    return outcome.body.withFirstMember(`"pit_id":${JSON.stringify(this.encode(c))}`);
   }
 
   /** Frees every context (shutdown). */

@@ -20,6 +20,7 @@ import {
 import type { SparseInference } from '../../ml/index.js';
 import type { SegmentRef } from '../../../workers/protocol.js';
 import { float32ToJson } from '../../common/float-json.js';
+import { JsonPieces, type JsonPiece } from '../../common/json-pieces.js';
 import type { IndexService } from '../indices/index-service.js';
 import type { IndicesService } from '../indices/indices-service.js';
 import type { ResolveOptions } from '../indices/index-resolver.js';
@@ -46,8 +47,11 @@ export interface SearchOptions {
 }
 
 export interface SearchOutcome {
-  /** The response body, already serialised (hits splice stored `_source` JSON in as is). */
-  readonly body: string;
+  /**
+   * The response body, already serialised: a JSON object whose hits splice stored `_source` in as
+   * is (as the bytes a search worker rendered, for a single-shard page).
+   */
+  readonly body: JsonPieces;
   /** The full sort values of the page's last hit (a scroll continues after them); null without a sort or hits. */
   readonly lastSort?: readonly SortValue[] | null;
   /** `hits.total` as counted (a scroll reports its first page's on later pages). */
@@ -403,8 +407,8 @@ export interface ResponseMeta {
   readonly suggest?: string;
 }
 
-/** The response envelope around an already rendered `hits.hits` array. */
-export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: ResponseMeta): string {
+/** The response envelope around an already rendered `hits.hits` array (text, or UTF-8 bytes). */
+export function renderSearchResponse(req: SearchRequest, hitsJson: JsonPiece, m: ResponseMeta): JsonPieces {
   let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
   if (m.terminatedEarly) out += ',"terminated_early":true';
   out += `,"_shards":${shardsJson(m.shards)},"hits":{`;
@@ -412,8 +416,9 @@ export function renderSearchResponse(req: SearchRequest, hitsJson: string, m: Re
     out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
   }
   const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
-  out += `"max_score":${maxScore},"hits":${hitsJson}}`;
-  if (m.aggregations !== undefined) out += `,"aggregations":${m.aggregations}`;
-  if (m.suggest !== undefined) out += `,"suggest":${m.suggest}`;
-  return out + '}';
+  out += `"max_score":${maxScore},"hits":`;
+  let tail = '}';
+  if (m.aggregations !== undefined) tail += `,"aggregations":${m.aggregations}`;
+  if (m.suggest !== undefined) tail += `,"suggest":${m.suggest}`;
+  return JsonPieces.object(out, hitsJson, tail + '}');
 }

@@ -119,7 +119,10 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, loca
 }
 
 /** Where a search thread renders hits as bytes (grown as pages need; one page is copied out of it). */
-let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+const SCRATCH_BYTES = 64 * 1024;
+/** A scratch grown past this by a large page is let go after it, so a thread does not keep it. */
+const SCRATCH_KEEP_BYTES = 1024 * 1024;
+let scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
 
 /** Room for `bytes` more at `at`, keeping what is written. */
 function ensureScratch(at: number, bytes: number): void {
@@ -169,5 +172,6 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
   at = writeText(at, ']');
   const out = new Uint8Array(at);
   scratch.copy(out, 0, 0, at);
+  if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
   return out;
 }

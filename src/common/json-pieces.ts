@@ -10,6 +10,21 @@ export type JsonPiece = string | Uint8Array;
 /** Strings up to this length are sized by their worst case (3 UTF-8 bytes per UTF-16 unit) instead of measured. */
 const MEASURE_ABOVE_CHARS = 1024;
 
+/** Node's writers without Buffer#write's argument handling (a call per piece or hit adds up). */
+type TextWriter = Buffer & { utf8Write(s: string, offset: number, length: number): number; latin1Write(s: string, offset: number, length: number): number };
+
+const NON_ASCII = /[^\0-\x7f]/;
+
+/**
+ * Writes `s` as UTF-8 into `out` at `at` (room for it is the caller's); returns the bytes written.
+ * ASCII text (nearly all of a response's own text: names, ids, numbers) is its own UTF-8 and goes
+ * through the one-byte writer, about 3× faster than UTF-8 encoding it.
+ */
+export function writeUtf8(out: Buffer, s: string, at: number): number {
+  const w = out as TextWriter;
+  return NON_ASCII.test(s) ? w.utf8Write(s, at, w.length - at) : w.latin1Write(s, at, w.length - at);
+}
+
 export class JsonPieces {
   private constructor(
     /** Strings and UTF-8 bytes; the first and last pieces are strings (an object's braces). */
@@ -79,7 +94,7 @@ export class JsonPieces {
     const out = Buffer.allocUnsafe(size);
     let at = 0;
     for (const p of pieces) {
-      if (typeof p === 'string') at += out.write(p, at);
+      if (typeof p === 'string') at += writeUtf8(out, p, at);
       else {
         out.set(p, at);
         at += p.byteLength;

@@ -7,6 +7,7 @@
  */
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
 import { float32ToJson } from '../common/float-json.js';
+import { writeUtf8 } from '../common/json-pieces.js';
 import { readId, readSource, readSourceBytes, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
@@ -132,9 +133,10 @@ function ensureScratch(at: number, bytes: number): void {
   scratch = grown;
 }
 
+/** Writes `s` as UTF-8 into the scratch at `at`; returns where it ends. */
 function writeText(at: number, s: string): number {
   ensureScratch(at, s.length * 3);
-  return at + scratch.write(s, at);
+  return at + writeUtf8(scratch, s, at);
 }
 
 const SOURCE_MEMBER = ',"_source":';
@@ -142,35 +144,40 @@ const SOURCE_MEMBER = ',"_source":';
 /**
  * `[hit, hit, …]` as UTF-8 bytes in a buffer of its own (to transfer to another thread): stored
  * `_source` bytes are copied in as they are, never decoded, unless `_source` filtering or
- * highlighting needs the text. The same JSON as `renderHit` gives each hit.
+ * highlighting needs the text. The same JSON as `renderHit` gives each hit. Text between two
+ * sources is gathered and written in one call: a page costs one write and one copy per hit.
  */
 export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Uint8Array {
   const indexJson = JSON.stringify(spec.index);
   const source = fetchesSource(spec);
-  const asStored = sourceAsStored(spec);
-  let at = writeText(0, '[');
+  const spliced = sourceAsStored(spec) && spec.highlight === null;
+  let at = 0;
+  let text = '[';
   for (let i = 0; i < hits.length; i++) {
     const h = hits[i];
-    at = writeText(at, i > 0 ? `,${hitHead(h, spec, indexJson, null)}` : hitHead(h, spec, indexJson, null));
+    if (i > 0) text += ',';
+    text += hitHead(h, spec, indexJson, null);
     let raw: string | null | undefined;
     if (source) {
       // A view valid until the next stored-fields read: copied (or decoded) right away.
       const bytes = readSourceBytes(h.segment, h.doc);
       if (bytes === null) raw = null;
-      else if (asStored && spec.highlight === null) {
-        at = writeText(at, SOURCE_MEMBER);
+      else if (spliced) {
+        at = writeText(at, text + SOURCE_MEMBER);
+        text = '';
         ensureScratch(at, bytes.length);
         scratch.set(bytes, at);
         at += bytes.length;
       } else {
         raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-        at = writeText(at, SOURCE_MEMBER + (asStored ? raw : filteredSource(raw, spec)));
+        text += SOURCE_MEMBER + (sourceAsStored(spec) ? raw : filteredSource(raw, spec));
       }
     }
-    at = writeText(at, hitTail(h, spec, raw, false));
+    text += hitTail(h, spec, raw, false);
   }
-  at = writeText(at, ']');
-  const out = new Uint8Array(at);
+  at = writeText(at, text + ']');
+  // A buffer of its own (transferable; not zero-filled, as every byte is written).
+  const out = Buffer.allocUnsafeSlow(at);
   scratch.copy(out, 0, 0, at);
   if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
   return out;

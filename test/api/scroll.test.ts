@@ -59,6 +59,8 @@ describe('scroll', () => {
     // Restore the index for the other tests.
     for (let i = 100; i < 130; i++) await t.request('DELETE', `/logs/_doc/${i}`);
     await t.request('PUT', '/logs/_doc/3?refresh=true', { msg: 'alpha delta', n: 3 });
+    // `refresh=true` on doc 3 refreshes its shard only: the other shard's deletes need their own.
+    await t.request('POST', '/logs/_refresh');
   });
 
   it('clearing frees a scroll: later pages fail with search_context_missing_exception (404); _all clears every one', async () => {

@@ -3,6 +3,7 @@
  * stored-source filter (`_source.includes/excludes`) share it.
  */
 import { defineOwn, isPlainObject } from './json.js';
+import { RawJson } from './raw-json.js';
 
 export interface SourceFilter {
   readonly fetch: boolean;
@@ -69,6 +70,7 @@ export function filterSource(source: Record<string, unknown>, filter: SourceFilt
     return out;
   };
   const keep = (v: unknown, path: string, fully: boolean): unknown => {
+    if (v instanceof RawJson) return keep(v.parse(), path, fully);
     if (isPlainObject(v)) {
       const o = walk(v, path, fully);
       return fully || Object.keys(o).length > 0 ? o : undefined;

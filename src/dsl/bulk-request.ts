@@ -6,7 +6,7 @@
  */
 import { ActionRequestValidationError, EsError, IllegalArgumentError, previewInput } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
-import { checkNestingDepth, parseJson, tokenName } from './json-body.js';
+import { checkNestingDepth, parseJson, parseJsonChecked, tokenName } from './json-body.js';
 
 /** ES DocWriteRequest.OpType. */
 export type OpType = 'index' | 'create' | 'update' | 'delete';
@@ -96,9 +96,17 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
   return items;
 }
 
-/** A source line that is not JSON fails only its item, as a document parsing error. */
-export function parseDocumentLine(text: string): unknown {
+/**
+ * A source line that is not JSON fails only its item, as a document parsing error. `parseSource`
+ * (the target index's, when it reads feature objects from the text) parses it first; where it
+ * answers null JSON.parse decides.
+ */
+export function parseDocumentLine(text: string, parseSource: ((text: string) => Record<string, unknown> | null) | null = null): unknown {
   try {
+    if (parseSource !== null) {
+      checkNestingDepth(text);
+      return parseSource(text) ?? parseJsonChecked(text);
+    }
     return parseJson(text);
   } catch (e) {
     if (e instanceof EsError) throw new EsError('document_parsing_exception', `${e.message.replace(/^(\[\d+:\d+\]) (.*)$/, '$1 failed to parse: $2')}`, 400);

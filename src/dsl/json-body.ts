@@ -8,6 +8,7 @@
  */
 import { XContentParseError, ParsingError, type EsError, type JsonPath, type Position } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
+import { stringEnd } from '../common/raw-json.js';
 
 export type JsonPosition = Position;
 
@@ -22,19 +23,7 @@ export function positionAt(text: string, offset: number): JsonPosition {
   return { line, col: offset - lineStart + 1 };
 }
 
-/**
- * The offset of the quote closing the JSON string that opens at `open` (text.length when none):
- * the first `"` not escaped by an odd run of backslashes. indexOf jumps over the string's content,
- * so a string of tens of megabytes costs little; every backslash run is counted once.
- */
-export function stringEnd(text: string, open: number): number {
-  for (let q = text.indexOf('"', open + 1); q >= 0; q = text.indexOf('"', q + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(q - 1 - backslashes) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return q;
-  }
-  return text.length;
-}
+export { stringEnd };
 
 /** Jackson's `StreamReadConstraints.DEFAULT_MAX_DEPTH`, the nesting ES's JSON parser accepts. */
 export const MAX_JSON_NESTING_DEPTH = 1000;

@@ -68,6 +68,9 @@ interface PreparedItem {
   outcome?: WriteDocumentOutcome;
 }
 
+/** How a target index parses its sources (WriteFlow.sourceParserFor). */
+type SourceParser = ReturnType<WriteFlow['sourceParserFor']>;
+
 /** `ingest_took`'s absence when no pipeline ran, as ES renders it. */
 const NO_INGEST = -1;
 
@@ -75,14 +78,17 @@ const NO_INGEST = -1;
  * ES authorizes bulk items per index (the shard-level `bulk[s]` action), then the item's own
  * action; a refused item fails alone with 403, as ES reports it.
  */
-function prepareItem(writes: WriteFlow, req: RestRequest, item: BulkItem, optionsOf: (item: BulkItem) => WriteOptions, hasPipelines: (index: string, pipeline: string | null) => boolean): PreparedItem {
+function prepareItem(
+  writes: WriteFlow, req: RestRequest, item: BulkItem, optionsOf: (item: BulkItem) => WriteOptions, hasPipelines: (index: string, pipeline: string | null) => boolean,
+  sourceParserOf: (index: string, pipeline: string | null) => SourceParser,
+): PreparedItem {
   const id = item.id ?? (item.action === 'index' || item.action === 'create' ? ids.next() : null);
   try {
     const opts = optionsOf(item);
     writes.authorizeLanding(authorizeOf(req), item.action, item.index!, true);
     if (item.action !== 'index' && item.action !== 'create') return { item, id, opts, error: null, parsed: null, requestPipeline: null, piped: false };
-    const parsed = parseDocumentLine(item.source!);
     const requestPipeline = item.meta.pipeline !== undefined ? String(item.meta.pipeline) : req.query.pipeline ?? null;
+    const parsed = parseDocumentLine(item.source!, sourceParserOf(item.index!, requestPipeline));
     const piped = isPlainObject(parsed) && hasPipelines(item.index!, requestPipeline);
     return { item, id, opts, error: null, parsed, requestPipeline, piped };
   } catch (e) {
@@ -105,7 +111,15 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
     if (has === undefined) piping.set(key, (has = writes.pipelinesFor(index, pipeline).length > 0));
     return has;
   };
-  const prepared = items.map((item) => prepareItem(writes, req, item, optionsOf, hasPipelines));
+  // Likewise how its sources parse (feature objects read from the text when it has feature fields).
+  const sourceParsers = new Map<string, SourceParser>();
+  const sourceParserOf = (index: string, pipeline: string | null): SourceParser => {
+    const key = pipeline === null ? index : `${index}\u0000${pipeline}`;
+    let parse = sourceParsers.get(key);
+    if (parse === undefined) sourceParsers.set(key, (parse = writes.sourceParserFor(index, pipeline)));
+    return parse;
+  };
+  const prepared = items.map((item) => prepareItem(writes, req, item, optionsOf, hasPipelines, sourceParserOf));
   // Every pipeline runs before anything is written (ES ingests the whole bulk first), batched so
   // an inference processor makes one model request for the bulk.
   let ingestTook = NO_INGEST;

@@ -12,7 +12,7 @@ import type { UpdateRequest } from '../../dsl/index.js';
 import {
   DocumentParser, checkObjectDepthLimit, flattenSettings, mergeRootMapping, parseRootMapping, renderRootMapping, resolveMapping, resolveSettings,
   validateSettings, settingString, storedSource, nestSettings, textSettingsOf, type IndexTextSettings, type DocumentParseLimits, type FlatSettings, type ResolvedIndexSettings, type ResolvedMapping,
-  type RootMapping,
+  type RootMapping, featureSourceParser, type SourceParser,
 } from '../../index/index.js';
 import { IndexShard, type WriteOutcome } from './index-shard.js';
 import { ShardStore, type DataDir } from '../../storage/index.js';
@@ -90,6 +90,11 @@ export class IndexService {
   private nextIndexOrder = 0;
   private refreshTimer: NodeJS.Timeout | null = null;
   private parser: DocumentParser;
+  /**
+   * Parses a document's source for this mapping with its feature objects kept as text (the parser
+   * reads them from it), or null when the mapping has none: for writes that run no pipeline.
+   */
+  sourceParser: SourceParser | null;
 
   constructor(meta: IndexMetadata, private readonly deps: IndexDeps) {
     this.name = meta.name;
@@ -101,6 +106,7 @@ export class IndexService {
     this.text = textSettingsOf(meta.settings);
     this.resolvedMapping = resolveMapping(meta.mapping, this.text);
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+    this.sourceParser = featureSourceParser(this.mapping);
     this.shards = Array.from({ length: this.resolvedSettings.numberOfShards }, (_, i) => new IndexShard(i, {
       indexName: this.name,
       indexUuid: this.uuid,
@@ -162,6 +168,7 @@ export class IndexService {
     this.mapping = next;
     this.resolvedMapping = resolved;
     this.parser = new DocumentParser(this.mapping, this.limits(), this.resolvedMapping);
+    this.sourceParser = featureSourceParser(this.mapping);
     this.deps.stateChanged();
   }
 

@@ -13,6 +13,7 @@
 import { resolvePipelines, runWritePipelines, type IngestService, type WriteDocumentOutcome } from '../../ingest/index.js';
 import type { JsonMap } from '../../ingest/index.js';
 import type { IndexService } from '../indices/index-service.js';
+import type { SourceParser } from '../../index/index.js';
 import type { IndicesService } from '../indices/indices-service.js';
 import type { OpType } from '../../dsl/index.js';
 
@@ -50,6 +51,16 @@ export class WriteFlow {
   pipelinesFor(index: string, requestPipeline: string | null): string[] {
     const target = this.indices.writeTarget(index);
     return resolvePipelines(requestPipeline, target?.setting('index.default_pipeline') ?? null, target?.setting('index.final_pipeline') ?? null);
+  }
+
+  /**
+   * How a write into `index` without pipelines may parse its source (index-service.ts
+   * `sourceParser`), or null for JSON.parse: a missing index, one without feature fields, or a
+   * write whose pipelines need the source as plain objects.
+   */
+  sourceParserFor(index: string, requestPipeline: string | null): SourceParser | null {
+    const parse = this.indices.writeTarget(index)?.sourceParser ?? null;
+    return parse !== null && this.pipelinesFor(index, requestPipeline).length === 0 ? parse : null;
   }
 
   /**

@@ -13,7 +13,8 @@ import { compiledFormat, previewValue, toIndexableValue, type IndexableValue } f
 import { resolveMapping, type ResolvedMapping } from './resolve.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, ResolvedField, RootMapping } from './types.js';
 import { isFeatureType } from './types.js';
-import { featuresSeenIn, parseFeatureObject, type FeatureValue } from './feature-values.js';
+import { emitFeatureText, featuresSeenIn, parseFeatureObject, type FeatureValue } from './feature-values.js';
+import { RawJson } from '../../common/raw-json.js';
 import { completionValue, parseCompletionInputs } from './completion-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
@@ -93,9 +94,8 @@ class DocumentParseRun {
   private addedResolved: ReadonlyMap<string, ResolvedField> = NOTHING_ADDED;
   private newFieldCount = 0;
   readonly ignored: string[] = [];
-  /** Features indexed so far in this document, per feature field path. */
-  /** Per feature field: its first object in this document, then (from a second one on) the features seen. */
-  private features: Map<string, Record<string, unknown> | Set<string>> | null = null;
+  /** Per feature field: its first object in this document (parsed or raw), then (from a second one on) the features seen. */
+  private features: Map<string, Record<string, unknown> | RawJson | Set<string>> | null = null;
 
   constructor(
     private readonly root: RootMapping,
@@ -181,6 +181,8 @@ class DocumentParseRun {
         }
       }
     }
+    // Kept raw for a feature field this mapping does not have there: read as JSON.parse would.
+    if (value instanceof RawJson) value = value.parse();
     if (value === null) {
       const path = frame.path ? `${frame.path}.${name}` : name;
       const m = this.mapperAt(frame, name, path);
@@ -227,10 +229,16 @@ class DocumentParseRun {
     const before = this.features.get(path);
     let seen: Set<string> | null = null;
     if (before === undefined) {
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) this.features.set(path, value as Record<string, unknown>);
+      if (value instanceof RawJson) {
+        this.features.set(path, value);
+        // The plain form, valid: read from the text, no object made. Otherwise parsed, as below.
+        if (emitFeatureText(field, value, this.sink)) return;
+        value = value.parse();
+      } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) this.features.set(path, value as Record<string, unknown>);
     } else {
-      seen = before instanceof Set ? before : featuresSeenIn(before);
+      seen = before instanceof Set ? before : featuresSeenIn(before instanceof RawJson ? before.parse() : before);
       this.features.set(path, seen);
+      if (value instanceof RawJson) value = value.parse();
     }
     let at = key;
     try {

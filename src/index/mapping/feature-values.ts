@@ -8,7 +8,9 @@
  */
 import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
 import { javaFloatToString } from '../../common/float-json.js';
+import type { RawJson } from '../../common/raw-json.js';
 import { isStorableFeatureWeight } from '../segment/feature-weights.js';
+import { scanFeatureText, scannedFeatures } from './feature-text.js';
 import type { ResolvedField } from './types.js';
 
 /** One feature of one document, as the document parser hands it to indexing. */
@@ -16,6 +18,52 @@ export interface FeatureValue {
   readonly feature: string;
   /** float32, after `positive_score_impact: false` inverted it. */
   readonly weight: number;
+}
+
+/**
+ * One feature of a raw object (`RawJson`), its name text[start, end): what `emitFeatureText` hands
+ * the sink instead of a FeatureValue. One instance is reused for every feature: a sink reads it
+ * and keeps nothing of it.
+ */
+export class FeatureRef {
+  text = '';
+  start = 0;
+  end = 0;
+  /** float32, after `positive_score_impact: false` inverted it. */
+  weight = 0;
+}
+
+const featureRef = new FeatureRef();
+
+/**
+ * The features of an object kept as its text (the document parser's fast path): when it is the
+ * plain form feature-text.ts reads and every entry is valid, each goes to `emit` (when given) and
+ * the answer is true. Otherwise nothing is emitted and the answer is false: the caller parses the
+ * object and takes `parseFeatureObject`, which reads every other form and throws the errors.
+ */
+export function emitFeatureText(field: ResolvedField, raw: RawJson, emit: ((field: ResolvedField, ref: FeatureRef) => void) | null): boolean {
+  const text = raw.text;
+  if (scanFeatureText(text, raw.start) !== raw.end) return false;
+  const { count, nameStart, nameEnd, weights } = scannedFeatures();
+  const inverse = !field.positiveScoreImpact;
+  const noDots = field.type === 'rank_features';
+  for (let k = 0; k < count; k++) {
+    if (!isStorableFeatureWeight(inverse ? Math.fround(1 / weights[k]) : weights[k])) return false;
+    if (noDots) {
+      for (let i = nameStart[k]; i < nameEnd[k]; i++) if (text.charCodeAt(i) === 0x2e) return false;
+    }
+  }
+  if (emit === null) return true;
+  const ref = featureRef;
+  ref.text = text;
+  for (let k = 0; k < count; k++) {
+    ref.start = nameStart[k];
+    ref.end = nameEnd[k];
+    ref.weight = inverse ? Math.fround(1 / weights[k]) : weights[k];
+    emit(field, ref);
+  }
+  ref.text = '';
+  return true;
 }
 
 /** Jackson's name of the token a JSON value starts with (what ES messages print). */

@@ -7,11 +7,11 @@ import { DateTimeParseError, IllegalArgumentError, EsError, previewInput } from 
 import { DateParseError, parseDateFormat, type CompiledDateFormat } from '../../common/dates/index.js';
 import type { ResolvedField } from './types.js';
 
-import type { FeatureValue } from './feature-values.js';
+import type { FeatureRef, FeatureValue } from './feature-values.js';
 import { completionValue, type CompletionValue } from './completion-values.js';
 
 /** A scalar for text/keyword/numeric fields; one feature of a feature field's object; one completion input. */
-export type IndexableValue = string | number | FeatureValue | CompletionValue;
+export type IndexableValue = string | number | FeatureValue | FeatureRef | CompletionValue;
 
 const formatCache = new Map<string, CompiledDateFormat>();
 export function compiledFormat(spec: string): CompiledDateFormat {

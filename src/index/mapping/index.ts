@@ -11,3 +11,4 @@ export * from './completion-form.js';
 export * from './completion-mapping.js';
 export * from './search-as-you-type.js';
 export * from './field-analyzers.js';
+export * from './feature-source.js';

@@ -13,7 +13,8 @@ import { DocumentParser, type DocumentParseLimits } from '../mapping/document-pa
 import { indexAnalyzerFor, normalizerOf } from '../mapping/field-analyzers.js';
 import type { ResolvedField, RootMapping } from '../mapping/types.js';
 import type { IndexableValue } from '../mapping/field-values.js';
-import type { FeatureValue } from '../mapping/feature-values.js';
+import { FeatureRef, type FeatureValue } from '../mapping/feature-values.js';
+import { featureSourceParser, type SourceParser } from '../mapping/feature-source.js';
 import type { CompletionValue } from '../mapping/completion-values.js';
 import { completionAnalysis } from '../mapping/completion-form.js';
 import { resolveMapping } from '../mapping/resolve.js';
@@ -231,12 +232,19 @@ class TextAccumulator extends TermsAccumulator {
  * is the encoded weight (Lucene FeatureField), no positions, no norms.
  */
 class FeaturesAccumulator extends TermsAccumulator {
+  /** Names read from the source text (FeatureRef) → term ids, without a string per occurrence. */
+  private readonly names = new TokenHash(this.termIds);
   constructor(field: ResolvedField) {
     super(field, false, true);
   }
   add(doc: number, value: IndexableValue): void {
-    const { feature, weight } = value as FeatureValue;
     this.markDoc(doc);
+    if (value instanceof FeatureRef) {
+      this.addTermId(doc, this.names.intern(value.text, value.start, value.end, keepName)!, 0);
+      this.eventFreqs!.push(encodeFeatureWeight(value.weight));
+      return;
+    }
+    const { feature, weight } = value as FeatureValue;
     this.addToken(doc, feature, 0);
     this.eventFreqs!.push(encodeFeatureWeight(weight));
   }
@@ -246,6 +254,9 @@ class FeaturesAccumulator extends TermsAccumulator {
     return { ...input, norms: null, docsWithField: this.bitset(maxDoc), docValueOffsets: null, docValueNumbers: null, docValueOrds: null };
   }
 }
+
+/** A feature name is its term as written. */
+const keepName = (name: string): string => name;
 
 class KeywordAccumulator extends TermsAccumulator {
   private readonly normalizer: Normalizer | null;
@@ -387,6 +398,8 @@ export class SegmentBuilder {
   private readonly version = new GrowableFloat64();
   private readonly indexOrder = new GrowableFloat64();
   private maxDoc = 0;
+  /** Reads feature objects from the source text when the mapping has feature fields. */
+  private readonly parseSource: SourceParser | null;
   /** The values of the document being added (doc id maxDoc - 1), to their fields' accumulators; bound once, not a closure per document. */
   private readonly sink = (field: ResolvedField, value: IndexableValue): void => {
     const d = this.maxDoc - 1;
@@ -401,11 +414,12 @@ export class SegmentBuilder {
     // the limits cannot trip here; pass them through anyway to run the very same code. The text
     // settings were validated when the index was created: resolving them cannot fail here.
     this.parser = new DocumentParser(mapping, limits, resolveMapping(mapping, text));
+    this.parseSource = featureSourceParser(mapping);
   }
 
   add(doc: BuildDocument): void {
     const d = this.maxDoc++;
-    const parsed = JSON.parse(doc.source) as Record<string, unknown>;
+    const parsed = this.parseSource?.(doc.source) ?? (JSON.parse(doc.source) as Record<string, unknown>);
     this.touched.length = 0;
     this.parser.parse(parsed, doc.id, doc.source, this.sink);
     for (const acc of this.touched) acc.finishDoc(d);

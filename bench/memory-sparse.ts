@@ -8,15 +8,24 @@
  * (VmRSS after flush − VmRSS idle), the issue's two targets (≤ 4 bytes, RSS ≤ 1.2× the segment's),
  * plus the load's docs/s through `_bulk`.
  *
- *   node dist/bench/memory-sparse.js [--docs 200000,1000000] [--label after]
+ * With `--baseline <tree>` (a built tree, e.g. the session-start copy) each size is loaded into
+ * that tree's server first, then into this one's, in the same run: only same-run ratios count on a
+ * shared machine. Server CPU seconds over the load (all threads, and the main thread alone) show
+ * where parsing the vectors costs.
+ *
+ *   node dist/bench/memory-sparse.js [--docs 200000,1000000] [--label after] [--baseline /tmp/base49]
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startProcess } from '../src/cli/server-process.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoadEach, flushAndSettle, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' } } });
+const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' } } });
 const SIZES = (values.docs ?? '200000').split(',').map(Number);
 const LABEL = values.label ?? 'after';
 /** ~3.5 KB of JSON per vector: 1,000 per request keeps a body near 3.5 MB. */
@@ -24,7 +33,11 @@ const BATCH = 1000;
 const MB = 1024 * 1024;
 
 interface Row {
+  tree: string;
   docs: number;
+  /** Server CPU seconds over the load and refresh: every thread, and the main thread alone. */
+  cpuS: number;
+  mainCpuS: number;
   postings: number;
   loadDocsPerS: number;
   rssIdle: number;
@@ -35,10 +48,22 @@ interface Row {
   smaps: SmapsBreakdown;
 }
 
-async function measure(docs: number): Promise<Row> {
-  const corpus = generateSparseCorpus({ docs, queries: 1 });
+/** CPU seconds (user + system) of a process, or of one of its threads. */
+function cpuSeconds(path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** This tree's server, or the one of the built tree `baseline`. */
+function startServer(baseline: string | null) {
+  if (baseline === null) return startThreadsearch([]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
+  return startProcess(join(baseline, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+async function measure(docs: number, corpus: ReturnType<typeof generateSparseCorpus>, baseline: string | null): Promise<Row> {
   const postings = corpus.docs.offsets[docs];
-  const server = await startThreadsearch([]);
+  const server = await startServer(baseline);
   try {
     const call = jsonCaller(server.url);
     await new Promise((r) => setTimeout(r, 500));
@@ -49,10 +74,14 @@ async function measure(docs: number): Promise<Row> {
       for (let d = b * BATCH; d < Math.min(docs, (b + 1) * BATCH); d++) out += `{"index":{"_id":"${d}"}}\n{"v":${sparseVectorJson(corpus.docs, d)}}\n`;
       return out;
     };
+    const cpu0 = cpuSeconds(`/proc/${server.pid}/stat`);
+    const main0 = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`);
     const t0 = performance.now();
     await bulkLoadEach(`${server.url}/sparse`, Math.ceil(docs / BATCH), body, 2);
     await call('POST', '/sparse/_refresh');
     const loadS = (performance.now() - t0) / 1000;
+    const cpuS = cpuSeconds(`/proc/${server.pid}/stat`) - cpu0;
+    const mainCpuS = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`) - main0;
     await call('POST', '/sparse/_forcemerge?max_num_segments=1');
     await flushAndSettle(call, 'sparse', docs);
     const { rss, hwm } = procMemory(server.pid);
@@ -60,10 +89,10 @@ async function measure(docs: number): Promise<Row> {
     const stats = await call('GET', '/_nodes/stats/indices');
     const segments = (Object.values(stats.nodes as Record<string, any>)[0].indices.segments) as Record<string, number>;
     const row: Row = {
-      docs, postings, loadDocsPerS: docs / loadS, rssIdle: idle, rssAfterFlush: rss, peakOverall: hwm,
+      tree: baseline ?? 'this tree', docs, postings, cpuS, mainCpuS, loadDocsPerS: docs / loadS, rssIdle: idle, rssAfterFlush: rss, peakOverall: hwm,
       featurePostingsBytes: segments.feature_postings_memory_in_bytes, segmentsBytes: segments.memory_in_bytes, smaps,
     };
-    console.log(`${docs} vectors, ${postings} postings (load ${loadS.toFixed(1)} s, ${Math.round(row.loadDocsPerS)} docs/s): feature postings ${formatNumber(row.featurePostingsBytes / postings)} B/posting, segments ${formatNumber(row.segmentsBytes / MB)} MB, RSS idle ${Math.round(idle / MB)} → ${Math.round(rss / MB)} MB after flush (${formatNumber((rss - idle) / postings)} B/posting), peak ${Math.round(hwm / MB)} MB`);
+    console.log(`${row.tree}: ${docs} vectors, ${postings} postings (load ${loadS.toFixed(1)} s, ${Math.round(row.loadDocsPerS)} docs/s, server CPU ${cpuS.toFixed(1)} s, main thread ${mainCpuS.toFixed(1)} s): feature postings ${formatNumber(row.featurePostingsBytes / postings)} B/posting, segments ${formatNumber(row.segmentsBytes / MB)} MB, RSS idle ${Math.round(idle / MB)} → ${Math.round(rss / MB)} MB after flush (${formatNumber((rss - idle) / postings)} B/posting), peak ${Math.round(hwm / MB)} MB`);
     const { top, ...sums } = smaps;
     console.log(`  smaps after flush: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB`);
     return row;
@@ -73,21 +102,25 @@ async function measure(docs: number): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const docs of SIZES) rows.push(await measure(docs));
-writeResult(`memory-sparse-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2 }, cases: rows });
+for (const docs of SIZES) {
+  const corpus = generateSparseCorpus({ docs, queries: 1 });
+  if (values.baseline !== undefined) rows.push(await measure(docs, corpus, values.baseline));
+  rows.push(await measure(docs, corpus, null));
+}
+writeResult(`memory-sparse-${LABEL}`, { params: { sizes: SIZES, batch: BATCH, concurrency: 2, baseline: values.baseline ?? null }, cases: rows });
 const mb = (b: number) => formatNumber(b / MB);
 updateBenchmarksMd(
   `memory-sparse-${LABEL}`,
   markdownTable(
-    ['vectors', 'postings', 'bulk docs/s', 'feature postings MB', 'B / posting (segment)', 'segments MB', 'RSS idle MB', 'RSS after flush MB', 'RSS growth B / posting', 'RSS ÷ segment per posting', 'peak MB', 'glibc heap MB'],
+    ['tree', 'vectors', 'postings', 'bulk docs/s', 'server CPU s (main thread)', 'feature postings MB', 'B / posting (segment)', 'segments MB', 'RSS idle MB', 'RSS after flush MB', 'RSS growth B / posting', 'RSS ÷ segment per posting', 'peak MB', 'glibc heap MB'],
     rows.map((r) => {
       const rssPerPosting = (r.rssAfterFlush - r.rssIdle) / r.postings;
       const segPerPosting = r.featurePostingsBytes / r.postings;
       return [
-        r.docs, r.postings, Math.round(r.loadDocsPerS), mb(r.featurePostingsBytes), formatNumber(segPerPosting), mb(r.segmentsBytes), mb(r.rssIdle),
+        r.tree, r.docs, r.postings, Math.round(r.loadDocsPerS), `${formatNumber(r.cpuS)} (${formatNumber(r.mainCpuS)})`, mb(r.featurePostingsBytes), formatNumber(segPerPosting), mb(r.segmentsBytes), mb(r.rssIdle),
         mb(r.rssAfterFlush), formatNumber(rssPerPosting), formatNumber(rssPerPosting / segPerPosting), mb(r.peakOverall), mb(r.smaps.heap),
       ];
     }),
   ),
-  `Issue 22 (${LABEL}): ELSER-like synthetic vectors (performance.md §2.2, seed 7, ~120 tokens each) bulk-loaded over HTTP (${BATCH} per request, 2 in flight) into one \`sparse_vector\` field excluded from \`_source\`, then refresh, force-merge to one segment, flush; segment bytes from \`GET /_nodes/stats\`, RSS from /proc. Targets: ≤ 4 B per posting in the segment, RSS growth per posting ≤ 1.2× that. Run: \`node dist/bench/memory-sparse.js --label ${LABEL}\`.`,
+  `Issue 22 (${LABEL}): ELSER-like synthetic vectors (performance.md §2.2, seed 7, ~120 tokens each) bulk-loaded over HTTP (${BATCH} per request, 2 in flight) into one \`sparse_vector\` field excluded from \`_source\`, then refresh, force-merge to one segment, flush; segment bytes from \`GET /_nodes/stats\`, RSS from /proc. Targets: ≤ 4 B per posting in the segment, RSS growth per posting ≤ 1.2× that. Server CPU over the load and refresh, all threads (main thread). Run: \`node dist/bench/memory-sparse.js --label ${LABEL}${values.baseline !== undefined ? ` --baseline ${values.baseline}` : ''}\`.`,
 );

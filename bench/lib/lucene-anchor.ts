@@ -19,6 +19,11 @@ export interface LuceneResult {
   readonly mean_ms: number;
   readonly qps: number;
   readonly recall: string;
+  /** Seconds to index, commit and force-merge to one segment (one thread), and the index's size. */
+  readonly build_s: number;
+  readonly index_mb: number;
+  /** The JVM's process CPU seconds over that build (every thread: GC and JIT too), from its log; NaN when absent. */
+  readonly build_cpu_s: number;
 }
 
 /** The anchor's run.sh, or a reason it cannot run here. */
@@ -66,9 +71,15 @@ export function runLucene(runSh: string, home: string, kind: 'bm25' | 'sparse', 
   const res = spawnSync('bash', [runSh, kind, ...args], { env: { ...process.env, ANCHOR_HOME: home }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (res.status !== 0) throw new Error(`Lucene anchor failed (${res.status}): ${(res.stderr ?? '').slice(-2000)}`);
   const out: LuceneResult[] = [];
+  const buildCpu = /"buildCpuS"\s*:\s*([\d.]+)/.exec(res.stderr ?? '');
   for (const line of res.stdout.split('\n')) {
-    const m = /^RESULT\s+\S+\s+(\S+)\s.*p50=([\d.]+)ms.*p99=([\d.]+)ms mean=([\d.]+)ms qps=([\d.]+) recall=(\S+)/.exec(line);
-    if (m) out.push({ mode: m[1], p50_ms: Number(m[2]), p99_ms: Number(m[3]), mean_ms: Number(m[4]), qps: Number(m[5]), recall: m[6] });
+    const m = /^RESULT\s+\S+\s+(\S+)\s.*build=([\d.]+)s index=([\d.]+)MB p50=([\d.]+)ms.*p99=([\d.]+)ms mean=([\d.]+)ms qps=([\d.]+) recall=(\S+)/.exec(line);
+    if (m) {
+      out.push({
+        mode: m[1], build_s: Number(m[2]), index_mb: Number(m[3]), p50_ms: Number(m[4]), p99_ms: Number(m[5]), mean_ms: Number(m[6]), qps: Number(m[7]), recall: m[8],
+        build_cpu_s: buildCpu ? Number(buildCpu[1]) : NaN,
+      });
+    }
   }
   if (out.length === 0) throw new Error(`Lucene anchor printed no RESULT lines:\n${res.stdout.slice(-2000)}`);
   return out;

@@ -45,6 +45,9 @@ interface Row {
   peakOverall: number;
   featurePostingsBytes: number;
   segmentsBytes: number;
+  /** V8 heaps after flush (`GET /_nodes/stats` process.mem): the main thread's and the workers' summed, used / total. */
+  mainHeap: [number, number];
+  workerHeaps: [number, number];
   smaps: SmapsBreakdown;
 }
 
@@ -86,15 +89,18 @@ async function measure(docs: number, corpus: ReturnType<typeof generateSparseCor
     await flushAndSettle(call, 'sparse', docs);
     const { rss, hwm } = procMemory(server.pid);
     const smaps = smapsBreakdown(server.pid);
-    const stats = await call('GET', '/_nodes/stats/indices');
-    const segments = (Object.values(stats.nodes as Record<string, any>)[0].indices.segments) as Record<string, number>;
+    const stats = await call('GET', '/_nodes/stats/indices,process');
+    const node = Object.values(stats.nodes as Record<string, any>)[0];
+    const segments = node.indices.segments as Record<string, number>;
+    const mem = node.process.mem as Record<string, number>;
     const row: Row = {
       tree: baseline ?? 'this tree', docs, postings, cpuS, mainCpuS, loadDocsPerS: docs / loadS, rssIdle: idle, rssAfterFlush: rss, peakOverall: hwm,
       featurePostingsBytes: segments.feature_postings_memory_in_bytes, segmentsBytes: segments.memory_in_bytes, smaps,
+      mainHeap: [mem.heap_used_in_bytes, mem.heap_total_in_bytes], workerHeaps: [mem.worker_heap_used_in_bytes, mem.worker_heap_total_in_bytes],
     };
     console.log(`${row.tree}: ${docs} vectors, ${postings} postings (load ${loadS.toFixed(1)} s, ${Math.round(row.loadDocsPerS)} docs/s, server CPU ${cpuS.toFixed(1)} s, main thread ${mainCpuS.toFixed(1)} s): feature postings ${formatNumber(row.featurePostingsBytes / postings)} B/posting, segments ${formatNumber(row.segmentsBytes / MB)} MB, RSS idle ${Math.round(idle / MB)} → ${Math.round(rss / MB)} MB after flush (${formatNumber((rss - idle) / postings)} B/posting), peak ${Math.round(hwm / MB)} MB`);
     const { top, ...sums } = smaps;
-    console.log(`  smaps after flush: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB`);
+    console.log(`  smaps after flush: ${Object.entries(sums).map(([k, v]) => `${k} ${formatNumber(v / MB)}`).join(', ')} MB; V8 heaps used/total: main ${formatNumber(row.mainHeap[0] / MB)} / ${formatNumber(row.mainHeap[1] / MB)} MB, workers ${formatNumber(row.workerHeaps[0] / MB)} / ${formatNumber(row.workerHeaps[1] / MB)} MB`);
     return row;
   } finally {
     await server.stop();
@@ -112,13 +118,14 @@ const mb = (b: number) => formatNumber(b / MB);
 updateBenchmarksMd(
   `memory-sparse-${LABEL}`,
   markdownTable(
-    ['tree', 'vectors', 'postings', 'bulk docs/s', 'server CPU s (main thread)', 'feature postings MB', 'B / posting (segment)', 'segments MB', 'RSS idle MB', 'RSS after flush MB', 'RSS growth B / posting', 'RSS ÷ segment per posting', 'peak MB', 'glibc heap MB'],
+    ['tree', 'vectors', 'postings', 'bulk docs/s', 'server CPU s (main thread)', 'feature postings MB', 'B / posting (segment)', 'segments MB', 'RSS idle MB', 'RSS after flush MB', 'RSS growth B / posting', 'RSS ÷ segment per posting', 'peak MB', 'glibc heap MB', 'V8 heap pages MB (smaps)', 'main heap used/total MB', 'worker heaps used/total MB'],
     rows.map((r) => {
       const rssPerPosting = (r.rssAfterFlush - r.rssIdle) / r.postings;
       const segPerPosting = r.featurePostingsBytes / r.postings;
       return [
         r.tree, r.docs, r.postings, Math.round(r.loadDocsPerS), `${formatNumber(r.cpuS)} (${formatNumber(r.mainCpuS)})`, mb(r.featurePostingsBytes), formatNumber(segPerPosting), mb(r.segmentsBytes), mb(r.rssIdle),
-        mb(r.rssAfterFlush), formatNumber(rssPerPosting), formatNumber(rssPerPosting / segPerPosting), mb(r.peakOverall), mb(r.smaps.heap),
+        mb(r.rssAfterFlush), formatNumber(rssPerPosting), formatNumber(rssPerPosting / segPerPosting), mb(r.peakOverall), mb(r.smaps.heap), mb(r.smaps.anonSmall),
+        `${mb(r.mainHeap[0])} / ${mb(r.mainHeap[1])}`, `${mb(r.workerHeaps[0])} / ${mb(r.workerHeaps[1])}`,
       ];
     }),
   ),

@@ -159,6 +159,15 @@ export function scanFeatureText(text: string, start: number): number {
   return lastEnd;
 }
 
+/**
+ * Forgets the last scan's text: a document's source may be a slice of a whole `_bulk` body, which
+ * the memo would otherwise keep alive after the load. The entries stay readable.
+ */
+export function forgetFeatureText(): void {
+  lastText = '';
+  lastStart = -1;
+}
+
 /** The arguments and answer of the last scan. */
 let lastText = '';
 let lastStart = -1;

@@ -10,7 +10,7 @@ import { IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
 import { javaFloatToString } from '../../common/float-json.js';
 import type { RawJson } from '../../common/raw-json.js';
 import { isStorableFeatureWeight } from '../segment/feature-weights.js';
-import { scanFeatureText, scannedFeatures } from './feature-text.js';
+import { forgetFeatureText, scanFeatureText, scannedFeatures } from './feature-text.js';
 import type { ResolvedField } from './types.js';
 
 /** One feature of one document, as the document parser hands it to indexing. */
@@ -43,7 +43,9 @@ const featureRef = new FeatureRef();
  */
 export function emitFeatureText(field: ResolvedField, raw: RawJson, emit: ((field: ResolvedField, ref: FeatureRef) => void) | null): boolean {
   const text = raw.text;
-  if (scanFeatureText(text, raw.start) !== raw.end) return false;
+  const end = scanFeatureText(text, raw.start);
+  forgetFeatureText();
+  if (end !== raw.end) return false;
   const { count, nameStart, nameEnd, weights } = scannedFeatures();
   const inverse = !field.positiveScoreImpact;
   const noDots = field.type === 'rank_features';

@@ -15,14 +15,14 @@
  *
  *   node dist/bench/memory-sparse.js [--docs 200000,1000000] [--label after] [--baseline /tmp/base49]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startProcess } from '../src/cli/server-process.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoadEach, flushAndSettle, jsonCaller, startThreadsearch } from './lib/server-process.js';
-import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
+import { procCpuSeconds, procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
 
 const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' } } });
@@ -51,12 +51,6 @@ interface Row {
   smaps: SmapsBreakdown;
 }
 
-/** CPU seconds (user + system) of a process, or of one of its threads. */
-function cpuSeconds(path: string): number {
-  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** This tree's server, or the one of the built tree `baseline`. */
 function startServer(baseline: string | null) {
   if (baseline === null) return startThreadsearch([]);
@@ -77,14 +71,14 @@ async function measure(docs: number, corpus: ReturnType<typeof generateSparseCor
       for (let d = b * BATCH; d < Math.min(docs, (b + 1) * BATCH); d++) out += `{"index":{"_id":"${d}"}}\n{"v":${sparseVectorJson(corpus.docs, d)}}\n`;
       return out;
     };
-    const cpu0 = cpuSeconds(`/proc/${server.pid}/stat`);
-    const main0 = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`);
+    const cpu0 = procCpuSeconds(server.pid);
+    const main0 = procCpuSeconds(server.pid, server.pid);
     const t0 = performance.now();
     await bulkLoadEach(`${server.url}/sparse`, Math.ceil(docs / BATCH), body, 2);
     await call('POST', '/sparse/_refresh');
     const loadS = (performance.now() - t0) / 1000;
-    const cpuS = cpuSeconds(`/proc/${server.pid}/stat`) - cpu0;
-    const mainCpuS = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`) - main0;
+    const cpuS = procCpuSeconds(server.pid) - cpu0;
+    const mainCpuS = procCpuSeconds(server.pid, server.pid) - main0;
     await call('POST', '/sparse/_forcemerge?max_num_segments=1');
     await flushAndSettle(call, 'sparse', docs);
     const { rss, hwm } = procMemory(server.pid);

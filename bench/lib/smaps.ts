@@ -73,3 +73,9 @@ export function procMemory(pid: number): { rss: number; hwm: number } {
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
+
+/** CPU seconds (user + system) of a process, or of one thread with `tid`, from /proc. */
+export function procCpuSeconds(pid: number, tid?: number): number {
+  const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

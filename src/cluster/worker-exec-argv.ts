@@ -10,6 +10,8 @@
  * loaded through import(), which has no such race. Where the flag does not exist (a Node without
  * require(esm)), nothing is added.
  */
+import { setFlagsFromString } from 'node:v8';
+
 const NO_REQUIRE_ESM = '--no-experimental-require-module';
 
 /**
@@ -30,7 +32,37 @@ function isV8Option(arg: string): boolean {
   return V8_OPTIONS.has((eq < 0 ? arg : arg.slice(0, eq)).replaceAll('_', '-'));
 }
 
+/**
+ * V8's own semi-space limit on 64-bit (MB): what a worker's young generation gets.
+ *
+ * The coordinator runs with `--max-semi-space-size=32` (issue 19: what its in-flight requests hold
+ * outlived a 16 MB young generation). V8's flags are process-wide, so every worker isolate could
+ * grow its young generation to 2 × 32 MB as well, and build workers under a bulk load do (issue 22:
+ * the two workers' heaps reached 165 MB during a 1M-doc load, 94 MB after it) — though nothing in
+ * them needs it. The flag is read when
+ * an isolate's heap is set up, so once the coordinator's isolate exists, lowering it gives every
+ * worker started afterwards V8's default while the coordinator keeps its 32 MB. A smaller value
+ * given on the command line (or NODE_OPTIONS) is left alone.
+ */
+const WORKER_SEMI_SPACE_MB = 16;
+
+let workerSemiSpaceSet = false;
+
+function limitWorkerSemiSpace(): void {
+  if (workerSemiSpaceSet) return;
+  workerSemiSpaceSet = true;
+  const args = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  let configured = 0;
+  for (const arg of args) {
+    const m = /^--max[-_]semi[-_]space[-_]size=(\d+)$/.exec(arg);
+    if (m) configured = Number(m[1]);
+  }
+  if (configured > WORKER_SEMI_SPACE_MB) setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
+}
+
+/** The execArgv for a new worker; also sets the workers' young generation (above) before the first one starts. */
 export function workerExecArgv(): string[] {
+  limitWorkerSemiSpace();
   const inherited = process.execArgv.filter((arg) => !isV8Option(arg));
   if (!process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM) || inherited.includes(NO_REQUIRE_ESM)) {
     return [...inherited];

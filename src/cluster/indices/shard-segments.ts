@@ -18,6 +18,14 @@ const MERGE_FACTOR = 10;
  * thread (Lucene's per-thread writers flush separate segments concurrently for the same reason).
  */
 const PARALLEL_BUILD_MIN_DOCS = 4000;
+/**
+ * A build's transient arrays grow with its documents (~3 KB per short doc: the builder's event
+ * logs, hash tables and CSR postings), so a refresh that fell behind — its buffer grew while a
+ * background merge held a worker — built 100k+ docs per worker at once and took the load's RSS
+ * peak up by hundreds of MB (issue 22). Past this much `_source` (UTF-16 code units, ~16k docs of
+ * 256 bytes) a refresh is built in more chunks, at most one per pool thread at a time.
+ */
+const MAX_BUILD_SOURCE_CHARS = 4 << 20;
 
 export type DeleteEntries = ReadonlyMap<string, number> | ReadonlyArray<[string, number]>;
 
@@ -35,17 +43,34 @@ export class ShardSegments {
   /** Builds the buffered docs into segments, in parallel chunks when there are many; in write order. */
   async build(docs: BufferedDoc[]): Promise<PublishedSegment[]> {
     const { mapping, limits, text, codec } = this.ctx.buildInputs();
-    const chunks = Math.max(1, Math.min(this.ctx.pool.threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)));
+    const threads = this.ctx.pool.threads;
+    let sourceChars = 0;
+    for (const d of docs) sourceChars += d.source.length;
+    const chunks = Math.max(1, Math.min(threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)), Math.ceil(sourceChars / MAX_BUILD_SOURCE_CHARS));
     const size = Math.ceil(docs.length / chunks);
     const ids = Array.from({ length: chunks }, () => this.nextSegmentId());
-    const built = await Promise.all(ids.map((segmentId, c) => this.ctx.pool.build({
-      segmentId,
-      mapping,
-      limits,
-      text,
-      codec,
-      docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
-    })));
+    const built = new Array<{ sab: SharedArrayBuffer }>(chunks);
+    let next = 0;
+    // One lane per thread: a chunk's task (and its copy of the docs) is made when a lane takes it.
+    const lane = async () => {
+      while (next < chunks) {
+        const c = next++;
+        try {
+          built[c] = await this.ctx.pool.build({
+            segmentId: ids[c],
+            mapping,
+            limits,
+            text,
+            codec,
+            docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
+          });
+        } catch (e) {
+          next = chunks; // the refresh fails as a whole: no more chunks
+          throw e;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(threads, chunks) }, lane));
     return built.map((b, c) => this.publishable(ids[c], b.sab, null));
   }
 

@@ -11,7 +11,7 @@
  */
 import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
-import { NO_FIELD, Section } from './format.js';
+import { NO_FIELD, Section, type SegmentFieldInfo } from './format.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import { AppendingSectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
@@ -88,11 +88,11 @@ export function writeMergedSegment(sources: readonly MergeSource[], codec: Index
   const w = new AppendingSectionWriter(expectedBytes * 1.125 + (1 << 20), 16 + 32 * plan.fieldNames.length, infoBytes);
   // Fields first: the biggest transient arrays (a text field's postings and positions) come
   // while the new segment is still small.
-  const fields = plan.fieldNames.map((name, ord) => {
-    const info = writeField(w, ord, mergeField(name, plan), plan.maxDoc);
+  const fields: SegmentFieldInfo[] = [];
+  for (let ord = 0; ord < plan.fieldNames.length; ord++) {
+    fields.push(writeMergedField(w, ord, plan));
     afterField();
-    return info;
-  });
+  }
   // Stored sources (the largest section) go straight into the segment as they are encoded.
   const blocks = w.open(Section.SourceBlocks, NO_FIELD);
   const stored = mergeStoredFields(plan, codec, blocks.write);
@@ -100,6 +100,16 @@ export function writeMergedSegment(sources: readonly MergeSource[], codec: Index
   writeStoredFields(w, stored, true);
   writeDocColumns(w, plan.maxDoc, mergeDocColumns(plan));
   return { sab: w.finish({ maxDoc: plan.maxDoc, fields }), maxDoc: plan.maxDoc };
+}
+
+/**
+ * One field merged and written. Its own frame: the merged arrays (a text field's docs and freqs,
+ * ~200 MB at 1M docs) must be unreachable when `afterField` collects, and a reference the caller's
+ * frame still held (an interpreter register keeps a call's argument) pinned the last field's arrays
+ * through the stored-fields phase, whose allocations only start scavenges (issue 22).
+ */
+function writeMergedField(w: AppendingSectionWriter, ord: number, plan: MergePlan): SegmentFieldInfo {
+  return writeField(w, ord, mergeField(plan.fieldNames[ord], plan), plan.maxDoc);
 }
 
 function mergeDocColumns(plan: MergePlan): DocColumns {

@@ -27,3 +27,29 @@ describe('workerExecArgv', () => {
     expect(out.gcType).toBe('function');
   });
 });
+
+/** heap_size_limit (MB) of the main thread and of a worker started after workerExecArgv(): it grows with the semi-space limit. */
+function heapLimitsUnder(flags: string[]): { main: number; worker: number } {
+  const script = `
+    const { Worker } = require('node:worker_threads');
+    const limit = () => require('node:v8').getHeapStatistics().heap_size_limit / 1048576;
+    import(${JSON.stringify(MODULE)}).then(({ workerExecArgv }) => {
+      const w = new Worker('require("node:worker_threads").parentPort.postMessage(require("node:v8").getHeapStatistics().heap_size_limit / 1048576)', { eval: true, execArgv: workerExecArgv() });
+      w.on('message', (worker) => { console.log(JSON.stringify({ main: limit(), worker })); w.terminate(); });
+    });`;
+  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }));
+}
+
+describe('worker young generation', () => {
+  it('workers get V8 default semi-space while the coordinator keeps --max-semi-space-size=32', () => {
+    const flagged = heapLimitsUnder(['--max-semi-space-size=32']);
+    const plain = heapLimitsUnder([]);
+    expect(flagged.main).toBeGreaterThan(plain.main);
+    expect(flagged.worker).toBe(plain.worker);
+  });
+
+  it('leaves a semi-space below the default alone', () => {
+    const small = heapLimitsUnder(['--max-semi-space-size=8']);
+    expect(small.worker).toBe(small.main);
+  });
+});

@@ -11,6 +11,7 @@
  * require(esm)), nothing is added.
  */
 import { setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 
 const NO_REQUIRE_ESM = '--no-experimental-require-module';
 
@@ -60,10 +61,33 @@ function limitWorkerSemiSpace(): void {
   if (configured > WORKER_SEMI_SPACE_MB) setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
 }
 
+/**
+ * `args` without the flags a Worker refuses. The list above covers the V8 options Node documents;
+ * any other V8 flag (`node --trace-gc …`, `--trace-opt`) would make every pool fail to start. A
+ * flag outside Node's NODE_OPTIONS list may be either kind (`--cpu-prof` is Node's, and workers
+ * need it for a profile per thread), so such a list is tried once on a Worker, which names exactly
+ * the flags it refuses (ERR_WORKER_INVALID_EXEC_ARGV), and those are dropped.
+ */
+function acceptedByWorkers(args: string[]): string[] {
+  if (args.every((arg) => !arg.startsWith('-') || process.allowedNodeEnvironmentFlags.has(arg))) return args;
+  try {
+    void new Worker('', { eval: true, execArgv: args }).terminate();
+    return args;
+  } catch (e) {
+    const message = (e as { code?: string; message?: string }).code === 'ERR_WORKER_INVALID_EXEC_ARGV' ? String((e as Error).message) : null;
+    if (message === null) return args;
+    const refused = new Set(message.slice(message.indexOf(':') + 1).split(',').map((flag) => flag.trim()));
+    return args.filter((arg) => !refused.has(arg));
+  }
+}
+
+let inheritedArgs: string[] | null = null;
+
 /** The execArgv for a new worker; also sets the workers' young generation (above) before the first one starts. */
 export function workerExecArgv(): string[] {
   limitWorkerSemiSpace();
-  const inherited = process.execArgv.filter((arg) => !isV8Option(arg));
+  inheritedArgs ??= acceptedByWorkers(process.execArgv.filter((arg) => !isV8Option(arg)));
+  const inherited = inheritedArgs;
   if (!process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM) || inherited.includes(NO_REQUIRE_ESM)) {
     return [...inherited];
   }

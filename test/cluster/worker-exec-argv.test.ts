@@ -16,7 +16,9 @@ function workerArgvUnder(flags: string[]): { execArgv: string[]; gcType: string 
       const w = new Worker('require("node:worker_threads").parentPort.postMessage(typeof gc)', { eval: true, execArgv });
       w.on('message', (gcType) => { console.log(JSON.stringify({ execArgv, gcType })); w.terminate(); });
     });`;
-  return JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }));
+  // The line the script prints (a tracing flag under test may print lines of its own).
+  const lines = execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).split('\n');
+  return JSON.parse(lines.find((line) => line.startsWith('{"execArgv"'))!);
 }
 
 describe('workerExecArgv', () => {
@@ -25,6 +27,12 @@ describe('workerExecArgv', () => {
     expect(out.execArgv).toContain('--enable-source-maps');
     expect(out.execArgv.some((a) => /expose|old-space|stack_trace/.test(a))).toBe(false);
     expect(out.gcType).toBe('function');
+  });
+
+  it('drops V8 flags outside the documented list (node --trace-gc …) and keeps Node\'s own', () => {
+    const out = workerArgvUnder(['--trace-gc', '--trace-opt', '--enable-source-maps', '--conditions', 'development']);
+    expect(out.execArgv).toEqual(expect.arrayContaining(['--enable-source-maps', '--conditions', 'development']));
+    expect(out.execArgv.some((a) => a.startsWith('--trace'))).toBe(false);
   });
 });
 

@@ -90,3 +90,23 @@ describe('SegmentBuilder over feature text', () => {
     expect(errorOf('{"ml":{"tokens":{"a":1,"a":2}}}')).toBeNull(); // JSON.parse keeps the last, as before
   });
 });
+
+describe('scanFeatureText against crafted names', () => {
+  /** FNV-1a over UTF-16 units, as the scanner hashes names. */
+  const fnv = (s: string): number => {
+    let h = 0x811c9dc5 | 0;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h;
+  };
+
+  it('hands an object whose names share their hash slot to the parsed path instead of probing one long cluster', () => {
+    // 300 distinct names whose hashes agree in their low 11 bits: at most two slots of the table.
+    const names: string[] = [];
+    for (let n = 0; names.length < 300; n++) if ((fnv(`t${n}`) & 0x7ff) === 0) names.push(`t${n}`);
+    const crafted = `{${names.map((name) => `"${name}":1`).join(',')}}`;
+    expect(scanFeatureText(crafted, 0)).toBe(-1);
+    const plain = `{${names.map((_, i) => `"f${i}":1`).join(',')}}`;
+    expect(scanFeatureText(plain, 0)).toBe(plain.length);
+    expect(scannedFeatures().count).toBe(300);
+  });
+});

@@ -108,17 +108,25 @@ function repeated(text: string, k: number, hash: number): boolean {
     slotStamp = new Int32Array(size);
     slotHash = new Int32Array(size);
     stamp = 1;
-    for (let e = 0; e < k; e++) insert(text, e, hashChars(text, entries.nameStart[e], entries.nameEnd[e]));
+    for (let e = 0; e < k; e++) if (!insert(text, e, hashChars(text, entries.nameStart[e], entries.nameEnd[e]))) return true;
   }
   return !insert(text, k, hash);
 }
 
-/** Adds entry k to the slots; false when an entry with the same name is there. */
+/**
+ * Probes one insert may take. The hash is unseeded, so a client could send names crafted to share
+ * low bits and make every insert walk one long cluster (quadratic in the names); past this many
+ * probes the object is answered as "repeated", i.e. taken by the parsed path, which is always right.
+ */
+const MAX_PROBES = 64;
+
+/** Adds entry k to the slots; false when an entry with the same name is there (or the probes run out). */
 function insert(text: string, k: number, hash: number): boolean {
   const mask = slotEntry.length - 1;
   const start = entries.nameStart[k];
   const length = entries.nameEnd[k] - start;
-  for (let s = hash & mask; ; s = (s + 1) & mask) {
+  for (let s = hash & mask, probes = 0; ; s = (s + 1) & mask) {
+    if (++probes > MAX_PROBES) return false;
     if (slotStamp[s] !== stamp) {
       slotStamp[s] = stamp;
       slotEntry[s] = k;

@@ -38,7 +38,8 @@ describe('graceful shutdown', () => {
     expect(server.output()).toMatch(/SIGTERM received, shutting down/);
 
     server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1']);
-    expect(server.output()).toMatch(/recovered 1 index, 1 shard, 1 segment, 0 translog operations replayed/);
+    // One segment, or more when a scheduled refresh fell between the writes (a slow machine).
+    expect(server.output()).toMatch(/recovered 1 index, 1 shard, \d+ segments?, 0 translog operations replayed/);
     await send(`${server.url}/s/_refresh`, 'POST');
     expect((await send(`${server.url}/s/_count`, 'GET')).body.count).toBe(21);
   });

@@ -18,14 +18,14 @@ import { parseArgs } from 'node:util';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
-import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { bulkBodies, bulkLoad, parseEnvList, startThreadsearch, withEnv } from './lib/server-process.js';
 import { startProcess } from '../src/cli/server-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' }, env: { type: 'string' } } });
 if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
-const SELF_ENV: Record<string, string> = Object.fromEntries((values.env ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const SELF_ENV = parseEnvList(values.env);
 const DOCS = Number(values.docs ?? 100_000);
 const ROUNDS = Number(values.rounds ?? 3);
 const settings = values['refresh-interval'] !== undefined ? { refresh_interval: values['refresh-interval'] } : {};
@@ -50,15 +50,8 @@ function rssMb(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
 }
 
-async function start(tree: string, env: Record<string, string>) {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return await startTree(tree);
-  } finally {
-    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
+function start(tree: string, env: Record<string, string>) {
+  return withEnv(env, () => startTree(tree));
 }
 
 async function startTree(tree: string) {

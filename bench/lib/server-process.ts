@@ -4,6 +4,26 @@
  */
 export { startProcess, startThreadsearch, type ServerProcess } from '../../src/cli/server-process.js';
 
+/** `K=V,K=V` (a bench's `--env` option) as an object. */
+export function parseEnvList(list: string | undefined): Record<string, string> {
+  return Object.fromEntries((list ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+/**
+ * Runs `start` with `env` added to this process's environment, which a server started meanwhile
+ * inherits over the server defaults (SERVER_MALLOC_ENV), then restores the environment.
+ */
+export async function withEnv<T>(env: Record<string, string>, start: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return await start();
+  } finally {
+    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
 /** POSTs NDJSON bulk bodies with `concurrency` requests in flight; throws on any item error. */
 export async function bulkLoad(url: string, bodies: readonly string[], concurrency: number, headers: Record<string, string> = {}): Promise<void> {
   await bulkLoadEach(url, bodies.length, (i) => bodies[i], concurrency, headers);

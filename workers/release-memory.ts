@@ -7,13 +7,16 @@
  *
  * A merge collects at once: it is rare and its garbage is the size of everything it merged. A
  * refresh's build does not (issue 19): under a bulk load a build runs every second on every worker,
- * and a full GC after each one, with the freed pages faulted in again by the next build, cost ~11%
- * of bulk throughput. A build collects only when the segments built since the last collection pass
- * BUILD_BYTES_BEFORE_GC, or once the worker has had no build for IDLE_GC_MS — so a steady load
- * leaves the work to V8's own schedule and an idle worker still pins nothing.
- *
- * And when the coordinator says the node went idle after writes (`releaseIdleMemory`, see
- * cluster/idle-collector.ts), whatever is left is collected too.
+ * and a forced full GC between two builds throws away the thread's optimized code (V8 deoptimizes
+ * it for "weak objects": what it was specialised on died with the last build), so the next build
+ * runs interpreted and compiles it all again — 331 ms of CPU for a 5k-doc build against 126 ms
+ * without (bench/build-gc-churn.ts). A build collects only once the segments built since the last
+ * collection pass BUILD_BYTES_BEFORE_GC; otherwise its garbage waits for V8's own schedule, which
+ * collects while a build runs (its objects alive, so nothing is deoptimized), or for the
+ * coordinator's signal that the node's segment work has stopped (`releaseIdleMemory`, see
+ * cluster/idle-collector.ts: no build or merge in flight, none for 2 s). There was also a 1 s timer
+ * after a worker's last build; one shard's builds alternate between the workers, so under a steady
+ * load it fired between builds, and the coordinator's signal covers an idle worker anyway.
  *
  * `gc` is not exposed by default and worker execArgv refuses V8 flags; setting the flag at run
  * time and taking the function from a fresh context is V8's documented way to get it.
@@ -29,11 +32,8 @@ const gc = runInNewContext('gc') as (() => void) | undefined;
 const MIN_BYTES = 1 << 20;
 /** Segment bytes built since the last collection that make a build collect at once. */
 const BUILD_BYTES_BEFORE_GC = 64 << 20;
-/** How long a worker must go without a build before it collects the builds' garbage. */
-const IDLE_GC_MS = 1000;
 
 let builtBytes = 0;
-let idleTimer: NodeJS.Timeout | null = null;
 
 /**
  * This thread's builds' and merges' transient arrays (index/segment/scratch-pool.ts): kept from
@@ -48,8 +48,6 @@ export const buildScratch = new ScratchPool();
 function collect(idle = false): void {
   if (idle) buildScratch.clear();
   builtBytes = 0;
-  if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = null;
   gc!();
 }
 
@@ -63,15 +61,11 @@ export function releaseTaskMemory(producedBytes: number): void {
   if (producedBytes >= MIN_BYTES && typeof gc === 'function') collect();
 }
 
-/** After a refresh's build: collected once enough has been built, or when builds stop (see the header). */
+/** After a refresh's build: collected once enough has been built; else left to V8 and the coordinator's idle signal (see the header). */
 export function releaseBuildMemory(producedBytes: number): void {
   if (typeof gc !== 'function') return;
   builtBytes += producedBytes;
-  if (builtBytes >= BUILD_BYTES_BEFORE_GC) return collect();
-  if (builtBytes < MIN_BYTES) return;
-  if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => collect(), IDLE_GC_MS);
-  idleTimer.unref();
+  if (builtBytes >= BUILD_BYTES_BEFORE_GC) collect();
 }
 
 /** The coordinator's idle signal: collect now, unless nothing ran since the last collection. */

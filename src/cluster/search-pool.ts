@@ -55,7 +55,7 @@ export interface SearchPoolOptions {
 export class SearchPool {
   private readonly pool: Piscina;
   private readonly channel = new BroadcastChannel(SEGMENT_CHANNEL);
-  /** Full GCs in every thread once builds and merges stop (idle-collector.ts). */
+  /** Full GCs in every thread once builds and merges stop: none in flight, none ended for 2 s (idle-collector.ts). */
   private readonly idleCollector = new IdleCollector(() => this.channel.postMessage({ op: 'gc' }));
   private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
   /** The last heap figures each worker thread reported (`_nodes/stats`). */
@@ -454,12 +454,13 @@ export class SearchPool {
   }
 
   async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
+    this.idleCollector.begin();
     try {
       const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile);
       if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
       return replyValue(reply);
     } finally {
-      this.idleCollector.touch();
+      this.idleCollector.end();
     }
   }
 
@@ -470,11 +471,12 @@ export class SearchPool {
 
   async merge(task: MergeSegmentsTask): Promise<SegmentBuilt> {
     const done = this.retain(task.sources);
+    this.idleCollector.begin();
     try {
       return await this.runMerge(task);
     } finally {
       done();
-      this.idleCollector.touch();
+      this.idleCollector.end();
     }
   }
 

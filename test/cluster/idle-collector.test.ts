@@ -1,0 +1,79 @@
+/**
+ * The coordinator's idle collection (cluster/idle-collector.ts): full GCs in every thread only once
+ * segment work has stopped — a build or merge in flight holds it off however long it runs, since a
+ * forced GC mid-load deoptimizes the threads' hot code (issue 19).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IdleCollector } from '../../src/cluster/idle-collector.js';
+
+const IDLE = 100;
+
+describe('IdleCollector', () => {
+  let asked = 0;
+  let collected = 0;
+  let collector: IdleCollector;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    asked = 0;
+    collected = 0;
+    collector = new IdleCollector(() => asked++, IDLE, () => collected++);
+  });
+  afterEach(() => {
+    collector.close();
+    vi.useRealTimers();
+  });
+
+  it('collects in every thread once no segment work has ended for the idle time', () => {
+    collector.begin();
+    collector.end();
+    vi.advanceTimersByTime(IDLE - 1);
+    expect(collected).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect([asked, collected]).toEqual([1, 1]);
+    vi.advanceTimersByTime(IDLE * 5);
+    expect(collected).toBe(1);
+  });
+
+  it('waits for a build or merge in flight however long it runs (a long merge is not idleness)', () => {
+    collector.begin(); // a merge
+    collector.begin(); // a build
+    collector.end(); // the build ends
+    vi.advanceTimersByTime(IDLE * 10);
+    expect(collected).toBe(0);
+    collector.end(); // the merge ends
+    vi.advanceTimersByTime(IDLE);
+    expect(collected).toBe(1);
+  });
+
+  it('a build starting while the timer runs holds the collection off until it ends', () => {
+    collector.begin();
+    collector.end();
+    vi.advanceTimersByTime(IDLE / 2);
+    collector.begin();
+    vi.advanceTimersByTime(IDLE * 3);
+    expect(collected).toBe(0);
+    collector.end();
+    vi.advanceTimersByTime(IDLE - 1);
+    expect(collected).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(collected).toBe(1);
+  });
+
+  it('collectNow collects at once, once per idle time across the shards of one force-merge', () => {
+    collector.collectNow();
+    collector.collectNow();
+    expect([asked, collected]).toEqual([1, 1]);
+    vi.advanceTimersByTime(IDLE);
+    collector.collectNow();
+    expect(collected).toBe(2);
+  });
+
+  it('close cancels a pending collection', () => {
+    collector.begin();
+    collector.end();
+    collector.close();
+    vi.advanceTimersByTime(IDLE * 2);
+    expect(collected).toBe(0);
+  });
+});

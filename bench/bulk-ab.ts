@@ -19,7 +19,7 @@ import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, parseEnvList, startThreadsearch, withEnv } from './lib/server-process.js';
-import { startProcess } from '../src/cli/server-process.js';
+import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -57,7 +57,8 @@ function start(tree: string, env: Record<string, string>) {
 async function startTree(tree: string) {
   if (tree === findRepoRoot()) return startThreadsearch();
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
-  return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
+  // The node flags this tree's server starts with (startThreadsearch), so only the trees differ.
+  return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }), SERVER_NODE_ARGS);
 }
 
 interface Run {

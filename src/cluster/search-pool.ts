@@ -191,6 +191,7 @@ export class SearchPool {
 
   private release(id: string): void {
     this.dropWhenUnused.delete(id);
+    this.idleCollector.dropped(this.buffers.get(id)?.byteLength ?? 0);
     this.buffers.delete(id);
     this.channel.postMessage({ op: 'drop', id });
   }

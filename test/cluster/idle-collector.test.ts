@@ -4,7 +4,7 @@
  * forced GC mid-load deoptimizes the threads' hot code (issue 19).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IdleCollector } from '../../src/cluster/idle-collector.js';
+import { DROPPED_BYTES_BEFORE_GC, IdleCollector } from '../../src/cluster/idle-collector.js';
 
 const IDLE = 100;
 
@@ -67,6 +67,19 @@ describe('IdleCollector', () => {
     vi.advanceTimersByTime(IDLE);
     collector.collectNow();
     expect(collected).toBe(2);
+  });
+
+  it('dropped segments make this thread (not the workers, which collect on drops) collect once enough bytes went', () => {
+    collector.dropped(DROPPED_BYTES_BEFORE_GC / 2);
+    vi.advanceTimersByTime(IDLE);
+    expect(collected).toBe(0);
+    collector.dropped(DROPPED_BYTES_BEFORE_GC / 2); // the second drop of one publish
+    collector.dropped(1);
+    vi.advanceTimersByTime(10);
+    expect([asked, collected]).toEqual([0, 1]);
+    collector.dropped(DROPPED_BYTES_BEFORE_GC - 1);
+    vi.advanceTimersByTime(IDLE);
+    expect(collected).toBe(1);
   });
 
   it('close cancels a pending collection', () => {

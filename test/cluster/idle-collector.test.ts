@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DROPPED_BYTES_BEFORE_GC, IdleCollector } from '../../src/cluster/idle-collector.js';
 
 const IDLE = 100;
+const SHRINK = 300;
 
 describe('IdleCollector', () => {
   let asked = 0;
@@ -17,7 +18,7 @@ describe('IdleCollector', () => {
     vi.useFakeTimers();
     asked = 0;
     collected = 0;
-    collector = new IdleCollector(() => asked++, IDLE, () => collected++);
+    collector = new IdleCollector(() => asked++, IDLE, () => collected++, SHRINK);
   });
   afterEach(() => {
     collector.close();
@@ -31,8 +32,30 @@ describe('IdleCollector', () => {
     expect(collected).toBe(0);
     vi.advanceTimersByTime(1);
     expect([asked, collected]).toEqual([1, 1]);
-    vi.advanceTimersByTime(IDLE * 5);
+    vi.advanceTimersByTime(SHRINK - 1);
     expect(collected).toBe(1);
+  });
+
+  it('collects once more a while after the idle collection (V8 shrinks young generations only then), and no more', () => {
+    collector.begin();
+    collector.end();
+    vi.advanceTimersByTime(IDLE + SHRINK);
+    expect([asked, collected]).toEqual([2, 2]);
+    vi.advanceTimersByTime(SHRINK * 10);
+    expect([asked, collected]).toEqual([2, 2]);
+  });
+
+  it('segment work resuming after the idle collection cancels the second one', () => {
+    collector.begin();
+    collector.end();
+    vi.advanceTimersByTime(IDLE);
+    expect(collected).toBe(1);
+    collector.begin();
+    vi.advanceTimersByTime(SHRINK * 2);
+    expect(collected).toBe(1);
+    collector.end();
+    vi.advanceTimersByTime(IDLE + SHRINK);
+    expect(collected).toBe(3);
   });
 
   it('waits for a build or merge in flight however long it runs (a long merge is not idleness)', () => {

@@ -20,7 +20,8 @@ function build(from: number, count: number, id: string, longDoc: boolean): Segme
   const builder = new SegmentBuilder(MAPPING, LIMITS);
   for (let k = from; k < from + count; k++) {
     // One document of 300 words puts that segment's positions in 16 bits.
-    const title = longDoc && k === from + 2 ? Array.from({ length: 300 }, (_, i) => `w${i % 50}`).join(' ') : `quick fox ${k} ${k % 3 ? 'jumps' : 'sleeps'}`;
+    // Repeated words (k % 7 of them) give freqs above 1 in some postings.
+    const title = longDoc && k === from + 2 ? Array.from({ length: 300 }, (_, i) => `w${i % 50}`).join(' ') : `quick fox ${k} ${k % 3 ? 'jumps' : 'sleeps'}${' again'.repeat(k % 7)}`;
     const source = JSON.stringify({ title, tag: `t${k % 5}`, n: k * 7, s: `song ${k % 4} of ${k}` });
     builder.add({ id: `doc-${k}`, source, seqNo: k, version: 1, indexOrder: k });
   }
@@ -42,11 +43,15 @@ describe('writeMergedSegment', () => {
     ['the long document deleted: positions narrow again', true, [2], 'default'],
     ['best_compression stored fields', true, [1], 'best_compression'],
   ];
+  // Terms of several blocks (streamed block by block: skip entries, sparse freqs, gaps of each width).
+  const manyDeleted = Array.from({ length: 400 }, (_, i) => (i * i * 7) % 900).filter((d, i, all) => d !== 2 && all.indexOf(d) === i);
+  cases.push(['terms of several blocks, deletes in them', false, manyDeleted, 'default']);
   for (const [name, longDoc, deleted, codec] of cases) {
     it(`gives the sections writeSegment(mergeSegments(…)) gives: ${name}`, () => {
-      const a = build(0, 12, 'a', longDoc);
-      const b = build(12, 9, 'b', false);
-      const c = build(21, 5, 'c', false);
+      const big = deleted.length > 20;
+      const a = build(0, big ? 900 : 12, 'a', longDoc);
+      const b = build(a.maxDoc, 9, 'b', false);
+      const c = build(a.maxDoc + 9, big ? 600 : 5, 'c', false);
       const sources = [
         { segment: a, liveDocs: deleted.length ? withDeletes(null, a.maxDoc, deleted) : null },
         { segment: b, liveDocs: withDeletes(null, b.maxDoc, [0]) },
@@ -54,7 +59,7 @@ describe('writeMergedSegment', () => {
       ];
       const streamed = writeMergedSegment(sources, codec);
       const materialised = writeSegment(mergeSegments(sources, codec));
-      expect(streamed.maxDoc).toBe(26 - deleted.length - 1);
+      expect(streamed.maxDoc).toBe(a.maxDoc + b.maxDoc + c.maxDoc - deleted.length - 1);
       const s = sections(streamed.sab);
       const m = sections(materialised);
       expect(s.info).toEqual(m.info);

@@ -65,61 +65,110 @@ export function encodePostings(postingsStart: Uint32Array, termCount: number, bl
   for (let t = 0; t < termCount; t++) {
     const end = postingsStart[t + 1];
     for (let b = blockStart[t], p = postingsStart[t]; p < end; b++, p += BLOCK_SIZE) {
-      const last = Math.min(p + BLOCK_SIZE, end);
-      let maxGap = 0;
-      let maxFreq = 0;
-      let above1 = 0;
-      for (let i = p + 1; i < last; i++) {
-        const gap = docs[i] - docs[i - 1] - 1;
-        if (gap > maxGap) maxGap = gap;
-      }
-      if (freqs !== null) {
-        for (let i = p; i < last; i++) {
-          if (freqs[i] - 1 > maxFreq) maxFreq = freqs[i] - 1;
-          if (freqs[i] > 1) above1++;
-        }
-      }
-      const n = last - p;
-      const gapCode = codeFor(maxGap);
-      const freqCode = codeFor(maxFreq);
-      const sparse = maxFreq > 0 && maxFreq <= 256 && ((n + 7) >>> 3) + above1 < n * BYTES[freqCode];
-      const skips = gapCode === 0 ? 0 : skipCount(n);
-      // The first entry is the largest distance.
-      const wide = skips > 0 && docs[last - 1] - docs[p + SUB_BLOCK - 1] >= 0x10000;
-      widths[b] = gapCode | (freqCode << 2) | (sparse ? SPARSE_FREQS : 0) | (skips > 0 ? SKIPS : 0) | (wide ? WIDE_SKIPS : 0);
+      const layout = layoutBlock(docs, freqs, p, Math.min(p + BLOCK_SIZE, end));
+      widths[b] = layout & 0xff;
       blockOffsets[b] = bytes;
-      bytes += 1 + skips * (wide ? 4 : 2) + (n - 1) * BYTES[gapCode] + (sparse ? ((n + 7) >>> 3) + above1 : n * BYTES[freqCode]);
+      bytes += layout >>> 8;
     }
   }
   blockOffsets[blocks] = bytes;
   const out = new Uint8Array(bytes);
   for (let t = 0; t < termCount; t++) {
     const end = postingsStart[t + 1];
-    for (let b = blockStart[t], p = postingsStart[t]; p < end; b++, p += BLOCK_SIZE) {
-      const last = Math.min(p + BLOCK_SIZE, end);
-      const w = widths[b];
-      const gapWidth = BYTES[w & 3];
-      const freqWidth = BYTES[(w >>> 2) & 3];
-      let o = blockOffsets[b];
-      out[o++] = w;
-      if ((w & SKIPS) !== 0) {
-        const skipWidth = (w & WIDE_SKIPS) !== 0 ? 4 : 2;
-        for (let j = 0, skips = skipCount(last - p); j < skips; j++, o += skipWidth) put(out, o, skipWidth, docs[last - 1] - docs[p + (j << SUB_SHIFT) + SUB_BLOCK - 1]);
-      }
-      if (gapWidth > 0) for (let i = p + 1; i < last; i++, o += gapWidth) put(out, o, gapWidth, docs[i] - docs[i - 1] - 1);
-      if ((w & SPARSE_FREQS) !== 0) {
-        let v = o + ((last - p + 7) >>> 3);
-        for (let i = p; i < last; i++) {
-          if (freqs![i] === 1) continue;
-          out[o + ((i - p) >>> 3)] |= 1 << ((i - p) & 7);
-          out[v++] = freqs![i] - 2;
-        }
-      } else if (freqWidth > 0) {
-        for (let i = p; i < last; i++, o += freqWidth) put(out, o, freqWidth, freqs![i] - 1);
-      }
-    }
+    for (let b = blockStart[t], p = postingsStart[t]; p < end; b++, p += BLOCK_SIZE) writeBlock(out, blockOffsets[b], widths[b], docs, freqs, p, Math.min(p + BLOCK_SIZE, end));
   }
   return { blockOffsets, bytes: out };
+}
+
+/**
+ * Encodes postings term by term into a section written as its bytes come (a merge streams a field's
+ * postings this way instead of holding the whole field's docs and freqs as u32 arrays, issue 22).
+ * The bytes and offsets are the ones encodePostings gives; blocks are gathered into chunks of
+ * CHUNK_BYTES before they are handed to `out`.
+ */
+export class PackedPostingsAppender {
+  /** Bytes of the section so far (the next block's offset). */
+  bytes = 0;
+  private chunk = new Uint8Array(CHUNK_BYTES);
+  private used = 0;
+
+  constructor(private readonly out: (bytes: Uint8Array) => void) {}
+
+  /** Postings docs/freqs[start, end) of one term as blocks firstBlock …, their offsets into `blockOffsets`. */
+  addTerm(blockOffsets: Uint32Array, firstBlock: number, docs: Uint32Array, freqs: Uint32Array | null, start: number, end: number): void {
+    for (let b = firstBlock, p = start; p < end; b++, p += BLOCK_SIZE) {
+      const last = Math.min(p + BLOCK_SIZE, end);
+      const layout = layoutBlock(docs, freqs, p, last);
+      const size = layout >>> 8;
+      if (this.used + size > this.chunk.length) {
+        this.flush();
+        if (size > this.chunk.length) this.chunk = new Uint8Array(size);
+      }
+      // writeBlock ORs the sparse-freq bitmap into place.
+      this.chunk.fill(0, this.used, this.used + size);
+      writeBlock(this.chunk, this.used, layout & 0xff, docs, freqs, p, last);
+      blockOffsets[b] = this.bytes;
+      this.bytes += size;
+      this.used += size;
+    }
+  }
+
+  /** Hands the last chunk to `out`. */
+  flush(): void {
+    if (this.used > 0) this.out(this.chunk.subarray(0, this.used));
+    this.used = 0;
+  }
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/** A block's widths byte (bits 0–7) and its encoded size in bytes (above them). */
+function layoutBlock(docs: Uint32Array, freqs: Uint32Array | null, p: number, last: number): number {
+  let maxGap = 0;
+  let maxFreq = 0;
+  let above1 = 0;
+  for (let i = p + 1; i < last; i++) {
+    const gap = docs[i] - docs[i - 1] - 1;
+    if (gap > maxGap) maxGap = gap;
+  }
+  if (freqs !== null) {
+    for (let i = p; i < last; i++) {
+      if (freqs[i] - 1 > maxFreq) maxFreq = freqs[i] - 1;
+      if (freqs[i] > 1) above1++;
+    }
+  }
+  const n = last - p;
+  const gapCode = codeFor(maxGap);
+  const freqCode = codeFor(maxFreq);
+  const sparse = maxFreq > 0 && maxFreq <= 256 && ((n + 7) >>> 3) + above1 < n * BYTES[freqCode];
+  const skips = gapCode === 0 ? 0 : skipCount(n);
+  // The first entry is the largest distance.
+  const wide = skips > 0 && docs[last - 1] - docs[p + SUB_BLOCK - 1] >= 0x10000;
+  const widths = gapCode | (freqCode << 2) | (sparse ? SPARSE_FREQS : 0) | (skips > 0 ? SKIPS : 0) | (wide ? WIDE_SKIPS : 0);
+  const size = 1 + skips * (wide ? 4 : 2) + (n - 1) * BYTES[gapCode] + (sparse ? ((n + 7) >>> 3) + above1 : n * BYTES[freqCode]);
+  return size * 256 + widths;
+}
+
+/** Writes the block of postings [p, last) with widths byte `w` at out[o …] (zeroed: sparse freqs OR bits in). */
+function writeBlock(out: Uint8Array, o: number, w: number, docs: Uint32Array, freqs: Uint32Array | null, p: number, last: number): void {
+  const gapWidth = BYTES[w & 3];
+  const freqWidth = BYTES[(w >>> 2) & 3];
+  out[o++] = w;
+  if ((w & SKIPS) !== 0) {
+    const skipWidth = (w & WIDE_SKIPS) !== 0 ? 4 : 2;
+    for (let j = 0, skips = skipCount(last - p); j < skips; j++, o += skipWidth) put(out, o, skipWidth, docs[last - 1] - docs[p + (j << SUB_SHIFT) + SUB_BLOCK - 1]);
+  }
+  if (gapWidth > 0) for (let i = p + 1; i < last; i++, o += gapWidth) put(out, o, gapWidth, docs[i] - docs[i - 1] - 1);
+  if ((w & SPARSE_FREQS) !== 0) {
+    let v = o + ((last - p + 7) >>> 3);
+    for (let i = p; i < last; i++) {
+      if (freqs![i] === 1) continue;
+      out[o + ((i - p) >>> 3)] |= 1 << ((i - p) & 7);
+      out[v++] = freqs![i] - 2;
+    }
+  } else if (freqWidth > 0) {
+    for (let i = p; i < last; i++, o += freqWidth) put(out, o, freqWidth, freqs![i] - 1);
+  }
 }
 
 function put(out: Uint8Array, o: number, width: number, v: number): void {

@@ -7,16 +7,18 @@
  * `writeMergedSegment` writes each merged field into the new segment's buffer before merging the
  * next (AppendingSectionWriter), so a merge holds its sources, the segment written so far and one
  * field's arrays — not every merged array plus a final copy (issue 22: at 1M docs the force-merge
- * took RSS from ~1 GB to 2.3 GB). `mergeSegments` gives the same content as a SegmentInput.
+ * took RSS from ~1 GB to 2.3 GB); its postings are streamed per term, never held as whole arrays.
+ * `mergeSegments` gives the same content as a SegmentInput.
  */
 import { compareCodePoints, encodeStrings, type StringTable } from './bytes.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
-import { NO_FIELD, Section, type SegmentFieldInfo } from './format.js';
+import { BLOCK_SIZE, NO_FIELD, Section, type SegmentFieldInfo } from './format.js';
 import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.js';
 import { AppendingSectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, readSourceBytes, type Segment, type SegmentField } from './segment-reader.js';
-import { writeDocColumns, writeField, writeStoredFields, type DocColumns } from './segment-writer.js';
+import { addFieldTail, addPostingsSections, addTermSections, fieldInfo, writeDocColumns, writeField, writeStoredFields, type DocColumns } from './segment-writer.js';
+import { StreamedPostings, WholeFieldPostings, type TermPostingsSink } from './merged-postings.js';
 import type { IndexCodec } from './source-codec.js';
 import { encodeStoredFields, type BlockWriteThrough, type StoredFieldsSections } from './stored-fields.js';
 import { mergeCompletionEntries } from './completion-merge.js';
@@ -103,13 +105,30 @@ export function writeMergedSegment(sources: readonly MergeSource[], codec: Index
 }
 
 /**
- * One field merged and written. Its own frame: the merged arrays (a text field's docs and freqs,
- * ~200 MB at 1M docs) must be unreachable when `afterField` collects, and a reference the caller's
- * frame still held (an interpreter register keeps a call's argument) pinned the last field's arrays
- * through the stored-fields phase, whose allocations only start scavenges (issue 22).
+ * One field merged and written. An indexed field's postings are encoded term by term straight into
+ * its PostingPacked section (merged-postings.ts): no whole-field docs and freqs (at 1M short docs
+ * the text field's were two u32 arrays of ~100 MB each, at the force-merge's peak). Its own frame:
+ * what it merged (positions, norms, doc values) must be unreachable when `afterField` collects, and
+ * a reference the caller's frame still held (an interpreter register keeps a call's argument) pinned
+ * the last field's arrays through the stored-fields phase, whose allocations only start scavenges.
  */
 function writeMergedField(w: AppendingSectionWriter, ord: number, plan: MergePlan): SegmentFieldInfo {
-  return writeField(w, ord, mergeField(plan.fieldNames[ord], plan), plan.maxDoc);
+  const name = plan.fieldNames[ord];
+  const first = plan.sources.map(({ segment }) => segment.fields.get(name)).find((f) => f !== undefined)!.info;
+  // Indexed terms' postings are streamed into the segment (feature postings keep their own encoder).
+  if (first.structure === 'numeric' || first.structure === 'features' || !first.indexed) return writeField(w, ord, mergeField(name, plan), plan.maxDoc);
+  const packed = w.open(Section.PostingPacked, ord);
+  const f = mergeField(name, plan, (terms, blocksBound, norms) => new StreamedPostings(packed.write, terms, blocksBound, norms, first.hasPositions, first.hasFreqs, plan.maxDoc));
+  const postings = f.sink!;
+  const { sections, blockOffsets } = postings.finish(f.postingsStart!, f.termCount, f.kept, f.positions);
+  packed.close();
+  addTermSections(w, ord, f.terms!, f.termCount);
+  addPostingsSections(w, ord, sections, blockOffsets, null);
+  addFieldTail(w, ord, f);
+  return fieldInfo(f, {
+    indexed: true, hasFreqs: first.hasFreqs, hasPositions: f.positions !== null, termCount: f.termCount,
+    docCount: postings.docCount, sumTotalTermFreq: postings.sumTotalTermFreq, sumDocFreq: postings.postings,
+  });
 }
 
 function mergeDocColumns(plan: MergePlan): DocColumns {
@@ -145,7 +164,21 @@ function positionsArray(parts: ReadonlyArray<{ f: SegmentField }>, length: numbe
   return bytes === 1 ? new Uint8Array(length) : bytes === 2 ? new Uint16Array(length) : new Uint32Array(length);
 }
 
-function mergeField(name: string, plan: MergePlan): FieldInput {
+/**
+ * A merged field with the sink its postings went to; `kept`: the union's terms that kept postings,
+ * when some lost all theirs to deletes.
+ */
+type MergedField<S> = FieldInput & { readonly sink: S | null; readonly kept: readonly number[] | null };
+
+type SinkFactory<S extends TermPostingsSink> = (terms: number, blocksBound: number, norms: Uint8Array | null) => S;
+
+const wholeField = (hasFreqs: boolean, bound: number) => new WholeFieldPostings(bound, hasFreqs);
+
+/**
+ * Merges one field. Its postings go to the sink `sinkFor` makes (once the union's term count, a
+ * bound on the blocks and the merged norms are known); without one, into whole arrays (`docs`, `freqs`).
+ */
+function mergeField<S extends TermPostingsSink = WholeFieldPostings>(name: string, plan: MergePlan, sinkFor?: SinkFactory<S>): MergedField<S> {
   const { sources, docMaps, maxDoc } = plan;
   const parts: Array<{ s: number; f: SegmentField }> = [];
   sources.forEach(({ segment }, s) => {
@@ -182,7 +215,7 @@ function mergeField(name: string, plan: MergePlan): FieldInput {
     return {
       name, type: first.type, structure: 'numeric', indexed: first.indexed, terms: null, termCount: 0, postingsStart: null,
       docs: null, freqs: null, positions: null, norms: null, docsWithField, docValueOffsets: offsets,
-      docValueNumbers: numbers.toArray(), docValueOrds: null,
+      docValueNumbers: numbers.toArray(), docValueOrds: null, sink: null, kept: null,
     };
   }
 
@@ -192,24 +225,28 @@ function mergeField(name: string, plan: MergePlan): FieldInput {
   })));
   const { termCount: unionCount, ordMaps, entryStart, entryPart, entryOldOrd } = union;
 
-  // Postings: for each new term, each segment's postings in segment order (doc ids stay ascending).
-  // The sources' counts bound the merged ones, so the arrays are allocated once at that size
-  // (views of their used part are returned: no growth, no final copy).
+  // Postings: for each new term, each segment's postings in segment order (doc ids stay ascending),
+  // gathered in one term's arrays and handed to the sink. The sources' counts bound the merged ones.
   const postingsStart = new Uint32Array(unionCount + 1);
   let postingsBound = 0;
   let positionsBound = 0;
+  let blocksBound = 0;
   for (const { f } of parts) {
-    postingsBound += f.docs ? f.docs.length : f.postingsStart ? f.postingsStart[f.info.termCount] : 0;
+    const count = f.docs ? f.docs.length : f.postingsStart ? f.postingsStart[f.info.termCount] : 0;
+    postingsBound += count;
+    blocksBound += f.blockStart ? f.blockStart[f.info.termCount] : count;
     positionsBound += f.positions ? f.positions.length : 0;
   }
-  const docs = new Uint32Array(postingsBound);
-  const freqs = first.hasFreqs ? new Uint32Array(postingsBound) : null;
   const positions = first.hasPositions ? positionsArray(parts, positionsBound) : null;
+  const sink: TermPostingsSink = sinkFor ? sinkFor(unionCount, blocksBound, norms) : wholeField(first.hasFreqs, postingsBound);
+  let termDocs: Uint32Array = new Uint32Array(BLOCK_SIZE);
+  let termFreqs: Uint32Array | null = first.hasFreqs ? new Uint32Array(BLOCK_SIZE) : null;
   let n = 0;
   let np = 0;
   let emptied = false;
   for (let t = 0; t < unionCount; t++) {
     postingsStart[t] = n;
+    let c = 0;
     for (let e = entryStart[t]; e < entryStart[t + 1]; e++) {
       const oldOrd = entryOldOrd[e];
       const { s, f } = parts[entryPart[e]];
@@ -219,20 +256,26 @@ function mergeField(name: string, plan: MergePlan): FieldInput {
       // Positions of this term's postings start after all earlier postings' positions.
       let pos = oldPositions && f.blockPosStart && f.blockStart ? f.blockPosStart[f.blockStart[oldOrd]] : 0;
       forEachTermBlock(f, oldOrd, (blockDocs, count, blockFreqs) => {
+        if (c + count > termDocs.length) {
+          termDocs = grown(termDocs, c + count);
+          if (termFreqs) termFreqs = grown(termFreqs, c + count);
+        }
         for (let i = 0; i < count; i++) {
           const freq = blockFreqs ? blockFreqs[i] : 1;
           const nd = map[blockDocs[i]];
           if (nd >= 0) {
-            docs[n] = nd;
-            if (freqs) freqs[n] = freq;
-            n++;
+            termDocs[c] = nd;
+            if (termFreqs) termFreqs[c] = freq;
+            c++;
             if (positions && oldPositions) for (let k = 0; k < freq; k++) positions[np++] = oldPositions[pos + k];
           }
           pos += freq;
         }
       });
     }
-    if (n === postingsStart[t]) emptied = true;
+    if (c === 0) emptied = true;
+    else sink.term(t, termDocs, termFreqs, c);
+    n += c;
   }
   postingsStart[unionCount] = n;
 
@@ -277,9 +320,18 @@ function mergeField(name: string, plan: MergePlan): FieldInput {
   if (!first.hasNorms) norms = null;
   return {
     name, type: first.type, structure: first.structure, indexed: first.indexed, terms, termCount,
-    postingsStart: finalStart, docs: docs.subarray(0, n), freqs: freqs ? freqs.subarray(0, n) : null,
+    postingsStart: finalStart, docs: sink instanceof WholeFieldPostings ? sink.docs.subarray(0, n) : null,
+    freqs: sink instanceof WholeFieldPostings && sink.freqs ? sink.freqs.subarray(0, n) : null,
     positions: positions ? positions.subarray(0, np) : null, norms, docsWithField, docValueOffsets,
     docValueNumbers: null, docValueOrds,
     completion: first.structure === 'completion' ? mergeCompletionEntries(parts.map(({ s, f }) => ({ segment: sources[s].segment, field: f, docMap: docMaps[s] })), union, kept) : undefined,
+    sink: sinkFor ? (sink as S) : null, kept,
   };
+}
+
+/** `a` moved into an array of at least `length` (doubling). */
+function grown(a: Uint32Array, length: number): Uint32Array {
+  const next = new Uint32Array(Math.max(length, a.length * 2));
+  next.set(a);
+  return next;
 }

@@ -43,18 +43,109 @@ function docsWithTerms(docs: Uint32Array, maxDoc: number): number {
   return n;
 }
 
+/** Per-block metadata of a field's postings (what scorers skip by) and per-term total freqs. */
+export interface BlockMetadata {
+  readonly blockMaxFreq: Uint32Array;
+  readonly blockMinNorm: Uint8Array;
+  readonly impactFreqs: Uint32Array | null;
+  readonly impactNorms: Uint8Array | null;
+  readonly blockLastDoc: Uint32Array;
+  readonly blockPosStart: Uint32Array | null;
+  /** Feature freqs are encoded weights, not counts: no total term frequencies (their sums would not fit a u32 either). */
+  readonly ttf: Uint32Array | null;
+}
+
+/** Metadata arrays for `blocks` blocks (at least: a merge sizes them by a bound) and `terms` terms. */
+export function newBlockMetadata(blocks: number, terms: number, norms: boolean, positions: boolean, ttf: boolean): BlockMetadata {
+  return {
+    blockMaxFreq: scratchUint32(blocks),
+    blockMinNorm: scratchUint8(blocks),
+    impactFreqs: norms ? scratchUint32(blocks * IMPACTS_PER_BLOCK) : null,
+    impactNorms: norms ? scratchUint8(blocks * IMPACTS_PER_BLOCK) : null,
+    blockLastDoc: scratchUint32(blocks),
+    blockPosStart: positions ? scratchUint32(blocks) : null,
+    ttf: ttf ? scratchUint32(terms) : null,
+  };
+}
+
+/**
+ * Fills the metadata of term `t`, whose postings are docs/freqs[start, end) in blocks firstBlock …;
+ * `pos` is the position index of its first posting. Returns the position index after the term.
+ */
+export function termBlockMetadata(
+  m: BlockMetadata, t: number, firstBlock: number, docs: Uint32Array, freqs: Uint32Array | null, norms: Uint8Array | null, start: number, end: number, pos: number,
+): number {
+  const termPos = pos;
+  for (let b = firstBlock, p = start; p < end; b++) {
+    const blockEnd = Math.min(p + BLOCK_SIZE, end);
+    let maxFreq = 1;
+    let minNorm = 255;
+    if (m.blockPosStart) m.blockPosStart[b] = pos;
+    for (let i = p; i < blockEnd; i++) {
+      const freq = freqs ? freqs[i] : 1;
+      if (freq > maxFreq) maxFreq = freq;
+      if (norms) {
+        const n = norms[docs[i]];
+        if (n < minNorm) minNorm = n;
+      }
+      pos += freq;
+    }
+    m.blockMaxFreq[b] = maxFreq;
+    m.blockMinNorm[b] = norms ? minNorm : 1;
+    if (norms && m.impactFreqs && m.impactNorms) writeBlockImpacts(docs, freqs, norms, p, blockEnd, b, m.impactFreqs, m.impactNorms);
+    m.blockLastDoc[b] = docs[blockEnd - 1];
+    p = blockEnd;
+  }
+  if (m.ttf) m.ttf[t] = pos - termPos;
+  return pos;
+}
+
+/** A field's postings sections but the packed bytes (which a merge has already written). */
+export interface PostingsSections {
+  readonly postingsStart: Uint32Array;
+  readonly termCount: number;
+  readonly blockStart: Uint32Array;
+  readonly metadata: BlockMetadata;
+  readonly features: boolean;
+  readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
+}
+
+/** Adds the postings sections; `packed` when the packed bytes are not yet written (a merge streams them). */
+export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSections, blockOffsets: Uint32Array, packed: Uint8Array | null): void {
+  const blocks = s.blockStart[s.termCount];
+  const m = s.metadata;
+  w.add(Section.PostingsStart, ord, s.postingsStart);
+  w.add(Section.BlockStart, ord, s.blockStart);
+  w.add(Section.BlockMaxFreq, ord, m.blockMaxFreq.subarray(0, blocks));
+  if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
+  if (m.impactFreqs && m.impactNorms) {
+    w.add(Section.BlockImpactFreqs, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
+    w.add(Section.BlockImpactNorms, ord, m.impactNorms.subarray(0, blocks * IMPACTS_PER_BLOCK));
+  }
+  w.add(Section.BlockLastDoc, ord, m.blockLastDoc.subarray(0, blocks));
+  w.add(s.features ? Section.FeatureBlockOffsets : Section.PostingBlockOffsets, ord, blockOffsets);
+  if (packed) w.add(s.features ? Section.FeaturePacked : Section.PostingPacked, ord, packed);
+  if (m.ttf) w.add(Section.TotalTermFreq, ord, m.ttf.subarray(0, s.termCount));
+  if (s.positions && m.blockPosStart) {
+    addPositions(w, ord, s.positions);
+    w.add(Section.BlockPosStart, ord, m.blockPosStart.subarray(0, blocks));
+  }
+}
+
+/** The term dictionary's sections. */
+export function addTermSections(w: SectionSink, ord: number, terms: StringTable, termCount: number): void {
+  w.add(Section.TermBytes, ord, terms.bytes);
+  w.add(Section.TermOffsets, ord, terms.offsets);
+  w.add(Section.TermHash, ord, buildHashTable(terms, termCount));
+}
+
 /** One field's sections (the merger writes fields one at a time, letting each one's arrays go). */
 export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
   let sumTotalTermFreq = 0;
   const postings = f.docs ? f.docs.length : 0;
-  if (f.terms && f.postingsStart) {
-    w.add(Section.TermBytes, ord, f.terms.bytes);
-    w.add(Section.TermOffsets, ord, f.terms.offsets);
-    w.add(Section.TermHash, ord, buildHashTable(f.terms, f.termCount));
-  }
+  if (f.terms && f.postingsStart) addTermSections(w, ord, f.terms, f.termCount);
   if (f.indexed && f.postingsStart && f.docs) {
     const features = f.structure === 'features' && f.freqs !== null;
-    w.add(Section.PostingsStart, ord, f.postingsStart);
     const blockStart = scratchUint32(f.termCount + 1);
     let blocks = 0;
     for (let t = 0; t < f.termCount; t++) {
@@ -62,70 +153,25 @@ export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: n
       blocks += Math.ceil((f.postingsStart[t + 1] - f.postingsStart[t]) / BLOCK_SIZE);
     }
     blockStart[f.termCount] = blocks;
-    const blockMaxFreq = scratchUint32(blocks);
-    const blockMinNorm = scratchUint8(blocks);
-    const impactFreqs = f.norms ? scratchUint32(blocks * IMPACTS_PER_BLOCK) : null;
-    const impactNorms = f.norms ? scratchUint8(blocks * IMPACTS_PER_BLOCK) : null;
-    const blockLastDoc = scratchUint32(blocks);
-    const blockPosStart = f.positions ? scratchUint32(blocks) : null;
-    // Feature freqs are encoded weights, not counts: no total term frequencies (their sums would
-    // not fit a u32 either).
-    const ttf = f.freqs && f.structure !== 'features' ? scratchUint32(f.termCount) : null;
+    const metadata = newBlockMetadata(blocks, f.termCount, f.norms !== null, f.positions !== null, f.freqs !== null && f.structure !== 'features');
     let pos = 0;
-    for (let t = 0; t < f.termCount; t++) {
-      const start = f.postingsStart[t];
-      const end = f.postingsStart[t + 1];
-      for (let b = blockStart[t], p = start; p < end; b++) {
-        const blockEnd = Math.min(p + BLOCK_SIZE, end);
-        let maxFreq = 1;
-        let minNorm = 255;
-        if (blockPosStart) blockPosStart[b] = pos;
-        for (let i = p; i < blockEnd; i++) {
-          const freq = f.freqs ? f.freqs[i] : 1;
-          if (freq > maxFreq) maxFreq = freq;
-          if (f.norms) {
-            const n = f.norms[f.docs[i]];
-            if (n < minNorm) minNorm = n;
-          }
-          pos += freq;
-        }
-        blockMaxFreq[b] = maxFreq;
-        blockMinNorm[b] = f.norms ? minNorm : 1;
-        if (f.norms && impactFreqs && impactNorms) writeBlockImpacts(f.docs, f.freqs, f.norms, p, blockEnd, b, impactFreqs, impactNorms);
-        blockLastDoc[b] = f.docs[blockEnd - 1];
-        p = blockEnd;
-      }
-      if (ttf && f.freqs) {
-        let s = 0;
-        for (let i = start; i < end; i++) s += f.freqs[i];
-        ttf[t] = s;
-        sumTotalTermFreq += s;
-      }
-    }
-    if (!ttf) sumTotalTermFreq = postings;
-    w.add(Section.BlockStart, ord, blockStart);
-    w.add(Section.BlockMaxFreq, ord, blockMaxFreq);
-    if (!features) w.add(Section.BlockMinNorm, ord, blockMinNorm);
-    if (impactFreqs && impactNorms) {
-      w.add(Section.BlockImpactFreqs, ord, impactFreqs);
-      w.add(Section.BlockImpactNorms, ord, impactNorms);
-    }
-    w.add(Section.BlockLastDoc, ord, blockLastDoc);
-    if (features) {
-      const packed = encodeFeaturePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs!);
-      w.add(Section.FeatureBlockOffsets, ord, packed.blockOffsets);
-      w.add(Section.FeaturePacked, ord, packed.packed);
-    } else {
-      const packed = encodePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs);
-      w.add(Section.PostingBlockOffsets, ord, packed.blockOffsets);
-      w.add(Section.PostingPacked, ord, packed.bytes);
-    }
-    if (ttf) w.add(Section.TotalTermFreq, ord, ttf);
-    if (f.positions && blockPosStart) {
-      addPositions(w, ord, f.positions);
-      w.add(Section.BlockPosStart, ord, blockPosStart);
-    }
+    for (let t = 0; t < f.termCount; t++) pos = termBlockMetadata(metadata, t, blockStart[t], f.docs, f.freqs, f.norms, f.postingsStart[t], f.postingsStart[t + 1], pos);
+    sumTotalTermFreq = metadata.ttf ? pos : postings;
+    const packed = features
+      ? encodeFeaturePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs!)
+      : encodePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs);
+    const bytes = 'packed' in packed ? packed.packed : packed.bytes;
+    addPostingsSections(w, ord, { postingsStart: f.postingsStart, termCount: f.termCount, blockStart, metadata, features, positions: f.positions }, packed.blockOffsets, bytes);
   }
+  addFieldTail(w, ord, f);
+  return fieldInfo(f, {
+    indexed: f.indexed && f.docs !== null, hasFreqs: f.freqs !== null, hasPositions: f.positions !== null, termCount: f.termCount,
+    docCount: f.docs !== null ? docsWithTerms(f.docs, maxDoc) : popcount(f.docsWithField), sumTotalTermFreq, sumDocFreq: postings,
+  });
+}
+
+/** Norms, completion entries, docs with the field and doc values. */
+export function addFieldTail(w: SectionSink, ord: number, f: FieldInput): void {
   if (f.norms) w.add(Section.Norms, ord, f.norms);
   if (f.completion) writeCompletionEntries(w, ord, f.completion);
   w.add(Section.DocsWithField, ord, f.docsWithField);
@@ -139,19 +185,25 @@ export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: n
       w.add(Section.PointDocs, ord, docs);
     }
   }
+}
+
+/** What a field's info says about its postings. */
+export type PostingsInfo = Pick<SegmentFieldInfo, 'indexed' | 'hasFreqs' | 'hasPositions' | 'termCount' | 'docCount' | 'sumTotalTermFreq' | 'sumDocFreq'>;
+
+export function fieldInfo(f: FieldInput, p: PostingsInfo): SegmentFieldInfo {
   return {
     name: f.name,
     type: f.type,
     structure: f.structure,
-    indexed: f.indexed && f.docs !== null,
-    hasFreqs: f.freqs !== null,
-    hasPositions: f.positions !== null,
+    indexed: p.indexed,
+    hasFreqs: p.hasFreqs,
+    hasPositions: p.hasPositions,
     hasNorms: f.norms !== null,
     hasDocValues: f.docValueOffsets !== null,
-    termCount: f.termCount,
-    docCount: f.docs !== null ? docsWithTerms(f.docs, maxDoc) : popcount(f.docsWithField),
-    sumTotalTermFreq,
-    sumDocFreq: postings,
+    termCount: p.termCount,
+    docCount: p.docCount,
+    sumTotalTermFreq: p.sumTotalTermFreq,
+    sumDocFreq: p.sumDocFreq,
   };
 }
 

@@ -11,34 +11,90 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 export function float32ToJson(x: number): string {
   if (!Number.isFinite(x)) return 'null';
   if (x === 0) return '0';
-  const e = Math.floor(Math.log10(Math.abs(x)));
-  // Fewest digits that read back as x, by binary search over 1…9: a rounding to p digits that
-  // reads back stays within x's float32 interval at p + 1 digits too, so "reads back" is monotone
-  // in p. (Model outputs print hundreds of weights per document: the linear scan was the cost.)
+  const e = decimalExponent(Math.abs(x));
+  // Fewest digits that read back as x: "reads back" is monotone in the digit count p (a rounding
+  // to p digits that reads back stays within x's float32 interval at p + 1 digits too), and nearly
+  // every score needs 7–9 digits, so the walk starts at 8 and goes down, or up to 9: two roundings
+  // for most scores, where a binary search over 1…9 took four. (A page prints a dozen scores, a
+  // model's output hundreds of weights per document.)
   if (e - 8 >= -22 && e <= 22) {
-    let lo = 1;
-    let hi = 9;
-    // The number, printed once at the end: printing every candidate that reads back cost as much
-    // as the search itself (a page prints a dozen scores).
-    let best = NaN;
-    while (lo <= hi) {
-      const p = (lo + hi) >>> 1;
-      const k = p - 1 - e; // scale exponent
-      const y = k >= 0 ? Math.round(x * POW10[k]) / POW10[k] : Math.round(x / POW10[-k]) * POW10[-k];
-      if (Math.fround(y) === x) {
-        best = y;
-        hi = p - 1;
-      } else {
-        lo = p + 1;
+    let p = 8;
+    let m = roundTo(x, e, p);
+    if (readsBack(x, m, p - 1 - e)) {
+      while (p > 1) {
+        const fewer = roundTo(x, e, p - 1);
+        if (!readsBack(x, fewer, p - 2 - e)) break;
+        m = fewer;
+        p--;
       }
+      return decimalString(m, p - 1 - e, scaled(m, p - 1 - e));
     }
-    if (!Number.isNaN(best)) return String(best);
+    p = 9;
+    m = roundTo(x, e, p);
+    if (readsBack(x, m, p - 1 - e)) return decimalString(m, p - 1 - e, scaled(m, p - 1 - e));
   }
   for (let p = 1; p <= 9; p++) {
     const s = x.toPrecision(p);
     if (Math.fround(Number(s)) === x) return String(Number(s));
   }
   return String(x);
+}
+
+/**
+ * ⌊log10 a⌋ for a float32 a > 0: by comparisons for scores' usual range [0.001, 10⁹) (Math.log10
+ * costs as much as the rest of the digit search), by the logarithm elsewhere.
+ */
+function decimalExponent(a: number): number {
+  if (a >= 1) {
+    if (a < 1e9) {
+      let e = 0;
+      while (a >= POW10[e + 1]) e++;
+      return e;
+    }
+  } else if (a >= 0.001) {
+    return a >= 0.1 ? -1 : a >= 0.01 ? -2 : -3;
+  }
+  return Math.floor(Math.log10(a));
+}
+
+/** x rounded to p significant digits, as an integer (x's decimal exponent is e). */
+function roundTo(x: number, e: number, p: number): number {
+  const k = p - 1 - e;
+  return k >= 0 ? Math.round(x * POW10[k]) : Math.round(x / POW10[-k]);
+}
+
+/** m · 10^−k as a double. */
+function scaled(m: number, k: number): number {
+  return k >= 0 ? m / POW10[k] : m * POW10[-k];
+}
+
+/** Whether m · 10^−k reads back as the float32 x. */
+function readsBack(x: number, m: number, k: number): boolean {
+  return Math.fround(scaled(m, k)) === x;
+}
+
+/**
+ * `String(value)` for value = m / 10^scale (m an integer of at most 10 digits), written from m's
+ * own digits: an integer prints through V8's small-integer path, where a double goes through the
+ * shortest-digits search again (~4× the cost; a page prints a dozen scores). A decimal of at most
+ * 10 significant digits is exactly what JS prints for the double nearest to it, in plain notation
+ * while the point position (digits before it) is within −5…21; outside that, `value` is printed.
+ */
+function decimalString(m: number, scale: number, value: number): string {
+  const sign = m < 0 ? '-' : '';
+  let s = String(m < 0 ? -m : m);
+  let len = s.length;
+  // A rounding up to the next power of ten (9.99… → 10) leaves trailing zeros: JS prints none.
+  while (len > 1 && s.charCodeAt(len - 1) === 48 /* 0 */) {
+    len--;
+    scale--;
+  }
+  if (len !== s.length) s = s.slice(0, len);
+  const point = len - scale; // digits before the decimal point
+  if (point > 21 || point <= -6) return String(value);
+  if (scale <= 0) return sign + s + '0'.repeat(-scale);
+  if (point > 0) return `${sign}${s.slice(0, point)}.${s.slice(point)}`;
+  return `${sign}0.${'0'.repeat(-point)}${s}`;
 }
 
 /**

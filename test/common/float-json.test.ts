@@ -30,6 +30,23 @@ describe('float32ToJson', () => {
     );
   });
 
+  it('prints as JS prints the same number (plain notation from 1e-6 to below 1e21, exponent form outside)', () => {
+    fc.assert(
+      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const s = float32ToJson(x);
+        expect(s).toBe(String(Number(s)));
+      }),
+      { numRuns: 20_000, seed: 7 },
+    );
+    // The digits are written from an integer: the point's place, leading zeros and trailing zeros
+    // of a rounding up (9.9999999 → 10) at the edges of plain notation.
+    const cases: Array<[number, string]> = [
+      [1e-6, '0.000001'], [1e-7, '1e-7'], [-0.00123, '-0.00123'], [0.1, '0.1'], [9.9999999, '10'], [99999.99, '99999.99'], [99999.999, '100000'],
+      [123456789, '123456790'], [1e20, '100000000000000000000'], [1e21, '1e+21'], [-2.5, '-2.5'], [1000, '1000'], [0.001, '0.001'],
+    ];
+    for (const [x, expected] of cases) expect(float32ToJson(Math.fround(x))).toBe(expected);
+  });
+
   it('prints model weights and scores as ES does', () => {
     expect(float32ToJson(Math.fround(3.8033624))).toBe('3.8033624');
     expect(float32ToJson(Math.fround(0.1))).toBe('0.1');

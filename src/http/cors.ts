@@ -65,16 +65,26 @@ function refuse(reply: FastifyReply): FastifyReply {
 export function registerCors(app: FastifyInstance, options: CorsOptions): void {
   const match = originMatcher(options.allowOrigins);
   if (!match) return;
-  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+  // Callback-style hooks, as server.ts's own: `http.cors.allow-origin` is `*` by default, so these
+  // run on every request, and an async hook costs a promise and extra microtask turns each.
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const origin = req.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) {
+      done();
+      return;
+    }
     const allowed = match(origin);
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     if (allowed === null) {
       // Same-origin requests carry an Origin too (for POST); ES lets those through.
-      if (!preflight && isSameOrigin(req, origin)) return;
+      if (!preflight && isSameOrigin(req, origin)) {
+        done();
+        return;
+      }
       req.corsOrigin = undefined;
-      return refuse(reply);
+      // Answered here: the request goes no further (fastify's early response from a hook, without done()).
+      refuse(reply);
+      return;
     }
     req.corsOrigin = allowed;
     if (preflight) {
@@ -86,15 +96,18 @@ export function registerCors(app: FastifyInstance, options: CorsOptions): void {
         .header('access-control-max-age', MAX_AGE)
         .header('content-length', '0');
       if (allowed !== '*') reply.header('vary', 'Origin');
-      return reply.send('');
+      reply.send('');
+      return;
     }
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.corsOrigin === undefined) return payload;
-    reply.header('access-control-allow-origin', req.corsOrigin);
-    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
-    if (req.corsOrigin !== '*') reply.header('vary', 'Origin');
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.corsOrigin !== undefined) {
+      reply.header('access-control-allow-origin', req.corsOrigin);
+      reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+      if (req.corsOrigin !== '*') reply.header('vary', 'Origin');
+    }
+    done(null, payload);
   });
 }
 

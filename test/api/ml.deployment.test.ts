@@ -29,6 +29,16 @@ async function deploymentStats(id = MODEL): Promise<any> {
   return res.body.trained_model_stats.find((s: any) => s.deployment_stats?.deployment_id === id)?.deployment_stats;
 }
 
+/** The deployment's stats once `count` allocations have started (or after ~5 s: a loaded machine starts threads slowly). */
+async function statsWithAllocations(id: string, count: number): Promise<any> {
+  let s = await deploymentStats(id);
+  for (let i = 0; i < 200 && s.allocation_status.allocation_count < count; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    s = await deploymentStats(id);
+  }
+  return s;
+}
+
 describe('_start', () => {
   it('starts a deployment and answers with the assignment', async () => {
     const res = await t.request('POST', `${URL}/deployment/_start?wait_for=fully_allocated`);
@@ -100,7 +110,7 @@ describe('_start', () => {
   it('starts partially allocated when only some allocations fit; wait_for=fully_allocated then times out', async () => {
     const res = await t.request('POST', `${URL}/deployment/_start?number_of_allocations=3&wait_for=fully_allocated&timeout=1s`);
     expectEsError(res, 408, 'model_deployment_timeout_exception', `Timed out after [1s] waiting for trained model deployment [${MODEL}] to start. Use the trained model stats API to track the state of the deployment and try again once it has started.`);
-    const s = await deploymentStats();
+    const s = await statsWithAllocations(MODEL, 2);
     expect(s.state).toBe('started');
     expect(s.allocation_status).toEqual({ allocation_count: 2, target_allocation_count: 3, state: 'started' });
     expect(s.reason).toContain('insufficient allocated processors');
@@ -116,11 +126,7 @@ describe('_start', () => {
     expectErrorType(await t.request('POST', `${URL}/deployment/_start?deployment_id=third`), 429, 'status_exception', 'Could not start deployment because no ML nodes with sufficient capacity were found');
     expect((await t.request('POST', '/_ml/trained_models/first/deployment/_stop')).body).toEqual({ stopped: true });
     // The freed processor goes to the partially allocated deployment.
-    let s = await deploymentStats('second');
-    for (let i = 0; i < 200 && s.allocation_status.allocation_count < 2; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      s = await deploymentStats('second');
-    }
+    const s = await statsWithAllocations('second', 2);
     expect(s.allocation_status).toEqual({ allocation_count: 2, target_allocation_count: 2, state: 'fully_allocated' });
   });
 });

@@ -17,7 +17,7 @@ import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-
 import { planHighlight } from './search-highlight.js';
 import { fetchPhaseEnded } from './search-stats.js';
 import {
-  addTotals, fetchPage, fetchSpec, isScoreOnly, renderSearchResponse, shardFailure, shardsHeader,
+  addTotals, fetchPage, fetchSpec, isScoreOnly, renderSearchResponse, shardFailure, shardFetch, shardsHeader,
   type PageHit, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardTarget,
 } from './search-phase.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
@@ -81,7 +81,7 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     ? (index: IndexService) => (h: { segment: Segment; doc: number }) => renderExplanation(explainDoc(plans.get(index)!, h.segment, h.doc, stats).explanation)
     : null;
   const singleShard = targets.length === 1 && explain === null
-    ? { from: req.from, spec: fetchSpec(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null) }
+    ? shardFetch(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
   const { results, failures } = await phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
     query: plans.get(t.index)!,

@@ -12,7 +12,7 @@
  * every shard failed or `allow_partial_search_results=false` (then `search_phase_execution_exception`).
  */
 import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../../errors/index.js';
-import { TRACK_TOTAL_HITS_DISABLED, type QueryNode, type SearchRequest, type SortSpec } from '../../dsl/index.js';
+import { FETCH_ALL, TRACK_TOTAL_HITS_DISABLED, type QueryNode, type SearchRequest, type SortSpec } from '../../dsl/index.js';
 import {
   DEFAULT_MAX_CLAUSE_COUNT, NO_DEADLINE, SegmentStatsSource, countClauses, planQuery, renderHit, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
   type MissingStyle, type RenderHit, type ShardSearchResult, type SortValue,
@@ -198,7 +198,7 @@ export class SearchPhase {
    */
   async queryPhase<R>(
     targets: readonly ShardTarget[],
-    run: (pool: SearchPool, segments: SegmentRef[], target: ShardTarget) => Promise<R>,
+    run: (pool: SearchPool, segments: readonly SegmentRef[], target: ShardTarget) => Promise<R>,
     opts: {
       readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean;
       /** For the slow log: the request, and a result's hit count. */
@@ -217,9 +217,7 @@ export class SearchPhase {
         return r;
       });
     };
-    const results = await Promise.all(targets.map((t, i) => logged(t, run(
-      this.pool, t.snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId })), t,
-    )).catch((e: unknown): R | null => {
+    const results = await Promise.all(targets.map((t, i) => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown): R | null => {
       if (!(e instanceof EsError) || e.status === 429) throw e;
       failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
       return null;
@@ -239,6 +237,19 @@ export class SearchPhase {
     checkShardFailures(targets.length, failures, opts.allowPartial);
     return { results, failures };
   }
+}
+
+/**
+ * The segments a shard search names, one array per snapshot (snapshots are immutable). Every search
+ * of a snapshot sends the same array, so a batch of them to one worker clones it once: V8's
+ * structured clone writes an object it has already written as a back-reference.
+ */
+const SNAPSHOT_REFS = new WeakMap<ShardSnapshot, readonly SegmentRef[]>();
+
+export function segmentRefs(snapshot: ShardSnapshot): readonly SegmentRef[] {
+  let refs = SNAPSHOT_REFS.get(snapshot);
+  if (refs === undefined) SNAPSHOT_REFS.set(snapshot, (refs = snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }))));
+  return refs;
 }
 
 /** A failure of every shard of `indices` in `phase` (ES's shard-level errors before scattering). */
@@ -389,6 +400,29 @@ export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonl
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
   };
+}
+
+/** What a single-shard search asks its worker to fetch (ES's query_and_fetch): hits from `from` on, rendered by `spec`. */
+export interface ShardFetch {
+  readonly from: number;
+  readonly spec: FetchSpec;
+}
+
+/**
+ * Shared fetches of the common case, per index: every `_source`, no sort keys, no highlighting,
+ * from 0, by the four flags fetchSpec reads from the request. Load tests send many different
+ * bodies that fetch alike; with one object for all of them a batch of searches to one worker
+ * clones it once (a back-reference for every later search) instead of a dozen properties each.
+ */
+const SHARED_FETCHES = new WeakMap<IndexService, Array<ShardFetch | undefined>>();
+
+/** `{ from, spec }` for a single-shard search; the common case is a shared object (never mutated). */
+export function shardFetch(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): ShardFetch {
+  if (req.from !== 0 || keys !== null || highlight !== null || req.source !== FETCH_ALL) return { from: req.from, spec: fetchSpec(req, index, keys, highlight) };
+  const slot = (req.storedFieldsNone ? 1 : 0) | (req.version ? 2 : 0) | (req.seqNoPrimaryTerm ? 4 : 0) | (tracksScores(req) ? 8 : 0);
+  let shared = SHARED_FETCHES.get(index);
+  if (shared === undefined) SHARED_FETCHES.set(index, (shared = new Array<ShardFetch | undefined>(16)));
+  return (shared[slot] ??= { from: 0, spec: fetchSpec(req, index, null, null) });
 }
 
 export interface ResponseMeta {

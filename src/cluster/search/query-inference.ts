@@ -56,6 +56,17 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
   }
 }
 
+/**
+ * Whether `query` has model texts to encode: without any, a search skips resolveQueryInference
+ * (and the promise and microtask turn of awaiting it).
+ */
+export function needsQueryInference(query: QueryNode | null, inference: SparseInference | null): boolean {
+  if (query === null || inference === null) return false;
+  const pending: Pending[] = [];
+  collect(query, pending);
+  return pending.length > 0;
+}
+
 /** The query with every model text replaced by its token weights (the same tree when none). */
 export async function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): Promise<QueryNode | null> {
   if (query === null) return null;

@@ -217,11 +217,18 @@ export class SearchPhase {
         return r;
       });
     };
-    const results = await Promise.all(targets.map((t, i) => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown): R | null => {
+    const shard = (t: ShardTarget, i: number): Promise<R | null> => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown): R | null => {
       if (!(e instanceof EsError) || e.status === 429) throw e;
       failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
       return null;
-    }))).finally(() => queryPhaseEnded(targets, started));
+    });
+    let results: Array<R | null>;
+    try {
+      // One shard (most searches): no Promise.all and its per-element promises around the one task.
+      results = targets.length === 1 ? [await shard(targets[0], 0)] : await Promise.all(targets.map(shard));
+    } finally {
+      queryPhaseEnded(targets, started);
+    }
     const { timedOut } = opts;
     if (!opts.allowPartial && timedOut) {
       results.forEach((r, i) => {

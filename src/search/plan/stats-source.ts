@@ -7,14 +7,16 @@ import { hasPostings, readTermPostings, docFreq, termAt, termOrd, prefixRange, c
 import type { FieldStatistics, StatsSource } from './context.js';
 
 export class SegmentStatsSource implements StatsSource {
-  private readonly fieldCache = new Map<string, FieldStatistics>();
-  private readonly dfCache = new Map<string, number>();
+  // Made on first lookup: most searches of a load test reuse a cached plan and look nothing up.
+  private fieldCache: Map<string, FieldStatistics> | null = null;
+  private dfCache: Map<string, number> | null = null;
 
   /** `segments`: what the statistics are over (a plan cache compares them to tell one index generation from the next). */
   constructor(readonly segments: readonly Segment[]) {}
 
   fieldStats(field: string): FieldStatistics {
-    let s = this.fieldCache.get(field);
+    const cache = (this.fieldCache ??= new Map());
+    let s = cache.get(field);
     if (!s) {
       let docCount = 0;
       let sumTotalTermFreq = 0;
@@ -29,14 +31,15 @@ export class SegmentStatsSource implements StatsSource {
         if (f.info.termCount > maxSegmentTermCount) maxSegmentTermCount = f.info.termCount;
       }
       s = { docCount, sumTotalTermFreq, sumDocFreq, maxSegmentTermCount };
-      this.fieldCache.set(field, s);
+      cache.set(field, s);
     }
     return s;
   }
 
   docFreq(field: string, term: string): number {
     const key = field + '\u0000' + term;
-    let df = this.dfCache.get(key);
+    const cache = (this.dfCache ??= new Map());
+    let df = cache.get(key);
     if (df === undefined) {
       df = 0;
       for (const seg of this.segments) {
@@ -45,7 +48,7 @@ export class SegmentStatsSource implements StatsSource {
         const ord = termOrd(f, term);
         if (ord >= 0) df += docFreq(f, ord);
       }
-      this.dfCache.set(key, df);
+      cache.set(key, df);
     }
     return df;
   }

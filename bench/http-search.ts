@@ -23,6 +23,7 @@
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -104,13 +105,21 @@ const msearchBody = () => {
   return out;
 };
 
+/** SERVER_NODE_ARGS of another build's `dist` (none before it had them). */
+async function buildNodeArgs(dist: string): Promise<readonly string[]> {
+  const mod = (await import(pathToFileURL(join(dist, 'src', 'cli', 'server-process.js')).href)) as { SERVER_NODE_ARGS?: readonly string[] };
+  return mod.SERVER_NODE_ARGS ?? [];
+}
+
 /** A server of `dist` (null: this tree) holding the corpus in one force-merged segment, warmed up. */
 async function loadedServer(dist: string | null): Promise<ServerProcess> {
   let server: ServerProcess;
   if (dist === null) server = await startThreadsearch();
   else {
     const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
-    server = await startProcess(join(dist, 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }));
+    // With the node flags that build's own server processes get (its `npm start`), so an A/B compares builds as they run.
+    const nodeArgs = await buildNodeArgs(dist);
+    server = await startProcess(join(dist, 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }), nodeArgs);
   }
   await fetch(`${server.url}/bench`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
   await bulkLoad(server.url, bulkBodies('bench', corpus.docs, 5000), 2);

@@ -19,6 +19,7 @@ import {
 } from '../../search/index.js';
 import type { SparseInference } from '../../ml/index.js';
 import type { SegmentRef } from '../../../workers/protocol.js';
+import type { Segment } from '../../index/index.js';
 import { float32ToJson } from '../../common/float-json.js';
 import { JsonPieces, type JsonPiece } from '../../common/json-pieces.js';
 import type { IndexService } from '../indices/index-service.js';
@@ -128,7 +129,7 @@ export class SearchPhase {
 
   /** Index-wide term statistics over every segment the targets search (ES's dfs, done locally). */
   stats(targets: readonly ShardTarget[]): SegmentStatsSource {
-    return new SegmentStatsSource(targets.flatMap((t) => t.snapshot.segments.map((s) => s.reader)));
+    return new SegmentStatsSource(targets.length === 1 ? segmentReaders(targets[0].snapshot) : targets.flatMap((t) => segmentReaders(t.snapshot)));
   }
 
   /** Plans per index; query-building failures become ES's shard-level failure response. */
@@ -257,6 +258,15 @@ export function segmentRefs(snapshot: ShardSnapshot): readonly SegmentRef[] {
   let refs = SNAPSHOT_REFS.get(snapshot);
   if (refs === undefined) SNAPSHOT_REFS.set(snapshot, (refs = snapshot.segments.map((s) => ({ segment: s.id, liveDocs: s.liveDocsId }))));
   return refs;
+}
+
+/** A snapshot's segment readers, one array per snapshot (what statistics are over and plan-cache entries compare). */
+const SNAPSHOT_READERS = new WeakMap<ShardSnapshot, readonly Segment[]>();
+
+function segmentReaders(snapshot: ShardSnapshot): readonly Segment[] {
+  let readers = SNAPSHOT_READERS.get(snapshot);
+  if (readers === undefined) SNAPSHOT_READERS.set(snapshot, (readers = snapshot.segments.map((s) => s.reader)));
+  return readers;
 }
 
 /** A failure of every shard of `indices` in `phase` (ES's shard-level errors before scattering). */

@@ -49,8 +49,15 @@ export class SearchChannel {
   private closed = false;
   /** Failed: removed from the pool, nothing pending. */
   private gone = false;
-  /** Ids of the plans the worker keeps for this channel, least recently sent first. */
-  private readonly kept = new Map<number, true>();
+  /**
+   * Ids of the plans the worker keeps for this channel, least recently sent first (as far as the
+   * Map's order tells), each with `sends` when it last moved to the back: as in common/lru-cache.ts,
+   * a plan sent among the last half-bound moves stays in place, sparing a Map delete and insert per
+   * search.
+   */
+  private readonly kept = new Map<number, number>();
+  /** Moves to the back of `kept` so far. */
+  private sends = 0;
 
   constructor(announcement: SearchPortAnnouncement, private readonly onGone: (channel: SearchChannel) => void) {
     this.threadId = announcement.threadId;
@@ -118,10 +125,15 @@ export class SearchChannel {
           searches[i] = { segments: task.segments, request: task.request, planId: -1 };
           continue;
         }
-        if (this.kept.delete(id)) {
+        const sent = this.kept.get(id);
+        if (sent !== undefined) {
           const request = task.request as unknown as { query: Exec | null };
           request.query = null;
           swapped.push({ request, plan });
+          if (this.sends - sent >= KEPT_PLANS_PER_CHANNEL >> 1) {
+            this.kept.delete(id);
+            this.kept.set(id, ++this.sends);
+          }
         } else {
           (plans ??= []).push([id, plan]);
           if (this.kept.size >= KEPT_PLANS_PER_CHANNEL) {
@@ -129,8 +141,8 @@ export class SearchChannel {
             this.kept.delete(oldest);
             (dropPlans ??= []).push(oldest);
           }
+          this.kept.set(id, ++this.sends);
         }
-        this.kept.set(id, true);
         searches[i] = { segments: task.segments, request: task.request, planId: id };
       }
       try {

@@ -136,6 +136,8 @@ export class SearchChannel {
           }
         } else {
           (plans ??= []).push([id, plan]);
+          // Never a plan this batch names by id: one left in place is among the newest half, and a
+          // batch (at most 16 searches) evicts far fewer than the older half holds.
           if (this.kept.size >= KEPT_PLANS_PER_CHANNEL) {
             const oldest = this.kept.keys().next().value as number;
             this.kept.delete(oldest);

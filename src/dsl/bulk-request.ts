@@ -40,22 +40,62 @@ export function idTooLong(id: string | null): string | null {
   return bytes > 512 ? `id [${previewInput(id, 600)}] is too long, must be no longer than 512 bytes but was: ${bytes}` : null;
 }
 
-/** Splits and validates the NDJSON structure; item-level problems are left to execution. */
-export function parseBulkBody(body: string, defaultIndex: string | null): BulkItem[] {
-  if (!body.endsWith('\n')) throw new IllegalArgumentError('The bulk request must be terminated by a newline [\\n]');
+/**
+ * The lines of an NDJSON body, `\r\n` or `\n` terminated. Bytes are split on the bytes and each
+ * line decoded alone (a newline byte is never part of a multi-byte character, so this reads
+ * exactly what decoding the whole body would); a string is sliced.
+ */
+class NdjsonLines {
+  private pos = 0;
+  /** The number of the line last returned, from 1. */
+  line = 0;
+  private readonly length: number;
+
+  constructor(private readonly body: string | Buffer) {
+    this.length = body.length;
+  }
+
+  /** True when the body ends with a newline, as ES requires. */
+  terminated(): boolean {
+    const body = this.body;
+    return this.length > 0 && (typeof body === 'string' ? body.charCodeAt(this.length - 1) : body[this.length - 1]) === 0x0a;
+  }
+
+  next(): string | null {
+    if (this.pos >= this.length) return null;
+    const body = this.body;
+    const start = this.pos;
+    let nl = typeof body === 'string' ? body.indexOf('\n', start) : body.indexOf(0x0a, start);
+    if (nl < 0) nl = this.length;
+    this.pos = nl + 1;
+    this.line++;
+    let end = nl;
+    if (end > start && (typeof body === 'string' ? body.charCodeAt(end - 1) : body[end - 1]) === 0x0d) end--;
+    return typeof body === 'string' ? body.slice(start, end) : body.toString('utf8', start, end);
+  }
+}
+
+/** True for a line of whitespace only (String.prototype.trim's), which the parser skips. */
+function blank(text: string): boolean {
+  // An action line starts with `{`: only other lines need the full check.
+  return text.length === 0 || (text.charCodeAt(0) !== 0x7b && text.trim() === '');
+}
+
+/**
+ * Splits and validates the NDJSON structure (the body's text, or its UTF-8 bytes); item-level
+ * problems are left to execution.
+ */
+export function parseBulkBody(body: string | Buffer, defaultIndex: string | null): BulkItem[] {
+  const lines = new NdjsonLines(body);
+  if (!lines.terminated()) throw new IllegalArgumentError('The bulk request must be terminated by a newline [\\n]');
   const items: BulkItem[] = [];
-  let pos = 0;
-  let line = 0;
-  const nextLine = (): string | null => {
-    if (pos >= body.length) return null;
-    const nl = body.indexOf('\n', pos);
-    const text = body.slice(pos, nl < 0 ? body.length : nl);
-    pos = nl < 0 ? body.length : nl + 1;
-    line++;
-    return text.endsWith('\r') ? text.slice(0, -1) : text;
-  };
-  for (let text = nextLine(); text !== null; text = nextLine()) {
-    if (text.trim() === '') continue;
+  // What BulkRequest.validate reports for the whole request once the structure is read.
+  let missingIndex = 0;
+  let missingId = 0;
+  let tooLong: string[] | null = null;
+  for (let text = lines.next(); text !== null; text = lines.next()) {
+    if (blank(text)) continue;
+    const line = lines.line;
     let action: unknown;
     checkNestingDepth(text);
     try {
@@ -70,7 +110,7 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
     if (!ACTIONS.has(name as OpType)) throw malformed(line, `expected field [create], [delete], [index] or [update] but found [${name}]`);
     const meta = action[name];
     if (!isPlainObject(meta)) throw malformed(line, `expected START_OBJECT but found [${meta === null ? 'VALUE_NULL' : 'VALUE_STRING'}]`);
-    for (const k of Object.keys(meta)) {
+    for (const k in meta) {
       if (!METADATA.has(k)) throw new IllegalArgumentError(`Action/metadata line [${line}] contains an unknown parameter [${k}]`);
       const v = meta[k];
       // ES BulkRequestParser reads each metadata value as text: an object or array is malformed.
@@ -80,19 +120,20 @@ export function parseBulkBody(body: string, defaultIndex: string | null): BulkIt
     const id = meta._id !== undefined && meta._id !== null ? String(meta._id) : null;
     let source: string | null = null;
     if (name !== 'delete') {
-      source = nextLine();
+      source = lines.next();
       if (source === null) throw new IllegalArgumentError(`The bulk request must be terminated by a newline [\\n]`);
     }
+    if (index === null) missingIndex++;
+    if (id === null && (name === 'update' || name === 'delete')) missingId++;
+    // (The first 100 suffice: the reason shows no more than its first KB.)
+    const long = idTooLong(id);
+    if (long !== null && (tooLong ??= []).length < 100) tooLong.push(long);
     items.push({ action: name as OpType, index, id, meta, source });
   }
-  const missing = items.filter((it) => it.index === null).map((): string => 'index is missing');
-  if (missing.length > 0) throw new ActionRequestValidationError(missing);
-  const noId = items.filter((it) => (it.action === 'update' || it.action === 'delete') && it.id === null);
-  if (noId.length > 0) throw new ActionRequestValidationError(noId.map(() => 'id is missing'));
+  if (missingIndex > 0) throw new ActionRequestValidationError(new Array<string>(missingIndex).fill('index is missing'));
+  if (missingId > 0) throw new ActionRequestValidationError(new Array<string>(missingId).fill('id is missing'));
   // As a single-document write would: the whole request fails validation (ES BulkRequest.validate).
-  // (The first 100 suffice: the reason shows no more than its first KB.)
-  const tooLong = items.map((it) => idTooLong(it.id)).filter((m): m is string => m !== null).slice(0, 100);
-  if (tooLong.length > 0) throw new ActionRequestValidationError(tooLong);
+  if (tooLong !== null) throw new ActionRequestValidationError(tooLong);
   return items;
 }
 

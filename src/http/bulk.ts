@@ -98,8 +98,10 @@ function prepareItem(
 
 export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
   const start = performance.now();
-  if (req.body === null) throw new ActionRequestValidationError(['no requests added']);
-  const items = parseBulkBody(req.body, defaultIndex);
+  // The bytes when the body came over HTTP (split and decoded line by line), else the text.
+  const body = req.bytes ?? req.body;
+  if (body === null) throw new ActionRequestValidationError(['no requests added']);
+  const items = parseBulkBody(body, defaultIndex);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const policy = refreshParam(req.query);
   const optionsOf = itemOptionsOf(req.query);

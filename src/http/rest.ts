@@ -9,6 +9,7 @@ import { asJsonObject, parseJson, parsedJsonValue, type ParsedJson } from '../ds
 import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 import { LargeBody } from './large-body.js';
+import { NdjsonBody } from './ndjson-body.js';
 import { JsonPieces } from '../common/json-pieces.js';
 
 export interface RestRequest {
@@ -21,6 +22,11 @@ export interface RestRequest {
   readonly body: string | null;
   /** The body already parsed as JSON (a large one, off the main thread); read it through `jsonBody`. */
   readonly json?: ParsedJson;
+  /**
+   * A `_bulk` body as the UTF-8 bytes received (never empty), for a handler that splits its lines
+   * itself; `body` is then their text, decoded on first read.
+   */
+  readonly bytes?: Buffer;
   readonly headers: FastifyRequest['headers'];
   /** The caller's permission, for checks the handler makes itself (bulk items); unset without security. */
   readonly authorizer?: RequestAuthorizer;
@@ -108,7 +114,7 @@ function decodeParams(params: unknown): Record<string, string> {
 
 /** The request's content, or null: the body, else `?source=` for clients that cannot send one (ES RestRequest). */
 export function requestContent(req: FastifyRequest): string | null {
-  if (req.body instanceof LargeBody) return req.body.decode();
+  if (req.body instanceof LargeBody || req.body instanceof NdjsonBody) return req.body.decode();
   if (typeof req.body === 'string' && req.body.length > 0) return req.body;
   const source = (req.query as Query).source;
   return source !== undefined && source !== '' ? source : null;
@@ -133,7 +139,7 @@ export function requestHead(req: FastifyRequest): RestRequestHead {
 
 /** Whether the request has content, without decoding a large body's text to find out. */
 export function hasBody(req: RestRequest): boolean {
-  return req.json !== undefined || req.body !== null;
+  return req.json !== undefined || req.bytes !== undefined || req.body !== null;
 }
 
 /**
@@ -144,6 +150,14 @@ function restRequest(head: RestRequestHead, req: FastifyRequest): RestRequest {
   const body = req.body;
   // A literal, not `{ ...head, body }`: a spread followed by another property gets a fresh hidden
   // class on every request in V8, which costs more than the copy itself.
+  if (body instanceof NdjsonBody) {
+    return {
+      method: head.method, path: head.path, params: head.params, query: head.query, headers: head.headers, authorizer: head.authorizer, bytes: body.bytes,
+      get body() {
+        return body.decode();
+      },
+    };
+  }
   if (!(body instanceof LargeBody)) {
     return { method: head.method, path: head.path, params: head.params, query: head.query, headers: head.headers, authorizer: head.authorizer, body: requestContent(req) };
   }
@@ -229,7 +243,7 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
           if (index !== undefined && !def.validatesIndexName && !isIndexSegment(index)) return reply.callNotFound();
           // The head was read (and authorized) before the body, in preParsing; it is read only once.
           const head = req.authorized ?? authorize(req);
-          if (def.takesBody === false && (req.body instanceof LargeBody || (typeof req.body === 'string' && req.body.length > 0))) {
+          if (def.takesBody === false && (req.body instanceof LargeBody || req.body instanceof NdjsonBody || (typeof req.body === 'string' && req.body.length > 0))) {
             throw new IllegalArgumentError(`request [${req.method} ${head.path}] does not support having a body`);
           }
           return sendRest(reply, await def.handler(restRequest(head, req)));

@@ -16,6 +16,7 @@ import { checkJsonLimits, withBodyPositions, type QueryBodyLimits } from '../dsl
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
+import { NdjsonBody } from './ndjson-body.js';
 import { LargeBody } from './large-body.js';
 import { gzipStatedSize } from '../common/gzip-trailer.js';
 import { Admission, type AdmissionLimits } from './admission.js';
@@ -199,7 +200,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       );
       return;
     }
-    done(null, inflated!.toString('utf8'));
+    // An NDJSON body (`_bulk`, `_msearch`) stays bytes: `_bulk` decodes it line by line (ndjson-body.ts).
+    if (req.routeOptions.config?.ndjson === true && inflated.length > 0) done(null, new NdjsonBody(inflated));
+    else done(null, inflated.toString('utf8'));
   });
 
   // Hooks on every request are callback-style, not async: an async hook costs a promise and extra

@@ -27,6 +27,19 @@ describe('bulk body', () => {
     ]);
   });
 
+  it('reads the UTF-8 bytes of a body (as `_bulk` gets it over HTTP) line by line as it reads the decoded text', () => {
+    // Multi-byte characters, CRLF, blank and whitespace lines, and a truncated sequence at a line's end.
+    const text = '{"index":{"_id":"é1"}}\r\n{"t":"日本語 ✓ 😀"}\r\n \t\n\n{"create":{"_index":"ü"}}\n{"t":"\u00ff"}\n';
+    const bytes = Buffer.concat([Buffer.from(text), Buffer.from('{"index":{}}\n{"bad":"'), Buffer.from([0xe6, 0x97]), Buffer.from('"}\n')]);
+    const read = (items: ReturnType<typeof parseBulkBody>) => items.map((i) => [i.action, i.index, i.id, i.meta, i.source]);
+    expect(read(parseBulkBody(bytes, 'd'))).toEqual(read(parseBulkBody(bytes.toString('utf8'), 'd')));
+    expect(parseBulkBody(bytes, 'd').map((i) => i.source)).toEqual(['{"t":"日本語 ✓ 😀"}', '{"t":"ÿ"}', '{"bad":"\ufffd"}']);
+    expect(thrown(() => parseBulkBody(Buffer.from('{"index":{}}\n{}'), 'd')).message).toBe('The bulk request must be terminated by a newline [\\n]');
+    expect(thrown(() => parseBulkBody(Buffer.from('{"index":{}}\n{}\n{"index":{"_x":1}}\n{}\n'), 'd')).message).toBe('Action/metadata line [3] contains an unknown parameter [_x]');
+    const noIndex = thrown(() => parseBulkBody(Buffer.from('{"index":{}}\n{}\n{"delete":{"_index":"i"}}\n{"create":{}}\n{}\n'), null));
+    expect(noIndex.message).toBe('Validation Failed: 1: index is missing;2: index is missing;');
+  });
+
   it('refuses a structurally broken body with ES reasons', () => {
     expect(thrown(() => parseBulkBody('{"index":{}}\n{}', 'd')).message).toBe('The bulk request must be terminated by a newline [\\n]');
     expect(thrown(() => parseBulkBody('{"index":{"_x":1}}\n{}\n', 'd')).message).toBe('Action/metadata line [1] contains an unknown parameter [_x]');

@@ -14,6 +14,7 @@ import type { WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
+import { jsonChunksOf } from './json-chunks.js';
 
 /** Metadata keys that make an item's write options differ from the request's own. */
 const OPTION_KEYS = ['routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'pipeline'] as const;
@@ -195,7 +196,8 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
   const forced = await writes.complete(policy, touched);
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
   const took = Math.round(performance.now() - start);
-  return { body: ingestTook === NO_INGEST ? { took, errors, items: results } : { took, ingest_took: ingestTook, errors, items: results } };
+  const head = ingestTook === NO_INGEST ? `{"took":${took},"errors":${errors},"items":[` : `{"took":${took},"ingest_took":${ingestTook},"errors":${errors},"items":[`;
+  return { body: jsonChunksOf(head, results, ']}') };
 }
 
 export function bulkRoutes(writes: WriteFlow): RouteDef[] {

@@ -11,6 +11,7 @@ import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } fro
 import { LargeBody } from './large-body.js';
 import { NdjsonBody } from './ndjson-body.js';
 import { JsonPieces } from '../common/json-pieces.js';
+import { JsonChunks } from './json-chunks.js';
 
 export interface RestRequest {
   readonly method: string;
@@ -34,7 +35,7 @@ export interface RestRequest {
 
 export interface RestResponse {
   readonly status?: number;
-  /** Objects are JSON-serialised; strings and JsonPieces are sent as they are (already JSON). */
+  /** Objects are JSON-serialised; strings, JsonPieces and JsonChunks are sent as they are (already JSON). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
   /** The response's media type when it is not the negotiated JSON one (`_cat`'s text tables). */
@@ -191,6 +192,13 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
     if (query.filter_path !== undefined || query.pretty !== undefined) return reply.send(body.toString());
     reply.header('content-type', reply.request.responseType ?? 'application/json');
     return reply.send(body.toBuffer());
+  }
+  if (body instanceof JsonChunks) {
+    const query = reply.request.query as Query;
+    if (query.filter_path !== undefined || query.pretty !== undefined) return reply.send(body.toString());
+    reply.header('content-type', reply.request.responseType ?? 'application/json');
+    reply.header('content-length', String(body.byteLength));
+    return reply.send(body.payload());
   }
   return reply.send(typeof body === 'string' ? body : JSON.stringify(body));
 }

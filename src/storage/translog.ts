@@ -237,12 +237,17 @@ export class Translog {
       const path = join(dir, fileName(gen));
       const bytes = await readFile(path);
       const isLast = i === files.length - 1;
-      if (bytes.length < HEADER_BYTES || bytes.readUInt32LE(0) !== HEADER_MAGIC || bytes.readDoubleLE(8) !== gen) {
-        if (isLast && bytes.length < HEADER_BYTES) warnings.push(`${fileName(gen)}: discarded an incomplete new generation (${bytes.length} bytes)`);
-        else {
-          lostRecords++;
-          warnings.push(`${fileName(gen)}: bad header; the generation (${bytes.length} bytes) is unreadable and lost`);
-        }
+      if (bytes.length < HEADER_BYTES) {
+        // A kill while a roll created the file: records go to a generation only once its header is
+        // fsynced, so this one never held any. Removed, so that it does not read as a damaged
+        // generation once a later one follows it (a second kill before the next flush trimmed it).
+        warnings.push(`${fileName(gen)}: discarded an incomplete new generation (${bytes.length} bytes)`);
+        await unlink(path);
+        continue;
+      }
+      if (bytes.readUInt32LE(0) !== HEADER_MAGIC || bytes.readDoubleLE(8) !== gen) {
+        lostRecords++;
+        warnings.push(`${fileName(gen)}: bad header; the generation (${bytes.length} bytes) is unreadable and lost`);
         generations.push({ generation: gen, maxSeqNo: -1, bytes: bytes.length });
         continue;
       }

@@ -170,6 +170,23 @@ describe('translog', () => {
     expect((await Translog.read(dir)).ops.map((o) => o.seqNo)).toEqual([0, 1]);
   });
 
+  it('drops a generation killed before its header was written, also once a later generation follows it', async () => {
+    const first = await write([indexOp(0)]);
+    await first.close();
+    // A kill while a roll created translog-2 (its header never reached the disk), then a recovery
+    // that went on in translog-3 and a second kill before a flush trimmed anything.
+    const later = Translog.create(dir, REQUEST, [...(await Translog.read(dir)).generations, { generation: 2, maxSeqNo: -1, bytes: 0 }]);
+    later.append(indexOp(1));
+    await later.sync();
+    await later.close();
+    writeFileSync(join(dir, 'translog-2.tlog'), Buffer.alloc(5));
+    const read = await Translog.read(dir);
+    expect(read.ops.map((o) => o.seqNo)).toEqual([0, 1]);
+    expect(read.lostRecords).toBe(0);
+    expect(read.warnings).toEqual(['translog-2.tlog: discarded an incomplete new generation (5 bytes)']);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tlog')).sort()).toEqual(['translog-1.tlog', 'translog-3.tlog']);
+  });
+
   it('refuses appends after close', async () => {
     const t = await write([]);
     await t.close();

@@ -102,8 +102,10 @@ export const SETTINGS = [
     default: '10%', description: 'bytes of write requests in flight; more are answered 429',
   }),
   setting({
+    // ES: 10% of the JVM heap, at least 48mb. Unrefreshed documents here sit on the coordinator's V8
+    // heap, whose limit (~4 GB by default) is no measure of what the node should hold: ES's floor.
     key: 'indices.memory.index_buffer_size', flag: 'index-buffer-size', env: 'THREADSEARCH_INDEX_BUFFER_SIZE', field: 'indexBufferBytes', type: memorySize,
-    default: '10%', description: 'unrefreshed documents across all shards before the largest are refreshed',
+    default: '48mb', description: 'unrefreshed documents across all shards before the largest are refreshed; past 1.5x (refreshes behind) writes to them are throttled',
   }),
   setting({
     // ES's parent circuit breaker. Here of physical memory (ES's 95% is of the JVM heap, about half of it).

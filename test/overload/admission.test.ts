@@ -1,7 +1,8 @@
 /**
  * Admission control: beyond the in-flight request limit or the indexing-pressure byte budget the
  * server answers 429 `es_rejected_execution_exception` (what the official clients retry with
- * back-off) instead of queueing without bound; the indexing-buffer budget forces refreshes.
+ * back-off) instead of queueing without bound; the indexing-buffer budget forces refreshes and,
+ * when refreshes fall behind, throttles writes (holds their answers) rather than rejecting them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -74,5 +75,24 @@ describe('indexing buffer budget', () => {
     await expect.poll(async () => (await t!.request('GET', '/buf/_count')).body.count, { timeout: 5000 }).toBeGreaterThan(0);
     const buffered = t.app.indices.get('buf')!.shards.reduce((n, s) => n + s.bufferedBytes, 0);
     expect(buffered).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('throttles writes once buffered and refreshing documents pass 1.5x the budget: answered later, never rejected', async () => {
+    t = await createTestApp({ config: { indexBufferBytes: 64 * 1024 } });
+    await t.request('PUT', '/thr', { settings: { refresh_interval: '-1' } });
+    const bulk = (from: number) => Array.from({ length: 500 }, (_, i) => [{ index: { _id: String(from + i) } }, { text: `document ${from + i} ${'z'.repeat(100)}` }]).flat();
+    // ~230 KB of buffered documents per request, against a 96 KB throttling limit; two in flight.
+    const answers = await Promise.all([t.bulk('/thr/_bulk', bulk(0)), t.bulk('/thr/_bulk', bulk(500))]);
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.body.errors).toBe(false);
+    }
+    // No refresh was asked for and the interval is off: the held answers waited for refreshes
+    // that built what they wrote, so every acknowledged document is searchable already.
+    expect((await t.request('GET', '/thr/_count')).body.count).toBe(1000);
+    const indexing = (await t.request('GET', '/thr/_stats/indexing')).body._all.primaries.indexing;
+    expect(indexing.is_throttled).toBe(false);
+    expect(indexing.throttle_time_in_millis).toBeGreaterThan(0);
+    expect(t.app.indices.memoryController.throttledRequests).toBe(0);
   });
 });

@@ -42,6 +42,8 @@ export class IndexShard {
   private refreshPending: Promise<void> | null = null;
   /** Approximate heap bytes held by buffered (unrefreshed) documents: the indexing buffer budget. */
   bufferedBytes = 0;
+  /** The same estimate for the documents a refresh in flight is building (ES's bytes "writing"). */
+  refreshingBytes = 0;
   /** Operation counters for the stats APIs (plain increments on the hot paths). */
   readonly stats = new ShardStats();
   /** Notified after each refresh publishes (refresh=wait_for listeners). */
@@ -255,6 +257,7 @@ export class IndexShard {
     this.latest = new Map();
     this.deletes = new Map();
     this.bufferedBytes = 0;
+    this.refreshingBytes = bufferedBytes;
     this.refreshingLatest = latest;
     try {
       const docs = buffer.filter((d) => !d.superseded);
@@ -277,6 +280,7 @@ export class IndexShard {
       throw e;
     } finally {
       this.refreshingLatest = null;
+      this.refreshingBytes = 0;
     }
     this.notifyRefreshed();
     this.segments.maybeMerge();

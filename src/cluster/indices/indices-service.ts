@@ -17,6 +17,8 @@ import { isPlainObject } from '../../common/json.js';
 import { AliasRegistry, aliasFilteredQuery, singleIndexOf, validateAliasName, type StoredAlias } from './aliases.js';
 import { IndexService, type IndexDeps, type IndexMetadata, type IndexRecovery } from './index-service.js';
 import { validateIndexName } from './index-names.js';
+import { IndexingMemoryController } from './indexing-memory-controller.js';
+import type { IndexShard } from './index-shard.js';
 import { resolveIndexExpression, type ResolveOptions } from './index-resolver.js';
 import type { SearchPool } from '../search-pool.js';
 import { IndexTemplateService, mergeTemplateMappings } from './index-templates.js';
@@ -68,8 +70,8 @@ export class IndicesService {
    */
   private readonly resolvedFrom = new WeakMap<readonly IndexService[], string | undefined>();
   private readonly deps: IndexDeps;
-  /** Buffer growth since the memory controller last looked. */
-  private grownSinceCheck = 0;
+  /** `indices.memory.index_buffer_size`: refreshes the largest buffers, throttles writes when refreshes fall behind. */
+  readonly memoryController: IndexingMemoryController;
 
   constructor(
     pool: SearchPool,
@@ -78,9 +80,10 @@ export class IndicesService {
     private readonly options: IndicesOptions = { indexBufferBytes: Infinity },
   ) {
     this.deps = {
-      pool, dataDir, stateChanged: () => state.markChanged(), persistState: () => state.persist(), bufferGrew: (bytes) => this.bufferGrew(bytes),
+      pool, dataDir, stateChanged: () => state.markChanged(), persistState: () => state.persist(), bufferGrew: (bytes) => this.memoryController.bufferGrew(bytes),
       slowLog: options.slowLog ?? null,
     };
+    this.memoryController = new IndexingMemoryController(options.indexBufferBytes, () => [...this.indices.values()].flatMap((i) => i.shards));
     this.templates = new IndexTemplateService(state);
     state.register(SECTION, () => {
       const out: Record<string, StoredIndex> = {};
@@ -367,23 +370,11 @@ export class IndicesService {
   }
 
   /**
-   * ES's IndexingMemoryController: when the indexing buffers of all shards together pass the
-   * budget, the largest are refreshed (turned into segments) until the rest fit. Looked at after
-   * every 1/32 of the budget written, so a bulk cannot overshoot it by much.
+   * Holds a write request's response while the shards it wrote to are throttled because refreshes
+   * fell behind (indexing-memory-controller.ts); resolves at once otherwise.
    */
-  private bufferGrew(bytes: number): void {
-    this.grownSinceCheck += bytes;
-    if (this.grownSinceCheck < this.options.indexBufferBytes / 32) return;
-    this.grownSinceCheck = 0;
-    const shards = [...this.indices.values()].flatMap((i) => i.shards).filter((s) => !s.refreshing && s.bufferedBytes > 0);
-    let total = 0;
-    for (const s of shards) total += s.bufferedBytes;
-    shards.sort((a, b) => b.bufferedBytes - a.bufferedBytes);
-    for (const s of shards) {
-      if (total <= this.options.indexBufferBytes) break;
-      total -= s.bufferedBytes;
-      void s.refresh().catch(() => undefined);
-    }
+  throttleWrites(shards: Iterable<IndexShard>): Promise<void> {
+    return this.memoryController.throttle(shards);
   }
 
   /** Flushes every index (graceful shutdown: the next start replays nothing). */

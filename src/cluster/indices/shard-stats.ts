@@ -22,6 +22,9 @@ export class ShardStats {
   indexFailed = 0;
   deleteTotal = 0;
   deleteTimeMs = 0;
+  /** Write requests held right now because this shard's refreshes fell behind (indexing-memory-controller.ts). */
+  throttledNow = 0;
+  throttleTimeMs = 0;
 
   queryTotal = 0;
   queryTimeMs = 0;

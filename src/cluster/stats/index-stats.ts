@@ -21,7 +21,7 @@ export interface StatsSums {
   deleted: number;
   storeBytes: number;
   segments: number;
-  /** Heap bytes of unrefreshed documents (ES's index_writer_memory). */
+  /** Heap bytes of unrefreshed documents, buffered or being built by a refresh (ES's index_writer_memory). */
   bufferBytes: number;
   /** Estimated heap bytes of the live version maps (ids written since the last refresh). */
   versionMapBytes: number;
@@ -34,6 +34,9 @@ export interface StatsSums {
   indexFailed: number;
   deleteTotal: number;
   deleteTimeMs: number;
+  /** Write requests held by indexing throttling right now, and the time they were held (ES is_throttled, throttle_time). */
+  throttledNow: number;
+  throttleTimeMs: number;
   queryTotal: number;
   queryTimeMs: number;
   queryCurrent: number;
@@ -52,7 +55,7 @@ export interface StatsSums {
 
 export function emptySums(): StatsSums {
   return {
-    docs: 0, deleted: 0, storeBytes: 0, segments: 0, bufferBytes: 0, versionMapBytes: 0, segmentMemory: emptySegmentMemory(), liveDocsBytes: 0, indexTotal: 0, indexTimeMs: 0, indexFailed: 0, deleteTotal: 0, deleteTimeMs: 0,
+    docs: 0, deleted: 0, storeBytes: 0, segments: 0, bufferBytes: 0, versionMapBytes: 0, segmentMemory: emptySegmentMemory(), liveDocsBytes: 0, indexTotal: 0, indexTimeMs: 0, indexFailed: 0, deleteTotal: 0, deleteTimeMs: 0, throttledNow: 0, throttleTimeMs: 0,
     queryTotal: 0, queryTimeMs: 0, queryCurrent: 0, fetchTotal: 0, fetchTimeMs: 0, refreshTotal: 0, refreshTimeMs: 0,
     flushTotal: 0, flushTimeMs: 0, mergeTotal: 0, mergeTimeMs: 0, mergeCurrent: 0, mergeDocs: 0, mergeSizeBytes: 0,
   };
@@ -68,7 +71,7 @@ export function addShard(into: StatsSums, shard: IndexShard): StatsSums {
     addSegmentMemory(into.segmentMemory, s.reader);
     into.liveDocsBytes += s.liveDocs ? s.liveDocs.byteLength : 0;
   }
-  into.bufferBytes += shard.bufferedBytes;
+  into.bufferBytes += shard.bufferedBytes + shard.refreshingBytes;
   into.versionMapBytes += shard.versionMapBytes;
   const c = shard.stats;
   into.indexTotal += c.indexTotal;
@@ -76,6 +79,8 @@ export function addShard(into: StatsSums, shard: IndexShard): StatsSums {
   into.indexFailed += c.indexFailed;
   into.deleteTotal += c.deleteTotal;
   into.deleteTimeMs += c.deleteTimeMs;
+  into.throttledNow += c.throttledNow;
+  into.throttleTimeMs += c.throttleTimeMs;
   into.queryTotal += c.queryTotal;
   into.queryTimeMs += c.queryTimeMs;
   into.queryCurrent += c.queryCurrent;
@@ -119,7 +124,7 @@ export function renderCommonStats(s: StatsSums, metrics: readonly IndexStatsMetr
         out.indexing = {
           index_total: s.indexTotal, index_time_in_millis: ms(s.indexTimeMs), index_current: 0, index_failed: s.indexFailed,
           delete_total: s.deleteTotal, delete_time_in_millis: ms(s.deleteTimeMs), delete_current: 0, noop_update_total: 0,
-          is_throttled: false, throttle_time_in_millis: 0, write_load: 0,
+          is_throttled: s.throttledNow > 0, throttle_time_in_millis: ms(s.throttleTimeMs), write_load: 0,
         };
         break;
       case 'search':

@@ -95,13 +95,15 @@ export class WriteFlow {
 
   /**
    * What every write does before answering: its translog records fsynced (group commit, shared
-   * with concurrent requests), indices and mappings it created saved, then the request's refresh
-   * policy applied to the shards it touched. True when a refresh was forced.
+   * with concurrent requests), indices and mappings it created saved, the answer held while
+   * refreshes of its shards cannot keep up (indexing-memory-controller.ts), then the request's
+   * refresh policy applied to the shards it touched. True when a refresh was forced.
    */
   async complete(policy: RefreshPolicy, touched: ReadonlyMap<IndexService, Iterable<number>>): Promise<boolean> {
     const shards = [...touched].map(([index, ids]) => [index, [...new Set(ids)]] as const);
     await Promise.all(shards.map(([index, ids]) => index.sync(ids)));
     await this.indices.persist();
+    await this.indices.throttleWrites(shards.flatMap(([index, ids]) => ids.map((s) => index.shards[s])));
     const forced = await Promise.all(shards.map(([index, ids]) => applyRefresh(policy, index, ids)));
     return forced.some((f) => f);
   }

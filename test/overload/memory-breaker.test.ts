@@ -31,7 +31,9 @@ async function send(method: string, path: string, body?: string | object): Promi
 
 describe('parent circuit breaker (--max-memory 300mb)', () => {
   it('refuses the write that would exceed the budget with 429 circuit_breaking_exception; acknowledged docs stay searchable', async () => {
-    server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1', '--max-memory', '300mb']);
+    // The unrefreshed documents are what grows here: an indexing buffer larger than the budget
+    // (10% of the V8 heap limit, ~400 MB) keeps the memory controller from refreshing them first.
+    server = await startProcess(main, ['--port', '0', '--no-security', '--data', dataDir, '--threads', '1', '--max-memory', '300mb', '--index-buffer-size', '10%']);
     // The filler is kept in `_source` but not indexed, so the load costs parsing and the translog,
     // not analysis: the test stays quick on a loaded machine.
     const mappings = { properties: { n: { type: 'integer' }, filler: { type: 'object', enabled: false } } };

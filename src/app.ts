@@ -92,7 +92,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     const stored = state.section<{ cluster_uuid: string }>('cluster');
     const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: stored?.cluster_uuid ?? randomBase64Uuid() };
     state.register('cluster', () => ({ cluster_uuid: node.clusterUuid }));
-    pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir() });
+    pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir(), logger: options.logger });
     const bodyPool = new BodyPool({ workerDir: workerDir() });
     // Slow-log lines go to the server's log; thresholds are per index (index.*.slowlog.threshold.*).
     const slowLog = options.logger ? new SlowLog(options.logger) : null;

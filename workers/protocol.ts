@@ -20,7 +20,7 @@ export type SegmentChannelMessage =
   | { readonly op: 'drop'; readonly id: string }
   /** Asks every worker for its V8 heap figures, answered on WORKER_MEMORY_CHANNEL. */
   | { readonly op: 'memory' }
-  /** The node went idle after writes: collect the garbage they left (cluster/idle-collector.ts). */
+  /** The node went idle after writes: collect the garbage they left (cluster/idle-collector.ts), then report as for `memory`. */
   | { readonly op: 'gc' };
 
 /** Where workers report their memory (`_nodes/stats`). */

@@ -31,9 +31,10 @@ function apply(msg: SegmentChannelMessage): void {
     buffers.delete(msg.id);
     segments.delete(msg.id);
     liveDocs.delete(msg.id);
-  } else if (msg.op === 'gc') {
-    releaseIdleMemory();
   } else {
+    // After its idle collection a worker reports too: the coordinator trims the malloc heap once
+    // every worker's GC has freed what it held (cluster/malloc-trim.ts).
+    if (msg.op === 'gc') releaseIdleMemory();
     const m = process.memoryUsage();
     const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
     memoryChannel.postMessage(report);

@@ -14,6 +14,9 @@
  * ended, so a merge running longer than IDLE_MS counted as idle, and a bulk load paid 4–5 such
  * collections in every thread (0.2–0.3 s on the main thread each, plus the recompiles). Segment work
  * in flight now holds the collection off; what a load leaves is still collected IDLE_MS after it.
+ *
+ * Once the threads' collections are done, glibc's heaps are trimmed (`releaseHeap`, malloc-trim.ts):
+ * what the collections freed there stays resident otherwise, as the heap's high-water mark.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -52,6 +55,15 @@ export const DROPPED_BYTES_BEFORE_GC = 16 << 20;
  */
 export const SHRINK_MS = 6000;
 
+export interface IdleCollectorOptions {
+  readonly idleMs?: number;
+  readonly shrinkMs?: number;
+  /** This thread's full GC. */
+  readonly collectHere?: () => void;
+  /** Returns the process's free malloc memory (MallocTrim); none by default. */
+  readonly releaseHeap?: () => void;
+}
+
 export class IdleCollector {
   private timer: NodeJS.Timeout | null = null;
   private lastForced = -Infinity;
@@ -60,13 +72,23 @@ export class IdleCollector {
   private droppedBytes = 0;
   private dropTimer: NodeJS.Timeout | null = null;
   private shrinkTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(
-    private readonly askWorkers: () => void,
-    private readonly idleMs = IDLE_MS,
-    private readonly collectHere: () => void = () => fullGc?.(),
-    private readonly shrinkMs = SHRINK_MS,
-  ) {}
+  private readonly idleMs: number;
+  private readonly shrinkMs: number;
+  private readonly collectHere: () => void;
+  private readonly releaseHeap: () => void;
+
+  /**
+   * `askWorkers` asks every worker to collect and resolves once they have (or gave up waiting);
+   * `releaseHeap` runs after each collection of every thread, once the workers' have completed.
+   */
+  constructor(private readonly askWorkers: () => Promise<unknown> | void, options: IdleCollectorOptions = {}) {
+    this.idleMs = options.idleMs ?? IDLE_MS;
+    this.shrinkMs = options.shrinkMs ?? SHRINK_MS;
+    this.collectHere = options.collectHere ?? (() => fullGc?.());
+    this.releaseHeap = options.releaseHeap ?? (() => {});
+  }
 
   /** A build or merge starts: no collection until it has ended and IDLE_MS passed with none. */
   begin(): void {
@@ -121,6 +143,7 @@ export class IdleCollector {
   }
 
   close(): void {
+    this.closed = true;
     this.cancel();
     if (this.dropTimer !== null) clearTimeout(this.dropTimer);
     this.dropTimer = null;
@@ -128,8 +151,12 @@ export class IdleCollector {
 
   private collect(): void {
     this.droppedBytes = 0;
-    this.askWorkers();
+    const workers = this.askWorkers();
     this.collectHere();
+    const release = () => {
+      if (!this.closed) this.releaseHeap();
+    };
+    void Promise.resolve(workers).then(release, release);
   }
 
   private cancel(): void {

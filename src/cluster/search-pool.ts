@@ -24,11 +24,13 @@ import { EsError, InternalError, RejectedExecutionError } from '../errors/index.
 import { finite, SearchPoolCounters, type SearchPoolStats } from './search-pool-stats.js';
 import { SearchChannel, WorkerFailureError } from './search-channel.js';
 import { IdleCollector } from './idle-collector.js';
+import { MallocTrim } from './malloc-trim.js';
 import type { ShardSearchResult } from '../search/index.js';
 import {
   SEARCH_PORT, SEGMENT_CHANNEL, TASK, WORKER_MEMORY_CHANNEL, type SearchPortAnnouncement, type WorkerMemory, type BuildSegmentTask, type InlineBuffers, type MergeSegmentsTask, type SearchBatchReply,
-  type SearchShardReply, type SearchShardTask, type SegmentBuilt, type SegmentRef, type WorkerReply,
+  type SearchShardReply, type SearchShardTask, type SegmentBuilt, type SegmentChannelMessage, type SegmentRef, type WorkerReply,
 } from '../../workers/protocol.js';
+import type { Logger } from '../logging/index.js';
 
 /** Most shard searches one batch task carries. */
 const MAX_BATCH = 16;
@@ -50,13 +52,20 @@ export interface SearchPoolOptions {
   readonly maxQueue: number;
   /** Directory of the compiled worker modules (dist/workers). */
   readonly workerDir: URL;
+  /** For the heap trim's debug lines (malloc-trim.ts). */
+  readonly logger?: Logger;
 }
+
+/** How long the idle collection waits for the workers' GCs before trimming the heap anyway (a busy worker answers after its task). */
+const WORKER_GC_WAIT_MS = 2000;
 
 export class SearchPool {
   private readonly pool: Piscina;
   private readonly channel = new BroadcastChannel(SEGMENT_CHANNEL);
-  /** Full GCs in every thread once builds and merges stop: none in flight, none ended for 2 s (idle-collector.ts). */
-  private readonly idleCollector = new IdleCollector(() => this.channel.postMessage({ op: 'gc' }));
+  /** glibc's free heap returned after each idle collection (malloc-trim.ts). */
+  readonly mallocTrim: MallocTrim;
+  /** Full GCs in every thread once builds and merges stop: none in flight, none ended for 2 s (idle-collector.ts), then a heap trim. */
+  private readonly idleCollector: IdleCollector;
   private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
   /** The last heap figures each worker thread reported (`_nodes/stats`). */
   private readonly workerHeaps = new Map<number, WorkerMemory>();
@@ -89,6 +98,10 @@ export class SearchPool {
     this.buildFile = fileURLToPath(new URL('build-segment.js', options.workerDir));
     this.maxQueue = options.maxQueue;
     this.size = options.threads;
+    this.mallocTrim = new MallocTrim(options.logger);
+    this.idleCollector = new IdleCollector(() => this.askWorkers({ op: 'gc' }, WORKER_GC_WAIT_MS), {
+      releaseHeap: () => void this.mallocTrim.trim(),
+    });
     this.pool = new Piscina({
       filename: this.searchFile,
       minThreads: options.threads,
@@ -144,14 +157,25 @@ export class SearchPool {
    * within `waitMs` (a busy worker answers after its task; its previous figures stand in meanwhile).
    */
   async workerMemory(waitMs = 50): Promise<WorkerMemory[]> {
+    const live = await this.askWorkers({ op: 'memory' }, waitMs);
+    return [...this.workerHeaps.values()].filter((m) => live.has(m.threadId));
+  }
+
+  /**
+   * Posts `msg` to every worker and waits until each live one has reported its heap figures (a
+   * worker does after `memory` and after its `gc`), at most `waitMs`; the previous figures stand in
+   * for a worker that did not answer. Returns the live threads' ids.
+   */
+  private async askWorkers(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
     const live = new Set(this.pool.threads.map((w) => w.threadId));
     const previous = new Map([...this.workerHeaps].filter(([id]) => live.has(id)));
     this.workerHeaps.clear();
-    this.channel.postMessage({ op: 'memory' });
+    this.channel.postMessage(msg);
     const deadline = performance.now() + waitMs;
-    while (performance.now() < deadline && this.workerHeaps.size < live.size) await new Promise((r) => setTimeout(r, 2));
+    const poll = Math.max(2, waitMs / 100);
+    while (performance.now() < deadline && this.workerHeaps.size < live.size && !this.closed) await new Promise((r) => setTimeout(r, poll));
     for (const [id, m] of previous) if (!this.workerHeaps.has(id)) this.workerHeaps.set(id, m);
-    return [...this.workerHeaps.values()].filter((m) => live.has(m.threadId));
+    return live;
   }
 
   get threads(): number {

@@ -12,13 +12,17 @@ const SHRINK = 300;
 describe('IdleCollector', () => {
   let asked = 0;
   let collected = 0;
+  let trimmed = 0;
   let collector: IdleCollector;
 
   beforeEach(() => {
     vi.useFakeTimers();
     asked = 0;
     collected = 0;
-    collector = new IdleCollector(() => asked++, IDLE, () => collected++, SHRINK);
+    trimmed = 0;
+    collector = new IdleCollector(() => {
+      asked++;
+    }, { idleMs: IDLE, shrinkMs: SHRINK, collectHere: () => collected++, releaseHeap: () => trimmed++ });
   });
   afterEach(() => {
     collector.close();
@@ -103,6 +107,41 @@ describe('IdleCollector', () => {
     collector.dropped(DROPPED_BYTES_BEFORE_GC - 1);
     vi.advanceTimersByTime(IDLE);
     expect(collected).toBe(1);
+  });
+
+  it('trims the malloc heap after each collection of every thread, once the workers have collected, and not after a drop', async () => {
+    let workersDone!: () => void;
+    const c = new IdleCollector(() => new Promise<void>((r) => (workersDone = r)), { idleMs: IDLE, shrinkMs: SHRINK, collectHere: () => collected++, releaseHeap: () => trimmed++ });
+    c.begin();
+    c.end();
+    await vi.advanceTimersByTimeAsync(IDLE);
+    expect([collected, trimmed]).toEqual([1, 0]); // the workers have not answered yet
+    workersDone();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trimmed).toBe(1);
+    await vi.advanceTimersByTimeAsync(SHRINK);
+    workersDone();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([collected, trimmed]).toEqual([2, 2]);
+    c.dropped(DROPPED_BYTES_BEFORE_GC);
+    await vi.advanceTimersByTimeAsync(10);
+    expect([collected, trimmed]).toEqual([3, 2]);
+    c.close();
+  });
+
+  it('trims even when asking the workers failed, and not once closed', async () => {
+    let fail!: (e: Error) => void;
+    const c = new IdleCollector(() => new Promise<void>((_, reject) => (fail = reject)), { idleMs: IDLE, collectHere: () => collected++, releaseHeap: () => trimmed++ });
+    c.collectNow();
+    fail(new Error('channel closed'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trimmed).toBe(1);
+    await vi.advanceTimersByTimeAsync(IDLE);
+    c.collectNow();
+    c.close();
+    fail(new Error('channel closed'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(trimmed).toBe(1);
   });
 
   it('close cancels a pending collection', () => {

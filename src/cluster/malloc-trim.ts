@@ -50,12 +50,25 @@ async function loadGlibcTrim(): Promise<TrimCall> {
   return () => call(0);
 }
 
+export interface MallocTrimStats {
+  /** Whether trimming works here (false also before the node's first idle collection tried it). */
+  readonly available: boolean;
+  readonly count: number;
+  readonly released_in_bytes: number;
+  readonly total_time_in_millis: number;
+  readonly last_time_in_millis: number;
+}
+
 export class MallocTrim {
   private call: Promise<TrimCall | null> | null = null;
   private running = false;
-  /** Trims done, and RSS returned by them (before − after, summed; other threads' work in between included). */
+  /** null until the first trim tried to load the call. */
+  private unavailable: boolean | null = null;
+  /** Trims done, RSS returned by them (before − after, summed; other threads' work meanwhile included) and their time. */
   count = 0;
   releasedBytes = 0;
+  totalMs = 0;
+  lastMs = 0;
 
   constructor(
     private readonly logger?: Logger,
@@ -75,6 +88,8 @@ export class MallocTrim {
       const result = { rssBefore, rssAfter: process.memoryUsage.rss(), ms: performance.now() - start };
       this.count++;
       this.releasedBytes += Math.max(0, result.rssBefore - result.rssAfter);
+      this.totalMs += result.ms;
+      this.lastMs = result.ms;
       this.logger?.debug(`malloc_trim: RSS ${mb(result.rssBefore)} → ${mb(result.rssAfter)} MB in ${result.ms.toFixed(1)} ms`);
       return result;
     } catch (e) {
@@ -85,9 +100,18 @@ export class MallocTrim {
     }
   }
 
+  /** `_nodes/stats` `process.mem.malloc_trim`; `available` is false once loading failed. */
+  stats(): MallocTrimStats {
+    return { available: this.unavailable === false, count: this.count, released_in_bytes: this.releasedBytes, total_time_in_millis: round(this.totalMs), last_time_in_millis: round(this.lastMs) };
+  }
+
   /** The call, loaded once; a failed load is logged once and never retried. */
   private loaded(): Promise<TrimCall | null> {
-    this.call ??= this.load().catch((e: unknown) => {
+    this.call ??= this.load().then((call) => {
+      this.unavailable = false;
+      return call;
+    }, (e: unknown) => {
+      this.unavailable = true;
       this.logger?.debug(`malloc_trim unavailable, glibc's free heap is not returned after loads: ${(e as Error).message.slice(0, 200)}`);
       return null;
     });
@@ -96,3 +120,4 @@ export class MallocTrim {
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(1);
+const round = (ms: number) => Math.round(ms * 10) / 10;

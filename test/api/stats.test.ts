@@ -8,8 +8,9 @@
  * Counters are checked to move with real searches and writes, by exact deltas where ES's
  * definition gives one (one query per shard per search, one index op per document).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NODE_ID } from '../../src/cluster/index.js';
+import { mallocTrimAvailable } from '../support/malloc-trim.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { expectErrorType, seed } from './es.js';
 
@@ -72,6 +73,16 @@ describe('GET /_nodes/stats', () => {
     expect(Object.keys(mem.shared_array_buffers_per_index_in_bytes).sort()).toEqual(['books', 'logs']);
     expect(mem.shared_array_buffers_per_index_in_bytes.logs).toBe((await indexStats('logs')).store.size_in_bytes);
     expect(mem.shared_array_buffers_in_bytes).toBe(mem.shared_array_buffers_per_index_in_bytes.logs + mem.shared_array_buffers_per_index_in_bytes.books);
+  });
+
+  it('reports the heap trims of the idle collections: one follows the seeding\'s builds where glibc and koffi are there', async () => {
+    const canTrim = await mallocTrimAvailable();
+    // The idle collection runs 2 s after the last build; a loaded machine takes longer.
+    await vi.waitFor(async () => {
+      const trim = (await nodeStats('/_nodes/stats/process')).process.mem.malloc_trim;
+      expect(trim.count > 0).toBe(canTrim);
+      if (canTrim) expect(trim).toMatchObject({ available: true, released_in_bytes: expect.any(Number), total_time_in_millis: expect.any(Number) });
+    }, { timeout: canTrim ? 30_000 : 100, interval: 250 });
   });
 
   it('splits segment memory by kind, and reports each search thread\'s heap', async () => {

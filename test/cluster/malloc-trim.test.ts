@@ -3,25 +3,13 @@
  * the optional `koffi` package where it loads, and a silent skip (one debug line) everywhere else.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { FFI_PACKAGE, MallocTrim, type TrimCall } from '../../src/cluster/malloc-trim.js';
+import { MallocTrim, type TrimCall } from '../../src/cluster/malloc-trim.js';
 import type { Logger } from '../../src/logging/index.js';
+import { mallocTrimAvailable } from '../support/malloc-trim.js';
 
 function debugLog(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   return { logger: { debug: (line: string) => lines.push(line) } as unknown as Logger, lines };
-}
-
-/** Whether this machine can trim: Linux with glibc, and the optional package installed. */
-async function trimAvailable(): Promise<boolean> {
-  const header = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header;
-  if (process.platform !== 'linux' || header.glibcVersionRuntime === undefined) return false;
-  try {
-    const specifier: string = FFI_PACKAGE;
-    await import(specifier);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('MallocTrim', () => {
@@ -71,12 +59,14 @@ describe('MallocTrim', () => {
     held.length = 0;
     held = null;
     const result = await trim.trim();
-    if (await trimAvailable()) {
+    if (await mallocTrimAvailable()) {
       expect(result).not.toBeNull();
       expect(trim.count).toBe(1);
+      expect(trim.stats()).toMatchObject({ available: true, count: 1 });
       expect(lines[0]).toMatch(/^malloc_trim: RSS/);
     } else {
       expect(result).toBeNull();
+      expect(trim.stats()).toMatchObject({ available: false, count: 0 });
       expect(lines[0]).toMatch(/^malloc_trim unavailable/);
     }
   });

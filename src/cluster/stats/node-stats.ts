@@ -169,6 +169,8 @@ export class NodeStatsService {
           worker_heap_total_in_bytes: sum(this.workerMemory, 'heapTotal'),
           worker_array_buffers_in_bytes: sum(this.workerMemory, 'arrayBuffers'),
           workers: this.workerMemory.map((w) => ({ thread_id: w.threadId, heap_used_in_bytes: w.heapUsed, heap_total_in_bytes: w.heapTotal, array_buffers_in_bytes: w.arrayBuffers })),
+          // glibc's free heap returned after idle collections (cluster/malloc-trim.ts).
+          malloc_trim: this.pool.mallocTrim.stats(),
         },
       };
     }

@@ -15,8 +15,9 @@
  * collections in every thread (0.2–0.3 s on the main thread each, plus the recompiles). Segment work
  * in flight now holds the collection off; what a load leaves is still collected IDLE_MS after it.
  *
- * Once the threads' collections are done, glibc's heaps are trimmed (`releaseHeap`, malloc-trim.ts):
- * what the collections freed there stays resident otherwise, as the heap's high-water mark.
+ * Once the threads' collections are done, glibc's heaps are trimmed (`releaseHeap`, malloc-trim.ts),
+ * unless segment work resumed meanwhile: what the collections freed there stays resident
+ * otherwise, as the heap's high-water mark.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -153,8 +154,10 @@ export class IdleCollector {
     this.droppedBytes = 0;
     const workers = this.askWorkers();
     this.collectHere();
+    // Not when segment work resumed meanwhile (a force-merge right after `collectNow`): the trim
+    // locks each arena while it walks it, and the next build would fault the pages in again.
     const release = () => {
-      if (!this.closed) this.releaseHeap();
+      if (!this.closed && this.inFlight === 0) this.releaseHeap();
     };
     void Promise.resolve(workers).then(release, release);
   }

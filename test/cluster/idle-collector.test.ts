@@ -129,6 +129,17 @@ describe('IdleCollector', () => {
     c.close();
   });
 
+  it('does not trim when segment work resumed before the workers answered (a force-merge after collectNow)', async () => {
+    let workersDone!: () => void;
+    const c = new IdleCollector(() => new Promise<void>((r) => (workersDone = r)), { idleMs: IDLE, collectHere: () => collected++, releaseHeap: () => trimmed++ });
+    c.collectNow();
+    c.begin();
+    workersDone();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([collected, trimmed]).toEqual([1, 0]);
+    c.close();
+  });
+
   it('trims even when asking the workers failed, and not once closed', async () => {
     let fail!: (e: Error) => void;
     const c = new IdleCollector(() => new Promise<void>((_, reject) => (fail = reject)), { idleMs: IDLE, collectHere: () => collected++, releaseHeap: () => trimmed++ });

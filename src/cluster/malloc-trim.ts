@@ -100,7 +100,7 @@ export class MallocTrim {
     }
   }
 
-  /** `_nodes/stats` `process.mem.malloc_trim`; `available` is false once loading failed. */
+  /** `_nodes/stats` `process.mem.malloc_trim`. */
   stats(): MallocTrimStats {
     return { available: this.unavailable === false, count: this.count, released_in_bytes: this.releasedBytes, total_time_in_millis: round(this.totalMs), last_time_in_millis: round(this.lastMs) };
   }

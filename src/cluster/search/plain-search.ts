@@ -12,7 +12,7 @@ import { HIT_STRIDE, compareSortValues, type ExecSort, type ShardSearchResult, t
 import type { IndexService } from '../indices/index-service.js';
 import { explainDoc } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
-import { needsQueryInference, resolveQueryInference } from './query-inference.js';
+import { resolveQueryInference } from './query-inference.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
 import { fetchPhaseEnded } from './search-stats.js';
@@ -32,7 +32,8 @@ interface MergedHit extends PageHit {
 export async function plainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
   const start = performance.now();
   // Model inference first: snapshots below are captured and searched with no await in between.
-  const query = needsQueryInference(req.query, phase.inference) ? await resolveQueryInference(req.query, phase.inference) : req.query;
+  const resolved = resolveQueryInference(req.query, phase.inference);
+  const query = resolved instanceof Promise ? await resolved : resolved;
   if (query !== req.query) req = { ...req, query };
   const deadline = phase.deadline(req.timeoutMs);
   const allowPartial = opts.allowPartialSearchResults ?? true;

@@ -57,22 +57,17 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
 }
 
 /**
- * Whether `query` has model texts to encode: without any, a search skips resolveQueryInference
- * (and the promise and microtask turn of awaiting it).
+ * The query with every model text replaced by its token weights: the same tree, synchronously, when
+ * it has none (most searches: no promise to await, no microtask turn), else a promise of the new one.
  */
-export function needsQueryInference(query: QueryNode | null, inference: SparseInference | null): boolean {
-  if (query === null || inference === null) return false;
+export function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): QueryNode | null | Promise<QueryNode | null> {
+  if (query === null || inference === null) return query;
   const pending: Pending[] = [];
   collect(query, pending);
-  return pending.length > 0;
+  return pending.length === 0 ? query : encodeTexts(query, pending, inference);
 }
 
-/** The query with every model text replaced by its token weights (the same tree when none). */
-export async function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): Promise<QueryNode | null> {
-  if (query === null) return null;
-  const pending: Pending[] = [];
-  collect(query, pending);
-  if (pending.length === 0 || inference === null) return query;
+async function encodeTexts(query: QueryNode, pending: readonly Pending[], inference: SparseInference): Promise<QueryNode> {
   // One inference call per model, with each distinct text once.
   const byModel = new Map<string, string[]>();
   for (const p of pending) {

@@ -69,6 +69,8 @@ export class SearchPool {
   private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
   /** The last heap figures each worker thread reported (`_nodes/stats`). */
   private readonly workerHeaps = new Map<number, WorkerMemory>();
+  /** The worker round in flight (askWorkers), if any. */
+  private asking: Promise<Set<number>> | undefined;
   /** Every buffer announced and not dropped, for inline resends. */
   private readonly buffers = new Map<string, SharedArrayBuffer>();
   /** Unfinished searches and merges per buffer id: a dropped buffer goes once none refers to it. */
@@ -166,7 +168,21 @@ export class SearchPool {
    * worker does after `memory` and after its `gc`), at most `waitMs`; the previous figures stand in
    * for a worker that did not answer. Returns the live threads' ids.
    */
-  private async askWorkers(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
+  private askWorkers(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
+    // One round at a time: a round clears the figures it waits for, so a second round started
+    // meanwhile would keep the first's partial answers as its fallback and report workers missing
+    // (or end the first's wait early on its own answers). Every report is a fresh heap reading, so
+    // a `memory` round just shares a round in flight; a `gc` round runs after it.
+    const pending = this.asking;
+    if (pending && msg.op === 'memory') return pending;
+    const round = (pending ? pending.then(() => this.askRound(msg, waitMs)) : this.askRound(msg, waitMs)).finally(() => {
+      if (this.asking === round) this.asking = undefined;
+    });
+    this.asking = round;
+    return round;
+  }
+
+  private async askRound(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
     const live = new Set(this.pool.threads.map((w) => w.threadId));
     const previous = new Map([...this.workerHeaps].filter(([id]) => live.has(id)));
     this.workerHeaps.clear();

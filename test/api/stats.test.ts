@@ -111,6 +111,14 @@ describe('GET /_nodes/stats', () => {
     expect(mem.worker_heap_used_in_bytes).toBe(mem.workers[0].heap_used_in_bytes + mem.workers[1].heap_used_in_bytes);
   });
 
+  it('reports every worker\'s heap to each of many concurrent requests (one worker round at a time)', async () => {
+    const all = await Promise.all(Array.from({ length: 8 }, () => nodeStats('/_nodes/stats/process')));
+    for (const n of all) {
+      expect(n.process.mem.workers).toHaveLength(2);
+      expect(new Set(n.process.mem.workers.map((w: { thread_id: number }) => w.thread_id)).size).toBe(2);
+    }
+  });
+
   it('filters sections by metric and refuses unknown ones as ES does', async () => {
     const n = await nodeStats('/_nodes/stats/thread_pool,jvm');
     expect(Object.keys(n)).toEqual(expect.arrayContaining(['thread_pool', 'jvm']));

@@ -36,4 +36,12 @@ describe('TermHash', () => {
     for (const t of terms) hash.add(t);
     expect(Array.from(hash.sortedIds(), (id) => hash.terms[id])).toEqual([...new Set(terms)].sort(compareCodePoints));
   });
+
+  it('sorts many runs that each need a further radix pass (the range stack grows)', () => {
+    const hash = new TermHash();
+    const terms: string[] = [];
+    for (let g = 0; g < 300; g++) for (let k = 0; k < 20; k++) terms.push(`${String((g * 7919) % 1000).padStart(3, '0')}zz${(k * 31) % 20}q`);
+    for (const t of terms) hash.add(t);
+    expect(Array.from(hash.sortedIds(), (id) => hash.terms[id])).toEqual([...new Set(terms)].sort(compareCodePoints));
+  });
 });

@@ -40,52 +40,116 @@ function prefixKey(term: string, depth: number): number {
   return key;
 }
 
-/** Scratch of one sort: keys by position, and the ping-pong buffers of the radix passes. */
+/** Scratch of one sort: keys by position, the ping-pong buffers of the radix passes, the range stack. */
 interface SortScratch {
   readonly keys: Uint32Array;
   readonly tmpKeys: Uint32Array;
   readonly tmpIds: Uint32Array;
   readonly counts: Uint32Array;
+  /** Ranges still to sort, as (lo, hi, depth) triples. */
+  stack: Int32Array;
 }
 
 /**
- * Sorts ids[lo, hi) — terms equal in their first `depth` chars — by code point: an LSD radix sort
- * (stable counting sorts, one per key byte) by the key of the next chars, then each run of equal
- * keys is sorted further: by the next chars when the key was all ASCII, by the comparator when the
- * run is short or the key met a non-ASCII char. A key holding "past the end" cannot tie two
- * distinct terms.
+ * Sorts ids[0, n) by the code points of their terms: an MSD radix sort, KEY_CHARS chars per range.
+ * Each range — terms equal in their first `depth` chars — gets an LSD radix sort (stable counting
+ * sorts, one per key byte) by the key of its next chars; then each run of equal keys is sorted
+ * further: pushed as a new range when the key was all ASCII, by the comparator when the run is
+ * short or the key met a non-ASCII char. A key holding "past the end" cannot tie two distinct terms.
+ *
+ * The ranges go on an explicit stack, not recursion, and each loop is its own small function: the
+ * sort runs once per build, so V8 optimizes it on the fly (OSR) in every fresh build worker, and the
+ * recursive form was re-entered in optimized code that deoptimized at once ("insufficient type
+ * feedback") — ~500 deopts per 10k-doc build in a fresh thread (bench/build-cold.ts, issue 19).
  */
-function sortByPrefix(terms: readonly string[], ids: Uint32Array, lo: number, hi: number, depth: number, s: SortScratch): void {
-  const { keys, tmpKeys, tmpIds, counts } = s;
-  for (let i = lo; i < hi; i++) keys[i] = prefixKey(terms[ids[i]], depth);
-  for (let shift = 0; shift < 8 * KEY_CHARS; shift += 8) {
-    counts.fill(0);
-    for (let i = lo; i < hi; i++) counts[(keys[i] >>> shift) & 255]++;
-    for (let b = 0, at = lo; b < 256; b++) {
-      const c = counts[b];
-      counts[b] = at;
-      at += c;
-    }
-    for (let i = lo; i < hi; i++) {
-      const slot = counts[(keys[i] >>> shift) & 255]++;
-      tmpKeys[slot] = keys[i];
-      tmpIds[slot] = ids[i];
-    }
-    keys.set(tmpKeys.subarray(lo, hi), lo);
-    ids.set(tmpIds.subarray(lo, hi), lo);
+function sortByPrefix(terms: readonly string[], ids: Uint32Array, n: number, s: SortScratch): void {
+  let top = pushRange(s, 0, 0, n, 0);
+  while (top > 0) {
+    top -= 3;
+    const lo = s.stack[top];
+    const hi = s.stack[top + 1];
+    const depth = s.stack[top + 2];
+    computeKeys(terms, ids, s.keys, lo, hi, depth);
+    for (let shift = 0; shift < 8 * KEY_CHARS; shift += 8) radixPass(ids, lo, hi, shift, s);
+    top = splitRuns(terms, ids, lo, hi, depth, s, top);
   }
+}
+
+function pushRange(s: SortScratch, top: number, lo: number, hi: number, depth: number): number {
+  if (top + 3 > s.stack.length) {
+    const stack = new Int32Array(s.stack.length * 2);
+    stack.set(s.stack);
+    s.stack = stack;
+  }
+  s.stack[top] = lo;
+  s.stack[top + 1] = hi;
+  s.stack[top + 2] = depth;
+  return top + 3;
+}
+
+function computeKeys(terms: readonly string[], ids: Uint32Array, keys: Uint32Array, lo: number, hi: number, depth: number): void {
+  for (let i = lo; i < hi; i++) keys[i] = prefixKey(terms[ids[i]], depth);
+}
+
+/** One stable counting sort of ids[lo, hi) (and their keys) by the key byte at `shift`. */
+function radixPass(ids: Uint32Array, lo: number, hi: number, shift: number, s: SortScratch): void {
+  const { keys, tmpKeys, tmpIds, counts } = s;
+  countKeyBytes(keys, counts, lo, hi, shift);
+  bucketStarts(counts, lo);
+  scatterByKeyByte(keys, ids, tmpKeys, tmpIds, counts, lo, hi, shift);
+  keys.set(tmpKeys.subarray(lo, hi), lo);
+  ids.set(tmpIds.subarray(lo, hi), lo);
+}
+
+// One loop per function: V8 keeps the code it compiled for a hot loop (OSR) after that code
+// deoptimizes in what follows the loop, so a loop followed by code without type feedback yet
+// deoptimized on every call of a fresh thread's first builds.
+
+function countKeyBytes(keys: Uint32Array, counts: Uint32Array, lo: number, hi: number, shift: number): void {
+  counts.fill(0);
+  for (let i = lo; i < hi; i++) counts[(keys[i] >>> shift) & 255]++;
+}
+
+function bucketStarts(counts: Uint32Array, lo: number): void {
+  for (let b = 0, at = lo; b < 256; b++) {
+    const c = counts[b];
+    counts[b] = at;
+    at += c;
+  }
+}
+
+function scatterByKeyByte(keys: Uint32Array, ids: Uint32Array, tmpKeys: Uint32Array, tmpIds: Uint32Array, counts: Uint32Array, lo: number, hi: number, shift: number): void {
+  for (let i = lo; i < hi; i++) {
+    const slot = counts[(keys[i] >>> shift) & 255]++;
+    tmpKeys[slot] = keys[i];
+    tmpIds[slot] = ids[i];
+  }
+}
+
+/** Finishes or pushes each run of equal keys in ids[lo, hi); returns the new stack top. */
+function splitRuns(terms: readonly string[], ids: Uint32Array, lo: number, hi: number, depth: number, s: SortScratch, top: number): number {
+  const keys = s.keys;
   for (let o = lo; o < hi;) {
     const key = keys[o];
     let end = o + 1;
     while (end < hi && keys[end] === key) end++;
     if (end - o > 1) {
-      let open = true;
-      for (let k = key, i = 0; i < KEY_CHARS; i++, k >>>= 8) if ((k & 255) === HIGH || (k & 255) === 0) open = false;
-      if (open && end - o > SMALL_RUN) sortByPrefix(terms, ids, o, end, depth + KEY_CHARS, s);
-      else ids.subarray(o, end).sort((a, b) => compareCodePoints(terms[a], terms[b]));
+      if (end - o > SMALL_RUN && keyIsOpen(key)) top = pushRange(s, top, o, end, depth + KEY_CHARS);
+      else sortByComparator(terms, ids, o, end);
     }
     o = end;
   }
+  return top;
+}
+
+/** Whether a key's chars are all ASCII and none is past the end: terms tied on it may differ later. */
+function keyIsOpen(key: number): boolean {
+  for (let k = key, i = 0; i < KEY_CHARS; i++, k >>>= 8) if ((k & 255) === HIGH || (k & 255) === 0) return false;
+  return true;
+}
+
+function sortByComparator(terms: readonly string[], ids: Uint32Array, lo: number, hi: number): void {
+  ids.subarray(lo, hi).sort((a, b) => compareCodePoints(terms[a], terms[b]));
 }
 
 export class TermHash {
@@ -135,8 +199,8 @@ export class TermHash {
     const n = this.terms.length;
     const ids = scratchUint32(n, false);
     for (let i = 0; i < n; i++) ids[i] = i;
-    const scratch = { keys: scratchUint32(n, false), tmpKeys: scratchUint32(n, false), tmpIds: scratchUint32(n, false), counts: new Uint32Array(256) };
-    sortByPrefix(this.terms, ids, 0, n, 0, scratch);
+    const scratch = { keys: scratchUint32(n, false), tmpKeys: scratchUint32(n, false), tmpIds: scratchUint32(n, false), counts: new Uint32Array(256), stack: new Int32Array(192) };
+    sortByPrefix(this.terms, ids, n, scratch);
     releaseScratch(scratch.keys);
     releaseScratch(scratch.tmpKeys);
     releaseScratch(scratch.tmpIds);

@@ -100,8 +100,7 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const termCount = this.termList.length;
     const sortedIds = this.termIds.sortedIds();
     const ordOf = scratchUint32(termCount, false);
-    for (let o = 0; o < termCount; o++) ordOf[sortedIds[o]] = o;
-    const sorted = Array.from(sortedIds, (id) => this.termList[id]);
+    const sorted = sortedTerms(this.termList, sortedIds, ordOf);
 
     // Counting sort of the events by term ordinal, straight into the CSR arrays (stable: events
     // come in doc order, so a term's docs ascend and its positions stay in order). The first pass
@@ -114,18 +113,8 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const eventStart = scratchUint32(termCount + 1);
     const postingsStart = scratchUint32(termCount + 1);
     const lastDoc = scratchInt32(termCount, false).fill(-1);
-    for (let e = 0; e < events; e++) {
-      const o = ordOf[evTerms[e]];
-      eventStart[o + 1]++;
-      if (lastDoc[o] !== evDocs[e]) {
-        lastDoc[o] = evDocs[e];
-        postingsStart[o + 1]++;
-      }
-    }
-    for (let t = 0; t < termCount; t++) {
-      eventStart[t + 1] += eventStart[t];
-      postingsStart[t + 1] += postingsStart[t];
-    }
+    countTermEvents(evTerms, evDocs, events, ordOf, eventStart, postingsStart, lastDoc);
+    prefixSums(eventStart, postingsStart, termCount);
     const postings = postingsStart[termCount];
     const docs = scratchUint32(postings, false);
     const freqs = withFreqs ? scratchUint32(postings, false) : null;
@@ -137,22 +126,7 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const postingEnd = scratchUint32(termCount, false);
     postingEnd.set(postingsStart.subarray(0, termCount));
     lastDoc.fill(-1);
-    for (let e = 0; e < events; e++) {
-      const o = ordOf[evTerms[e]];
-      const slot = eventCursor[o]++;
-      if (positions) positions[slot] = evPositions![e];
-      if (eventOrder) eventOrder[slot] = e;
-      const d = evDocs[e];
-      if (lastDoc[o] !== d) {
-        lastDoc[o] = d;
-        const p = postingEnd[o]++;
-        docs[p] = d;
-        // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
-        if (freqs) freqs[p] = evFreqs ? evFreqs[e] : 1;
-      } else if (freqs) {
-        freqs[postingEnd[o] - 1]++;
-      }
-    }
+    placeTermEvents({ evTerms, evDocs, evPositions, evFreqs, events, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder });
     releaseScratch(eventCursor);
     releaseScratch(postingEnd);
     releaseScratch(lastDoc);
@@ -166,6 +140,81 @@ abstract class TermsAccumulator extends FieldAccumulator {
       eventStart,
       eventOrder,
     };
+  }
+}
+
+// buildTerms' loops, each its own function: a build runs them once, so V8 optimizes them on the fly
+// (OSR) in every fresh build worker. Inside one long method each OSR compile took the whole method
+// (100-400 ms of TurboFan on a loaded machine, 6-15 of them per worker in a 100k-doc load) and
+// deoptimized again in the code after its loop, which had no type feedback yet (issue 19).
+
+/** The terms in sorted order, and each term id's sorted ordinal. */
+function sortedTerms(termList: readonly string[], sortedIds: Uint32Array, ordOf: Uint32Array): string[] {
+  const n = sortedIds.length;
+  const sorted = new Array<string>(n);
+  for (let o = 0; o < n; o++) {
+    const id = sortedIds[o];
+    ordOf[id] = o;
+    sorted[o] = termList[id];
+  }
+  return sorted;
+}
+
+/** Per ordinal (at o + 1): its events and its postings (distinct docs). */
+function countTermEvents(
+  evTerms: Uint32Array, evDocs: Uint32Array, events: number, ordOf: Uint32Array, eventStart: Uint32Array, postingsStart: Uint32Array, lastDoc: Int32Array,
+): void {
+  for (let e = 0; e < events; e++) {
+    const o = ordOf[evTerms[e]];
+    eventStart[o + 1]++;
+    if (lastDoc[o] !== evDocs[e]) {
+      lastDoc[o] = evDocs[e];
+      postingsStart[o + 1]++;
+    }
+  }
+}
+
+function prefixSums(eventStart: Uint32Array, postingsStart: Uint32Array, termCount: number): void {
+  for (let t = 0; t < termCount; t++) {
+    eventStart[t + 1] += eventStart[t];
+    postingsStart[t + 1] += postingsStart[t];
+  }
+}
+
+interface EventPlacement {
+  readonly evTerms: Uint32Array;
+  readonly evDocs: Uint32Array;
+  readonly evPositions: Uint32Array | null;
+  readonly evFreqs: Uint32Array | null;
+  readonly events: number;
+  readonly ordOf: Uint32Array;
+  readonly eventCursor: Uint32Array;
+  readonly postingEnd: Uint32Array;
+  readonly lastDoc: Int32Array;
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
+  readonly positions: Uint32Array | null;
+  readonly eventOrder: Uint32Array | null;
+}
+
+/** The counting sort's second pass: each event to its term's next slot, docs and freqs per posting. */
+function placeTermEvents(p: EventPlacement): void {
+  const { evTerms, evDocs, evPositions, evFreqs, events, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder } = p;
+  for (let e = 0; e < events; e++) {
+    const o = ordOf[evTerms[e]];
+    const slot = eventCursor[o]++;
+    if (positions) positions[slot] = evPositions![e];
+    if (eventOrder) eventOrder[slot] = e;
+    const d = evDocs[e];
+    if (lastDoc[o] !== d) {
+      lastDoc[o] = d;
+      const at = postingEnd[o]++;
+      docs[at] = d;
+      // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
+      if (freqs) freqs[at] = evFreqs ? evFreqs[e] : 1;
+    } else if (freqs) {
+      freqs[postingEnd[o] - 1]++;
+    }
   }
 }
 

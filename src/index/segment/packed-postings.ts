@@ -61,6 +61,21 @@ export function encodePostings(postingsStart: Uint32Array, termCount: number, bl
   const blockOffsets = new Uint32Array(blocks + 1);
   // First pass: widths and sizes, so the section is allocated once at its final size.
   const widths = new Uint8Array(blocks);
+  const bytes = layoutBlocks(postingsStart, termCount, blockStart, docs, freqs, widths, blockOffsets);
+  blockOffsets[blocks] = bytes;
+  const out = new Uint8Array(bytes);
+  writeBlocks(out, postingsStart, termCount, blockStart, docs, freqs, widths, blockOffsets);
+  return { blockOffsets, bytes: out };
+}
+
+// encodePostings' two passes are functions of their own: a build runs each once, so a fresh worker
+// compiles them on the fly (OSR); in one function the first pass's compile deoptimized in the second
+// pass, which had no type feedback yet, and both were compiled again (issue 19).
+
+/** Each block's width and offset; returns the section's size in bytes. */
+function layoutBlocks(
+  postingsStart: Uint32Array, termCount: number, blockStart: Uint32Array, docs: Uint32Array, freqs: Uint32Array | null, widths: Uint8Array, blockOffsets: Uint32Array,
+): number {
   let bytes = 0;
   for (let t = 0; t < termCount; t++) {
     const end = postingsStart[t + 1];
@@ -71,13 +86,16 @@ export function encodePostings(postingsStart: Uint32Array, termCount: number, bl
       bytes += layout >>> 8;
     }
   }
-  blockOffsets[blocks] = bytes;
-  const out = new Uint8Array(bytes);
+  return bytes;
+}
+
+function writeBlocks(
+  out: Uint8Array, postingsStart: Uint32Array, termCount: number, blockStart: Uint32Array, docs: Uint32Array, freqs: Uint32Array | null, widths: Uint8Array, blockOffsets: Uint32Array,
+): void {
   for (let t = 0; t < termCount; t++) {
     const end = postingsStart[t + 1];
     for (let b = blockStart[t], p = postingsStart[t]; p < end; b++, p += BLOCK_SIZE) writeBlock(out, blockOffsets[b], widths[b], docs, freqs, p, Math.min(p + BLOCK_SIZE, end));
   }
-  return { blockOffsets, bytes: out };
 }
 
 /**

@@ -139,6 +139,32 @@ export function addTermSections(w: SectionSink, ord: number, terms: StringTable,
   w.add(Section.TermHash, ord, buildHashTable(terms, termCount));
 }
 
+// writeField's loops are their own functions: a build runs them once, so in a fresh worker V8
+// compiles them on the fly (OSR), and inside writeField each such compile took the whole method
+// with everything it calls (13 TurboFan jobs of writeField in one 100k-doc load, issue 19).
+
+/** Each term's first block (at t) and the block count (at termCount). */
+function blockStarts(postingsStart: Uint32Array, termCount: number): Uint32Array {
+  const blockStart = scratchUint32(termCount + 1);
+  let blocks = 0;
+  for (let t = 0; t < termCount; t++) {
+    blockStart[t] = blocks;
+    blocks += Math.ceil((postingsStart[t + 1] - postingsStart[t]) / BLOCK_SIZE);
+  }
+  blockStart[termCount] = blocks;
+  return blockStart;
+}
+
+/** Every term's block metadata; returns the summed term frequencies (termBlockMetadata's running total). */
+function fillBlockMetadata(
+  metadata: BlockMetadata, blockStart: Uint32Array, docs: Uint32Array, freqs: Uint32Array | null, norms: Uint8Array | null,
+  postingsStart: Uint32Array, termCount: number,
+): number {
+  let pos = 0;
+  for (let t = 0; t < termCount; t++) pos = termBlockMetadata(metadata, t, blockStart[t], docs, freqs, norms, postingsStart[t], postingsStart[t + 1], pos);
+  return pos;
+}
+
 /** One field's sections (the merger writes fields one at a time, letting each one's arrays go). */
 export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
   let sumTotalTermFreq = 0;
@@ -146,16 +172,9 @@ export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: n
   if (f.terms && f.postingsStart) addTermSections(w, ord, f.terms, f.termCount);
   if (f.indexed && f.postingsStart && f.docs) {
     const features = f.structure === 'features' && f.freqs !== null;
-    const blockStart = scratchUint32(f.termCount + 1);
-    let blocks = 0;
-    for (let t = 0; t < f.termCount; t++) {
-      blockStart[t] = blocks;
-      blocks += Math.ceil((f.postingsStart[t + 1] - f.postingsStart[t]) / BLOCK_SIZE);
-    }
-    blockStart[f.termCount] = blocks;
-    const metadata = newBlockMetadata(blocks, f.termCount, f.norms !== null, f.positions !== null, f.freqs !== null && f.structure !== 'features');
-    let pos = 0;
-    for (let t = 0; t < f.termCount; t++) pos = termBlockMetadata(metadata, t, blockStart[t], f.docs, f.freqs, f.norms, f.postingsStart[t], f.postingsStart[t + 1], pos);
+    const blockStart = blockStarts(f.postingsStart, f.termCount);
+    const metadata = newBlockMetadata(blockStart[f.termCount], f.termCount, f.norms !== null, f.positions !== null, f.freqs !== null && f.structure !== 'features');
+    const pos = fillBlockMetadata(metadata, blockStart, f.docs, f.freqs, f.norms, f.postingsStart, f.termCount);
     sumTotalTermFreq = metadata.ttf ? pos : postings;
     const packed = features
       ? encodeFeaturePostings(f.postingsStart, f.termCount, blockStart, f.docs, f.freqs!)

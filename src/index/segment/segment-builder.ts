@@ -150,12 +150,11 @@ abstract class TermsAccumulator extends FieldAccumulator {
 
 /** The terms in sorted order, and each term id's sorted ordinal. */
 function sortedTerms(termList: readonly string[], sortedIds: Uint32Array, ordOf: Uint32Array): string[] {
-  const n = sortedIds.length;
-  const sorted = new Array<string>(n);
-  for (let o = 0; o < n; o++) {
+  const sorted: string[] = []; // packed, not a holey array of its final size
+  for (let o = 0; o < sortedIds.length; o++) {
     const id = sortedIds[o];
     ordOf[id] = o;
-    sorted[o] = termList[id];
+    sorted.push(termList[id]);
   }
   return sorted;
 }

@@ -35,16 +35,39 @@ import type { Logger } from '../logging/index.js';
 /** Most shard searches one batch task carries. */
 const MAX_BATCH = 16;
 
-interface PendingSearch {
-  readonly task: SearchShardTask;
+/**
+ * A shard search waiting for, or running on, a thread. Settling it releases its segments first.
+ * A class rather than an object with closures: a search allocates no release or settle closures.
+ */
+class PendingSearch {
   /** Already resent once after its worker died: a second death fails it. */
-  retried: boolean;
-  /** performance.now() when it started waiting for a thread (for the wait-time histogram). */
-  readonly queuedAt: number;
-  resolve(result: ShardSearchResult): void;
-  reject(error: unknown): void;
-}
+  retried = false;
+  private settled = false;
 
+  constructor(
+    readonly task: SearchShardTask,
+    /** performance.now() when it started waiting for a thread (for the wait-time histogram). */
+    readonly queuedAt: number,
+    private readonly unuse: (refs: readonly SegmentRef[]) => void,
+    private readonly onResult: (result: ShardSearchResult) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  resolve(result: ShardSearchResult): void {
+    if (this.settle()) this.onResult(result);
+  }
+
+  reject(error: unknown): void {
+    if (this.settle()) this.onError(error);
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.unuse(this.task.segments);
+    return true;
+  }
+}
 
 export interface SearchPoolOptions {
   readonly threads: number;
@@ -247,20 +270,29 @@ export class SearchPool {
 
   /** Marks the buffers of `refs` in use until the returned function is called (once). */
   private retain(refs: readonly SegmentRef[]): () => void {
-    for (const r of refs) {
-      this.inUse.set(r.segment, (this.inUse.get(r.segment) ?? 0) + 1);
-      if (r.liveDocs !== null) this.inUse.set(r.liveDocs, (this.inUse.get(r.liveDocs) ?? 0) + 1);
-    }
+    this.useRefs(refs);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      for (const r of refs) {
-        this.unuse(r.segment);
-        if (r.liveDocs !== null) this.unuse(r.liveDocs);
-      }
+      this.unuseRefs(refs);
     };
   }
+
+  private useRefs(refs: readonly SegmentRef[]): void {
+    for (const r of refs) {
+      this.inUse.set(r.segment, (this.inUse.get(r.segment) ?? 0) + 1);
+      if (r.liveDocs !== null) this.inUse.set(r.liveDocs, (this.inUse.get(r.liveDocs) ?? 0) + 1);
+    }
+  }
+
+  /** Ends one use of each buffer `refs` name (an arrow: every pending search is handed it). */
+  private readonly unuseRefs = (refs: readonly SegmentRef[]): void => {
+    for (const r of refs) {
+      this.unuse(r.segment);
+      if (r.liveDocs !== null) this.unuse(r.liveDocs);
+    }
+  };
 
   private unuse(id: string): void {
     const n = this.inUse.get(id)! - 1;
@@ -343,20 +375,8 @@ export class SearchPool {
       ));
     }
     return new Promise<ShardSearchResult>((resolve, reject) => {
-      const done = this.retain(segments);
-      this.waiting.push({
-        task: { segments, request },
-        retried: false,
-        queuedAt: performance.now(),
-        resolve: (result) => {
-          done();
-          resolve(result);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      });
+      this.useRefs(segments);
+      this.waiting.push(new PendingSearch({ segments, request }, performance.now(), this.unuseRefs, resolve, reject));
       this.scheduleDispatch();
     });
   }

@@ -4,7 +4,7 @@
  * origin (errors included) carries `Access-Control-Allow-Origin`, so a page can read ES's error
  * bodies. A request from an origin that is not allowed is refused with 403, as ES does.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EsError, IllegalArgumentError } from '../errors/index.js';
 import { compileJavaWholeMatch, matches, type Dfa } from '../common/pattern/index.js';
 
@@ -61,33 +61,37 @@ function refuse(reply: FastifyReply): FastifyReply {
   return reply.code(403).header('content-length', '0').send('');
 }
 
-/** Registers the CORS hooks; must run before authentication so preflights need no key. */
-export function registerCors(app: FastifyInstance, options: CorsOptions): void {
+/** What CORS does on each request: server.ts calls these from its own hooks (one hook per phase for all). */
+export interface CorsHooks {
+  /**
+   * On a request, before authentication so preflights need no key: true when it has been answered
+   * here (a preflight, or a refused origin) and goes no further.
+   */
+  onRequest(req: FastifyRequest, reply: FastifyReply): boolean;
+  /** On a response: the `Access-Control-*` headers for an allowed origin. */
+  onSend(req: FastifyRequest, reply: FastifyReply): void;
+}
+
+/** The CORS steps for `options`; null when CORS is off. */
+export function corsHooks(options: CorsOptions): CorsHooks | null {
   const match = originMatcher(options.allowOrigins);
-  if (!match) return;
-  // Callback-style hooks, as server.ts's own: `http.cors.allow-origin` is `*` by default, so these
-  // run on every request, and an async hook costs a promise and extra microtask turns each.
-  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const origin = req.headers.origin;
-    if (origin === undefined) {
-      done();
-      return;
-    }
-    const allowed = match(origin);
-    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    if (allowed === null) {
-      // Same-origin requests carry an Origin too (for POST); ES lets those through.
-      if (!preflight && isSameOrigin(req, origin)) {
-        done();
-        return;
+  if (!match) return null;
+  return {
+    onRequest(req, reply) {
+      const origin = req.headers.origin;
+      if (origin === undefined) return false;
+      const allowed = match(origin);
+      const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+      if (allowed === null) {
+        // Same-origin requests carry an Origin too (for POST); ES lets those through.
+        if (!preflight && isSameOrigin(req, origin)) return false;
+        req.corsOrigin = undefined;
+        // Answered here: the request goes no further (fastify's early response from a hook, without done()).
+        refuse(reply);
+        return true;
       }
-      req.corsOrigin = undefined;
-      // Answered here: the request goes no further (fastify's early response from a hook, without done()).
-      refuse(reply);
-      return;
-    }
-    req.corsOrigin = allowed;
-    if (preflight) {
+      req.corsOrigin = allowed;
+      if (!preflight) return false;
       reply
         .code(200)
         .header('access-control-allow-origin', allowed)
@@ -97,18 +101,15 @@ export function registerCors(app: FastifyInstance, options: CorsOptions): void {
         .header('content-length', '0');
       if (allowed !== '*') reply.header('vary', 'Origin');
       reply.send('');
-      return;
-    }
-    done();
-  });
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.corsOrigin !== undefined) {
+      return true;
+    },
+    onSend(req, reply) {
+      if (req.corsOrigin === undefined) return;
       reply.header('access-control-allow-origin', req.corsOrigin);
       reply.header('access-control-expose-headers', EXPOSE_HEADERS);
       if (req.corsOrigin !== '*') reply.header('vary', 'Origin');
-    }
-    done(null, payload);
-  });
+    },
+  };
 }
 
 function isSameOrigin(req: FastifyRequest, origin: string): boolean {

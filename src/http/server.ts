@@ -10,7 +10,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { ContentTooLongError, DecompressionError, EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
 import type { ContentCoding, ReadBody } from '../cluster/index.js';
 import type { ApiKeyService } from '../security/index.js';
-import { registerCors, type CorsOptions } from './cors.js';
+import { corsHooks, type CorsOptions } from './cors.js';
 import { registerAuthentication } from './security.js';
 import { checkJsonLimits, withBodyPositions, type QueryBodyLimits } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
@@ -205,25 +205,29 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     else done(null, inflated.toString('utf8'));
   });
 
-  // Hooks on every request are callback-style, not async: an async hook costs a promise and extra
-  // microtask turns per request, which adds up at tens of thousands of requests per second.
-  app.addHook('onRequest', (req, _reply, done) => {
+  // Order matters: CORS answers preflights without a key; admission bounds work before any of it
+  // is spent on authentication; authentication runs before the body is read.
+  const cors = corsHooks(options.cors ?? { allowOrigins: [] });
+  const admission = new Admission({
+    maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
+    maxMemoryBytes: options.maxMemoryBytes ?? Infinity,
+  });
+  // One onRequest hook for negotiation, CORS and admission (and one onSend below), callback-style,
+  // not async: each hook is a turn of fastify's hook runner and an async one a promise and extra
+  // microtask turns, which add up at tens of thousands of requests per second.
+  app.addHook('onRequest', (req, reply, done) => {
     // JSON until negotiation succeeds, so its own error answers in JSON.
     req.responseType = 'application/json';
     try {
       req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
+      // Answered by CORS (a preflight, a refused origin): the request goes no further.
+      if (cors !== null && cors.onRequest(req, reply)) return;
+      admission.admit(req, reply);
     } catch (e) {
       done(e as Error);
       return;
     }
     done();
-  });
-  // Order matters: CORS answers preflights without a key; admission bounds work before any of it
-  // is spent on authentication; authentication runs before the body is read.
-  registerCors(app, options.cors ?? { allowOrigins: [] });
-  const admission = new Admission({
-    maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
-    maxMemoryBytes: options.maxMemoryBytes ?? Infinity,
   });
   admission.register(app);
   if (options.apiKeys) registerAuthentication(app, options.apiKeys);
@@ -261,6 +265,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   let draining = false;
   app.addHook('onSend', (req, reply, payload, done) => {
+    cors?.onSend(req, reply);
     reply.header('X-elastic-product', 'Elasticsearch');
     if (draining) reply.header('connection', 'close');
     if (req.method === 'HEAD') {

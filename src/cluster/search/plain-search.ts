@@ -58,7 +58,8 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   const sorts = new Map<IndexService, ExecSort[] | null>();
   const k = req.from + req.size;
   let searchAfter: SortValue[] | null = null;
-  for (const [indexPos, index] of indices.entries()) {
+  for (let indexPos = 0; indexPos < indices.length; indexPos++) {
+    const index = indices[indexPos];
     try {
       const keys = req.sort && !isScoreOnly(req.sort) ? resolveSort(req.sort, index, indexPos) : null;
       sorts.set(index, keys);
@@ -97,9 +98,9 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     deadline,
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
-  }), { allowPartial, timedOut: (r) => r.timedOut, slowLog: { source: opts.source ?? null, totalHits: (r) => r.totalHits } });
+  }), { allowPartial, timedOut: shardTimedOut, slowLog: { source: opts.source ?? null, totalHits: shardTotalHits } });
 
-  const answered = results.filter((r) => r !== null);
+  const answered = results.filter(isAnswered);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
   if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
   let hitsJson: string | Uint8Array;
@@ -139,6 +140,11 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     }),
   };
 }
+
+// Module functions rather than arrows at the call: a search allocates no closures for them.
+const shardTimedOut = (r: ShardSearchResult): boolean => r.timedOut;
+const shardTotalHits = (r: ShardSearchResult): number => r.totalHits;
+const isAnswered = (r: ShardSearchResult | null): r is ShardSearchResult => r !== null;
 
 function compareHits(a: MergedHit, b: MergedHit, keys: readonly ExecSort[] | null): number {
   if (keys === null) {

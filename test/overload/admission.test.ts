@@ -30,6 +30,27 @@ describe('in-flight request limit', () => {
   });
 });
 
+describe('in-flight accounting', () => {
+  it('a request whose client goes away releases its slot and its write bytes; keep-alive requests each release theirs', async () => {
+    t = await createTestApp({ config: { maxInFlightRequests: 3, indexingPressureBytes: 1_000_000 } });
+    const url = await t.listen();
+    await t.request('PUT', '/gone', { settings: { refresh_interval: '1s' } });
+    // Held until the next scheduled refresh; the client gives up first.
+    const abort = new AbortController();
+    const held = fetch(`${url}/gone/_doc/1?refresh=wait_for`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 1 }), signal: abort.signal,
+    }).catch((e: Error) => e);
+    await expect.poll(() => t!.app.http.admission.stats().inFlightRequests).toBe(1);
+    expect(t.app.http.admission.stats().writeBytes).toBeGreaterThan(0);
+    abort.abort();
+    expect(await held).toBeInstanceOf(Error);
+    await expect.poll(() => t!.app.http.admission.stats()).toEqual({ inFlightRequests: 0, writeBytes: 0 });
+    // More requests than the limit, one after another on the same keep-alive connections.
+    for (let i = 0; i < 10; i++) expect((await fetch(`${url}/gone/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    await expect.poll(() => t!.app.http.admission.stats()).toEqual({ inFlightRequests: 0, writeBytes: 0 });
+  });
+});
+
 describe('indexing pressure', () => {
   const bulk = (n: number) => Array.from({ length: n }, (_, i) => [{ index: { _index: 'p', _id: String(i) } }, { text: 'x'.repeat(40) }]).flat();
 

@@ -16,6 +16,7 @@
  *   setImmediate); process CPU per round trip.
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { isMainThread, MessageChannel, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
@@ -171,6 +172,6 @@ if (!isMainThread) {
   updateBenchmarksMd(
     'thread-handoff',
     markdownTable(['hand-off', 'µs (median)', 'per round'], rows),
-    `What handing a search batch to another thread costs (\`node dist/bench/thread-handoff.js --rounds ${rounds}\`). The first two rows post the same search-batch-shaped message 2 ms after each reply, to a worker that parked in its event loop meanwhile or one still on the CPU; their difference (**${formatNumber(m.parked - m.awake)} µs**) is what waking a parked thread costs the thread that posts — on a VM, the kernel's and hypervisor's wake-up of an idle vCPU, charged to the sender. The last two compare MessagePort (a number each way) with a SharedArrayBuffer counter and \`Atomics.notify\`/\`Atomics.waitAsync\` for a round trip where both threads park between messages: ${(m.atomics / m.port).toFixed(2)}× the CPU — the wake-ups dominate whichever primitive carries the message, so a shared-memory ring would not make the coordinator's hand-off cheaper.`,
+    `What handing a search batch to another thread costs (\`node dist/bench/thread-handoff.js --rounds ${rounds}\`; load average ${loadavg()[0].toFixed(1)} at the end of the run). The first two rows post the same search-batch-shaped message 2 ms after each reply, to a worker that parked in its event loop meanwhile or one still on the CPU; their difference (**${formatNumber(m.parked - m.awake)} µs**) is what waking a parked thread costs the thread that posts — on a VM, the kernel's and hypervisor's wake-up of an idle vCPU, charged to the sender. The last two compare MessagePort (a number each way) with a SharedArrayBuffer counter and \`Atomics.notify\`/\`Atomics.waitAsync\` for a round trip where both threads park between messages: ${(m.atomics / m.port).toFixed(2)}× the CPU — the wake-ups dominate whichever primitive carries the message, so a shared-memory ring would not make the coordinator's hand-off cheaper.`,
   );
 }

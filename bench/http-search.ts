@@ -13,7 +13,8 @@
  * /proc): on a machine the load generator shares, that cost decides req/s, and it holds up far
  * better than req/s when other work runs meanwhile. With `--baseline`, a second server from another
  * build (a `dist/` directory, e.g. main's) holds the same corpus, and the runs alternate between the
- * two builds round by round (the order flips every round); the section `http-search-ab` gets the
+ * two builds round by round (the order flips every round, and both servers restart on their data in
+ * that order, since the second-started one ran cheaper in an A/A run); the section `http-search-ab` gets the
  * medians over the rounds, the plain `http-search` section is left alone. `--rate N` offers both
  * builds the same N requests/s (autocannon's overallRate) instead of as many as they take: on a
  * machine other jobs load, a starved server batches less and pays more per request, so unpaced
@@ -27,7 +28,6 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
-import { distFile } from '../src/cli/paths.js';
 import { processCpuSeconds, startCpuProbe, threadCpuSeconds } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startProcess, startThreadsearch, type ServerProcess } from './lib/server-process.js';
@@ -111,22 +111,30 @@ async function buildNodeArgs(dist: string): Promise<readonly string[]> {
   return mod.SERVER_NODE_ARGS ?? [];
 }
 
-/** A server of `dist` (null: this tree) holding the corpus in one force-merged segment, warmed up. */
-async function loadedServer(dist: string | null): Promise<ServerProcess> {
-  let server: ServerProcess;
-  if (dist === null) server = await startThreadsearch();
-  else {
-    const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
-    // With the node flags that build's own server processes get (its `npm start`), so an A/B compares builds as they run.
-    const nodeArgs = await buildNodeArgs(dist);
-    server = await startProcess(join(dist, 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }), nodeArgs);
-  }
+/** A server of `dist` (null: this tree) on `dataDir` (its own temporary one when not given). */
+async function startBuild(dist: string | null, dataDir?: string): Promise<ServerProcess> {
+  if (dist === null) return startThreadsearch([], { dataDir });
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+  // With the node flags that build's own server processes get (its `npm start`), so an A/B compares builds as they run.
+  const nodeArgs = await buildNodeArgs(dist);
+  return startProcess(join(dist, 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dir], dataDir === undefined ? () => rmSync(dir, { recursive: true, force: true }) : undefined, nodeArgs);
+}
+
+/** Loads the corpus into `server` as one force-merged segment, flushed (a restart on its data finds that one segment). */
+async function loadCorpus(server: ServerProcess): Promise<void> {
   await fetch(`${server.url}/bench`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
   await bulkLoad(server.url, bulkBodies('bench', corpus.docs, 5000), 2);
   await fetch(`${server.url}/bench/_refresh`, { method: 'POST' });
   await fetch(`${server.url}/bench/_forcemerge?max_num_segments=1`, { method: 'POST' });
+  await fetch(`${server.url}/bench/_flush`, { method: 'POST' });
+}
+
+/** Checks `server` holds the whole corpus in one segment, then warms it up. */
+async function warmUp(server: ServerProcess): Promise<void> {
+  const stats = await (await fetch(`${server.url}/bench/_stats`)).json() as { indices?: { bench?: { primaries?: { docs?: { count?: number }; segments?: { count?: number } } } } };
+  const p = stats.indices?.bench?.primaries;
+  if (p?.docs?.count !== DOCS || p.segments?.count !== 1) throw new Error(`server ${server.url}: expected ${DOCS} docs in 1 segment, got ${JSON.stringify(p?.docs)} in ${JSON.stringify(p?.segments?.count)}`);
   await cannon('warm-up', '', 0, `${server.url}/bench/_search`, 10, searchBody, server.pid);
-  return server;
 }
 
 const median = (xs: readonly number[]): number => {
@@ -136,10 +144,13 @@ const median = (xs: readonly number[]): number => {
 
 const hello = await startProcess(new URL('../src/cli/bench/hello-world-server.js', import.meta.url).pathname, []);
 const servers: Array<{ build: string; server: ServerProcess }> = [];
+const cleanups: Array<() => void> = [];
 try {
   if (values.baseline === undefined) {
-    const server = await loadedServer(null);
+    const server = await startBuild(null);
     servers.push({ build: '', server });
+    await loadCorpus(server);
+    await warmUp(server);
     const runs: Run[] = [];
     for (const connections of [10, 100]) {
       runs.push(await cannon('fastify hello-world', '', 0, hello.url, connections, null, hello.pid));
@@ -170,16 +181,31 @@ try {
       );
     }
   } else {
-    // A/B: both builds hold the same corpus; rounds alternate which goes first.
-    const self = { build: 'this build', dist: join(distFile('main.js'), '..', '..') };
-    const base = { build: values['baseline-name'] ?? 'baseline', dist: values.baseline };
-    for (const b of [base, self]) servers.push({ build: b.build, server: await loadedServer(b === self ? null : b.dist) });
+    // A/B: both builds hold the same corpus, each in a data directory kept for the whole run. Every
+    // round restarts both servers on their data, in the round's order (it flips every round), and
+    // runs them in that order: an A/A run of one build showed the server started second spending
+    // 0.86–1.02× the first's main-thread CPU per request (BENCHMARKS.md hot-path-i19c), so a fixed
+    // start order would bias every round the same way.
+    const self = { build: 'this build', dist: null as string | null };
+    const base = { build: values['baseline-name'] ?? 'baseline', dist: values.baseline as string | null };
+    const builds = [base, self].map((b) => ({ ...b, dataDir: mkdtempSync(join(tmpdir(), 'threadsearch-bench-')) }));
+    cleanups.push(() => { for (const b of builds) rmSync(b.dataDir, { recursive: true, force: true }); });
+    for (const b of builds) {
+      const server = await startBuild(b.dist, b.dataDir);
+      try {
+        await loadCorpus(server);
+      } finally {
+        await server.stop();
+      }
+    }
     const runs: Run[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const order = round % 2 === 1 ? servers : [...servers].reverse();
+      const order = round % 2 === 1 ? builds : [...builds].reverse();
+      for (const b of order) servers.push({ build: b.build, server: await startBuild(b.dist, b.dataDir) });
+      for (const { server } of servers) await warmUp(server);
       for (const connections of [10, 100]) {
         runs.push(await cannon('fastify hello-world', '', round, hello.url, connections, null, hello.pid));
-        for (const { build, server } of order) {
+        for (const { build, server } of servers) {
           runs.push(await cannon('threadsearch _search', build, round, `${server.url}/bench/_search`, connections, searchBody, server.pid, undefined, RATE));
           runs.push(await cannon(
             `threadsearch _msearch ×${MSEARCH_QUERIES}`, build, round, `${server.url}/bench/_msearch`, connections, msearchBody, server.pid, 'application/x-ndjson',
@@ -187,6 +213,7 @@ try {
           ));
         }
       }
+      for (const { server } of servers.splice(0)) await server.stop();
     }
     const pick = (target: string, build: string, c: number) => runs.filter((r) => r.target.startsWith(target) && r.build === build && r.connections === c);
     /** Per-round ratio to the same round's hello-world, then the median over rounds. */
@@ -200,7 +227,7 @@ try {
     const rows: Array<Array<string | number>> = [];
     const summary: Record<string, Record<string, number>> = {};
     for (const c of [10, 100]) {
-      for (const { build } of servers) {
+      for (const { build } of builds) {
         const s = pick('threadsearch _search', build, c);
         const m = pick('threadsearch _msearch', build, c);
         const figures = {
@@ -231,10 +258,11 @@ try {
     writeResult(scenario, { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, baseline: base.dist, rate: RATE ?? null }, runs, summary, otherCores });
     const paced = RATE === undefined ? '' : `Paced: both builds were offered ${RATE} \`_search\` requests/s (and ${RATE / MSEARCH_QUERIES} \`_msearch\` requests/s), so their CPU per request compares at equal batching; the req/s columns only say whether they kept up.`;
     if (DOCS === 200_000) {
-      updateBenchmarksMd(scenario, table, `This build against \`${base.build}\` (\`${base.dist}\`), both holding the 200k-doc corpus in one force-merged segment, the \`_search\` and \`_msearch\` runs of \`http-search\` (${DURATION} s each) alternated between the builds over ${ROUNDS} rounds, the order flipped every round; medians over the rounds (ratios per round against that round's hello-world, ${Math.round(helloRps)} req/s and ${Math.round(helloCpu)} µs of CPU per request at 10 connections). Server CPU is every thread of the server process (/proc), the main thread's share beside it; worst otherCores ${otherCores.toFixed(2)}${otherCores > 0.5 ? ': a loaded machine, compare the builds row by row rather than the absolute figures' : ''}. ${paced}${paced === '' ? '' : ' '}Run: \`node dist/bench/http-search.js --baseline /path/to/dist${RATE === undefined ? '' : ` --rate ${RATE}`}\`.`);
+      updateBenchmarksMd(scenario, table, `This build against \`${base.build}\` (\`${base.dist}\`), both holding the 200k-doc corpus in one force-merged segment, the \`_search\` and \`_msearch\` runs of \`http-search\` (${DURATION} s each) alternated between the builds over ${ROUNDS} rounds, both servers restarted on their data every round in that round's order (it flips every round); medians over the rounds (ratios per round against that round's hello-world, ${Math.round(helloRps)} req/s and ${Math.round(helloCpu)} µs of CPU per request at 10 connections). Server CPU is every thread of the server process (/proc), the main thread's share beside it; worst otherCores ${otherCores.toFixed(2)}${otherCores > 0.5 ? ': a loaded machine, compare the builds row by row rather than the absolute figures' : ''}. ${paced}${paced === '' ? '' : ' '}Run: \`node dist/bench/http-search.js --baseline /path/to/dist${RATE === undefined ? '' : ` --rate ${RATE}`}\`.`);
     }
   }
 } finally {
   for (const { server } of servers) await server.stop();
   await hello.stop();
+  for (const cleanup of cleanups) cleanup();
 }

@@ -12,6 +12,7 @@ import type { PlainError } from '../src/errors/index.js';
 import type { BuildDocument, DocumentParseLimits, IndexCodec, IndexTextSettings, RootMapping } from '../src/index/index.js';
 import type { Exec, ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
 import type { ModelSpec } from '../src/ml/index.js';
+import type { HeapPools } from '../src/common/heap-pools.js';
 
 export const SEGMENT_CHANNEL = 'threadsearch:segments';
 
@@ -33,6 +34,8 @@ export interface WorkerMemory {
   readonly heapTotal: number;
   readonly external: number;
   readonly arrayBuffers: number;
+  /** The heap by generation (young: the semi-spaces; old: everything else). */
+  readonly pools: HeapPools;
 }
 
 /** A segment as a task refers to it: its id and the id of its live-docs bitset (null = all live). */

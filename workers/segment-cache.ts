@@ -8,6 +8,7 @@ import { openSegment, type Segment } from '../src/index/index.js';
 import type { InlineBuffers, SegmentChannelMessage, SegmentRef, WorkerReply } from './protocol.js';
 import { releaseDropped, releaseIdleMemory } from './release-memory.js';
 import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, type WorkerMemory } from './protocol.js';
+import { heapPools } from '../src/common/heap-pools.js';
 
 const channel = new BroadcastChannel(SEGMENT_CHANNEL);
 const memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
@@ -36,7 +37,7 @@ function apply(msg: SegmentChannelMessage): void {
     // every worker's GC has freed what it held (cluster/malloc-trim.ts).
     if (msg.op === 'gc') releaseIdleMemory();
     const m = process.memoryUsage();
-    const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, pools: heapPools() };
     memoryChannel.postMessage(report);
   }
 }

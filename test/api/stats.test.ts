@@ -119,6 +119,23 @@ describe('GET /_nodes/stats', () => {
     }
   });
 
+  it('splits the main thread\'s and each worker\'s V8 heap into young and old pools (ES jvm.mem.pools)', async () => {
+    const n = await nodeStats('/_nodes/stats/process,jvm');
+    const check = (pools: Record<string, { used_in_bytes: number; max_in_bytes: number }>, heapTotal: number) => {
+      expect(Object.keys(pools).sort()).toEqual(['old', 'young']);
+      for (const p of Object.values(pools)) {
+        expect(p.used_in_bytes).toBeGreaterThanOrEqual(0);
+        expect(p.max_in_bytes).toBeGreaterThanOrEqual(p.used_in_bytes);
+      }
+      // Every space but the shared read-only one: the pools add up to the isolate's committed heap.
+      expect(pools.young.max_in_bytes + pools.old.max_in_bytes).toBeLessThanOrEqual(heapTotal);
+      expect(pools.young.max_in_bytes + pools.old.max_in_bytes).toBeGreaterThan(heapTotal * 0.5);
+    };
+    check(n.jvm.mem.pools, n.jvm.mem.heap_committed_in_bytes);
+    expect(n.process.mem.workers).toHaveLength(2);
+    for (const w of n.process.mem.workers) check(w.pools, w.heap_total_in_bytes);
+  });
+
   it('filters sections by metric and refuses unknown ones as ES does', async () => {
     const n = await nodeStats('/_nodes/stats/thread_pool,jvm');
     expect(Object.keys(n)).toEqual(expect.arrayContaining(['thread_pool', 'jvm']));

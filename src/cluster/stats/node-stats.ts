@@ -12,6 +12,7 @@ import type { MlService } from '../ml/ml-service.js';
 import type { SearchPool } from '../search-pool.js';
 import type { TimeSummary } from '../search-pool-stats.js';
 import type { WorkerMemory } from '../../../workers/protocol.js';
+import { heapPools, type HeapPools } from '../../common/heap-pools.js';
 import { emptySums, indexSums, renderCommonStats, type IndexStatsMetric, type StatsSums, INDEX_STATS_METRICS } from './index-stats.js';
 import { health } from './health.js';
 
@@ -168,7 +169,9 @@ export class NodeStatsService {
           worker_heap_used_in_bytes: sum(this.workerMemory, 'heapUsed'),
           worker_heap_total_in_bytes: sum(this.workerMemory, 'heapTotal'),
           worker_array_buffers_in_bytes: sum(this.workerMemory, 'arrayBuffers'),
-          workers: this.workerMemory.map((w) => ({ thread_id: w.threadId, heap_used_in_bytes: w.heapUsed, heap_total_in_bytes: w.heapTotal, array_buffers_in_bytes: w.arrayBuffers })),
+          workers: this.workerMemory.map((w) => ({
+            thread_id: w.threadId, heap_used_in_bytes: w.heapUsed, heap_total_in_bytes: w.heapTotal, array_buffers_in_bytes: w.arrayBuffers, pools: poolsJson(w.pools),
+          })),
           // glibc's free heap returned after idle collections (cluster/malloc-trim.ts).
           malloc_trim: this.pool.mallocTrim.stats(),
         },
@@ -186,6 +189,8 @@ export class NodeStatsService {
           heap_max_in_bytes: mem.heap.heap_size_limit,
           non_heap_used_in_bytes: mem.m.external,
           non_heap_committed_in_bytes: mem.m.external,
+          // The main thread's heap by generation (each worker's is under process.mem.workers).
+          pools: poolsJson(heapPools()),
         },
       };
     }
@@ -294,6 +299,18 @@ function sum(xs: readonly WorkerMemory[], key: 'heapUsed' | 'heapTotal' | 'array
   let n = 0;
   for (const x of xs) n += x[key];
   return n;
+}
+
+/**
+ * ES's `jvm.mem.pools` shape for one V8 heap: `used_in_bytes`, and V8's committed size as
+ * `max_in_bytes` (what the pool holds in memory now; V8 grows and shrinks it, there is no fixed max).
+ */
+function poolsJson(pools: HeapPools | undefined): Record<string, { used_in_bytes: number; max_in_bytes: number }> {
+  if (!pools) return {};
+  return {
+    young: { used_in_bytes: pools.young.used, max_in_bytes: pools.young.committed },
+    old: { used_in_bytes: pools.old.used, max_in_bytes: pools.old.committed },
+  };
 }
 
 /** The host part of `host:port`. */

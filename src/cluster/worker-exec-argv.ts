@@ -34,7 +34,7 @@ function isV8Option(arg: string): boolean {
 }
 
 /**
- * V8's own semi-space limit on 64-bit (MB): what a worker's young generation gets.
+ * The worker threads' semi-space limit (MB): half of V8's own 64-bit default of 16.
  *
  * The coordinator runs with `--max-semi-space-size=32` (issue 19: what its in-flight requests hold
  * outlived a 16 MB young generation). V8's flags are process-wide, so every worker isolate could
@@ -42,10 +42,17 @@ function isV8Option(arg: string): boolean {
  * the two workers' heaps reached 165 MB during a 1M-doc load, 94 MB after it) — though nothing in
  * them needs it. The flag is read when
  * an isolate's heap is set up, so once the coordinator's isolate exists, lowering it gives every
- * worker started afterwards V8's default while the coordinator keeps its 32 MB. A smaller value
+ * worker started afterwards the smaller size while the coordinator keeps its 32 MB. A smaller value
  * given on the command line (or NODE_OPTIONS) is left alone.
+ *
+ * Not V8's 16 MB either (issue 22): under a bulk load each worker's young generation sat at its full
+ * 2 × 16 MB, ~65 MB of the 1M-doc load's RSS peak for the two, and still after the load, though what a
+ * build or a merge keeps lives in typed arrays and the scratch pool, not in young objects. With 4 MB
+ * semi-spaces the two young generations took 16 MB at the peak and a 100k-doc `_bulk` A/B showed no
+ * more server CPU (0.97×, loaded machine); a `_search` A/B (the same threads run searches) was within
+ * this machine's noise but leaned the other way at 10 connections, so 8 MB is the compromise.
  */
-const WORKER_SEMI_SPACE_MB = 16;
+const WORKER_SEMI_SPACE_MB = 8;
 
 let workerSemiSpaceSet = false;
 
@@ -58,7 +65,8 @@ function limitWorkerSemiSpace(): void {
     const m = /^--max[-_]semi[-_]space[-_]size=(\d+)$/.exec(arg);
     if (m) configured = Number(m[1]);
   }
-  if (configured > WORKER_SEMI_SPACE_MB) setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
+  // 0: not given, V8's default (16) applies, which is above ours too.
+  if (configured === 0 || configured > WORKER_SEMI_SPACE_MB) setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
 }
 
 /**

@@ -49,15 +49,18 @@ function heapLimitsUnder(flags: string[]): { main: number; worker: number } {
 }
 
 describe('worker young generation', () => {
-  it('workers get V8 default semi-space while the coordinator keeps --max-semi-space-size=32', () => {
+  it('workers get an 8 MB semi-space, below V8\'s 16, while the coordinator keeps --max-semi-space-size=32', () => {
     const flagged = heapLimitsUnder(['--max-semi-space-size=32']);
     const plain = heapLimitsUnder([]);
     expect(flagged.main).toBeGreaterThan(plain.main);
     expect(flagged.worker).toBe(plain.worker);
+    // Without the flag the coordinator has V8's default; the workers still get the smaller limit.
+    expect(plain.worker).toBeLessThan(plain.main);
+    expect(heapLimitsUnder(['--max-semi-space-size=8']).worker).toBe(plain.worker);
   });
 
-  it('leaves a semi-space below the default alone', () => {
-    const small = heapLimitsUnder(['--max-semi-space-size=8']);
+  it('leaves a semi-space below the workers\' alone', () => {
+    const small = heapLimitsUnder(['--max-semi-space-size=4']);
     expect(small.worker).toBe(small.main);
   });
 });

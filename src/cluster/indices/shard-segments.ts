@@ -1,7 +1,7 @@
 /**
  * A shard's published segments: the snapshot searches read, how refreshed documents become
  * segments (built by workers, in parallel chunks when there are many), how deletes become new
- * copy-on-write live-docs bitsets, and the background merges (LogMergePolicy-style tiers).
+ * copy-on-write live-docs bitsets, and the background merges (which ones: merge-policy.ts).
  *
  * Deletes are recorded as (`_id`, seqNo): every copy of that id with a smaller seqNo is marked
  * deleted, which also re-applies cleanly to the output of a merge that ran meanwhile.
@@ -10,9 +10,8 @@ import { countLive, docForId, isLive, openSegment, withDeletes } from '../../ind
 import type { SegmentRef } from '../../../workers/protocol.js';
 import type { BufferedDoc, PublishedSegment, ShardContext, ShardSnapshot } from './shard-state.js';
 import type { ShardStats } from './shard-stats.js';
+import { findMerge } from './merge-policy.js';
 
-/** Merge this many adjacent segments of the same size tier (LogMergePolicy's merge factor). */
-const MERGE_FACTOR = 10;
 /**
  * A refresh with more buffered docs than this builds several segments at once, one per pool
  * thread (Lucene's per-thread writers flush separate segments concurrently for the same reason).
@@ -151,18 +150,11 @@ export class ShardSegments {
 
   // ---- merges -----------------------------------------------------------------------------------
 
-  /** LogMergePolicy-style: MERGE_FACTOR adjacent segments in the same size tier (powers of 10). */
+  /** Starts the background merge the policy picks, if any (one at a time per shard). */
   maybeMerge(): void {
     if (this.merging || this.closed) return;
-    const segs = this.snapshot.segments;
-    const tier = (s: PublishedSegment) => Math.floor(Math.log10(Math.max(1, s.liveCount)));
-    for (let end = segs.length; end >= MERGE_FACTOR; end--) {
-      const run = segs.slice(end - MERGE_FACTOR, end);
-      if (run.every((s) => tier(s) === tier(run[0]))) {
-        void this.merge(end - MERGE_FACTOR, end).catch(() => undefined);
-        return;
-      }
-    }
+    const run = findMerge(this.snapshot.segments.map((s) => ({ bytes: s.sab.byteLength, maxDoc: s.reader.maxDoc, liveCount: s.liveCount })));
+    if (run) void this.merge(run[0], run[1]).catch(() => undefined);
   }
 
   /** Merges everything into at most `maxSegments` segments (`_forcemerge`; the caller refreshed first). */

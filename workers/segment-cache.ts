@@ -7,8 +7,7 @@ import { EsError, InternalError } from '../src/errors/index.js';
 import { openSegment, type Segment } from '../src/index/index.js';
 import type { InlineBuffers, SegmentChannelMessage, SegmentRef, WorkerReply } from './protocol.js';
 import { releaseDropped, releaseIdleMemory } from './release-memory.js';
-import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, type WorkerMemory } from './protocol.js';
-import { heapPools } from '../src/common/heap-pools.js';
+import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, heapPools, type WorkerMemory } from './protocol.js';
 
 const channel = new BroadcastChannel(SEGMENT_CHANNEL);
 const memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);

@@ -11,8 +11,7 @@ import type { IndicesService } from '../indices/indices-service.js';
 import type { MlService } from '../ml/ml-service.js';
 import type { SearchPool } from '../search-pool.js';
 import type { TimeSummary } from '../search-pool-stats.js';
-import type { WorkerMemory } from '../../../workers/protocol.js';
-import { heapPools, type HeapPools } from '../../common/heap-pools.js';
+import { heapPools, type HeapPools, type WorkerMemory } from '../../../workers/protocol.js';
 import { emptySums, indexSums, renderCommonStats, type IndexStatsMetric, type StatsSums, INDEX_STATS_METRICS } from './index-stats.js';
 import { health } from './health.js';
 

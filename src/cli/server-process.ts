@@ -43,7 +43,7 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * main thread and ~45% of V8's helper threads (perf, issue 19), ~60 µs of CPU per query; with 32 MB,
  * 4.5% and 13%. Must be on node's command line: V8 sizes the young generation when the heap is set
  * up. The flag is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again
- * before they start workers, so those keep V8's 16 MB (cluster/worker-exec-argv.ts).
+ * before they start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
  */
 export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=32'];
 

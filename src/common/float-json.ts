@@ -11,6 +11,63 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 export function float32ToJson(x: number): string {
   if (!Number.isFinite(x)) return 'null';
   if (x === 0) return '0';
+  if (shortestDigits(x)) return decimalString(shortM, shortScale, scaled(shortM, shortScale));
+  return slowFloat32ToJson(x);
+}
+
+/**
+ * Writes `float32ToJson(x)` as ASCII bytes into `out` at `at` (room for 24 bytes is the caller's);
+ * returns where it ends. The digits go straight from the integer to bytes: no string per score
+ * (a search worker prints one per hit into the page buffer).
+ */
+export function writeFloat32Json(x: number, out: Uint8Array, at: number): number {
+  if (Number.isFinite(x) && x !== 0 && shortestDigits(x)) {
+    let m = shortM < 0 ? -shortM : shortM;
+    let scale = shortScale;
+    // As decimalString: a rounding up to the next power of ten leaves trailing zeros, JS prints none.
+    while (m >= 10 && m % 10 === 0) {
+      m /= 10;
+      scale--;
+    }
+    let len = 1;
+    while (len < 22 && m >= POW10[len]) len++;
+    const point = len - scale;
+    if (point <= 21 && point > -6) {
+      if (shortM < 0) out[at++] = 45; // -
+      if (point <= 0) {
+        out[at++] = 48; // 0
+        out[at++] = 46; // .
+        for (let z = point; z < 0; z++) out[at++] = 48;
+      }
+      // Digits from the last; the point after `point` of them when it falls inside.
+      const dot = point > 0 && point < len ? 1 : 0;
+      let i = at + len + dot - 1;
+      for (let d = len - 1; d >= 0; d--) {
+        if (dot === 1 && d === point - 1) out[i--] = 46;
+        const q = Math.floor(m / 10);
+        out[i--] = 48 + (m - q * 10);
+        m = q;
+      }
+      at += len + dot;
+      for (let z = len; z < point; z++) out[at++] = 48;
+      return at;
+    }
+  }
+  const s = float32ToJson(x);
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
+  return at;
+}
+
+/** The shortest digits shortestDigits found: the float is shortM · 10^−shortScale. */
+let shortM = 0;
+let shortScale = 0;
+
+/**
+ * For a finite nonzero x, finds the fewest significant digits (up to 9) that read back as x by
+ * float arithmetic and leaves them in shortM / shortScale; false when x's exponent is outside the
+ * range that arithmetic is exact for (then slowFloat32ToJson prints it).
+ */
+function shortestDigits(x: number): boolean {
   const e = decimalExponent(Math.abs(x));
   // Fewest digits that read back as x: "reads back" is monotone in the digit count p (a rounding
   // to p digits that reads back stays within x's float32 interval at p + 1 digits too), and nearly
@@ -27,12 +84,22 @@ export function float32ToJson(x: number): string {
         m = fewer;
         p--;
       }
-      return decimalString(m, p - 1 - e, scaled(m, p - 1 - e));
+      shortM = m;
+      shortScale = p - 1 - e;
+      return true;
     }
     p = 9;
     m = roundTo(x, e, p);
-    if (readsBack(x, m, p - 1 - e)) return decimalString(m, p - 1 - e, scaled(m, p - 1 - e));
+    if (readsBack(x, m, p - 1 - e)) {
+      shortM = m;
+      shortScale = p - 1 - e;
+      return true;
+    }
   }
+  return false;
+}
+
+function slowFloat32ToJson(x: number): string {
   for (let p = 1; p <= 9; p++) {
     const s = x.toPrecision(p);
     if (Math.fround(Number(s)) === x) return String(Number(s));

@@ -5,7 +5,7 @@
  */
 import { MessageChannel, parentPort, threadId } from 'node:worker_threads';
 import { InternalError } from '../src/errors/index.js';
-import { searchShard, type Exec } from '../src/search/index.js';
+import { beginPages, endPages, searchShard, type Exec } from '../src/search/index.js';
 import { poolTaskFlag } from './pool-task.js';
 import { SEARCH_PORT, type SearchBatchReply, type SearchBatchTask, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
@@ -20,38 +20,53 @@ export function search(task: SearchShardTask): SearchShardReply {
 
 /** A batch of shard searches, each with its own reply (one failing does not fail the others). */
 export function searchBatch(task: SearchBatchTask): SearchBatchReply {
-  return task.searches.map(search);
+  return runBatch(task.searches.length, (i) => search(task.searches[i]));
 }
 
 /** Plans the coordinator sent once and names by id (protocol.ts SearchChannelRequest), for this thread's channel. */
 const keptPlans = new Map<number, Exec>();
 
 /** A channel batch: kept plans updated first, then each search with its plan inline or by id. */
-function channelBatch(request: SearchChannelRequest): SearchBatchReply {
+export function channelBatch(request: SearchChannelRequest): SearchBatchReply {
   if (request.dropPlans !== null) for (const id of request.dropPlans) keptPlans.delete(id);
   if (request.plans !== null) for (const [id, plan] of request.plans) keptPlans.set(id, plan);
-  const replies = new Array<SearchShardReply>(request.searches.length);
-  for (let i = 0; i < replies.length; i++) {
+  return runBatch(request.searches.length, (i) => {
     const s = request.searches[i];
     if (s.planId >= 0) {
       const plan = keptPlans.get(s.planId);
-      if (plan === undefined) {
-        replies[i] = { ok: false, error: new InternalError(`search plan [${s.planId}] is not kept by this worker`).toPlain() };
-        continue;
-      }
+      if (plan === undefined) return { ok: false, error: new InternalError(`search plan [${s.planId}] is not kept by this worker`).toPlain() };
       // The request is this thread's own clone: it takes the kept plan in place of its null.
       (s.request as { query: Exec | null }).query = plan;
     }
-    replies[i] = search(s as SearchShardTask);
+    return search(s as SearchShardTask);
+  });
+}
+
+/** `n` searches' replies, their rendered pages in one buffer (transferred, or cloned, once). */
+function runBatch(n: number, run: (i: number) => SearchShardReply): SearchShardReply[] {
+  const replies = new Array<SearchShardReply>(n);
+  beginPages();
+  try {
+    for (let i = 0; i < n; i++) replies[i] = run(i);
+  } finally {
+    movePages(replies);
   }
   return replies;
 }
 
-/** The rendered pages of a batch's replies, to transfer rather than copy (each has a buffer of its own). */
+/** Moves the replies' rendered pages (views of the render scratch) to the batch's one buffer. */
+function movePages(replies: SearchBatchReply): void {
+  const pages: Uint8Array[] = [];
+  for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) pages.push(r.value.rendered);
+  const moved = endPages(pages);
+  let p = 0;
+  for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
+}
+
+/** The buffer of a batch's rendered pages, to transfer rather than copy (their one buffer: movePages). */
 function renderedBuffers(replies: SearchBatchReply): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  for (const r of replies) if (r.ok && r.value.rendered !== undefined) out.push(r.value.rendered.buffer as ArrayBuffer);
-  return out;
+  for (const r of replies) if (r.ok && r.value.rendered !== undefined) return [r.value.rendered.buffer as ArrayBuffer];
+  return [];
 }
 
 if (parentPort !== null) {

@@ -6,9 +6,9 @@
  * query_and_fetch shortcut), keeping the coordinator thread free.
  */
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
-import { float32ToJson } from '../common/float-json.js';
+import { float32ToJson, writeFloat32Json } from '../common/float-json.js';
 import { writeUtf8 } from '../common/json-pieces.js';
-import { readId, readSource, readSourceBytes, type Segment } from '../index/index.js';
+import { locateSourceBytes, readId, readSource, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
 
@@ -139,46 +139,159 @@ function writeText(at: number, s: string): number {
   return at + writeUtf8(scratch, s, at);
 }
 
+/** Copies `from[start, end)` into the scratch at `at` (room is the caller's); returns where it ends. */
+function copyBytes(at: number, from: Uint8Array, start: number, end: number): number {
+  const out = scratch;
+  // A short run (an id, a member name, a small document) by a loop: a view and `set` cost more.
+  if (end - start <= 64) {
+    for (let i = start; i < end; i++) out[at++] = from[i];
+    return at;
+  }
+  out.set(from.subarray(start, end), at);
+  return at + end - start;
+}
+
+/** Members' fixed text as bytes, copied into a page as they are. */
+const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');
+const ID_MEMBER = ascii(',"_id":"');
+const SCORE_MEMBER = ascii('","_score":');
+const NULL_SCORE = ascii('null');
+const SCORE_MEMBER_TEXT = ',"_score":';
 const SOURCE_MEMBER = ',"_source":';
+const SOURCE_MEMBER_BYTES = ascii(SOURCE_MEMBER);
+/** `{"_index":<name>` per index name, as bytes (names are few; the last page's is kept). */
+let indexHead: { index: string; bytes: Uint8Array } = { index: '', bytes: new Uint8Array(0) };
+
+function indexHeadBytes(index: string): Uint8Array {
+  if (indexHead.index !== index) indexHead = { index, bytes: Buffer.from(`{"_index":${JSON.stringify(index)}`, 'utf8') };
+  return indexHead.bytes;
+}
 
 /**
- * `[hit, hit, …]` as UTF-8 bytes in a buffer of its own (to transfer to another thread): stored
- * `_source` bytes are copied in as they are, never decoded, unless `_source` filtering or
- * highlighting needs the text. The same JSON as `renderHit` gives each hit. Text between two
- * sources is gathered and written in one call: a page costs one write and one copy per hit.
+ * Writes `"_id"`'s value: the stored UTF-8 bytes between quotes as they are, unless one needs a
+ * JSON escape (a quote, a backslash, a control character: then JSON.stringify's text). Returns
+ * where it ends; the opening quote is already written.
+ */
+function writeIdValue(at: number, segment: Segment, doc: number): number {
+  const ids = segment.ids;
+  const bytes = ids.bytes;
+  const start = ids.start(doc);
+  const end = ids.start(doc + 1);
+  ensureScratch(at, end - start);
+  const out = scratch;
+  const from = at;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b < 0x20 || b === 0x22 || b === 0x5c) return writeText(from - 1, JSON.stringify(readId(segment, doc)).slice(0, -1));
+    out[at++] = b;
+  }
+  return at;
+}
+
+/**
+ * `[hit, hit, …]` as UTF-8 bytes in a buffer of its own (to transfer to another thread), the same
+ * JSON as `renderHit` gives each hit. A hit is written straight into the thread's scratch: the
+ * index name and member names as prepared bytes, the `_id` as its stored bytes, the score's digits
+ * as bytes, and the stored `_source` bytes as they are — no string per hit — unless `_source`
+ * filtering or highlighting needs the text, or the hit shows more members (sort values, `_rank`,
+ * `_version`, …), which are written as text.
  */
 export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Uint8Array {
-  const indexJson = JSON.stringify(spec.index);
+  const head = indexHeadBytes(spec.index);
   const source = fetchesSource(spec);
-  const spliced = sourceAsStored(spec) && spec.highlight === null;
-  let at = 0;
-  let text = '[';
+  const asStored = sourceAsStored(spec);
+  const spliced = asStored && spec.highlight === null;
+  const plainTail = spec.highlight === null && spec.sortKeys === null;
+  const pageStart = pagesAt < 0 ? 0 : pagesAt;
+  ensureScratch(pageStart, 1);
+  let at = pageStart;
+  scratch[at++] = 0x5b; // [
   for (let i = 0; i < hits.length; i++) {
     const h = hits[i];
-    if (i > 0) text += ',';
-    text += hitHead(h, spec, indexJson, null);
+    ensureScratch(at, head.length + ID_MEMBER.length + 1);
+    if (i > 0) scratch[at++] = 0x2c; // ,
+    at = copyBytes(at, head, 0, head.length);
+    at = copyBytes(at, ID_MEMBER, 0, ID_MEMBER.length);
+    at = writeIdValue(at, h.segment, h.doc);
+    if (spec.version || spec.seqNoPrimaryTerm) {
+      let members = '"';
+      if (spec.version) members += `,"_version":${h.segment.version.get(h.doc)}`;
+      if (spec.seqNoPrimaryTerm) members += `,"_seq_no":${h.segment.seqNo.get(h.doc)},"_primary_term":1`;
+      at = writeText(at, members + SCORE_MEMBER_TEXT);
+    } else {
+      ensureScratch(at, SCORE_MEMBER.length);
+      at = copyBytes(at, SCORE_MEMBER, 0, SCORE_MEMBER.length);
+    }
+    ensureScratch(at, 32);
+    if (spec.tracksScores && !Number.isNaN(h.score)) at = writeFloat32Json(h.score, scratch, at);
+    else at = copyBytes(at, NULL_SCORE, 0, NULL_SCORE.length);
+    if (h.rank !== undefined) at = writeText(at, `,"_rank":${h.rank}`);
     let raw: string | null | undefined;
     if (source) {
-      // A view valid until the next stored-fields read: copied (or decoded) right away.
-      const bytes = readSourceBytes(h.segment, h.doc);
-      if (bytes === null) raw = null;
-      else if (spliced) {
-        at = writeText(at, text + SOURCE_MEMBER);
-        text = '';
-        ensureScratch(at, bytes.length);
-        scratch.set(bytes, at);
-        at += bytes.length;
+      if (spliced) {
+        // Valid until the next stored-fields read: copied right away.
+        const range = locateSourceBytes(h.segment, h.doc);
+        if (range.start === range.end) raw = null;
+        else {
+          ensureScratch(at, SOURCE_MEMBER_BYTES.length + range.end - range.start + 1);
+          at = copyBytes(at, SOURCE_MEMBER_BYTES, 0, SOURCE_MEMBER_BYTES.length);
+          at = copyBytes(at, range.buffer, range.start, range.end);
+        }
       } else {
-        raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-        text += SOURCE_MEMBER + (sourceAsStored(spec) ? raw : filteredSource(raw, spec));
+        raw = readSource(h.segment, h.doc);
+        if (raw !== null) at = writeText(at, SOURCE_MEMBER + (asStored ? raw : filteredSource(raw, spec)));
       }
     }
-    text += hitTail(h, spec, raw, false);
+    if (plainTail && h.sortValues === null) {
+      ensureScratch(at, 1);
+      scratch[at++] = 0x7d; // }
+    } else at = writeText(at, hitTail(h, spec, raw, false));
   }
-  at = writeText(at, text + ']');
+  ensureScratch(at, 1);
+  scratch[at++] = 0x5d; // ]
+  if (pagesAt >= 0) {
+    // In a batch: a view of the scratch, moved to the batch's buffer by endPages.
+    pagesAt = at;
+    return scratch.subarray(pageStart, at);
+  }
   // A buffer of its own (transferable; not zero-filled, as every byte is written).
   const out = Buffer.allocUnsafeSlow(at);
   scratch.copy(out, 0, 0, at);
   if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
   return out;
+}
+
+/**
+ * Where the next page starts in the scratch while a batch of pages is open (beginPages); −1: no
+ * batch, every page gets a buffer of its own. A new ArrayBuffer costs 1–3 µs (its backing store
+ * and V8's external-memory accounting), as much as rendering a third of a page: a search worker
+ * answering a batch of searches in one message gives all its pages one buffer.
+ */
+let pagesAt = -1;
+
+/** Opens a batch of pages: renderHitsBytes returns views of the thread's scratch until endPages. */
+export function beginPages(): void {
+  pagesAt = 0;
+}
+
+/**
+ * Closes the batch beginPages opened: `pages`, the views renderHitsBytes returned since (any
+ * subset, in any order), are copied into one new buffer; returns their views of it, in the same
+ * order. Must be called before anything else renders on this thread (the views are the scratch's).
+ */
+export function endPages(pages: readonly Uint8Array[]): Uint8Array[] {
+  pagesAt = -1;
+  let size = 0;
+  for (const p of pages) size += p.byteLength;
+  const out = Buffer.allocUnsafeSlow(size);
+  const views = new Array<Uint8Array>(pages.length);
+  let at = 0;
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i];
+    out.set(p, at);
+    views[i] = new Uint8Array(out.buffer, at, p.byteLength);
+    at += p.byteLength;
+  }
+  if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  return views;
 }

@@ -22,6 +22,8 @@ const BLOCK_AT = SLOTS * SLOT_BYTES;
 const PAGE_BYTES = 65536;
 /** Larger documents go to the JS decoder, so a huge one does not leave the thread's memory that large. */
 export const WASM_MAX_DOC_BYTES = 1024 * 1024;
+/** Blocks up to this many bytes are copied into the decoder's memory by a loop. */
+const COPY_LOOP_BYTES = 256;
 
 /** The few WebAssembly JS API members used here (the ES2023 lib this project compiles against has none). */
 interface WasmMemory {
@@ -79,9 +81,10 @@ function dictionarySlot(s: DecoderState, dictionary: Uint8Array): number {
 
 /**
  * Decodes the LZ4 block `blocks[start, end)` of a `length`-byte document against `dictionary`;
- * returns the Buffer and offset it starts at (valid until the next call), or throws when corrupt.
+ * returns the offset it starts at in wasmMemoryBytes() (valid until the next call), or throws when
+ * corrupt.
  */
-export function wasmDecodeDoc(blocks: Uint8Array, start: number, end: number, dictionary: Uint8Array, length: number): { buffer: Buffer; start: number } {
+export function wasmDecodeDoc(blocks: Uint8Array, start: number, end: number, dictionary: Uint8Array, length: number): number {
   const s = (state ??= init());
   const slot = dictionary.length > 0 ? dictionarySlot(s, dictionary) : 0;
   const dictLength = Math.min(dictionary.length, MAX_OFFSET);
@@ -92,9 +95,17 @@ export function wasmDecodeDoc(blocks: Uint8Array, start: number, end: number, di
     s.memory.grow(Math.ceil((needed - s.bytes.length) / PAGE_BYTES));
     s.bytes = Buffer.from(s.memory.buffer);
   }
-  s.bytes.set(blocks.subarray(start, end), BLOCK_AT);
+  const bytes = s.bytes;
+  // A block of a short document (~100 bytes) is copied by a loop: a view and `set` cost more.
+  if (blockLength <= COPY_LOOP_BYTES) for (let i = 0; i < blockLength; i++) bytes[BLOCK_AT + i] = blocks[start + i];
+  else bytes.set(blocks.subarray(start, end), BLOCK_AT);
   const dictStart = slot * SLOT_BYTES;
   const n = s.decode(BLOCK_AT, BLOCK_AT + blockLength, dictStart, dictStart + dictLength, dst, dst + length);
   if (n !== length) throw new Error(`corrupt stored fields block: does not decode to its ${length} bytes`);
-  return { buffer: s.bytes, start: dst };
+  return dst;
+}
+
+/** The decoder's memory as a Buffer, where wasmDecodeDoc leaves a document. */
+export function wasmMemoryBytes(): Buffer {
+  return state!.bytes;
 }

@@ -258,12 +258,31 @@ export function readId(segment: Segment, doc: number): string {
   return decodeShort(ids.bytes, ids.start(doc), ids.start(doc + 1), segment.buffer, ids.bytes.byteOffset);
 }
 
-/** Where a doc's stored `_source` bytes are: a Buffer and a range in it (empty: none stored). */
-function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: number; end: number } {
+/**
+ * Where a doc's stored `_source` bytes are: `buffer[start, end)` (empty: none stored). One object
+ * per thread, overwritten by every read (a fetch reads one doc at a time and copies it at once).
+ */
+export interface SourceRange {
+  buffer: Buffer;
+  start: number;
+  end: number;
+}
+
+const located: SourceRange = { buffer: Buffer.alloc(0), start: 0, end: 0 };
+
+/**
+ * Locates a doc's stored `_source` bytes (decoding them into the thread's scratch when compressed):
+ * the range is valid until the next stored-fields read on this thread. Allocates nothing for the
+ * `default` codec, so a fetch can copy the bytes where it writes the page.
+ */
+export function locateSourceBytes(segment: Segment, doc: number): SourceRange {
   const stored = segment.storedFields;
   if (stored === null) {
     const base = segment.sourceBytes!.byteOffset;
-    return { buffer: segment.buffer, start: base + segment.sourceOffsets![doc], end: base + segment.sourceOffsets![doc + 1] };
+    located.buffer = segment.buffer;
+    located.start = base + segment.sourceOffsets![doc];
+    located.end = base + segment.sourceOffsets![doc + 1];
+    return located;
   }
   const block = blockOf(stored.blockDocs, doc);
   const blocks = stored.blocks;
@@ -271,14 +290,18 @@ function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: n
   const kind = blocks[at];
   if (kind === BlockCodec.Lz4Doc) {
     // The `default` codec (format 4): the doc alone, decoded into the thread's scratch buffer.
-    const { buffer, start, length } = decodeDocToScratch(blocks, at, stored.blockOffsets[block + 1], stored.dictionary);
-    return { buffer, start, end: start + length };
+    const length = decodeDocToScratch(blocks, at, stored.blockOffsets[block + 1], stored.dictionary, located);
+    located.end = located.start + length;
+    return located;
   }
   if (kind === BlockCodec.RawDoc) {
     // [RawDoc][the doc's length][its bytes]: a view of the segment, nothing decoded.
     const [docLength, start] = readVarint(blocks, at + 1);
     const base = blocks.byteOffset;
-    return { buffer: segment.buffer, start: base + start, end: base + start + docLength };
+    located.buffer = segment.buffer;
+    located.start = base + start;
+    located.end = base + start + docLength;
+    return located;
   }
   const docs = stored.blockDocs.length === 1 ? 1 : stored.blockDocs[block + 1] - stored.blockDocs[block];
   if (kind === BlockCodec.Raw && docs === 1) {
@@ -286,22 +309,28 @@ function locateSource(segment: Segment, doc: number): { buffer: Buffer; start: n
     const [, lengthEnd] = readVarint(blocks, at + 1);
     const [docLength, start] = readVarint(blocks, lengthEnd);
     const base = blocks.byteOffset;
-    return { buffer: segment.buffer, start: base + start, end: base + start + docLength };
+    located.buffer = segment.buffer;
+    located.start = base + start;
+    located.end = base + start + docLength;
+    return located;
   }
   const decoded = cachedBlock(segment.storedFieldsOwner, block, () => decodeBlock(stored, block));
   const i = doc - firstDocOf(stored.blockDocs, block);
-  return { buffer: decoded.bytes, start: decoded.starts[i], end: decoded.starts[i + 1] };
+  located.buffer = decoded.bytes;
+  located.start = decoded.starts[i];
+  located.end = decoded.starts[i + 1];
+  return located;
 }
 
 /** The stored `_source` JSON text, or null when the index does not store it. */
 export function readSource(segment: Segment, doc: number): string | null {
-  const { buffer, start, end } = locateSource(segment, doc);
+  const { buffer, start, end } = locateSourceBytes(segment, doc);
   return start === end ? null : buffer.toString('utf8', start, end);
 }
 
 /** The stored `_source` bytes of a doc (null when none), to copy elsewhere (a merge): a view, valid until the next read. */
 export function readSourceBytes(segment: Segment, doc: number): Uint8Array | null {
-  const { buffer, start, end } = locateSource(segment, doc);
+  const { buffer, start, end } = locateSourceBytes(segment, doc);
   return start === end ? null : buffer.subarray(start, end);
 }
 

@@ -15,7 +15,7 @@
 import { Buffer } from 'node:buffer';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { lz4Decode, type Lz4DictEncoder } from './lz4-block.js';
-import { wasmDecodeDoc, WASM_MAX_DOC_BYTES } from './lz4-wasm.js';
+import { wasmDecodeDoc, wasmMemoryBytes, WASM_MAX_DOC_BYTES } from './lz4-wasm.js';
 
 export type IndexCodec = 'default' | 'best_compression';
 export const INDEX_CODECS: readonly IndexCodec[] = ['default', 'best_compression'];
@@ -128,12 +128,13 @@ export function isDocBlock(kind: number): boolean {
 let docScratch = Buffer.allocUnsafe(0);
 
 /**
- * Decodes the Lz4Doc block at `blocks[at, end)` for a fetch: the doc is `buffer[start, start +
- * length)`, valid until the next call on this thread. The WebAssembly decoder (lz4-wasm.ts) reads
- * the segment's dictionary from its own copy; documents over WASM_MAX_DOC_BYTES decode in JS into
- * a scratch buffer, reading the dictionary in place.
+ * Decodes the Lz4Doc block at `blocks[at, end)` for a fetch into the thread's scratch: sets
+ * `into.buffer` and `into.start` and returns the doc's length; valid until the next call on this
+ * thread. The WebAssembly decoder (lz4-wasm.ts) reads the segment's dictionary from its own copy;
+ * documents over WASM_MAX_DOC_BYTES decode in JS into a scratch buffer, reading the dictionary in
+ * place.
  */
-export function decodeDocToScratch(blocks: Uint8Array, at: number, end: number, dictionary: Uint8Array): { buffer: Buffer; start: number; length: number } {
+export function decodeDocToScratch(blocks: Uint8Array, at: number, end: number, dictionary: Uint8Array, into: { buffer: Buffer; start: number }): number {
   let length = 0;
   let pos = at + 1;
   for (let shift = 0; ; shift += 7) {
@@ -142,10 +143,13 @@ export function decodeDocToScratch(blocks: Uint8Array, at: number, end: number, 
     if (b < 0x80) break;
   }
   if (length <= WASM_MAX_DOC_BYTES) {
-    const { buffer, start } = wasmDecodeDoc(blocks, pos, end, dictionary, length);
-    return { buffer, start, length };
+    into.start = wasmDecodeDoc(blocks, pos, end, dictionary, length);
+    into.buffer = wasmMemoryBytes();
+    return length;
   }
   if (docScratch.length < length) docScratch = Buffer.allocUnsafe(length);
   lz4Decode(blocks, pos, end, dictionary, docScratch, length);
-  return { buffer: docScratch, start: 0, length };
+  into.buffer = docScratch;
+  into.start = 0;
+  return length;
 }

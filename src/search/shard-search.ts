@@ -131,6 +131,13 @@ function termDisjunction(exec: Exec, ctx: SegmentSearchContext): TermScorer[] | 
   return null;
 }
 
+/** The most postings any of the terms has (its document frequency in the segment). */
+function maxCost(terms: readonly TermScorer[]): number {
+  let max = 0;
+  for (let i = 0; i < terms.length; i++) if (terms[i].cost() > max) max = terms[i].cost();
+  return max;
+}
+
 /** The segment a shard-wide doc number falls in, from the segments' first numbers. */
 const segmentOf = lastAtMost;
 
@@ -169,6 +176,10 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     const ctx = new SegmentSearchContext(segment, deadline);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
+      // A term in more documents than the count still needs proves the total past the limit (with
+      // no deletes, its postings are live matches): the answer is `gte` whatever else matches, so
+      // the top k is collected without counting. Lucene's Weight#count shortcut, for a union.
+      if (counting && total <= limit && live === null && maxCost(terms) > limit - total) total = limit + 1;
       if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
         const countLimit = counting && total <= limit ? limit - total : -1;
         const n = prefersAccumulation(terms, segment.maxDoc)

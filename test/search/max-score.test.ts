@@ -134,6 +134,13 @@ describe.each([
           const counted = index.search(query, { k, trackTotalHitsUpTo: 1_000_000 });
           expect(counted.hits).toEqual(expected.top);
           expect(counted.total).toBe(expected.total);
+          // Counting to a limit below the total: a segment where one term alone passes what is left
+          // to count answers `gte` without counting; the page is the same.
+          for (const limit of [0, 3, 12]) {
+            const limited = index.search(query, { k, trackTotalHitsUpTo: limit });
+            expect(limited.hits).toEqual(expected.top);
+            expect([limited.total, limited.relation]).toEqual(expected.total > limit ? [limit, 'gte'] : [expected.total, 'eq']);
+          }
           // min_score forces the exhaustive DAAT path: it must agree too.
           const exhaustive = index.search(query, { k, trackTotalHitsUpTo: 1_000_000, minScore: -1 });
           expect(exhaustive.hits).toEqual(expected.top);

@@ -119,7 +119,7 @@ export function renderHit(h: RenderHit, spec: FetchSpec, indexJson: string, loca
   return out + hitTail(h, spec, raw, explained);
 }
 
-/** Where a search thread renders hits as bytes (grown as pages need; one page is copied out of it). */
+/** Where a search thread renders hits as bytes (grown as pages need; a page, or a batch's pages, is copied out of it). */
 const SCRATCH_BYTES = 64 * 1024;
 /** A scratch grown past this by a large page is let go after it, so a thread does not keep it. */
 const SCRATCH_KEEP_BYTES = 1024 * 1024;
@@ -153,7 +153,6 @@ function copyBytes(at: number, from: Uint8Array, start: number, end: number): nu
 
 /** What the last page's touchStoredDoc pass read: kept, so the reads are not optimised away. */
 let touchedSum = 0;
-export const lastTouched = (): number => touchedSum;
 
 /** Members' fixed text as bytes, copied into a page as they are. */
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1');

@@ -77,6 +77,8 @@ export interface WorkerMemory {
   readonly arrayBuffers: number;
   /** The heap by generation (young: the semi-spaces; old: everything else). */
   readonly pools: HeapPools;
+  /** The request this report answers: after a `gc` the worker has collected first. */
+  readonly after: 'memory' | 'gc';
 }
 
 /** A segment as a task refers to it: its id and the id of its live-docs bitset (null = all live). */

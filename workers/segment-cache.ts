@@ -36,7 +36,7 @@ function apply(msg: SegmentChannelMessage): void {
     // every worker's GC has freed what it held (cluster/malloc-trim.ts).
     if (msg.op === 'gc') releaseIdleMemory();
     const m = process.memoryUsage();
-    const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, pools: heapPools() };
+    const report: WorkerMemory = { threadId, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, pools: heapPools(), after: msg.op };
     memoryChannel.postMessage(report);
   }
 }

@@ -92,8 +92,11 @@ export class SearchPool {
   private readonly memoryChannel = new BroadcastChannel(WORKER_MEMORY_CHANNEL);
   /** The last heap figures each worker thread reported (`_nodes/stats`). */
   private readonly workerHeaps = new Map<number, WorkerMemory>();
-  /** The worker round in flight (askWorkers), if any. */
-  private asking: Promise<Set<number>> | undefined;
+  /**
+   * The rounds in flight (askWorkers): what each waits for, and the threads that have answered it.
+   * Rounds may overlap (a `_nodes/stats` during an idle collection); each counts its own answers.
+   */
+  private readonly rounds = new Set<{ readonly op: 'memory' | 'gc'; readonly answered: Set<number> }>();
   /** Every buffer announced and not dropped, for inline resends. */
   private readonly buffers = new Map<string, SharedArrayBuffer>();
   /** Unfinished searches and merges per buffer id: a dropped buffer goes once none refers to it. */
@@ -159,6 +162,8 @@ export class SearchPool {
     this.memoryChannel.onmessage = (e: { data: unknown }) => {
       const m = e.data as WorkerMemory;
       this.workerHeaps.set(m.threadId, m);
+      // Any report is a fresh heap reading; only one sent after a collection answers a `gc` round.
+      for (const r of this.rounds) if (r.op === 'memory' || m.after === 'gc') r.answered.add(m.threadId);
     };
     (this.memoryChannel as unknown as { unref(): void }).unref();
   }
@@ -187,33 +192,22 @@ export class SearchPool {
   }
 
   /**
-   * Posts `msg` to every worker and waits until each live one has reported its heap figures (a
-   * worker does after `memory` and after its `gc`), at most `waitMs`; the previous figures stand in
-   * for a worker that did not answer. Returns the live threads' ids.
+   * Posts `msg` to every worker and waits until each live one has answered it (a worker reports its
+   * heap after `memory`, and after its collection for `gc`), at most `waitMs`; a worker that did not
+   * answer keeps its last figures in workerHeaps. Returns the live threads' ids.
    */
-  private askWorkers(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
-    // One round at a time: a round clears the figures it waits for, so a second round started
-    // meanwhile would keep the first's partial answers as its fallback and report workers missing
-    // (or end the first's wait early on its own answers). Every report is a fresh heap reading, so
-    // a `memory` round just shares a round in flight; a `gc` round runs after it.
-    const pending = this.asking;
-    if (pending && msg.op === 'memory') return pending;
-    const round = (pending ? pending.then(() => this.askRound(msg, waitMs)) : this.askRound(msg, waitMs)).finally(() => {
-      if (this.asking === round) this.asking = undefined;
-    });
-    this.asking = round;
-    return round;
-  }
-
-  private async askRound(msg: SegmentChannelMessage, waitMs: number): Promise<Set<number>> {
+  private async askWorkers(msg: Extract<SegmentChannelMessage, { op: 'memory' | 'gc' }>, waitMs: number): Promise<Set<number>> {
     const live = new Set(this.pool.threads.map((w) => w.threadId));
-    const previous = new Map([...this.workerHeaps].filter(([id]) => live.has(id)));
-    this.workerHeaps.clear();
-    this.channel.postMessage(msg);
-    const deadline = performance.now() + waitMs;
-    const poll = Math.max(2, waitMs / 100);
-    while (performance.now() < deadline && this.workerHeaps.size < live.size && !this.closed) await new Promise((r) => setTimeout(r, poll));
-    for (const [id, m] of previous) if (!this.workerHeaps.has(id)) this.workerHeaps.set(id, m);
+    const round = { op: msg.op, answered: new Set<number>() };
+    this.rounds.add(round);
+    try {
+      this.channel.postMessage(msg);
+      const deadline = performance.now() + waitMs;
+      const poll = Math.max(2, waitMs / 100);
+      while (performance.now() < deadline && !this.closed && !answeredAll(round.answered, live)) await new Promise((r) => setTimeout(r, poll));
+    } finally {
+      this.rounds.delete(round);
+    }
     return live;
   }
 
@@ -587,4 +581,10 @@ function settle(b: PendingSearch, reply: SearchShardReply): void {
   } catch (e) {
     b.reject(e);
   }
+}
+
+/** Whether every live thread has answered. */
+function answeredAll(answered: ReadonlySet<number>, live: ReadonlySet<number>): boolean {
+  for (const id of live) if (!answered.has(id)) return false;
+  return true;
 }

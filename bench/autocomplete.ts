@@ -13,7 +13,7 @@
  *
  *   npm run build && node dist/bench/autocomplete.js [--docs 200000] [--queries 300]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { parseSuggest } from '../src/dsl/index.js';
 import { planCompletion } from '../src/search/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -23,9 +23,10 @@ import { mulberry32 } from '../src/common/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 300);
+const USAGE = 'node dist/bench/autocomplete.js [--docs 200000] [--queries 300]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, queries: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 300);
 const WARMUP = 30;
 
 const MAPPINGS = { properties: { title: { type: 'search_as_you_type' }, url: { type: 'keyword' }, suggest: { type: 'completion' } } };

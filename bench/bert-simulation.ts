@@ -19,7 +19,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { createApp, type App } from '../src/app.js';
 import { defaultConfig } from '../src/config/config.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -28,9 +28,10 @@ import { loadSparseModel, tokenize } from '../src/ml/index.js';
 import { loadBeir } from './lib/relevance.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, 'reindex-docs': { type: 'string' } } });
-const DOCS = Number(values.docs ?? 8);
-const REINDEX_DOCS = Number(values['reindex-docs'] ?? 12);
+const USAGE = 'node dist/bench/bert-simulation.js [--docs 8] [--reindex-docs 12]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, 'reindex-docs': { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 8);
+const REINDEX_DOCS = numberOption(USAGE, values['reindex-docs'], 'reindex-docs', 12);
 const BATCH = 2;
 /** Documents per built-in measurement: it is ~1,000× faster, so a few would time only overheads. */
 const BUILT_IN_DOCS = 200;

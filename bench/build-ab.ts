@@ -15,7 +15,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
@@ -23,14 +23,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SERVER_MALLOC_ENV } from '../src/cli/server-process.js';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string' }, malloc: { type: 'string' } } });
-if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
+const USAGE = 'node dist/bench/build-ab.js --baseline /path/to/other-tree [--rounds 6] [--malloc server|default]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, rounds: { type: 'string' }, malloc: { type: 'string' } } });
+if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
 const MALLOC = values.malloc ?? 'server';
 if (MALLOC === 'server' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
   const child = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
   process.exit(child.status ?? 1);
 }
-const ROUNDS = Number(values.rounds ?? 6);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 6);
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
 const DOCS = 50_000;
 const docs = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs.map((d, i) => ({

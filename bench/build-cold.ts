@@ -21,7 +21,7 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { spawnSync } from 'node:child_process';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 
@@ -65,11 +65,12 @@ if (!isMainThread) {
     const child = spawnSync(process.execPath, [...SERVER_NODE_ARGS, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
     process.exit(child.status ?? 1);
   }
-  const { values } = parseArgs({ options: { baseline: { type: 'string' }, samples: { type: 'string' }, builds: { type: 'string' }, size: { type: 'string' } } });
-  if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
-  const SAMPLES = Number(values.samples ?? 6);
-  const BUILDS = Number(values.builds ?? 5);
-  const SIZE = Number(values.size ?? 10_000);
+const USAGE = 'node dist/bench/build-cold.js --baseline /path/to/other-tree [--samples 6] [--builds 5] [--size 10000]';
+  const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, samples: { type: 'string' }, builds: { type: 'string' }, size: { type: 'string' } } });
+  if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
+  const SAMPLES = numberOption(USAGE, values.samples, 'samples', 6);
+  const BUILDS = numberOption(USAGE, values.builds, 'builds', 5);
+  const SIZE = numberOption(USAGE, values.size, 'size', 10_000);
   const docs: Doc[] = generateBm25Corpus({ docs: BUILDS * SIZE, queries: 1 }).docs.map((d, i) => ({
     id: d.id, source: JSON.stringify({ text: d.text }), seqNo: i, version: 1, indexOrder: i,
   }));

@@ -16,7 +16,7 @@
  *   node dist/bench/build-gc-churn.js [--rounds 3] [--builds 8]
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -24,9 +24,10 @@ import { startCpuProbe } from '../src/cli/report/machine.js';
 import { parseRootMapping, ScratchPool, SegmentBuilder, withScratchPool, writeSegment } from '../src/index/index.js';
 import { writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, builds: { type: 'string' } } });
-const ROUNDS = Number(values.rounds ?? 3);
-const BUILDS = Math.max(3, Number(values.builds ?? 8));
+const USAGE = 'node dist/bench/build-gc-churn.js [--rounds 3] [--builds 8]';
+const { values } = benchArgs(USAGE, { options: { rounds: { type: 'string' }, builds: { type: 'string' } } });
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 3);
+const BUILDS = Math.max(3, numberOption(USAGE, values.builds, 'builds', 8));
 const SEGMENT_DOCS = 5000;
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
 

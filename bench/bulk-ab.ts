@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
@@ -28,11 +28,12 @@ import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' }, env: { type: 'string' }, warm: { type: 'boolean' } } });
-if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
+const USAGE = 'node dist/bench/bulk-ab.js --baseline /path/to/other-tree [--docs 100000] [--rounds 3] [--refresh-interval -1] [--env K=V,K=V] [--warm]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, 'refresh-interval': { type: 'string' }, env: { type: 'string' }, warm: { type: 'boolean' } } });
+if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
 const SELF_ENV = parseEnvList(values.env);
-const DOCS = Number(values.docs ?? 100_000);
-const ROUNDS = Number(values.rounds ?? 3);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 100_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 3);
 const settings = values['refresh-interval'] !== undefined ? { refresh_interval: values['refresh-interval'] } : {};
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs;
 const bodies = bulkBodies('bulk', corpus, 5000);
@@ -119,7 +120,7 @@ const arms = [
   { label: values.baseline === 'self' ? selfRoot : values.baseline, tree: values.baseline === 'self' ? selfRoot : values.baseline, env: {} },
   { label: selfRoot + envLabel, tree: selfRoot, env: SELF_ENV },
 ];
-if (arms[0].label === arms[1].label) throw new Error('--baseline self needs --env');
+if (arms[0].label === arms[1].label) usageError(USAGE, '--baseline self needs --env');
 const trees = arms.map((a) => a.label);
 const runs: Run[] = [];
 for (let round = 0; round < ROUNDS; round++) for (const arm of arms) runs.push(await run(arm));

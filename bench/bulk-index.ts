@@ -6,14 +6,15 @@
  *
  *   node dist/bench/bulk-index.js [--docs 200000]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
+const USAGE = 'node dist/bench/bulk-index.js [--docs 200000]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 });
 const bodies = bulkBodies('bulk', corpus.docs, 5000);
 

@@ -9,7 +9,7 @@
  *   node dist/bench/bulk-request-cost.js [--docs 50000] [--rounds 15]
  */
 import { spawnSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { SERVER_MALLOC_ENV, SERVER_NODE_ARGS } from '../src/cli/server-process.js';
@@ -23,9 +23,10 @@ if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
   process.exit(r.status ?? 1);
 }
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, rounds: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 50_000);
-const ROUNDS = Number(values.rounds ?? 15);
+const USAGE = 'node dist/bench/bulk-request-cost.js [--docs 50000] [--rounds 15]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, rounds: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 50_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 15);
 const BATCH = 5000;
 const bodies = bulkBodies('bulk', generateBm25Corpus({ docs: DOCS, queries: 1 }).docs, BATCH).map((b) => Buffer.from(b));
 const shards = Object.freeze({ total: 1, successful: 1, failed: 0 });

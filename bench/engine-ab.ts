@@ -10,17 +10,18 @@
  * The baseline is a directory holding a built tree (`dist/test/support/engine-harness.js`).
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { addSegmentMemory, emptySegmentMemory, type Segment } from '../src/index/index.js';
 import { formatNumber, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, docs: { type: 'string' }, queries: { type: 'string' } } });
-if (values.baseline === undefined) throw new Error('--baseline <dir> is required');
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 2_000);
+const USAGE = 'node dist/bench/engine-ab.js --baseline /path/to/other-tree [--docs 200000] [--queries 2000]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, docs: { type: 'string' }, queries: { type: 'string' } } });
+if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 2_000);
 const ROUND = 200;
 const K = 10;
 

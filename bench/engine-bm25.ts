@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
@@ -23,11 +23,12 @@ import { buildRefTaat } from './lib/ref-taat.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { maxScoreStats } from '../src/search/index.js';
 
-const { values } = parseArgs({
+const USAGE = 'node dist/bench/engine-bm25.js [--docs N] [--queries N] [--no-peers] [--no-lucene]';
+const { values } = benchArgs(USAGE, {
   options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-peers': { type: 'boolean' }, 'no-lucene': { type: 'boolean' }, segments: { type: 'string' } },
 });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 2_000);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 2_000);
 const WARMUP = 200;
 const K = 10;
 

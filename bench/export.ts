@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { distFile } from '../src/cli/paths.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
@@ -21,8 +21,9 @@ import { startThreadsearch, type ServerProcess } from '../src/cli/server-process
 import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 20_000);
+const USAGE = 'node dist/bench/export.js [--docs 20000]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 20_000);
 /** batch size, concurrency */
 const CASES: Array<[number, number]> = [[500, 1], [500, 2], [2000, 2]];
 

@@ -9,7 +9,7 @@
  *
  *   npm run build && node dist/bench/faceted-search.js [--docs 200000] [--queries 300]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { parseAggregations } from '../src/dsl/aggs/registry.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../src/common/pattern/index.js';
 import { SegmentStatsSource } from '../src/search/index.js';
@@ -21,9 +21,10 @@ import { mulberry32 } from '../src/common/prng.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 300);
+const USAGE = 'node dist/bench/faceted-search.js [--docs 200000] [--queries 300]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, queries: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 300);
 const WARMUP = 30;
 
 const MAPPINGS = {

@@ -28,7 +28,7 @@
  */
 import { request, Agent } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +37,9 @@ import { startProcess, type ServerProcess } from '../src/cli/server-process.js';
 import { distFile } from '../src/cli/paths.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' }, only: { type: 'string' } } });
-const ROUNDS = Number(values.rounds ?? 2);
+const USAGE = 'node dist/bench/hostile-latency.js [--baseline /path/to/dist [--baseline-name NAME]] [--rounds 2]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, gzipN: { type: 'string' }, tokenN: { type: 'string' }, only: { type: 'string' } } });
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
 const PROBE_EVERY_MS = 20;
 
 interface Hostile {
@@ -67,15 +68,15 @@ const msearchBomb = gzipSync(`{}\n${JSON.stringify({ query: { range: { d: { gte:
 const terms65k = Buffer.from(JSON.stringify({ query: { terms: { tag: Array.from({ length: 65_536 }, (_, i) => `tag-${String(i).padStart(11, '0')}`) } } }));
 const ALL_SCENARIOS: Hostile[] = [
   {
-    name: 'gzip-95mb', n: Number(values.gzipN ?? 2), index: { name: 'nums', mappings: { properties: { d: { type: 'date' } } } },
+    name: 'gzip-95mb', n: numberOption(USAGE, values.gzipN, 'gzipN', 2), index: { name: 'nums', mappings: { properties: { d: { type: 'date' } } } },
     body: gzipBody, headers: { 'content-encoding': 'gzip' }, describe: `${(gzipBody.length / 1024).toFixed(0)} KB gzip → 95 MB range query`,
   },
   {
-    name: 'gzip-95mb-forged', n: Number(values.gzipN ?? 2), index: { name: 'numsf', mappings: { properties: { d: { type: 'date' } } } },
+    name: 'gzip-95mb-forged', n: numberOption(USAGE, values.gzipN, 'gzipN', 2), index: { name: 'numsf', mappings: { properties: { d: { type: 'date' } } } },
     body: forgedBody, headers: { 'content-encoding': 'gzip' }, describe: `the same, its gzip trailer stating 1 KB`,
   },
   {
-    name: 'token-2mb', n: Number(values.tokenN ?? 4), index: { name: 'texts', mappings: { properties: { body: { type: 'text' } } } },
+    name: 'token-2mb', n: numberOption(USAGE, values.tokenN, 'tokenN', 4), index: { name: 'texts', mappings: { properties: { body: { type: 'text' } } } },
     body: Buffer.from(JSON.stringify({ query: { match: { body: 'a'.repeat(2 * 1024 * 1024) } } })), headers: {}, describe: 'match on one 2 MB token',
   },
   {

@@ -18,16 +18,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import autocannon from 'autocannon';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { IDLE, monotonicUs, profilePhases, type ThreadPhases } from './lib/profile-phases.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, docs: { type: 'string' }, label: { type: 'string' }, keep: { type: 'string' }, analyze: { type: 'string' } } });
-const DURATION = Number(values.duration ?? 10);
-const DOCS = Number(values.docs ?? 200_000);
+const USAGE = 'node dist/bench/hot-path-profile.js [--duration 10] [--docs 200000] [--label before] [--keep dir]';
+const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, label: { type: 'string' }, keep: { type: 'string' }, analyze: { type: 'string' } } });
+const DURATION = numberOption(USAGE, values.duration, 'duration', 10);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
 const LABEL = values.label ?? 'current';
 const BATCH = 5000;
 

@@ -8,7 +8,7 @@
  *
  *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import autocannon from 'autocannon';
 import { encodeApiKey } from '../src/security/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -16,10 +16,11 @@ import { processCpuSeconds, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch, type ServerProcess } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' } } });
-const DURATION = Number(values.duration ?? 5);
-const DOCS = Number(values.docs ?? 50_000);
-const ROUNDS = Number(values.rounds ?? 2);
+const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2]';
+const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' } } });
+const DURATION = numberOption(USAGE, values.duration, 'duration', 5);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 50_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
 const CONNECTIONS = 50;
 const SUPERUSER = encodeApiKey({ id: 'bench-superuser', secret: 'bench-superuser-secret' });
 

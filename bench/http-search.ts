@@ -25,23 +25,24 @@ import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import autocannon from 'autocannon';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { processCpuSeconds, startCpuProbe, threadCpuSeconds } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startProcess, startThreadsearch, type ServerProcess } from './lib/server-process.js';
 
-const { values } = parseArgs({
+const USAGE = 'node dist/bench/http-search.js [--duration 10] [--docs 200000]\n       node dist/bench/http-search.js --baseline /path/to/other/dist [--baseline-name NAME] [--rounds 3] [--rate 300]';
+const { values } = benchArgs(USAGE, {
   options: {
     duration: { type: 'string' }, docs: { type: 'string' }, baseline: { type: 'string' }, 'baseline-name': { type: 'string' }, rounds: { type: 'string' }, rate: { type: 'string' },
   },
 });
-const DURATION = Number(values.duration ?? 10);
-const DOCS = Number(values.docs ?? 200_000);
-const ROUNDS = Number(values.rounds ?? 3);
+const DURATION = numberOption(USAGE, values.duration, 'duration', 10);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 3);
 /** Offered `_search` requests/s in A/B mode (`_msearch` gets a tenth); undefined: as fast as the server answers. */
-const RATE = values.rate === undefined ? undefined : Number(values.rate);
+const RATE = values.rate === undefined ? undefined : numberOption(USAGE, values.rate, 'rate', Number.NaN);
 const MSEARCH_QUERIES = 10;
 
 interface Run {

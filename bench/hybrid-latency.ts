@@ -14,7 +14,7 @@
  *
  *   npm run build && node dist/bench/hybrid-latency.js [--docs 200000] [--queries 300]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { reciprocalRankFusion, type RankedList } from '../src/cluster/search/rrf.js';
 import { HIT_STRIDE, type Exec, type ShardSearchResult } from '../src/search/index.js';
 import { TRACK_TOTAL_HITS_DISABLED } from '../src/dsl/index.js';
@@ -25,9 +25,10 @@ import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './
 import { jsonCaller, loadOneSegmentIndex, startThreadsearch } from './lib/server-process.js';
 import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 300);
+const USAGE = 'node dist/bench/hybrid-latency.js [--docs 200000] [--queries 300]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, queries: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 300);
 const WARMUP = 30;
 
 const lexical = generateBm25Corpus({ docs: DOCS });

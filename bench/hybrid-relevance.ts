@@ -26,14 +26,15 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type Run } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { loadSciFactWithModel, SCIFACT_MODEL } from './lib/scifact-server.js';
 import { startThreadsearch, jsonCaller } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, 'no-write': { type: 'boolean' } } });
+const USAGE = 'node dist/bench/hybrid-relevance.js [--dir PATH] [--no-write]';
+const { values } = benchArgs(USAGE, { options: { dir: { type: 'string' }, 'no-write': { type: 'boolean' } } });
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');
 if (!existsSync(resolve(DIR, 'corpus.jsonl'))) {
   console.error(`SciFact not found at ${DIR} (pass --dir or set THREADSEARCH_SCIFACT)`);

@@ -17,16 +17,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import autocannon from 'autocannon';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startProcess, type ServerProcess } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' } } });
-const DURATION = Number(values.duration ?? 60);
-const CONNECTIONS = Number(values.connections ?? 1000);
+const USAGE = 'node dist/bench/load-mixed.js [--duration 60] [--connections 1000]';
+const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, connections: { type: 'string' } } });
+const DURATION = numberOption(USAGE, values.duration, 'duration', 60);
+const CONNECTIONS = numberOption(USAGE, values.connections, 'connections', 1000);
 const DOCS = 50_000;
 const BULK_DOCS = 50;
 /** The bound RSS must stay under: GC timing makes within-run growth noisy, a hard cap is not. */

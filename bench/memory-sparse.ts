@@ -29,18 +29,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberListOption } from './lib/args.js';
 import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoadEach, flushAndSettle, jsonCaller, parseEnvList, startThreadsearch, withEnv } from './lib/server-process.js';
 import { procCpuSeconds, procMemory, readMappings, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' }, dump: { type: 'string' }, 'baseline-env': { type: 'string' } } });
+const USAGE = 'node dist/bench/memory-sparse.js [--docs 200000,1000000] [--label after] [--baseline /tmp/base49] [--dump /tmp/maps]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' }, dump: { type: 'string' }, 'baseline-env': { type: 'string' } } });
 const BASELINE_ENV = parseEnvList(values['baseline-env']);
 /** RSS is read again this long after the first reading (3 s after flush): V8's memory reducer shrinks idle heaps on its own schedule. */
 const LATER_MS = 12_000;
-const SIZES = (values.docs ?? '200000').split(',').map(Number);
+const SIZES = numberListOption(USAGE, values.docs, 'docs', [200000]);
 const LABEL = values.label ?? 'after';
 /** ~3.5 KB of JSON per vector: 1,000 per request keeps a body near 3.5 MB. */
 const BATCH = 1000;

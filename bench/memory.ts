@@ -9,14 +9,15 @@
  *   node dist/bench/memory.js --from bench/results/memory-before.json   (re-renders a stored run)
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberListOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, flushAndSettle, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown, type SmapsBreakdown } from './lib/smaps.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
-const SIZES = (values.docs ?? '50000,200000,1000000').split(',').map(Number);
+const USAGE = 'node dist/bench/memory.js [--docs 50000,200000,1000000] [--label before|after]\n       node dist/bench/memory.js --from bench/results/memory-before.json';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, 'max-memory': { type: 'string' }, from: { type: 'string' } } });
+const SIZES = numberListOption(USAGE, values.docs, 'docs', [50000, 200000, 1000000]);
 const stored = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as { scenario: string; result: { cases: Row[] } }) : null;
 const LABEL = values.label ?? stored?.scenario.replace(/^memory-/, '') ?? 'after';
 const BATCH = 5000;

@@ -13,17 +13,18 @@
  *   node dist/bench/ml-inference.js [--docs 600] [--batch 20] [--rounds 2]
  */
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { startThreadsearch, type ServerProcess } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, batch: { type: 'string' }, rounds: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 600);
-const BATCH = Number(values.batch ?? 20);
-const ROUNDS = Number(values.rounds ?? 2);
+const USAGE = 'node dist/bench/ml-inference.js [--docs 600] [--batch 20] [--rounds 2]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, batch: { type: 'string' }, rounds: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 600);
+const BATCH = numberOption(USAGE, values.batch, 'batch', 20);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
 const SCIFACT = '/work/shared/data/beir/scifact';
 const MODEL = '.sparse_model_2';
 /** ELSER v2's published throughput per single-thread allocation on 256-token documents (docs/s). */

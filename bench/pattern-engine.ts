@@ -8,16 +8,17 @@
  *
  *   npm run build && node dist/bench/pattern-engine.js [--terms 200000] [--rounds 15]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { parseRegexp, parseWildcard, toDfa, type Dfa } from '../src/common/pattern/index.js';
 import { forEachAcceptedTerm, openSegment, parseRootMapping, SegmentBuilder, termAt, writeSegment, type Segment, type SegmentField } from '../src/index/index.js';
 import { generateVocabulary } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { terms: { type: 'string' }, rounds: { type: 'string' } } });
-const TERMS = Number(values.terms ?? 200_000);
-const ROUNDS = Number(values.rounds ?? 15);
+const USAGE = 'node dist/bench/pattern-engine.js [--terms 200000] [--rounds 15]';
+const { values } = benchArgs(USAGE, { options: { terms: { type: 'string' }, rounds: { type: 'string' } } });
+const TERMS = numberOption(USAGE, values.terms, 'terms', 200_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 15);
 
 /** The previous engine's translations (search/plan/term-level.ts before the automaton engine). */
 function escapeRegExp(s: string): string {

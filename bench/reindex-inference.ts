@@ -16,7 +16,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { createApp, type App } from '../src/app.js';
 import { defaultConfig } from '../src/config/config.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -24,9 +24,10 @@ import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { large: { type: 'string' }, batch: { type: 'string' } } });
-const LARGE = Number(values.large ?? 100_000);
-const BATCH = Number(values.batch ?? 500);
+const USAGE = 'node dist/bench/reindex-inference.js [--large 100000] [--batch 500]';
+const { values } = benchArgs(USAGE, { options: { large: { type: 'string' }, batch: { type: 'string' } } });
+const LARGE = numberOption(USAGE, values.large, 'large', 100_000);
+const BATCH = numberOption(USAGE, values.batch, 'batch', 500);
 const SCIFACT = '/work/shared/data/beir/scifact';
 const MODEL = '.sparse_model_2';
 const GB = 1024 ** 3;

@@ -14,18 +14,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { createApp } from '../src/app.js';
 import { defaultConfig } from '../src/config/config.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { bulkBodies } from './lib/server-process.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
+const USAGE = 'node --expose-gc dist/bench/search-contexts-memory.js [--docs 200000]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
 const CONTEXTS = 100;
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('run with node --expose-gc');
+if (!gc) usageError(USAGE, 'run with node --expose-gc');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-contexts-'));
 const app = await createApp(defaultConfig({ host: '127.0.0.1', port: 0, dataDir, threads: 2, logLevel: 'warn', securityEnabled: false, maxOpenScrollContexts: 1000 }));

@@ -16,14 +16,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
 
 const DEFAULT_SIZES = '10000,50000,200000';
-const { values } = parseArgs({ options: { sizes: { type: 'string' } } });
+const USAGE = 'node dist/bench/snapshot.js [--sizes 10000,50000,200000]';
+const { values } = benchArgs(USAGE, { options: { sizes: { type: 'string' } } });
 const SIZES = (values.sizes ?? DEFAULT_SIZES).split(',').map(Number);
 const corpus = generateBm25Corpus({ docs: Math.max(...SIZES) * 1.01 + 1, queries: 1 });
 

@@ -16,16 +16,17 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { runLuceneAnchor, writeSparseInput } from './lib/lucene-anchor.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { generateSparseCorpus, sparseVectorJson } from './lib/sparse-corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import type { InProcessIndex } from '../test/support/engine-harness.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, baseline: { type: 'string' }, queries: { type: 'string' }, 'no-lucene': { type: 'boolean' } } });
-const DOCS = Number(values.docs ?? 1_000_000);
-const QUERIES = Number(values.queries ?? 50);
+const USAGE = 'node dist/bench/sparse-build.js [--docs 1000000] [--baseline /tmp/base49] [--queries 50] [--no-lucene]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, baseline: { type: 'string' }, queries: { type: 'string' }, 'no-lucene': { type: 'boolean' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 1_000_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 50);
 const SEGMENT_DOCS = 50_000;
 const MB = 1024 * 1024;
 

@@ -10,19 +10,20 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { encode, loadSparseModel, tokenize } from '../src/ml/index.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, rounds: { type: 'string' } } });
+const USAGE = 'node dist/bench/sparse-encode.js [--dir PATH] [--rounds N]';
+const { values } = benchArgs(USAGE, { options: { dir: { type: 'string' }, rounds: { type: 'string' } } });
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');
 if (!existsSync(resolve(DIR, 'corpus.jsonl'))) {
   console.error(`SciFact not found at ${DIR} (pass --dir or set THREADSEARCH_SCIFACT)`);
   process.exit(2);
 }
-const ROUNDS = Number(values.rounds ?? 3);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 3);
 /** ELSER v2, x86-optimised, 256-token documents: 22 docs/s with 8 single-thread allocations (performance.md §5.2). */
 const ELSER_DOCS_PER_SECOND_PER_ALLOCATION = 2.7;
 

@@ -7,17 +7,18 @@
  *
  *   node dist/bench/sparse-http.js [--duration 10] [--docs 200000] [--connections 10]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import autocannon from 'autocannon';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkLoad, startThreadsearch } from './lib/server-process.js';
 import { generateSparseCorpus, sparseVectorObject } from './lib/sparse-corpus.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, docs: { type: 'string' }, connections: { type: 'string' } } });
-const DURATION = Number(values.duration ?? 10);
-const DOCS = Number(values.docs ?? 200_000);
-const CONNECTIONS = Number(values.connections ?? 10);
+const USAGE = 'node dist/bench/sparse-http.js [--duration 10] [--docs 200000] [--connections 10]';
+const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, connections: { type: 'string' } } });
+const DURATION = numberOption(USAGE, values.duration, 'duration', 10);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const CONNECTIONS = numberOption(USAGE, values.connections, 'connections', 10);
 const QUERIES = 300;
 const BATCH = 2_000;
 

@@ -22,7 +22,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { evaluate, judgedQueries, loadBeir, type Evaluation, type RankedDoc, type Run } from './lib/relevance.js';
@@ -31,7 +31,8 @@ import { encode, loadSparseModel, readSparseModel, SPARSE_MODEL_ID, type SparseV
 import { loadSciFactWithModel } from './lib/scifact-server.js';
 import { startThreadsearch, jsonCaller } from './lib/server-process.js';
 
-const { values } = parseArgs({
+const USAGE = 'node dist/bench/sparse-relevance.js [--dir PATH] [--model-dir PATH] [--no-server] [--no-write]';
+const { values } = benchArgs(USAGE, {
   options: { dir: { type: 'string' }, 'model-dir': { type: 'string' }, 'no-server': { type: 'boolean' }, 'no-write': { type: 'boolean' } },
 });
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');

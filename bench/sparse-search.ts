@@ -13,7 +13,7 @@
  *
  *   node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N] [--no-lucene]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { runLuceneAnchor, writeSparseInput } from './lib/lucene-anchor.js';
 import { InProcessIndex } from '../test/support/engine-harness.js';
 import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
@@ -22,9 +22,10 @@ import { generateSparseCorpus, sparseVectorJson, type SparseVectors } from './li
 import { quantizeFeatureWeight } from '../src/index/index.js';
 import { maxScoreStats } from '../src/search/index.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-lucene': { type: 'boolean' } } });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 300);
+const USAGE = 'node dist/bench/sparse-search.js [--docs 200000|1000000] [--queries N] [--no-lucene]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, queries: { type: 'string' }, 'no-lucene': { type: 'boolean' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 300);
 const K = 10;
 const WARMUP = 50;
 const ROUND = 50;

@@ -10,7 +10,7 @@
  *
  *   node dist/bench/stored-fields.js [--docs 200000] [--searches 20000] [--reps 5]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { clearStoredFieldsCache } from '../src/index/index.js';
@@ -19,10 +19,11 @@ import { readDirectory, SectionWriter } from '../src/index/segment/sab-layout.js
 import { BlockCodec, writeBlockHead } from '../src/index/segment/source-codec.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, searches: { type: 'string' }, reps: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 200_000);
-const SEARCHES = Number(values.searches ?? 20_000);
-const REPS = Number(values.reps ?? 5);
+const USAGE = 'node dist/bench/stored-fields.js [--docs 200000] [--searches 20000] [--reps 5]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, searches: { type: 'string' }, reps: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const SEARCHES = numberOption(USAGE, values.searches, 'searches', 20_000);
+const REPS = numberOption(USAGE, values.reps, 'reps', 5);
 const HITS = 10;
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 });

@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { isMainThread, MessageChannel, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
@@ -146,9 +146,10 @@ async function measure(mode: Mode, trips: number): Promise<number> {
 if (!isMainThread) {
   workerMain(workerData as WorkerInit);
 } else {
-  const { values } = parseArgs({ options: { rounds: { type: 'string' }, trips: { type: 'string' } } });
-  const rounds = Number(values.rounds ?? 3);
-  const trips = Number(values.trips ?? 2000);
+const USAGE = 'node dist/bench/thread-handoff.js [--rounds 3] [--trips 2000]';
+  const { values } = benchArgs(USAGE, { options: { rounds: { type: 'string' }, trips: { type: 'string' } } });
+  const rounds = numberOption(USAGE, values.rounds, 'rounds', 3);
+  const trips = numberOption(USAGE, values.trips, 'trips', 2000);
   const modes: Mode[] = ['parked', 'awake', 'port', 'atomics'];
   const runs: Record<Mode, number[]> = { parked: [], awake: [], port: [], atomics: [] };
   for (let round = 0; round < rounds; round++) {

@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { loadBeir } from './lib/relevance.js';
 import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
@@ -22,8 +22,9 @@ import { nextStandardToken } from '../src/analysis/index.js';
 
 type Scan = (text: string, from: number, out: Int32Array) => boolean;
 
-const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string' }, dir: { type: 'string' } } });
-const ROUNDS = Number(values.rounds ?? 10);
+const USAGE = 'node dist/bench/tokenizer.js [--baseline PATH] [--rounds N]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, rounds: { type: 'string' }, dir: { type: 'string' } } });
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 10);
 const DIR = values.dir ?? process.env.THREADSEARCH_SCIFACT ?? resolve(findRepoRoot(), '../shared/data/beir/scifact');
 
 /** English prose: SciFact abstracts when present, else a fixed paragraph repeated. */

@@ -8,14 +8,15 @@
  *
  *   node dist/bench/translog-durability.js [--docs 100000]
  */
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus, type BenchDoc } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 100_000);
+const USAGE = 'node dist/bench/translog-durability.js [--docs 100000]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 100_000);
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 });
 
 type Durability = 'request' | 'async';

@@ -23,7 +23,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { InProcessIndex } from '../test/support/engine-harness.js';
@@ -32,17 +32,18 @@ import { startCpuProbe } from '../src/cli/report/machine.js';
 import { mergeSegments, writeSegment, openSegment } from '../src/index/index.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
-const { values } = parseArgs({
+const USAGE = 'node dist/bench/worker-search-ab.js --baseline /path/to/other-tree [--docs 200000] [--rounds 12]\n       node dist/bench/worker-search-ab.js --only this --rounds 40';
+const { values } = benchArgs(USAGE, {
   options: {
     baseline: { type: 'string' }, docs: { type: 'string' }, queries: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' },
     'no-report': { type: 'boolean' },
   },
 });
-const DOCS = Number(values.docs ?? 200_000);
-const QUERIES = Number(values.queries ?? 2_000);
-const ROUNDS = Number(values.rounds ?? 10);
+const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
+const QUERIES = numberOption(USAGE, values.queries, 'queries', 2_000);
+const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 10);
 const BATCH = 10;
-if (values.baseline === undefined && values.only !== 'this') throw new Error('--baseline <dir> is required (or --only this)');
+if (values.baseline === undefined && values.only !== 'this') usageError(USAGE, '--baseline <dir> is required (or --only this)');
 
 interface Harness {
   segments: unknown[];

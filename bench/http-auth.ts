@@ -2,13 +2,17 @@
  * Scenario: what authentication and authorization cost per request. The same `_search` load (a
  * `match` query, 10 hits with `_source`) against two threadsearch child processes started in the
  * same run: one with `--no-security`, one with security on, queried with the superuser key and
- * with a read-only key for the index (which takes the index-expression narrowing path). Cases are
- * interleaved in rounds so machine drift hits them alike. Reported as ratios to the no-security
- * server. Also: the cost of a wrong key (one scrypt verification each).
+ * with a read-only key for the index (which takes the index-expression narrowing path). Both are
+ * restarted on their kept data every round, in flipped start order, and the cases rotate within a
+ * round, so start order, place in a round and drift hit them alike. Reported as per-round ratios to
+ * the no-security server (median over rounds). Also: the cost of a wrong key (one scrypt each).
  *
  *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2]
  */
 import { benchArgs, numberOption } from './lib/args.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { encodeApiKey } from '../src/security/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
@@ -62,64 +66,110 @@ async function cannon(c: Case, body: () => string): Promise<void> {
 }
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 2000 });
-const open = await startThreadsearch();
-const secure = await startThreadsearch([], { apiKey: SUPERUSER });
-try {
-  await load(open, {});
-  await load(secure, { authorization: `ApiKey ${SUPERUSER}` });
-  const created = await fetch(`${secure.url}/_security/api_key`, {
+let q = 0;
+const body = () => JSON.stringify({ query: { match: { text: corpus.queries[q++ % corpus.queries.length] } }, size: 10 });
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// Each server's data lives in a directory kept for the whole run. Every round restarts both on their
+// data, in the round's start order (it flips every round), and rotates which case runs first: a
+// server's start order and a case's place in a round both move its figures a few per cent on a
+// shared machine (BENCHMARKS.md hot-path-i19c, http-search-ab), so neither may favour one side.
+const openDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+const secureDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+const startOpen = () => startThreadsearch([], { dataDir: openDir });
+const startSecure = () => startThreadsearch([], { apiKey: SUPERUSER, dataDir: secureDir });
+const superuser = `ApiKey ${SUPERUSER}`;
+
+/** A read-only API key for the `bench` index (created again after every restart: cheap, and no reliance on key persistence here). */
+async function readerKey(server: ServerProcess): Promise<string> {
+  const created = await fetch(`${server.url}/_security/api_key`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `ApiKey ${SUPERUSER}` },
+    headers: { 'content-type': 'application/json', authorization: superuser },
     body: JSON.stringify({ name: 'bench-reader', role_descriptors: { r: { indices: [{ names: ['bench'], privileges: ['read'] }] } } }),
   });
-  const reader = ((await created.json()) as { encoded: string }).encoded;
-  const cases: Case[] = [
-    { name: 'no security', server: open, authorization: null, rps: [], p99: [], cpuUs: [], non2xx: 0 },
-    { name: 'superuser key', server: secure, authorization: `ApiKey ${SUPERUSER}`, rps: [], p99: [], cpuUs: [], non2xx: 0 },
-    { name: 'read-only key for the index', server: secure, authorization: `ApiKey ${reader}`, rps: [], p99: [], cpuUs: [], non2xx: 0 },
-  ];
-  let q = 0;
-  const body = () => JSON.stringify({ query: { match: { text: corpus.queries[q++ % corpus.queries.length] } }, size: 10 });
-  for (const c of cases) await cannon({ ...c, rps: [], p99: [], cpuUs: [] }, body); // warm-up
-  const probe = startCpuProbe({ pids: [open.pid, secure.pid] });
-  // Each round starts at a different case, so no case always runs right after the same one.
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let j = 0; j < cases.length; j++) await cannon(cases[(j + round) % cases.length], body);
-  }
-  const cpu = probe.stop();
-
-  // Wrong keys: each costs a scrypt verification; measured sequentially, one connection.
-  const wrong = `ApiKey ${encodeApiKey({ id: 'bench-superuser', secret: 'not-the-secret' })}`;
-  const t0 = performance.now();
-  const WRONG = 200;
-  for (let i = 0; i < WRONG; i++) await (await fetch(`${secure.url}/bench/_search`, { method: 'POST', headers: { authorization: wrong } })).text();
-  const wrongMs = (performance.now() - t0) / WRONG;
-
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  const base = mean(cases[0].rps);
-  const baseCpu = median(cases[0].cpuUs);
-  const rows = cases.map((c) => ({
-    case: c.name,
-    rps: mean(c.rps),
-    p99_ms: Math.max(...c.p99),
-    ratio: mean(c.rps) / base,
-    cpu_us: median(c.cpuUs),
-    // CPU per request is what security adds; on a shared machine it is steadier than req/s.
-    cpu_ratio: baseCpu / median(c.cpuUs),
-    non2xx: c.non2xx,
-  }));
-  console.log(`wrong key: ${wrongMs.toFixed(2)} ms per request (sequential)`);
-  writeResult('http-auth', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }, rows, wrong_key_ms: wrongMs, otherCores: cpu.otherCores });
-  updateBenchmarksMd(
-    'http-auth',
-    markdownTable(
-      ['case', 'req/s', 'ratio to no security', 'server CPU µs/request (median)', 'no-security CPU ÷ this CPU', 'worst p99 ms', 'non-2xx'],
-      rows.map((r) => [r.case, Math.round(r.rps), r.ratio.toFixed(3), Math.round(r.cpu_us), r.cpu_ratio.toFixed(3), r.p99_ms, r.non2xx]),
-    ),
-    `The cost of security per request: \`_search\` (\`match\`, 10 hits with \`_source\`, ${formatNumber(DOCS)} docs, one force-merged segment) at ${CONNECTIONS} connections against a \`--no-security\` server and a secured one (superuser key; read-only key for the index, which narrows the index expression), ${ROUNDS} interleaved rounds of ${DURATION} s, same run. Server CPU per request is every thread of the server's process (/proc) over each run, the median over the rounds: the throughput a CPU-bound server would reach, as a ratio, without the other processes' share of the cores. A valid key costs a salted SHA-256 and a permission check; a wrong key costs one scrypt verification: **${formatNumber(wrongMs)} ms** per request, sequential. otherCores ${cpu.otherCores.toFixed(2)}. Run: \`node dist/bench/http-auth.js\`.`,
-  );
-} finally {
-  await open.stop();
-  await secure.stop();
+  return `ApiKey ${((await created.json()) as { encoded: string }).encoded}`;
 }
+
+const names = ['no security', 'superuser key', 'read-only key for the index'] as const;
+const cases: Case[] = names.map((name) => ({ name, server: null as unknown as ServerProcess, authorization: null, rps: [], p99: [], cpuUs: [], non2xx: 0 }));
+let wrongMs = NaN;
+let otherCores = 0;
+try {
+  for (const [start, headers] of [[startOpen, {}], [startSecure, { authorization: superuser }]] as const) {
+    const server = await start();
+    try {
+      await load(server, headers);
+      await fetch(`${server.url}/bench/_flush`, { method: 'POST', headers });
+    } finally {
+      await server.stop();
+    }
+  }
+  for (let round = 0; round <= ROUNDS; round++) {
+    // Round 0 warms both servers up and is not counted.
+    const order = round % 2 === 0 ? [startOpen, startSecure] : [startSecure, startOpen];
+    const started: ServerProcess[] = [];
+    for (const start of order) started.push(await start());
+    const [open, secure] = round % 2 === 0 ? started : [started[1], started[0]];
+    try {
+      const reader = await readerKey(secure);
+      const roundCases: Case[] = [
+        { ...cases[0], server: open, authorization: null },
+        { ...cases[1], server: secure, authorization: superuser },
+        { ...cases[2], server: secure, authorization: reader },
+      ];
+      const probe = startCpuProbe({ pids: [open.pid, secure.pid] });
+      for (let j = 0; j < roundCases.length; j++) {
+        const k = (j + round) % roundCases.length;
+        const c = roundCases[k];
+        if (round === 0) {
+          await cannon({ ...c, rps: [], p99: [], cpuUs: [] }, body);
+        } else {
+          await cannon(c, body);
+          cases[k].non2xx = c.non2xx;
+        }
+      }
+      otherCores = Math.max(otherCores, probe.stop().otherCores);
+      if (round === ROUNDS) {
+        // Wrong keys: each costs a scrypt verification; measured sequentially, one connection.
+        const wrong = `ApiKey ${encodeApiKey({ id: 'bench-superuser', secret: 'not-the-secret' })}`;
+        const t0 = performance.now();
+        const WRONG = 200;
+        for (let i = 0; i < WRONG; i++) await (await fetch(`${secure.url}/bench/_search`, { method: 'POST', headers: { authorization: wrong } })).text();
+        wrongMs = (performance.now() - t0) / WRONG;
+      }
+    } finally {
+      for (const server of started) await server.stop();
+    }
+  }
+} finally {
+  rmSync(openDir, { recursive: true, force: true });
+  rmSync(secureDir, { recursive: true, force: true });
+}
+
+// Ratios are paired by round (a case against the no-security server in the same round), then the
+// median over rounds: drift between rounds cancels instead of adding to one side.
+const perRound = (c: Case, f: (c: Case, i: number) => number) => median(c.rps.map((_, i) => f(c, i)));
+const open = cases[0];
+const rows = cases.map((c) => ({
+  case: c.name,
+  rps: median(c.rps),
+  p99_ms: Math.max(...c.p99),
+  ratio: perRound(c, (x, i) => x.rps[i] / open.rps[i]),
+  cpu_us: median(c.cpuUs),
+  // CPU per request is what security adds; on a shared machine it is steadier than req/s.
+  cpu_ratio: perRound(c, (x, i) => open.cpuUs[i] / x.cpuUs[i]),
+  non2xx: c.non2xx,
+}));
+console.log(`wrong key: ${wrongMs.toFixed(2)} ms per request (sequential)`);
+writeResult('http-auth', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }, rows, rounds: cases.map((c) => ({ case: c.name, rps: c.rps, cpu_us: c.cpuUs })), wrong_key_ms: wrongMs, otherCores });
+updateBenchmarksMd(
+  'http-auth',
+  markdownTable(
+    ['case', 'req/s (median)', 'ratio to no security', 'server CPU µs/request (median)', 'no-security CPU ÷ this CPU', 'worst p99 ms', 'non-2xx'],
+    rows.map((r) => [r.case, Math.round(r.rps), r.ratio.toFixed(3), Math.round(r.cpu_us), r.cpu_ratio.toFixed(3), r.p99_ms, r.non2xx]),
+  ),
+  `The cost of security per request: \`_search\` (\`match\`, 10 hits with \`_source\`, ${formatNumber(DOCS)} docs, one force-merged segment) at ${CONNECTIONS} connections against a \`--no-security\` server and a secured one (superuser key; read-only key for the index, which narrows the index expression), ${ROUNDS} rounds of ${DURATION} s after a warm-up round, same run. Every round restarts both servers on their kept data in flipped start order and rotates which case runs first; each ratio is the median over rounds of that round's case ÷ the no-security server in the same round. Server CPU per request is every thread of the server's process (/proc) over each run: the throughput a CPU-bound server would reach, as a ratio, without the other processes' share of the cores. A valid key costs a salted SHA-256 and a permission check; a wrong key costs one scrypt verification: **${formatNumber(wrongMs)} ms** per request, sequential. otherCores ${otherCores.toFixed(2)}. Run: \`node dist/bench/http-auth.js --rounds ${ROUNDS} --duration ${DURATION}\`.`,
+);

@@ -51,17 +51,42 @@ function lines(body: string): string[] {
   return body.slice(0, -1).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
+/** The URL's item parameters (what every item starts from). */
+function itemDefaults(urlQuery: UrlParams): UrlParams {
+  const query: UrlParams = {};
+  for (const k of MSEARCH_ITEM_PARAMS) if (urlQuery[k] !== undefined) query[k] = urlQuery[k];
+  return query;
+}
+
+/**
+ * A header that sets nothing: blank, or `{}` (what clients send for "the URL's index and
+ * parameters"). Its item shares the request's one defaults object and no JSON is parsed for it.
+ */
+function emptyHeader(text: string): boolean {
+  return text === '{}' || text.trim() === '';
+}
+
+/**
+ * The items, in order. Items whose header sets nothing share one `query` object (the URL's item
+ * parameters), which nothing downstream writes to: the route reads its parameters once per
+ * distinct object rather than once per item.
+ */
 export function parseMsearchBody<R>(body: string, defaultIndex: string | undefined, urlQuery: UrlParams, readSearch: ReadMsearchSearch<R>): Array<MsearchItem<R>> {
   const all = lines(body);
   const items: Array<MsearchItem<R>> = [];
+  let defaults: UrlParams | null = null;
   for (let i = 0; i < all.length; i += 2) {
     const headerText = all[i];
     // A header with no body line after it ends the request (ES stops reading there).
     if (i + 1 >= all.length) break;
-    const header = headerText.trim() === '' ? {} : parseJson(headerText);
+    if (emptyHeader(headerText)) {
+      const query = (defaults ??= itemDefaults(urlQuery));
+      items.push({ index: defaultIndex, query, request: readItem(readSearch, query, all[i + 1]) });
+      continue;
+    }
+    const header = parseJson(headerText);
     if (!isPlainObject(header)) throw new IllegalArgumentError(`Expected [START_OBJECT] but found [${tokenName(header)}] in the msearch header on line [${i + 1}]`);
-    const query: UrlParams = {};
-    for (const k of MSEARCH_ITEM_PARAMS) if (urlQuery[k] !== undefined) query[k] = urlQuery[k];
+    const query = itemDefaults(urlQuery);
     let index = defaultIndex;
     for (const [k, v] of Object.entries(header)) {
       const name = HEADER_KEYS[k];
@@ -70,15 +95,16 @@ export function parseMsearchBody<R>(body: string, defaultIndex: string | undefin
       if (name === 'index') index = value;
       else query[name] = value;
     }
-    const bodyText = all[i + 1];
-    let request: R;
-    try {
-      request = readSearch(query, bodyText.trim() === '' ? null : bodyText);
-    } catch (e) {
-      // Locate body parse errors within the item's own line, as ES parses each line separately.
-      throw e instanceof EsError ? withBodyPositions(e, bodyText) : e;
-    }
-    items.push({ index, query, request });
+    items.push({ index, query, request: readItem(readSearch, query, all[i + 1]) });
   }
   return items;
+}
+
+function readItem<R>(readSearch: ReadMsearchSearch<R>, query: UrlParams, bodyText: string): R {
+  try {
+    return readSearch(query, bodyText.trim() === '' ? null : bodyText);
+  } catch (e) {
+    // Locate body parse errors within the item's own line, as ES parses each line separately.
+    throw e instanceof EsError ? withBodyPositions(e, bodyText) : e;
+  }
 }

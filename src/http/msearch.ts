@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { ActionRequestValidationError, EsError, IllegalArgumentError, InternalError } from '../errors/index.js';
-import { MSEARCH_ITEM_PARAMS, parseMsearchBody, type MsearchItem, type SearchRequest } from '../dsl/index.js';
+import { MSEARCH_ITEM_PARAMS, parseMsearchBody, type SearchRequest } from '../dsl/index.js';
 import type { IndicesService, SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
@@ -16,14 +16,36 @@ import { JsonPieces } from '../common/json-pieces.js';
 
 const PARAMS = [...MSEARCH_ITEM_PARAMS, 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'typed_keys'];
 
-type Item = MsearchItem<SearchRequest>;
+/** A search's outcome (the search service's). */
+type Outcome = Awaited<ReturnType<SearchService['search']>>;
 
 /**
  * An item's search body with its parameters, read as `_search` reads body and URL (through the
  * same kind of parsed-request cache: load tests send the same item bodies again and again).
  */
 function itemReader(cache: LruCache<string, SearchRequest>): (query: Query, body: string | null) => SearchRequest {
-  return (query, body) => cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} });
+  // Items whose header sets nothing share one parameters object (parseMsearchBody): its cache key
+  // part is written once for all of them, not once per item.
+  let lastQuery: Query | null = null;
+  let lastKey = '';
+  return (query, body) => {
+    if (query !== lastQuery) {
+      lastKey = JSON.stringify(query);
+      lastQuery = query;
+    }
+    return cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} }, lastKey);
+  };
+}
+
+type ItemOptions = { resolve: ReturnType<typeof resolveParams>; restTotalHitsAsInt: boolean; allowPartialSearchResults: boolean };
+
+/** An item's search options from its parameters (throws, for the item alone, on a malformed one). */
+function itemOptions(query: Query): ItemOptions {
+  return {
+    resolve: resolveParams(query, { ignoreUnavailable: false, allowNoIndices: true }),
+    restTotalHitsAsInt: boolParam(query, 'rest_total_hits_as_int', false),
+    allowPartialSearchResults: boolParam(query, 'allow_partial_search_results', true),
+  };
 }
 
 /** ES's default: the data nodes × the search pool size ((processors × 3) / 2 + 1); read once (a system call). */
@@ -54,32 +76,44 @@ async function executeMsearch(
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const existing = () => [...indices.names(), ...indices.aliases.names()];
   const responses = new Array<JsonPieces | string>(items.length);
-  const runOne = async (item: Item): Promise<JsonPieces | string> => {
-    try {
-      const resolve = resolveParams(item.query, { ignoreUnavailable: false, allowNoIndices: true });
-      const options = {
-        resolve,
-        restTotalHitsAsInt: boolParam(item.query, 'rest_total_hits_as_int', false),
-        allowPartialSearchResults: boolParam(item.query, 'allow_partial_search_results', true),
-      };
-      if (item.request.pit) {
-        // As `_search` with `pit`: the point in time names its indices (authorized when it was opened).
-        if (item.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);
-        return (await contexts.searchPointInTime(item.request, options)).withLastMember(STATUS_OK);
-      }
-      // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
-      const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
-      const outcome = await search.search(expression, item.request, options);
-      return outcome.body.withLastMember(STATUS_OK);
-    } catch (e) {
-      return errorItem(e);
+  // Items sharing a parameters object (parseMsearchBody) share its options too: nothing downstream
+  // writes to them. A parameter that fails to parse is read again, and fails, for each item.
+  let lastQuery: Query | null = null;
+  let lastOptions: ItemOptions | null = null;
+  const optionsOf = (query: Query): ItemOptions => {
+    if (query !== lastQuery || lastOptions === null) {
+      lastOptions = itemOptions(query);
+      lastQuery = query;
     }
+    return lastOptions;
   };
+  const pending = (k: number): Promise<JsonPieces | Outcome> => {
+    const item = items[k];
+    const options = optionsOf(item.query);
+    if (item.request.pit) {
+      // As `_search` with `pit`: the point in time names its indices (authorized when it was opened).
+      if (item.index !== undefined) throw new ActionRequestValidationError(['[indices] cannot be used with point in time. Do not specify any index with point in time.']);
+      return contexts.searchPointInTime(item.request, options);
+    }
+    // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
+    const resolve = options.resolve;
+    const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
+    return search.search(expression, item.request, options);
+  };
+  // Each of `limit` loops takes the next item and awaits it; an item's failure is its own entry.
+  // (The item's search is awaited in the loop itself: no async function and promise per item.)
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const k = next++;
-      responses[k] = await runOne(items[k]);
+      let response: JsonPieces | string;
+      try {
+        const answer = await pending(k);
+        response = (answer instanceof JsonPieces ? answer : answer.body).withLastMember(STATUS_OK);
+      } catch (e) {
+        response = errorItem(e);
+      }
+      responses[k] = response;
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -121,9 +121,10 @@ export class SearchPhase {
   /** Every shard of `indices` with the snapshot it publishes now (searches see exactly that). */
   targets(indices: readonly IndexService[]): ShardTarget[] {
     const out: ShardTarget[] = [];
-    indices.forEach((index, indexPos) => {
+    for (let indexPos = 0; indexPos < indices.length; indexPos++) {
+      const index = indices[indexPos];
       for (const shard of index.shards) out.push({ index, indexPos, shardId: shard.shardId, snapshot: shard.snapshot });
-    });
+    }
     return out;
   }
 
@@ -218,15 +219,29 @@ export class SearchPhase {
         return r;
       });
     };
-    const shard = (t: ShardTarget, i: number): Promise<R | null> => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown): R | null => {
+    const shardFailed = (t: ShardTarget, i: number, e: unknown): null => {
       if (!(e instanceof EsError) || e.status === 429) throw e;
       failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
       return null;
-    });
+    };
     let results: Array<R | null>;
     try {
-      // One shard (most searches): no Promise.all and its per-element promises around the one task.
-      results = targets.length === 1 ? [await shard(targets[0], 0)] : await Promise.all(targets.map(shard));
+      if (targets.length === 1) {
+        // One shard (most searches): its task awaited as it is, without Promise.all, a `.catch`
+        // promise and their extra microtask turns. `run` throwing synchronously still fails the
+        // request, as in the many-shard path below.
+        const t = targets[0];
+        const task = logged(t, run(this.pool, segmentRefs(t.snapshot), t));
+        let only: R | null;
+        try {
+          only = await task;
+        } catch (e) {
+          only = shardFailed(t, 0, e);
+        }
+        results = [only];
+      } else {
+        results = await Promise.all(targets.map((t, i) => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown) => shardFailed(t, i, e))));
+      }
     } finally {
       queryPhaseEnded(targets, started);
     }

@@ -93,6 +93,29 @@ describe('POST /_msearch', () => {
     const res = await msearch('/_msearch?rest_total_hits_as_int=true', [{ index: 'books' }, { size: 0 }]);
     expect(res.body.responses[0].hits.total).toBe(3);
   });
+
+  it('items with empty headers take the URL index and parameters, next to items with their own', async () => {
+    const res = await msearch('/books/_msearch?rest_total_hits_as_int=true', [
+      {}, { size: 0 },
+      { index: 'films', ignore_unavailable: true }, { size: 0 },
+      '', { size: 0 },
+      {}, { query: { match: { title: 'fox' } } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.responses.map((r: any) => r.hits.total)).toEqual([3, 1, 3, 1]);
+    expect(hitIds(res.body.responses[3])).toEqual(['1']);
+  });
+
+  it('a malformed item parameter fails each item it applies to, on its own', async () => {
+    const res = await msearch('/_msearch?allow_partial_search_results=maybe', [
+      { index: 'books' }, { size: 0 },
+      { index: 'books', allow_partial_search_results: true }, { size: 0 },
+      { index: 'films' }, { size: 0 },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.responses.map((r: any) => r.status)).toEqual([400, 200, 400]);
+    expect(res.body.responses[0].error.reason).toBe('Failed to parse value [maybe] only [true] or [false] are allowed.');
+  });
 });
 
 describe('POST /_msearch errors', () => {

@@ -74,6 +74,14 @@ describe('msearch body', () => {
     ]);
   });
 
+  it('items whose header sets nothing share one parameters object; a header with keys gets its own', () => {
+    const items = parseMsearchBody('{}\n{"size":1}\n\n{"size":2}\n{"routing":"x"}\n{}\n{}\n{}\n', 'def', { routing: 'r', typed_keys: 'true' }, read);
+    expect(items.map((i) => [i.index, i.query])).toEqual([['def', { routing: 'r' }], ['def', { routing: 'r' }], ['def', { routing: 'x' }], ['def', { routing: 'r' }]]);
+    expect(items[1].query).toBe(items[0].query);
+    expect(items[3].query).toBe(items[0].query);
+    expect(items[2].query).not.toBe(items[0].query);
+  });
+
   it('refuses unknown header keys and a missing final newline; locates body errors in their own line', () => {
     expect(thrown(() => parseMsearchBody('{"foo":1}\n{}\n', undefined, {}, read)).message).toBe('key [foo] is not supported in the metadata section');
     expect(thrown(() => parseMsearchBody('{}\n{}', undefined, {}, read)).message).toBe('The msearch request must be terminated by a newline [\\n]');

@@ -14,7 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { lz4Decode, type Lz4DictEncoder } from './lz4-block.js';
+import { lz4Decode } from './lz4-block.js';
 import { wasmDecodeDoc, wasmMemoryBytes, WASM_MAX_DOC_BYTES } from './lz4-wasm.js';
 
 export type IndexCodec = 'default' | 'best_compression';
@@ -85,7 +85,7 @@ export function compressBlock(raw: Uint8Array, dictionary: Uint8Array, out: Bloc
 }
 
 /** A block of one doc (`default`), LZ4-compressed against the encoder's dictionary (or raw when that is not smaller). */
-export function compressDoc(doc: Uint8Array, encoder: Lz4DictEncoder, out: BlockOutput): void {
+export function compressDoc(doc: Uint8Array, encoder: { encode(raw: Uint8Array): Uint8Array }, out: BlockOutput): void {
   const payload = encoder.encode(doc);
   if (payload.length < doc.length) out.add(BlockCodec.Lz4Doc, doc.length, payload);
   else out.add(BlockCodec.RawDoc, doc.length, doc);

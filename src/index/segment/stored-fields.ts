@@ -16,7 +16,7 @@
  */
 import type { Buffer } from 'node:buffer';
 import { BlockCodec, compressBlock, compressDoc, decompressBlock, isDocBlock, MAX_DEFLATE_DICTIONARY_BYTES, readVarint, writeBlockHead, writeVarints, type BlockOutput, type IndexCodec } from './source-codec.js';
-import { Lz4DictEncoder } from './lz4-block.js';
+import { Lz4DocEncoder } from './lz4-wasm-encode.js';
 import { GrowableUint32 } from './growable.js';
 import { lastAtMost } from '../../common/sorted-search.js';
 
@@ -121,7 +121,7 @@ export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: Ind
 /** `default`: one LZ4 block per doc; SourceBlockDocs is just [count] (block = doc). */
 function encodeDocBlocks(count: number, sourceAt: SourceAt, through?: BlockWriteThrough): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt, LZ4_DICTIONARY_BYTES);
-  const encoder = new Lz4DictEncoder(dictionary);
+  const encoder = new Lz4DocEncoder(dictionary);
   const sink = new BlockSink(count, count * 64, through);
   const empty = new Uint8Array(0);
   for (let doc = 0; doc < count; doc++) compressDoc(sourceAt(doc) ?? empty, encoder, sink);

@@ -1,0 +1,72 @@
+/**
+ * Where a warm `_bulk` load's CPU goes, by thread (issue 19): starts this tree's server (or a
+ * baseline's with `--baseline <dir>`), loads the docs once into `warmup` (refresh, 3 s idle), then
+ * times the same docs into `bulk` (5,000-doc `_bulk`, 2 in flight, until `_refresh` returns) and
+ * reads every thread's user + system CPU from `/proc/<pid>/task/<tid>/stat` around that second load.
+ * Threads are grouped as the main thread, the worker threads (the two busiest named `node`… after the
+ * main one are the pool's; V8's platform threads are named `V8 Default…`/`node` per Node version, so
+ * the grouping goes by the `comm` name Node gives each) and the rest.
+ *
+ *   node dist/bench/bulk-thread-cpu.js [--docs 100000] [--cold] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/x"] [--baseline <dir>]
+ */
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
+import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
+import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
+
+const { values } = parseArgs({ options: { docs: { type: 'string' }, cold: { type: 'boolean' }, 'node-args': { type: 'string' }, baseline: { type: 'string' } } });
+const DOCS = Number(values.docs ?? 100_000);
+const nodeArgs = (values['node-args'] ?? '').split(' ').filter(Boolean);
+const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs;
+const bodies = bulkBodies('bulk', corpus, 5000);
+const warmBodies = bulkBodies('warmup', corpus, 5000);
+
+function threads(pid: number): Map<number, { comm: string; cpu: number }> {
+  const out = new Map<number, { comm: string; cpu: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { comm, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch { /* thread gone */ }
+  }
+  return out;
+}
+
+const server = values.baseline !== undefined
+  ? await startProcess(join(values.baseline, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', mkdtempSync(join(tmpdir(), 'ts-probe-'))], undefined, [...SERVER_NODE_ARGS, ...nodeArgs])
+  : await startThreadsearch([], { nodeArgs });
+try {
+  const create = (index: string) => fetch(`${server.url}/${index}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
+  if (values.cold !== true) {
+    await create('warmup');
+    await bulkLoad(server.url, warmBodies, 2);
+    await fetch(`${server.url}/warmup/_refresh`, { method: 'POST' });
+    await new Promise((done) => setTimeout(done, 3000));
+  }
+  await create('bulk');
+  const before = threads(server.pid);
+  const h0 = process.hrtime.bigint() / 1000n;
+  const t0 = performance.now();
+  await bulkLoad(server.url, bodies, 2);
+  await fetch(`${server.url}/bulk/_refresh`, { method: 'POST' });
+  const t1 = performance.now();
+  const h1 = process.hrtime.bigint() / 1000n;
+  const after = threads(server.pid);
+  const rows: Array<{ tid: number; comm: string; usPerDoc: number }> = [];
+  for (const [tid, a] of after) {
+    const d = a.cpu - (before.get(tid)?.cpu ?? 0);
+    if (d > 0) rows.push({ tid, comm: a.comm + (tid === server.pid ? ' [main]' : ''), usPerDoc: (d * 1e6) / DOCS });
+  }
+  rows.sort((x, y) => y.usPerDoc - x.usPerDoc);
+  // The profiler's timestamps are the same monotonic clock (µs): a profile's samples can be cut to this window.
+  console.log(`window µs ${h0} ${h1}`);
+  console.log(`${Math.round(DOCS / ((t1 - t0) / 1000))} docs/s, total ${rows.reduce((s, r) => s + r.usPerDoc, 0).toFixed(1)} µs/doc`);
+  for (const r of rows) console.log(`${String(r.tid).padStart(7)} ${r.comm.padEnd(24)} ${r.usPerDoc.toFixed(1)} µs/doc`);
+} finally {
+  await server.stop();
+}

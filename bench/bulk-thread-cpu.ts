@@ -3,13 +3,16 @@
  * baseline's with `--baseline <dir>`), loads the docs once into `warmup` (refresh, 3 s idle), then
  * times the same docs into `bulk` (5,000-doc `_bulk`, 2 in flight, until `_refresh` returns) and
  * reads every thread's user + system CPU from `/proc/<pid>/task/<tid>/stat` around that second load.
- * Threads are grouped as the main thread, the worker threads (the two busiest named `node`… after the
- * main one are the pool's; V8's platform threads are named `V8 Default…`/`node` per Node version, so
- * the grouping goes by the `comm` name Node gives each) and the rest.
+ * Every thread is listed with its CPU per doc: Node 20 names them all `node`, so the main thread is
+ * marked, the pool's worker threads are the ones started last (highest ids), and V8's platform
+ * threads (GC helpers, TurboFan) the four started right after the main thread.
  *
- *   node dist/bench/bulk-thread-cpu.js [--docs 100000] [--cold] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/x"] [--baseline <dir>]
+ *   node dist/bench/bulk-thread-cpu.js [--docs 100000] [--cold] ["--node-args=--cpu-prof --cpu-prof-dir=/tmp/x"] [--server-output file] [--baseline <dir>]
+ *
+ * It prints the load's wall window in the monotonic clock (µs) the V8 profiler stamps its samples
+ * with, so a `--cpu-prof` of the server can be cut to the timed load.
  */
-import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -17,7 +20,7 @@ import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, cold: { type: 'boolean' }, 'node-args': { type: 'string' }, baseline: { type: 'string' } } });
+const { values } = parseArgs({ options: { docs: { type: 'string' }, cold: { type: 'boolean' }, 'node-args': { type: 'string' }, 'server-output': { type: 'string' }, baseline: { type: 'string' } } });
 const DOCS = Number(values.docs ?? 100_000);
 const nodeArgs = (values['node-args'] ?? '').split(' ').filter(Boolean);
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs;
@@ -67,6 +70,7 @@ try {
   console.log(`window µs ${h0} ${h1}`);
   console.log(`${Math.round(DOCS / ((t1 - t0) / 1000))} docs/s, total ${rows.reduce((s, r) => s + r.usPerDoc, 0).toFixed(1)} µs/doc`);
   for (const r of rows) console.log(`${String(r.tid).padStart(7)} ${r.comm.padEnd(24)} ${r.usPerDoc.toFixed(1)} µs/doc`);
+  if (values['server-output'] !== undefined) writeFileSync(values['server-output'], server.output());
 } finally {
   await server.stop();
 }

@@ -227,7 +227,9 @@ export class IndexService {
     const outcome = shard.index(id, sourceText, this.nextIndexOrder++, prev);
     this.deps.bufferGrew(shard.bufferedBytes - before);
     if (started >= 0) this.deps.slowLog?.onIndex(this, shard.shardId, performance.now() - started, id, opts.routing, sourceText);
-    return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
+    // Fields named, not `...outcome`: once per document, and the spread's generic copy stood out in
+    // the coordinator's profile of a bulk load (issue 19). Same fields, same order.
+    return { seqNo: outcome.seqNo, version: outcome.version, result: outcome.result, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
   }
 
   delete(id: string, opts: WriteOptions): WriteResult {
@@ -235,7 +237,7 @@ export class IndexService {
     const prev = shard.lookup(id);
     if (opts.ifSeqNo !== null || opts.ifPrimaryTerm !== null) shard.checkPreconditions(id, prev, { ...opts, create: false });
     const outcome = shard.delete(id, prev);
-    return { ...outcome, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
+    return { seqNo: outcome.seqNo, version: outcome.version, result: outcome.result, id, shard: shard.shardId, primaryTerm: shard.primaryTerm };
   }
 
   /**

@@ -40,6 +40,35 @@ describe('bulk body', () => {
     expect(noIndex.message).toBe('Validation Failed: 1: index is missing;2: index is missing;');
   });
 
+  it('reads the usual action lines straight from the bytes exactly as JSON.parse reads them, and every near miss by the general path', () => {
+    const lines = [
+      '{"index":{"_index":"bulk","_id":"d1"}}', '{"index":{"_id":"d2","_index":"bulk"}}', '{"create":{"_index":"other","_id":"x y~!"}}',
+      '{"index":{"_id":""}}', '{"index":{"_index":"bulk"}}', '{"update":{"_id":"u","_index":"bulk"}}', '{"delete":{"_index":"bulk","_id":"g"}}',
+      // near misses: the general path reads (or refuses) them
+      '{"index":{}}', '{ "index":{"_id":"a"}}', '{"index":{"_id":"a" }}', '{"index":{"_id":"a\\"b"}}', '{"index":{"_id":"\\u0041"}}',
+      '{"index":{"_id":"é"}}', '{"index":{"_id":1}}', '{"index":{"_id":"a","_id":"b"}}', '{"index":{"_index":"a","_index":"b"}}',
+      '{"index":{"_id":"a","routing":"r"}}', '{"index":{"_id":"a"}} ', '{"index":{"_id":"a"},"x":1}', '{"index":{"_id":"a"}}}', '{"indexes":{"_id":"a"}}',
+      '{"index":{"_id":"a","_index":null}}', '{"index":{"_id":"a",}}', '{"index":{"_id":"a"',
+    ];
+    const read = (items: ReturnType<typeof parseBulkBody>) => items.map((i) => [i.action, i.index, i.id, Object.entries(i.meta), i.source]);
+    const outcome = (body: string | Buffer) => {
+      try {
+        return read(parseBulkBody(body, 'd'));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    for (const line of lines) {
+      for (const eol of ['\n', '\r\n']) {
+        const text = line.startsWith('{"delete"') ? `${line}${eol}` : `${line}${eol}{"a":1}${eol}${line}${eol}{"b":2}${eol}`;
+        expect(outcome(Buffer.from(text)), text).toEqual(outcome(text));
+      }
+    }
+    // A line cut short at the body's end, and one running on into the next line.
+    for (const text of ['{"index":{"_id":"a"}}', '{"index":{"_id":"a\n"}}\n{}\n']) expect(outcome(Buffer.from(text))).toEqual(outcome(text));
+    expect(parseBulkBody(Buffer.from('{"index":{"_index":"bulk","_id":"d1"}}\n{}\n{"index":{"_id":"e","_index":"bulk"}}\n{}\n'), 'd').map((i) => i.index)).toEqual(['bulk', 'bulk']);
+  });
+
   it('refuses a structurally broken body with ES reasons', () => {
     expect(thrown(() => parseBulkBody('{"index":{}}\n{}', 'd')).message).toBe('The bulk request must be terminated by a newline [\\n]');
     expect(thrown(() => parseBulkBody('{"index":{"_x":1}}\n{}\n', 'd')).message).toBe('Action/metadata line [1] contains an unknown parameter [_x]');

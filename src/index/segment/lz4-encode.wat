@@ -140,6 +140,7 @@
     (local $back i32)
     (local $t i32)
     (local $s i32)
+    (local $older i32)
     (local.set $end (i32.add (local.get $base) (local.get $n)))
     (local.set $matchLimit (i32.sub (local.get $end) (i32.const 5)))
     (local.set $lastStart (i32.sub (local.get $end) (i32.const 12)))
@@ -153,8 +154,12 @@
         ;; The longest match among the chain's first 16 candidates within reach (the first of equals).
         (local.set $bestLength (i32.const 3))
         (local.set $bestFrom (i32.const -1))
-        (local.set $s (call $slot (local.get $p)))
-        (local.set $cand (i32.load (local.get $s)))
+        (local.set $s
+          (i32.shl
+            (i32.shr_u (i32.mul (i32.load (i32.add (global.get $W) (local.get $p))) (i32.const -1640531535)) (i32.const 16))
+            (i32.const 3)))
+        (local.set $older (i32.load (local.get $s)))
+        (local.set $cand (local.get $older))
         (local.set $depth (i32.const 0))
         (block $chainDone
           (loop $chain
@@ -175,7 +180,14 @@
             (local.set $cand (select (i32.const -1) (i32.sub (local.get $cand) (local.get $back)) (i32.eqz (local.get $back))))
             (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
             (br $chain)))
-        (i32.store (local.get $t) (call $insert (local.get $p)))
+        ;; $insert of p, whose slot is $s already (inlined: this runs per position)
+        (local.set $back (i32.sub (local.get $p) (local.get $older)))
+        (i32.store16
+          (i32.add (global.get $P) (i32.shl (local.get $p) (i32.const 1)))
+          (select (local.get $back) (i32.const 0)
+            (i32.and (i32.ge_s (local.get $older) (i32.const 0)) (i32.le_s (local.get $back) (i32.const 65535)))))
+        (i32.store (local.get $s) (local.get $p))
+        (i32.store (local.get $t) (local.get $s))
         (local.set $t (i32.add (local.get $t) (i32.const 4)))
         (if (i32.lt_s (local.get $bestFrom) (i32.const 0))
           (then
@@ -189,7 +201,19 @@
           (loop $inside
             (br_if $done (i32.ge_s (local.get $q) (local.get $next)))
             (br_if $done (i32.gt_s (local.get $q) (local.get $lastStart)))
-            (i32.store (local.get $t) (call $insert (local.get $q)))
+            ;; $insert of q, inlined
+            (local.set $s
+              (i32.shl
+                (i32.shr_u (i32.mul (i32.load (i32.add (global.get $W) (local.get $q))) (i32.const -1640531535)) (i32.const 16))
+                (i32.const 3)))
+            (local.set $older (i32.load (local.get $s)))
+            (local.set $back (i32.sub (local.get $q) (local.get $older)))
+            (i32.store16
+              (i32.add (global.get $P) (i32.shl (local.get $q) (i32.const 1)))
+              (select (local.get $back) (i32.const 0)
+                (i32.and (i32.ge_s (local.get $older) (i32.const 0)) (i32.le_s (local.get $back) (i32.const 65535)))))
+            (i32.store (local.get $s) (local.get $q))
+            (i32.store (local.get $t) (local.get $s))
             (local.set $t (i32.add (local.get $t) (i32.const 4)))
             (local.set $q (i32.add (local.get $q) (i32.const 1)))
             (br $inside)))

@@ -13,13 +13,20 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   // Every array of the build but the segment's SharedArrayBuffer dies with it: scratch from the pool.
   const out = reply(() => withScratchPool(buildScratch, () => {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
-    for (const doc of task.docs) builder.add(doc);
+    addColumns(builder, task);
     const input = builder.finish();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
-  (task as { docs: unknown }).docs = [];
+  (task as { ids: unknown; sources: unknown }).ids = (task as { sources: unknown }).sources = [];
   releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;
+}
+
+/** The task's documents into the builder, in order (a loop of its own: it runs once per build). */
+function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
+  const { ids, sources, numbers } = task;
+  const n = ids.length;
+  for (let i = 0; i < n; i++) builder.add({ id: ids[i], source: sources[i], seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
 }
 
 export function merge(task: MergeSegmentsTask): MergeSegmentsReply {

@@ -26,6 +26,27 @@ const PARALLEL_BUILD_MIN_DOCS = 4000;
  */
 const MAX_BUILD_SOURCE_CHARS = 4 << 20;
 
+/**
+ * Docs [from, to) as a build task's columns (workers/protocol.ts BuildSegmentTask): the structured
+ * clone then writes two string arrays and one Float64Array, not an object per document.
+ */
+function buildColumns(docs: readonly BufferedDoc[], from: number, to: number): { ids: string[]; sources: string[]; numbers: Float64Array } {
+  const n = to - from;
+  // Pushed, not preallocated: V8 serializes a holey array (`new Array(n)`) as a sparse one, key by key.
+  const ids: string[] = [];
+  const sources: string[] = [];
+  const numbers = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const d = docs[from + i];
+    ids.push(d.id);
+    sources.push(d.source);
+    numbers[i] = d.seqNo;
+    numbers[n + i] = d.version;
+    numbers[2 * n + i] = d.indexOrder;
+  }
+  return { ids, sources, numbers };
+}
+
 export type DeleteEntries = ReadonlyMap<string, number> | ReadonlyArray<[string, number]>;
 
 export class ShardSegments {
@@ -61,7 +82,7 @@ export class ShardSegments {
             limits,
             text,
             codec,
-            docs: docs.slice(c * size, (c + 1) * size).map(({ id, source, seqNo, version, indexOrder }) => ({ id, source, seqNo, version, indexOrder })),
+            ...buildColumns(docs, c * size, Math.min(docs.length, (c + 1) * size)),
           });
         } catch (e) {
           next = chunks; // the refresh fails as a whole: no more chunks

@@ -2,8 +2,14 @@
 import { SegmentBuilder, withScratchPool, writeMergedSegment, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
-import { buildScratch, collectGarbage, releaseBuildMemory, releaseTaskMemory } from './release-memory.js';
-import { reply, resolveRefs } from './segment-cache.js';
+import { buildScratch, collectGarbage, releaseBuildMemory, releaseBuildScratch, releaseTaskMemory } from './release-memory.js';
+import { pollDrops, reply, resolveRefs } from './segment-cache.js';
+
+/**
+ * A build looks for dropped segments every this many + 1 docs (~0.1–0.2 s of a loaded thread's
+ * work): a merge's publish should not wait for the end of a build to free its sources (issue 22).
+ */
+const DROP_POLL_MASK = 2047;
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   return asPoolTask(() => buildSegment(task));
@@ -15,6 +21,7 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
     addColumns(builder, task);
     const input = builder.finish();
+    pollDrops();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
   (task as { ids: unknown; sources: unknown }).ids = (task as { sources: unknown }).sources = [];
@@ -22,11 +29,17 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   return out;
 }
 
-/** The task's documents into the builder, in order (a loop of its own: it runs once per build). */
+/**
+ * The task's documents into the builder, in order (a loop of its own: it runs once per build),
+ * looking for dropped segments every DROP_POLL_MASK + 1 docs.
+ */
 function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
   const { ids, sources, numbers } = task;
   const n = ids.length;
-  for (let i = 0; i < n; i++) builder.add({ id: ids[i], source: sources[i], seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+  for (let i = 0; i < n; i++) {
+    if ((i & DROP_POLL_MASK) === DROP_POLL_MASK) pollDrops();
+    builder.add({ id: ids[i], source: sources[i], seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+  }
 }
 
 export function merge(task: MergeSegmentsTask): MergeSegmentsReply {
@@ -34,6 +47,11 @@ export function merge(task: MergeSegmentsTask): MergeSegmentsReply {
 }
 
 function mergeSources(task: MergeSegmentsTask): MergeSegmentsReply {
+  // A merge takes no build scratch (its arrays are plain allocations), and a background merge runs
+  // for seconds beside the other thread's builds: this thread's scratch pool (~30 MB after a 16k-doc
+  // chunk) would sit unused under the merge's own peak. Its buffers become garbage here and go at
+  // the merge's first collection; the next build maps its scratch again (issue 22).
+  releaseBuildScratch();
   const out = reply(() => {
     const shard = resolveRefs(task.sources, task.inline);
     if ('missing' in shard) return shard;

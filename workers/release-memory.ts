@@ -51,6 +51,11 @@ function collect(idle = false): void {
   gc!();
 }
 
+/** Drops the build scratch's free buffers (a merge starts: it would not use them); collected with the merge's garbage. */
+export function releaseBuildScratch(): void {
+  buildScratch.clear();
+}
+
 /** Now, whatever ran since: a merge calls it between fields, whose arrays are each the size of a segment section. */
 export function collectGarbage(): void {
   if (typeof gc === 'function') collect();
@@ -87,7 +92,23 @@ export function releaseDropped(bytes: number): void {
   scheduled = true;
   setTimeout(() => {
     scheduled = false;
+    if (droppedBytes === 0) return; // collected mid-build (collectDropped)
     droppedBytes = 0;
     collect();
   }, 10).unref();
+}
+
+/**
+ * Mid-build: collects at once when dropped segments wait for this thread's GC. A merge's publish
+ * drops its sources (~100 MB at 1M docs) while both threads are busy — Piscina hands the merging
+ * thread the next queued build before the coordinator publishes — so the timer above fired only
+ * after a 1–3 s build, and every thread's copy of the sources stayed resident until then, next to
+ * the merged segment: up to ~130 MB above the segments in use, at the load's peak (issue 22). The
+ * build's own objects are alive at this point, so the collection deoptimizes nothing (unlike one
+ * between builds, see the header).
+ */
+export function collectDropped(): void {
+  if (droppedBytes < MIN_BYTES || typeof gc !== 'function') return;
+  droppedBytes = 0;
+  collect();
 }

@@ -6,7 +6,7 @@ import { BroadcastChannel, receiveMessageOnPort, threadId } from 'node:worker_th
 import { EsError, InternalError } from '../src/errors/index.js';
 import { openSegment, type Segment } from '../src/index/index.js';
 import type { InlineBuffers, SegmentChannelMessage, SegmentRef, WorkerReply } from './protocol.js';
-import { releaseDropped, releaseIdleMemory } from './release-memory.js';
+import { collectDropped, releaseDropped, releaseIdleMemory } from './release-memory.js';
 import { SEGMENT_CHANNEL, WORKER_MEMORY_CHANNEL, heapPools, type WorkerMemory } from './protocol.js';
 
 const channel = new BroadcastChannel(SEGMENT_CHANNEL);
@@ -47,6 +47,15 @@ function drain(): void {
     if (!m) return;
     apply(m.message);
   }
+}
+
+/**
+ * During a long task (a build): applies the announcements and drops posted since it started, and
+ * collects at once if segments were dropped (release-memory.ts `collectDropped`).
+ */
+export function pollDrops(): void {
+  drain();
+  collectDropped();
 }
 
 export interface ResolvedShard {

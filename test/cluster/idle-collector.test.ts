@@ -96,6 +96,26 @@ describe('IdleCollector', () => {
     expect(collected).toBe(2);
   });
 
+  it('collectNow collects this thread (only) once more after the shrink time, though a force-merge is in flight', () => {
+    collector.collectNow();
+    collector.begin(); // the force-merge
+    expect([asked, collected]).toEqual([1, 1]);
+    vi.advanceTimersByTime(SHRINK - 1);
+    expect(collected).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect([asked, collected]).toEqual([1, 2]);
+    vi.advanceTimersByTime(SHRINK * 10);
+    expect([asked, collected]).toEqual([1, 2]);
+    collector.end();
+  });
+
+  it('close cancels the collection after collectNow', () => {
+    collector.collectNow();
+    collector.close();
+    vi.advanceTimersByTime(SHRINK * 2);
+    expect(collected).toBe(1);
+  });
+
   it('dropped segments make this thread (not the workers, which collect on drops) collect once enough bytes went', () => {
     collector.dropped(DROPPED_BYTES_BEFORE_GC / 2);
     vi.advanceTimersByTime(IDLE);

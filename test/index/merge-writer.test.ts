@@ -23,7 +23,8 @@ function build(from: number, count: number, id: string, longDoc: boolean): Segme
     // Repeated words (k % 7 of them) give freqs above 1 in some postings.
     const title = longDoc && k === from + 2 ? Array.from({ length: 300 }, (_, i) => `w${i % 50}`).join(' ') : `quick fox ${k} ${k % 3 ? 'jumps' : 'sleeps'}${' again'.repeat(k % 7)}`;
     const source = JSON.stringify({ title, tag: `t${k % 5}`, n: k * 7, s: `song ${k % 4} of ${k}` });
-    builder.add({ id: `doc-${k}`, source, seqNo: k, version: 1, indexOrder: k });
+    // Some ids are not ASCII: the merge copies id bytes, mergeSegments re-encodes decoded strings.
+    builder.add({ id: k % 4 === 0 ? `döc-${k}-日本` : `doc-${k}`, source, seqNo: k, version: k % 3 + 1, indexOrder: k });
   }
   return openSegment(id, writeSegment(builder.finish()));
 }

@@ -17,7 +17,8 @@ import { bitsetWords, getBit, isLive, setBit, type LiveDocs } from './live-docs.
 import { AppendingSectionWriter } from './sab-layout.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import { readId, readSourceBytes, type Segment, type SegmentField } from './segment-reader.js';
-import { addFieldTail, addPostingsSections, addTermSections, fieldInfo, writeDocColumns, writeField, writeStoredFields, type DocColumns } from './segment-writer.js';
+import { addFieldTail, addPostingsSections, addTermSections, DOC_NUMBER_SECTIONS, fieldInfo, writeField, writeIdSections, writeStoredFields, type DocColumns } from './segment-writer.js';
+import { packDocNumbers } from './doc-numbers.js';
 import { StreamedPostings, WholeFieldPostings, type TermPostingsSink } from './merged-postings.js';
 import type { IndexCodec } from './source-codec.js';
 import { encodeStoredFields, type BlockWriteThrough, type StoredFieldsSections } from './stored-fields.js';
@@ -100,7 +101,7 @@ export function writeMergedSegment(sources: readonly MergeSource[], codec: Index
   const stored = mergeStoredFields(plan, codec, blocks.write);
   blocks.close();
   writeStoredFields(w, stored, true);
-  writeDocColumns(w, plan.maxDoc, mergeDocColumns(plan));
+  writeMergedDocColumns(w, plan);
   return { sab: w.finish({ maxDoc: plan.maxDoc, fields }), maxDoc: plan.maxDoc };
 }
 
@@ -144,6 +145,46 @@ function mergeDocColumns(plan: MergePlan): DocColumns {
     indexOrder[nd] = segment.indexOrder.get(d);
   });
   return { ids: encodeStrings(ids), seqNo, version, indexOrder };
+}
+
+/**
+ * writeDocColumns for a merge, with less held at once: mergeDocColumns made every `_id` a JS string
+ * (1M of them in the merging thread's heap) and all three doc-number columns (8 bytes a doc each)
+ * before writing any, at the end of a force-merge, next to the nearly complete segment (issue 22).
+ * The ids' bytes are copied from the sources as they are (what encodeStrings of the decoded ids
+ * gives), and one column array serves the three doc-number sections in turn.
+ */
+function writeMergedDocColumns(w: AppendingSectionWriter, plan: MergePlan): void {
+  writeIdSections(w, plan.maxDoc, mergeIdBytes(plan));
+  const column = new Float64Array(plan.maxDoc);
+  const read = [(s: Segment) => s.seqNo, (s: Segment) => s.version, (s: Segment) => s.indexOrder];
+  DOC_NUMBER_SECTIONS.forEach((kind, i) => {
+    forEachLiveDoc(plan, (nd, s, d) => {
+      column[nd] = read[i](plan.sources[s].segment).get(d);
+    });
+    w.add(kind, NO_FIELD, packDocNumbers(column));
+  });
+}
+
+/** The merged `_id` table, copied from the sources' id bytes. */
+function mergeIdBytes(plan: MergePlan): StringTable {
+  let total = 0;
+  forEachLiveDoc(plan, (_nd, s, d) => {
+    const ids = plan.sources[s].segment.ids;
+    total += ids.start(d + 1) - ids.start(d);
+  });
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(plan.maxDoc + 1);
+  let pos = 0;
+  forEachLiveDoc(plan, (nd, s, d) => {
+    const ids = plan.sources[s].segment.ids;
+    const src = ids.bytes;
+    const end = ids.start(d + 1);
+    offsets[nd] = pos;
+    for (let b = ids.start(d); b < end; b++) bytes[pos++] = src[b]; // ids are short: no subarray per doc
+  });
+  offsets[plan.maxDoc] = pos;
+  return { bytes, offsets };
 }
 
 /** Stored sources are copied as bytes, block by block (never decoded to strings); `output` as in encodeStoredFields. */

@@ -271,15 +271,22 @@ export interface DocColumns {
 }
 
 export function writeDocColumns(w: SectionSink, maxDoc: number, c: DocColumns): void {
-  w.add(Section.IdBytes, NO_FIELD, c.ids.bytes);
-  w.add(Section.IdStarts, NO_FIELD, packIdStarts(c.ids.offsets));
-  const hash24 = buildIdHash24(c.ids.bytes, c.ids.offsets, maxDoc);
-  if (hash24 !== null) w.add(Section.IdHash24, NO_FIELD, hash24);
-  else w.add(Section.IdHash, NO_FIELD, buildHashTable(c.ids, maxDoc));
-  w.add(Section.SeqNoPacked, NO_FIELD, packDocNumbers(c.seqNo));
-  w.add(Section.VersionPacked, NO_FIELD, packDocNumbers(c.version));
-  w.add(Section.IndexOrderPacked, NO_FIELD, packDocNumbers(c.indexOrder));
+  writeIdSections(w, maxDoc, c.ids);
+  const columns = [c.seqNo, c.version, c.indexOrder];
+  DOC_NUMBER_SECTIONS.forEach((kind, i) => w.add(kind, NO_FIELD, packDocNumbers(columns[i])));
 }
+
+/** The `_id` sections of writeDocColumns (bytes, packed starts, hash), in its order. */
+export function writeIdSections(w: SectionSink, maxDoc: number, ids: StringTable): void {
+  w.add(Section.IdBytes, NO_FIELD, ids.bytes);
+  w.add(Section.IdStarts, NO_FIELD, packIdStarts(ids.offsets));
+  const hash24 = buildIdHash24(ids.bytes, ids.offsets, maxDoc);
+  if (hash24 !== null) w.add(Section.IdHash24, NO_FIELD, hash24);
+  else w.add(Section.IdHash, NO_FIELD, buildHashTable(ids, maxDoc));
+}
+
+/** The doc-number sections of writeDocColumns, in its order (a merge writes them one at a time). */
+export const DOC_NUMBER_SECTIONS = [Section.SeqNoPacked, Section.VersionPacked, Section.IndexOrderPacked] as const;
 
 /** `blocksWritten`: SourceBlocks went into the segment as they were encoded (a merge's). */
 export function writeStoredFields(w: SectionSink, sources: StoredFieldsSections, blocksWritten = false): void {

@@ -15,13 +15,14 @@
 import { readFileSync, readdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { bulkBodies, bulkLoad, startThreadsearch } from './lib/server-process.js';
 import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, cold: { type: 'boolean' }, 'node-args': { type: 'string' }, 'server-output': { type: 'string' }, baseline: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 100_000);
+const USAGE = 'node dist/bench/bulk-thread-cpu.js [--docs 100000] [--cold] ["--node-args=--cpu-prof --cpu-prof-dir=/tmp/x"] [--server-output file] [--baseline <dir>]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, cold: { type: 'boolean' }, 'node-args': { type: 'string' }, 'server-output': { type: 'string' }, baseline: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 100_000);
 const nodeArgs = (values['node-args'] ?? '').split(' ').filter(Boolean);
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs;
 const bodies = bulkBodies('bulk', corpus, 5000);

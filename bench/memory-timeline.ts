@@ -14,14 +14,15 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown } from './lib/smaps.js';
 
-const { values } = parseArgs({ options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' } } });
-const DOCS = Number(values.docs ?? 1_000_000);
+const USAGE = 'node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' } } });
+const DOCS = numberOption(USAGE, values.docs, 'docs', 1_000_000);
 const LABEL = values.label ?? 'run';
 const BATCH = 5000;
 const MB = 1024 * 1024;

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
-import { findRepoRoot, writeResult } from './lib/report.js';
+import { findRepoRoot, formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, parseEnvList, startThreadsearch, withEnv } from './lib/server-process.js';
 import { SERVER_NODE_ARGS, startProcess } from '../src/cli/server-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -123,11 +123,29 @@ const arms = [
 if (arms[0].label === arms[1].label) usageError(USAGE, '--baseline self needs --env');
 const trees = arms.map((a) => a.label);
 const runs: Run[] = [];
-for (let round = 0; round < ROUNDS; round++) for (const arm of arms) runs.push(await run(arm));
+// The order flips every round: runs one after another on a shared machine drift, and neither tree
+// should always go first.
+for (let round = 0; round < ROUNDS; round++) for (const arm of round % 2 === 0 ? arms : [...arms].reverse()) runs.push(await run(arm));
 const mean = (tree: string, k: 'docsPerS' | 'cpuS' | 'mainCpuS' | 'sysS' | 'faultsPerDoc' | 'peakRssMb' | 'rssMb') => {
   const rs = runs.filter((r) => r.tree === tree);
   return rs.reduce((s, r) => s + r[k], 0) / rs.length;
 };
 const [base, self] = trees;
 for (const k of ['docsPerS', 'cpuS', 'mainCpuS', 'sysS', 'faultsPerDoc', 'peakRssMb', 'rssMb'] as const) console.log(`${k}: baseline ${mean(base, k).toFixed(2)}, this tree ${mean(self, k).toFixed(2)}, ratio ${(mean(self, k) / mean(base, k)).toFixed(3)}`);
-writeResult(WARM ? 'bulk-ab-warm' : 'bulk-ab', { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base, env: SELF_ENV, warm: WARM }, runs, otherCores: Math.max(...runs.map((r) => r.otherCores)) });
+const scenario = WARM ? 'bulk-ab-warm' : 'bulk-ab';
+const otherCores = Math.max(...runs.map((r) => r.otherCores));
+writeResult(scenario, { params: { docs: DOCS, rounds: ROUNDS, settings, baseline: base, env: SELF_ENV, warm: WARM }, runs, otherCores });
+const MEASURES = [
+  ['docs/s until searchable', 'docsPerS'], ['server CPU s (all threads)', 'cpuS'], ['main thread CPU s', 'mainCpuS'], ['system CPU s', 'sysS'],
+  ['page faults per doc', 'faultsPerDoc'], ['peak RSS MB', 'peakRssMb'], ['RSS MB after the load', 'rssMb'],
+] as const;
+const perRound = (tree: string) => runs.filter((r) => r.tree === tree).map((r) => Math.round(r.docsPerS).toLocaleString('en-US')).join(', ');
+updateBenchmarksMd(
+  scenario,
+  markdownTable(
+    ['measure (mean of the rounds)', 'baseline', 'this tree', 'this tree ÷ baseline'],
+    MEASURES.map(([name, k]) => [name, formatNumber(mean(base, k)), formatNumber(mean(self, k)), (mean(self, k) / mean(base, k)).toFixed(3)]),
+  ),
+  `${formatNumber(DOCS)} short synthetic docs as \`_bulk\` requests of 5,000, 2 in flight, \`durability: request\`, until \`_refresh\` returns and \`_count\` confirms them, into ${WARM ? 'a server that first took the same docs into another index (refreshed, then 3 s idle): a warm server' : 'a fresh server'}; this tree against a baseline build, ${ROUNDS} rounds, the order flipping each round, one server at a time on the same 2 cores as the load generator. docs/s per round: baseline ${perRound(base)}; this tree ${perRound(self)}. Server CPU (user + system, every thread, from /proc) is the figure other processes disturb least. otherCores up to ${otherCores.toFixed(2)}. Run: \`node dist/bench/bulk-ab.js --baseline <tree> --docs ${DOCS} --rounds ${ROUNDS}${WARM ? ' --warm' : ''}\`.`,
+);
+

@@ -21,6 +21,7 @@ const SIZES = numberListOption(USAGE, values.docs, 'docs', [50000, 200000, 10000
 const stored = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as { scenario: string; result: { cases: Row[] } }) : null;
 const LABEL = values.label ?? stored?.scenario.replace(/^memory-/, '') ?? 'after';
 const BATCH = 5000;
+const LATER_MS = 10_000;
 const MB = 1024 * 1024;
 
 interface Row {
@@ -31,6 +32,13 @@ interface Row {
   peakDuringLoad: number;
   peakOverall: number;
   bytesPerDoc: number;
+  /**
+   * RSS LATER_MS after the after-flush reading: past the idle collector's second collection, the
+   * one V8 shrinks grown young generations at (src/cluster/idle-collector.ts SHRINK_MS). Whether
+   * that collection has run by the after-flush reading depends on how fast the machine finished
+   * the force-merge. Absent in older runs.
+   */
+  rssLater?: number;
   breakdown: Record<string, number>;
   /** /proc/<pid>/smaps after flush (absent in runs stored before it was recorded). */
   smaps?: SmapsBreakdown;
@@ -100,13 +108,15 @@ async function measure(docs: number): Promise<Row> {
     const { rss, hwm } = procMemory(server.pid);
     const smaps = smapsBreakdown(server.pid);
     const stats = await call('GET', '/_nodes/stats/indices,process,jvm');
+    await new Promise((r) => setTimeout(r, LATER_MS));
+    const rssLater = procMemory(server.pid).rss;
     const node = Object.values(stats.nodes as Record<string, any>)[0];
     const breakdown = flatten(node.indices?.segments ?? {}, 'segments');
     Object.assign(breakdown, flatten(node.process?.mem ?? {}, 'process.mem'), flatten(node.jvm?.mem ?? {}, 'jvm.mem'));
     const row: Row = {
-      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, breakdown, smaps, smapsIdle, smapsAfterLoad, smapsAfterMerge, rssAfterMerge, smapsLoadPeak, smapsMergePeak,
+      docs, sourceBytes, rssIdle: idle, rssAfterFlush: rss, peakDuringLoad, peakOverall: hwm, bytesPerDoc: (rss - idle) / docs, rssLater, breakdown, smaps, smapsIdle, smapsAfterLoad, smapsAfterMerge, rssAfterMerge, smapsLoadPeak, smapsMergePeak,
     };
-    console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc`);
+    console.log(`${docs} docs (${formatNumber(sourceBytes / MB)} MB source, load ${loadS.toFixed(1)} s): RSS idle ${Math.round(idle / MB)} MB, after flush ${Math.round(rss / MB)} MB, peak during load ${Math.round(peakDuringLoad / MB)} MB, peak ${Math.round(hwm / MB)} MB, ${Math.round(row.bytesPerDoc)} B/doc; ${LATER_MS / 1000} s later ${Math.round(rssLater / MB)} MB, ${Math.round((rssLater - idle) / docs)} B/doc`);
     for (const [k, v] of Object.entries(breakdown)) if (typeof v === 'number' && v > MB) console.log(`  ${k}: ${formatNumber(v / MB)} MB`);
     console.log(`  RSS right after the force-merge ${Math.round(rssAfterMerge / MB)} MB`);
     for (const [name, sm] of [['idle', smapsIdle], ['load peak', smapsLoadPeak], ['after load', smapsAfterLoad], ['merge peak', smapsMergePeak], ['after merge', smapsAfterMerge], ['after flush', smaps]] as const) {
@@ -139,9 +149,10 @@ if (!stored) writeResult(`memory-${LABEL}`, { params: { sizes: SIZES, batch: BAT
 updateBenchmarksMd(
   `memory-${LABEL}`,
   markdownTable(
-    ['docs', 'source MB', 'RSS idle MB', 'RSS after flush MB', 'peak during load MB', 'peak MB', 'bytes/doc', 'SABs MB', 'terms', 'postings', 'positions', 'norms', 'doc values + points', 'stored source', 'id map', 'seq_no/version', 'main heap used/total MB', 'worker heaps used/total MB'],
+    ['docs', 'source MB', 'RSS idle MB', 'RSS after flush MB', 'peak during load MB', 'peak MB', 'bytes/doc', `RSS ${LATER_MS / 1000} s later MB (bytes/doc)`, 'SABs MB', 'terms', 'postings', 'positions', 'norms', 'doc values + points', 'stored source', 'id map', 'seq_no/version', 'main heap used/total MB', 'worker heaps used/total MB'],
     rows.map((r) => [
       r.docs, mb(r.sourceBytes), mb(r.rssIdle), mb(r.rssAfterFlush), mb(r.peakDuringLoad), mb(r.peakOverall), Math.round(r.bytesPerDoc),
+      r.rssLater === undefined ? '–' : `${mb(r.rssLater)} (${Math.round((r.rssLater - r.rssIdle) / r.docs)})`,
       pick(r, 'process.mem.shared_array_buffers_in_bytes'), pick(r, 'segments.terms_memory_in_bytes'), pick(r, 'segments.postings_memory_in_bytes'),
       pick(r, 'segments.positions_memory_in_bytes'), pick(r, 'segments.norms_memory_in_bytes'),
       r.breakdown['segments.doc_values_memory_in_bytes'] !== undefined ? mb(r.breakdown['segments.doc_values_memory_in_bytes'] + r.breakdown['segments.points_memory_in_bytes']) : '–',
@@ -150,5 +161,5 @@ updateBenchmarksMd(
       `${pick(r, 'process.mem.worker_heap_used_in_bytes')} / ${pick(r, 'process.mem.worker_heap_total_in_bytes')}`,
     ]),
   ),
-  `Issue 22 (${LABEL}): synthetic short docs (one \`text\`, one \`integer\`) bulk-loaded over HTTP (5,000 per request, 2 in flight) into one index of a fresh server, then refresh, force-merge to one segment, flush; RSS from /proc (VmRSS after flush, VmHWM for the peaks), bytes/doc = (RSS after flush − RSS idle) / docs, the breakdown from \`GET /_nodes/stats\`. Run: \`node dist/bench/memory.js --label ${LABEL}\`.`,
+  `Issue 22 (${LABEL}): synthetic short docs (one \`text\`, one \`integer\`) bulk-loaded over HTTP (5,000 per request, 2 in flight) into one index of a fresh server, then refresh, force-merge to one segment, flush; RSS from /proc (VmRSS after flush, VmHWM for the peaks), bytes/doc = (RSS after flush − RSS idle) / docs (read 3 s after the flush; the later column ${LATER_MS / 1000} s after that, once the idle collections have shrunk the heaps' young generations), the breakdown from \`GET /_nodes/stats\`. Run: \`node dist/bench/memory.js --label ${LABEL}\`.`,
 );

@@ -10,16 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
 import { Lz4DictEncoder, lz4Decode } from '../../src/index/segment/lz4-block.js';
 import { Lz4DocEncoder } from '../../src/index/segment/lz4-wasm-encode.js';
-
-function xorshift(n: number, seed = 0x9e3779b9): Uint8Array {
-  let x = seed;
-  return new Uint8Array(n).map(() => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x & 0xff;
-  });
-}
+import { xorshiftBytes } from '../support/random-bytes.js';
 
 const WORDS = 'the quick brown fox jumps över the lazy dög 東京 タワー 🦊 naïve café teabrer shear wou koubrin'.split(' ');
 function doc(words: number, seed: number): Uint8Array {
@@ -67,8 +58,8 @@ describe('the WebAssembly LZ4 encoder', () => {
 
   it('writes the same bytes for long literal runs, long and overlapping matches, and incompressible bytes', () => {
     const repeated = new Uint8Array(70_000 - 6000).fill(97);
-    const mixed = new Uint8Array(Buffer.concat([Buffer.from(xorshift(300, 7)), Buffer.alloc(600, 98), Buffer.from(xorshift(5000, 9)), Buffer.from(docs[1]), Buffer.alloc(40, 99)]));
-    expectSameBlocks(dictionaryOf(docs, 63 * 1024), [xorshift(300), xorshift(20_000, 5), repeated, mixed, docs[0]]);
+    const mixed = new Uint8Array(Buffer.concat([Buffer.from(xorshiftBytes(300, 7)), Buffer.alloc(600, 98), Buffer.from(xorshiftBytes(5000, 9)), Buffer.from(docs[1]), Buffer.alloc(40, 99)]));
+    expectSameBlocks(dictionaryOf(docs, 63 * 1024), [xorshiftBytes(300), xorshiftBytes(20_000, 5), repeated, mixed, docs[0]]);
   });
 
   it('writes the same bytes with no dictionary and with one longer than the LZ4 window', () => {
@@ -79,7 +70,7 @@ describe('the WebAssembly LZ4 encoder', () => {
   it('hands documents over 64 KB to the JS encoder, and goes on with the short ones after', () => {
     const big = new Uint8Array(Buffer.concat(Array.from({ length: 400 }, (_, i) => Buffer.from(docs[i]))));
     expect(big.length).toBeGreaterThan(65536);
-    expectSameBlocks(dictionaryOf(docs, 63 * 1024), [docs[0], big, docs[1], xorshift(70_000, 3), docs[2]]);
+    expectSameBlocks(dictionaryOf(docs, 63 * 1024), [docs[0], big, docs[1], xorshiftBytes(70_000, 3), docs[2]]);
   });
 
   it('keeps two encoders on one thread apart when they are used in turn', () => {

@@ -15,19 +15,10 @@ import { wasmDecodeDoc, wasmMemoryBytes, WASM_MAX_DOC_BYTES } from '../../src/in
 import { BlockCodec, decompressBlock } from '../../src/index/segment/source-codec.js';
 import { decodeBlock, type StoredFieldsSections } from '../../src/index/segment/stored-fields.js';
 import { FORMAT3_BLOCK_BASE64, FORMAT3_BLOCK_DICTIONARY, FORMAT3_BLOCK_DOCS, FORMAT3_SEGMENT_BASE64, FORMAT3_TEXTS } from './format3-lz4-fixtures.js';
+import { xorshiftBytes } from '../support/random-bytes.js';
 
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
 const MAPPING = parseRootMapping({ properties: { text: { type: 'text' }, n: { type: 'long' } } });
-
-function xorshift(n: number, seed = 0x9e3779b9): Uint8Array {
-  let x = seed;
-  return new Uint8Array(n).map(() => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x & 0xff;
-  });
-}
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s));
 const WORDS = 'the quick brown fox jumps över the lazy dög 東京 タワー 🦊 naïve café'.split(' ');
@@ -64,7 +55,7 @@ describe('LZ4 with a preset dictionary', () => {
       utf8(`{"text":"${text(30, 7)}","n":7}`),
       utf8('a'.repeat(1000)), // overlapping matches at offset 1
       utf8('abcdefg'.repeat(300)), // offset 7: shorter than a copy step
-      xorshift(3000),
+      xorshiftBytes(3000),
       utf8(`{"text":"${text(20_000, 3)}"}`), // larger than the LZ4 window
     ];
     for (const doc of docs) {

@@ -12,6 +12,7 @@
 import { Buffer } from 'node:buffer';
 import { LZ4_ENCODE_WASM } from './lz4-wasm-bytes.js';
 import { Lz4DictEncoder, MAX_OFFSET } from './lz4-block.js';
+import { PAGE_BYTES, wasm, type WasmMemory } from './wasm-api.js';
 
 /** The largest block the instance encodes: its window, chains and output are sized for this. */
 const MAX_BLOCK = 65536;
@@ -19,20 +20,8 @@ const MAX_BLOCK = 65536;
 const WINDOW_AT = 524288;
 const OUT_AT = 1179840;
 const END = OUT_AT + MAX_BLOCK + Math.floor(MAX_BLOCK / 255) + 16;
-const PAGE_BYTES = 65536;
 /** Documents up to this many bytes are copied into the window by a loop: a view and `set` cost more. */
 const COPY_LOOP_BYTES = 256;
-
-/** The few WebAssembly JS API members used here (the ES2023 lib this project compiles against has none). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 interface EncoderState {
   readonly init: (dictLength: number) => void;

@@ -12,6 +12,7 @@
 import { Buffer } from 'node:buffer';
 import { LZ4_DECODE_WASM } from './lz4-wasm-bytes.js';
 import { MAX_OFFSET } from './lz4-block.js';
+import { PAGE_BYTES, wasm, type WasmMemory } from './wasm-api.js';
 
 /** Dictionaries kept per thread: segments whose hits one page fetches without re-copying. */
 const SLOTS = 8;
@@ -19,22 +20,10 @@ const SLOTS = 8;
 const SLACK = 32;
 const SLOT_BYTES = MAX_OFFSET + 1 + SLACK;
 const BLOCK_AT = SLOTS * SLOT_BYTES;
-const PAGE_BYTES = 65536;
 /** Larger documents go to the JS decoder, so a huge one does not leave the thread's memory that large. */
 export const WASM_MAX_DOC_BYTES = 1024 * 1024;
 /** Blocks up to this many bytes are copied into the decoder's memory by a loop. */
 const COPY_LOOP_BYTES = 256;
-
-/** The few WebAssembly JS API members used here (the ES2023 lib this project compiles against has none). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 type Decode = (src: number, srcEnd: number, dictStart: number, dictEnd: number, dst: number, dstEnd: number) => number;
 

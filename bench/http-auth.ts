@@ -6,8 +6,11 @@
  * restarted on their kept data every round, in flipped start order, and the cases rotate within a
  * round, so start order, place in a round and drift hit them alike. Reported as per-round ratios to
  * the no-security server (median over rounds). Also: the cost of a wrong key (one scrypt each).
+ * After every restart each case first runs `--warmup` seconds unmeasured: a freshly started server
+ * spends its first thousands of requests compiling (JIT) the request path, about 1.5 s of CPU, which
+ * otherwise lands on whichever case runs first on that server (BENCHMARKS.md security-i19s).
  *
- *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2]
+ *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2]
  */
 import { benchArgs, numberOption } from './lib/args.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,11 +23,12 @@ import { processCpuSeconds, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 import { bulkBodies, bulkLoad, startThreadsearch, type ServerProcess } from './lib/server-process.js';
 
-const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2]';
-const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' } } });
+const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2]';
+const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' } } });
 const DURATION = numberOption(USAGE, values.duration, 'duration', 5);
 const DOCS = numberOption(USAGE, values.docs, 'docs', 50_000);
 const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
+const WARMUP = numberOption(USAGE, values.warmup, 'warmup', 2, 0);
 const CONNECTIONS = 50;
 const SUPERUSER = encodeApiKey({ id: 'bench-superuser', secret: 'bench-superuser-secret' });
 
@@ -47,17 +51,18 @@ interface Case {
   non2xx: number;
 }
 
-async function cannon(c: Case, body: () => string): Promise<void> {
+async function cannon(c: Case, body: () => string, duration = DURATION, record = true): Promise<void> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (c.authorization) headers.authorization = c.authorization;
   const cpu0 = processCpuSeconds(c.server.pid) ?? NaN;
   const result = await autocannon({
     url: `${c.server.url}/bench/_search`,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     requests: [{ method: 'POST' as const, headers, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body() }) }],
   } as unknown as autocannon.Options);
   const cpuUs = (((processCpuSeconds(c.server.pid) ?? NaN) - cpu0) * 1e6) / result.requests.total;
+  if (!record) return;
   c.rps.push(result.requests.average);
   c.p99.push(result.latency.p99);
   c.cpuUs.push(cpuUs);
@@ -120,6 +125,9 @@ try {
         { ...cases[1], server: secure, authorization: superuser },
         { ...cases[2], server: secure, authorization: reader },
       ];
+      // Warm every case up on the freshly started servers (JIT of the whole request path, both key
+      // kinds), so the measured runs below all meet a warm server whatever their place in the round.
+      if (WARMUP > 0) for (const c of roundCases) await cannon(c, body, WARMUP, false);
       const probe = startCpuProbe({ pids: [open.pid, secure.pid] });
       for (let j = 0; j < roundCases.length; j++) {
         const k = (j + round) % roundCases.length;
@@ -164,12 +172,12 @@ const rows = cases.map((c) => ({
   non2xx: c.non2xx,
 }));
 console.log(`wrong key: ${wrongMs.toFixed(2)} ms per request (sequential)`);
-writeResult('http-auth', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, connections: CONNECTIONS }, rows, rounds: cases.map((c) => ({ case: c.name, rps: c.rps, cpu_us: c.cpuUs })), wrong_key_ms: wrongMs, otherCores });
+writeResult('http-auth', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, warmup_s: WARMUP, connections: CONNECTIONS }, rows, rounds: cases.map((c) => ({ case: c.name, rps: c.rps, cpu_us: c.cpuUs })), wrong_key_ms: wrongMs, otherCores });
 updateBenchmarksMd(
   'http-auth',
   markdownTable(
     ['case', 'req/s (median)', 'ratio to no security', 'server CPU µs/request (median)', 'no-security CPU ÷ this CPU', 'worst p99 ms', 'non-2xx'],
     rows.map((r) => [r.case, Math.round(r.rps), r.ratio.toFixed(3), Math.round(r.cpu_us), r.cpu_ratio.toFixed(3), r.p99_ms, r.non2xx]),
   ),
-  `The cost of security per request: \`_search\` (\`match\`, 10 hits with \`_source\`, ${formatNumber(DOCS)} docs, one force-merged segment) at ${CONNECTIONS} connections against a \`--no-security\` server and a secured one (superuser key; read-only key for the index, which narrows the index expression), ${ROUNDS} rounds of ${DURATION} s after a warm-up round, same run. Every round restarts both servers on their kept data in flipped start order and rotates which case runs first; each ratio is the median over rounds of that round's case ÷ the no-security server in the same round. Server CPU per request is every thread of the server's process (/proc) over each run: the throughput a CPU-bound server would reach, as a ratio, without the other processes' share of the cores. A valid key costs a salted SHA-256 and a permission check; a wrong key costs one scrypt verification: **${formatNumber(wrongMs)} ms** per request, sequential. otherCores ${otherCores.toFixed(2)}. Run: \`node dist/bench/http-auth.js --rounds ${ROUNDS} --duration ${DURATION}\`.`,
+  `The cost of security per request: \`_search\` (\`match\`, 10 hits with \`_source\`, ${formatNumber(DOCS)} docs, one force-merged segment) at ${CONNECTIONS} connections against a \`--no-security\` server and a secured one (superuser key; read-only key for the index, which narrows the index expression), ${ROUNDS} rounds of ${DURATION} s after a warm-up round, same run. Every round restarts both servers on their kept data in flipped start order, warms each case up for ${WARMUP} s unmeasured, and rotates which case runs first; each ratio is the median over rounds of that round's case ÷ the no-security server in the same round. Server CPU per request is every thread of the server's process (/proc) over each run: the throughput a CPU-bound server would reach, as a ratio, without the other processes' share of the cores. A valid key costs a salted SHA-256 and a permission check; a wrong key costs one scrypt verification: **${formatNumber(wrongMs)} ms** per request, sequential. otherCores ${otherCores.toFixed(2)}. Run: \`node dist/bench/http-auth.js --rounds ${ROUNDS} --duration ${DURATION} --warmup ${WARMUP}\`.`,
 );

@@ -57,6 +57,12 @@ export class RequestAuthorizer {
    */
   narrow(action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: () => boolean): string | undefined {
     if (this.auth.permission.allowsEveryIndex(action)) return expression;
+    // One plain name (the common `/{index}/_search`): exactly what the general reading below makes
+    // of it (a single `name` step, returned as is), without its per-request arrays and set.
+    if (expression !== undefined && expression !== '' && expression !== '_all' && !expression.includes(',') && !expression.includes('*') && expression.trim() === expression) {
+      this.require(action, [expression]);
+      return expression;
+    }
     const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
     // The same reading of the expression as the resolver's: an exclusion only after a wildcard,
     // anything else that is not a wildcard is a name (checked, whether or not it exists).

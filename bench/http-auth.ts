@@ -8,7 +8,7 @@
  * the no-security server (median over rounds). Also: the cost of a wrong key (one scrypt each).
  * After every restart each case first runs `--warmup` seconds unmeasured: a freshly started server
  * spends its first thousands of requests compiling (JIT) the request path, about 1.5 s of CPU, which
- * otherwise lands on whichever case runs first on that server (BENCHMARKS.md security-i19s).
+ * otherwise lands on whichever case runs first on that server (docs/benchmarks/issue-19-request-hot-path.md, security-i19s).
  *
  *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2]
  */
@@ -81,7 +81,7 @@ const median = (xs: readonly number[]): number => {
 // Each server's data lives in a directory kept for the whole run. Every round restarts both on their
 // data, in the round's start order (it flips every round), and rotates which case runs first: a
 // server's start order and a case's place in a round both move its figures a few per cent on a
-// shared machine (BENCHMARKS.md hot-path-i19c, http-search-ab), so neither may favour one side.
+// shared machine (hot-path-i19c in docs/benchmarks/issue-19-request-hot-path.md; BENCHMARKS.md http-search-ab), so neither may favour one side.
 const openDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
 const secureDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
 const startOpen = () => startThreadsearch([], { dataDir: openDir });

@@ -185,7 +185,7 @@ try {
     // A/B: both builds hold the same corpus, each in a data directory kept for the whole run. Every
     // round restarts both servers on their data, in the round's order (it flips every round), and
     // runs them in that order: an A/A run of one build showed the server started second spending
-    // 0.86–1.02× the first's main-thread CPU per request (BENCHMARKS.md hot-path-i19c), so a fixed
+    // 0.86–1.02× the first's main-thread CPU per request (docs/benchmarks/issue-19-request-hot-path.md, hot-path-i19c), so a fixed
     // start order would bias every round the same way.
     const self = { build: 'this build', dist: null as string | null };
     const base = { build: values['baseline-name'] ?? 'baseline', dist: values.baseline as string | null };

@@ -74,7 +74,16 @@ export function indexRoutes(indices: IndicesService): RouteDef[] {
       takesBody: false,
       params: [...MASTER, ...INDICES_OPTIONS],
       handler: async (req) => {
-        await indices.delete(req.params.index);
+        // ES: ignore_unavailable skips named indices that do not exist, and a request left with
+        // none is still acknowledged (the official clients' and Rally's "delete if it exists").
+        // Wildcards and aliases stay in the expression, so they are refused as without it.
+        let expression = req.params.index;
+        if (boolParam(req.query, 'ignore_unavailable', false)) {
+          const present = expression.split(',').filter((p) => p.includes('*') || p === '_all' || indices.exists(p.trim()));
+          if (present.length === 0) return { body: { acknowledged: true } };
+          expression = present.join(',');
+        }
+        await indices.delete(expression);
         return { body: { acknowledged: true } };
       },
     },

@@ -133,6 +133,17 @@ describe('DELETE /<index>', () => {
     expect(res.body).toEqual(indexNotFound('missing'));
   });
 
+  it('ignore_unavailable=true skips missing names: nothing left is acknowledged, the others are deleted', async () => {
+    expect((await t.request('DELETE', '/missing?ignore_unavailable=true')).body).toEqual({ acknowledged: true });
+    await t.request('PUT', '/doomed-c');
+    const res = await t.request('DELETE', '/missing,doomed-c?ignore_unavailable=true');
+    expect(res.body).toEqual({ acknowledged: true });
+    expect((await t.request('HEAD', '/doomed-c')).status).toBe(404);
+    expect((await t.request('DELETE', '/missing,doomed-c?ignore_unavailable=false')).status).toBe(404);
+    const wildcard = await t.request('DELETE', '/missing,logs-*?ignore_unavailable=true');
+    expectEsError(wildcard, 400, 'illegal_argument_exception', 'Wildcard expressions or all indices are not allowed');
+  });
+
   it('deleting by wildcard is refused because action.destructive_requires_name defaults to true', async () => {
     const res = await t.request('DELETE', '/logs-*');
     expectEsError(res, 400, 'illegal_argument_exception', 'Wildcard expressions or all indices are not allowed');

@@ -13,6 +13,8 @@ export interface ConnectionOptions {
   basicAuth?: string;
   /** What to tell the user when the credentials are refused (default: the --api-key flag). */
   credentialsHint?: string;
+  /** The flag the URL came from, named in a bad URL's message (default: --url). */
+  urlFlag?: string;
 }
 
 export interface EsResponse<T = any> {
@@ -32,7 +34,7 @@ export class EsClient {
   private readonly credentialsHint: string;
 
   constructor(options: ConnectionOptions) {
-    const { url, userInfo } = parseUrl(options.url);
+    const { url, userInfo } = parseUrl(options.url, options.urlFlag ?? '--url');
     this.url = url;
     // Credentials in the URL (http://user:pass@host) are what curl and the ES clients accept too.
     const basic = options.basicAuth ?? userInfo;
@@ -78,15 +80,21 @@ export class EsClient {
   }
 }
 
-function parseUrl(raw: string): { url: string; userInfo: string | undefined } {
+function parseUrl(raw: string, flag: string): { url: string; userInfo: string | undefined } {
+  // Never echo a password: whatever precedes an @ (with or without a scheme) is elided.
+  const shown = raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/]*@/i, '$1…@').slice(0, 60);
+  const bad = () => {
+    // `localhost:9200` parses as a URL of scheme "localhost:"; say what was meant.
+    const hint = /^[a-z0-9.-]+(:\d+)?(\/\S*)?$/i.test(raw) ? ` (did you mean http://${shown}?)` : '';
+    return new CliError(`${flag} must be an http(s) URL such as http://127.0.0.1:9200, got [${shown}]${hint}`, EXIT.usage);
+  };
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    // Never echo a URL that may carry a password.
-    throw new CliError(`--url must be an http(s) URL such as http://127.0.0.1:9200, got [${raw.replace(/\/\/[^@/]*@/, '//…@').slice(0, 60)}]`, EXIT.usage);
+    throw bad();
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`--url must be http or https, got [${u.protocol}]`, EXIT.usage);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw bad();
   const userInfo = u.username === '' ? undefined : `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
   return { url: u.origin + u.pathname.replace(/\/+$/, ''), userInfo };
 }

@@ -51,10 +51,10 @@ export async function runExport(opts: ExportCommandOptions): Promise<number> {
   const modelMap = parseModelMap(opts.modelMap);
   if (typeof modelMap === 'string') throw new CliError(`--model-map takes from=to (e.g. ${BUILT_IN_SPARSE_MODEL}=.elser_model_2), got [${modelMap.slice(0, 60)}]`, EXIT.usage);
   if (!/^\d+[smhd]$/.test(opts.keepAlive)) throw new CliError(`--keep-alive must be a time such as 5m, got [${opts.keepAlive.slice(0, 20)}]`, EXIT.usage);
-  const source = new EsClient({ url: opts.from, apiKey: opts.fromApiKey ?? opts.apiKey, credentialsHint: 'pass a valid --from-api-key (or --api-key)' });
+  const source = new EsClient({ url: opts.from, apiKey: opts.fromApiKey ?? opts.apiKey, credentialsHint: 'pass a valid --from-api-key (or --api-key)', urlFlag: '--from' });
   const target = new EsClient({
     url: opts.to, apiKey: opts.toApiKey ?? (opts.toUser === undefined ? opts.apiKey : undefined), basicAuth: opts.toUser,
-    credentialsHint: 'pass a valid --to-api-key or --to-user user:password (or --api-key)',
+    credentialsHint: 'pass a valid --to-api-key or --to-user user:password (or --api-key)', urlFlag: '--to',
   });
   if (source.url === target.url) throw new CliError(`--from and --to are the same server (${source.url})`, EXIT.usage);
   const sourceInfo = await source.info();

@@ -66,7 +66,7 @@ export async function measureSearchPoint(data: SampleData, threads: number, shar
     const probe = startCpuProbe({ pids: [server.pid] });
     const max = await runLoad({ ...base, connections: o.connections, durationS: o.durationS });
     const otherCores = probe.stop().otherCores;
-    log(`  ${threads} thread(s) × ${shards} shard(s): max ${Math.round(max.throughput_rps)}/s (p99 ${max.latency_ms.p99} ms at ${o.connections} connections; other processes used ${otherCores.toFixed(2)} cores)`);
+    log(`  ${threads} thread(s) × ${shards} shard(s): max ${Math.round(max.throughput_rps)}/s (p99 ${max.latency_ms.p99.toFixed(1)} ms at ${o.connections} connections; other processes used ${otherCores.toFixed(2)} cores)`);
     const offered: LoadRunResult[] = [];
     for (const f of o.loads) {
       const r = await runLoad({ ...base, connections: o.connections, rate: o.qps * f, durationS: o.durationS });

@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { adminClient, DEFAULT_ES, DemoError, esUrl, runMain } from './admin-client.js';
 import { PUBLIC_ONLY, registerProxyRoutes } from './proxy.js';
 import { SAMPLE_INDEX } from './sample/load.js';
 import { SEARCH_MODES } from './search-modes.js';
@@ -68,20 +69,33 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 
 /** A key that may only read `index`, valid for a day, made with a key allowed to manage API keys. */
 export async function mintReadKey(es: string, adminKey: string | undefined, index: string, name: string): Promise<string> {
-  const res = await fetch(`${es.replace(/\/+$/, '')}/_security/api_key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(adminKey ? { authorization: `ApiKey ${adminKey}` } : {}) },
-    body: JSON.stringify({ name, expiration: '1d', role_descriptors: { 'demo-reader': { cluster: [], indices: [{ names: [index], privileges: ['read'] }] } } }),
-  });
-  const body = (await res.json()) as { encoded?: string };
-  if (!res.ok || !body.encoded) throw new Error(`creating the ${name} key answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  const body = (await adminClient(es, adminKey)('POST', '/_security/api_key', {
+    name, expiration: '1d', role_descriptors: { 'demo-reader': { cluster: [], indices: [{ names: [index], privileges: ['read'] }] } },
+  })) as { encoded?: string };
+  if (!body.encoded) throw new DemoError(`creating the ${name} key answered without a key: ${JSON.stringify(body).slice(0, 300)}`);
   return body.encoded;
 }
+
+const USAGE = `Usage: npm run demo -- [options]
+
+Serves the demo search page (React Search UI with threadsearch's connector) and its proxy, in front
+of a running server that \`npm run demo:load\` has loaded.
+
+  --es <url>            the server (env THREADSEARCH_URL; default ${DEFAULT_ES})
+  --index <name>        the index to search (default ${SAMPLE_INDEX})
+  --host <address>      the page's address (default 127.0.0.1)
+  --port <port>         the page's port (default 8080)
+  --api-key <key>       a key allowed to create API keys (env THREADSEARCH_API_KEY): the demo mints
+                        a read-only key for the proxy and one for the browser, valid one day
+  --proxy-key <key>     a read-only key you made, for the proxy (instead of minting one)
+  --browser-key <key>   a read-only key you made, for the page's direct mode (/?via=direct)
+  --no-direct           no direct mode: the browser gets no key
+  -h, --help            this text`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      es: { type: 'string', default: 'http://127.0.0.1:9200' },
+      es: { type: 'string' },
       index: { type: 'string', default: SAMPLE_INDEX },
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: '8080' },
@@ -89,21 +103,24 @@ async function main(): Promise<void> {
       'proxy-key': { type: 'string' },
       'browser-key': { type: 'string' },
       'no-direct': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
     },
   });
-  const admin = values['api-key'] ?? process.env.THREADSEARCH_API_KEY;
-  const proxyKey = values['proxy-key'] ?? (await mintReadKey(values.es, admin, values.index, 'demo-proxy'));
-  const browserKey = values['no-direct'] ? undefined : (values['browser-key'] ?? (await mintReadKey(values.es, admin, values.index, 'demo-browser')));
-  const server = await startDemoServer({ es: values.es, index: values.index, proxyKey, browserKey, host: values.host, port: Number(values.port) });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new DemoError(`--port must be an integer between 0 and 65535, got [${values.port.slice(0, 20)}]`);
+  const es = esUrl(values.es);
+  const admin = values['api-key'] ?? (process.env.THREADSEARCH_API_KEY || undefined);
+  const proxyKey = values['proxy-key'] ?? (await mintReadKey(es, admin, values.index, 'demo-proxy'));
+  const browserKey = values['no-direct'] ? undefined : (values['browser-key'] ?? (await mintReadKey(es, admin, values.index, 'demo-browser')));
+  const server = await startDemoServer({ es, index: values.index, proxyKey, browserKey, host: values.host, port });
   console.log(`demo search page on ${server.url} (through the proxy; ${browserKey ? `${server.url}/?via=direct for the browser's own read-only key` : 'direct mode off'})`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
-    console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
-}
+if (import.meta.url === `file://${process.argv[1]}`) runMain('demo', main);

@@ -8,10 +8,11 @@
  * 4. creates `web-features` (search_as_you_type name, keywords, numbers, dates, completion,
  *    sparse_vector) and reindexes the source into it through the pipeline; deletes the source.
  *
- * Options: --es <url> (default http://127.0.0.1:9200), --api-key <encoded key with manage
- * privileges; env THREADSEARCH_API_KEY>, --index <name> (default web-features).
+ * Options: --es <url> (env THREADSEARCH_URL; default http://127.0.0.1:9200), --api-key <encoded key
+ * with manage privileges; env THREADSEARCH_API_KEY>, --index <name> (default web-features).
  */
 import { parseArgs } from 'node:util';
+import { adminClient, DEFAULT_ES, esUrl, runMain } from '../admin-client.js';
 import { loadFeatureDocs, SAMPLE_MAPPINGS, type FeatureDoc } from './web-features.js';
 
 export const SAMPLE_INDEX = 'web-features';
@@ -34,23 +35,8 @@ export interface LoadResult {
   readonly internal: number;
 }
 
-type Call = (method: string, path: string, body?: unknown, allow?: (status: number, body: any) => boolean) => Promise<any>;
-
-function client(es: string, apiKey: string | undefined): Call {
-  const base = es.replace(/\/+$/, '');
-  return async (method, path, body, allow = () => false) => {
-    const headers: Record<string, string> = { 'content-type': path.startsWith('/_bulk') ? 'application/x-ndjson' : 'application/json' };
-    if (apiKey) headers.authorization = `ApiKey ${apiKey}`;
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
-    const text = await res.text();
-    const parsed = text ? JSON.parse(text) : {};
-    if (!res.ok && !allow(res.status, parsed)) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-    return parsed;
-  };
-}
-
 export async function loadSample(options: LoadOptions): Promise<LoadResult> {
-  const call = client(options.es, options.apiKey);
+  const call = adminClient(options.es, options.apiKey);
   const index = options.index ?? SAMPLE_INDEX;
   const source = `${index}-source`;
   const log = options.log ?? (() => undefined);
@@ -85,19 +71,30 @@ function ndjson(index: string, docs: readonly FeatureDoc[]): string {
   return docs.map(({ id, ...doc }) => `${JSON.stringify({ index: { _index: index, _id: id } })}\n${JSON.stringify(doc)}\n`).join('');
 }
 
+const USAGE = `Usage: npm run demo:load -- [options]
+
+Loads the demo's sample (the web-features package's ~1,200 features) into a running server: starts
+the built-in .sparse_model_2, puts the ingest pipeline ${SAMPLE_PIPELINE}, and reindexes the documents
+through it into the index. Idempotent: what an earlier run made is replaced.
+
+  --es <url>         the server (env THREADSEARCH_URL; default ${DEFAULT_ES})
+  --api-key <key>    a key allowed to manage ML, pipelines and indices, e.g. the superuser key the
+                     server printed at its first start (env THREADSEARCH_API_KEY)
+  --index <name>     the index to create (default ${SAMPLE_INDEX})
+  -h, --help         this text`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { es: { type: 'string', default: 'http://127.0.0.1:9200' }, 'api-key': { type: 'string' }, index: { type: 'string', default: SAMPLE_INDEX } },
+    options: { es: { type: 'string' }, 'api-key': { type: 'string' }, index: { type: 'string', default: SAMPLE_INDEX }, help: { type: 'boolean', short: 'h' } },
   });
-  const apiKey = values['api-key'] ?? process.env.THREADSEARCH_API_KEY;
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const apiKey = values['api-key'] ?? (process.env.THREADSEARCH_API_KEY || undefined);
   const started = Date.now();
-  const result = await loadSample({ es: values.es, apiKey, index: values.index, log: (line) => console.log(line) });
+  const result = await loadSample({ es: esUrl(values.es), apiKey, index: values.index, log: (line) => console.log(line) });
   console.log(`loaded ${result.documents} documents into ${result.index} (${result.internal} internal) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
-    console.error(`demo:load failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
-}
+if (import.meta.url === `file://${process.argv[1]}`) runMain('demo:load', main);

@@ -1,8 +1,15 @@
 /** `GET /_cluster/health` (ES RestClusterHealthAction) for one node: clients and tools poll it. */
 import { health, type IndicesService } from '../cluster/index.js';
+import { timeParam } from '../dsl/index.js';
+import { IllegalArgumentError } from '../errors/index.js';
 import { INDICES_OPTIONS } from './params.js';
 import type { RouteDef } from './rest.js';
 import type { NodeInfo } from './root.js';
+
+/** Health statuses from worst to best: waiting for `yellow` is satisfied by `green`. */
+const STATUS_RANK: Record<string, number> = { red: 0, yellow: 1, green: 2 };
+/** How often a waiting request looks again (index creation, deletion or a replicas change moves it). */
+const WAIT_POLL_MS = 100;
 
 export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef[] {
   return [
@@ -12,13 +19,30 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
       authz: { action: 'cluster:monitor/health' },
       takesBody: false,
       params: [...INDICES_OPTIONS, 'level', 'local', 'master_timeout', 'timeout', 'wait_for_active_shards', 'wait_for_events', 'wait_for_no_initializing_shards', 'wait_for_no_relocating_shards', 'wait_for_nodes', 'wait_for_status'],
-      handler: (req) => {
-        const h = health(indices.resolve(req.params.index));
+      handler: async (req) => {
+        // wait_for_status waits up to `timeout` (30s) for the status; not reached, the answer is
+        // ES's 408 with timed_out: true (Rally's cluster-health check and the clients read both).
+        const wanted = req.query.wait_for_status;
+        if (wanted !== undefined && !(wanted in STATUS_RANK)) throw new IllegalArgumentError(`unknown cluster health status [${wanted}]`);
+        const timeoutMs = timeParam(req.query.timeout, 'timeout', 30_000).ms;
+        const deadline = Date.now() + timeoutMs;
+        let h = health(indices.resolve(req.params.index));
+        let timedOut = false;
+        while (wanted !== undefined && STATUS_RANK[h.status] < STATUS_RANK[wanted]) {
+          const left = deadline - Date.now();
+          if (left <= 0) {
+            timedOut = true;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
+          h = health(indices.resolve(req.params.index));
+        }
         return {
+          status: timedOut ? 408 : 200,
           body: {
             cluster_name: node.clusterName,
             status: h.status,
-            timed_out: false,
+            timed_out: timedOut,
             number_of_nodes: 1,
             number_of_data_nodes: 1,
             active_primary_shards: h.activePrimaryShards,

@@ -1,0 +1,57 @@
+/**
+ * GET /_cluster/health with wait_for_status, as ES answers it and as Rally's cluster-health
+ * operation and the clients use it:
+ * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/cluster-health.html
+ * One node holds no replica, so an index with replicas is yellow; one without is green.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { expectEsError } from './es.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.request('PUT', '/solo', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  await t.request('PUT', '/replicated', { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+});
+afterAll(async () => t.close());
+
+describe('GET /_cluster/health?wait_for_status', () => {
+  it('a status already reached (or a better one) answers at once, 200, timed_out false', async () => {
+    const green = await t.request('GET', '/_cluster/health/solo?wait_for_status=green&timeout=5s');
+    expect(green.status).toBe(200);
+    expect(green.body).toMatchObject({ status: 'green', timed_out: false });
+    const yellow = await t.request('GET', '/_cluster/health?wait_for_status=yellow&timeout=5s');
+    expect(yellow.status).toBe(200);
+    expect(yellow.body).toMatchObject({ status: 'yellow', timed_out: false });
+    expect((await t.request('GET', '/_cluster/health/solo?wait_for_status=yellow')).body).toMatchObject({ status: 'green', timed_out: false });
+  });
+
+  it('a status not reached within timeout is 408 with timed_out true and the status as it is', async () => {
+    const started = Date.now();
+    const res = await t.request('GET', '/_cluster/health?wait_for_status=green&timeout=300ms');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ cluster_name: expect.any(String), status: 'yellow', timed_out: true, unassigned_shards: 1 });
+  });
+
+  it('waits until a change reaches the status (replicas set to 0)', async () => {
+    await t.request('PUT', '/later', { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+    const waiting = t.request('GET', '/_cluster/health/later?wait_for_status=green&timeout=10s');
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await t.request('PUT', '/later/_settings', { index: { number_of_replicas: 0 } })).status).toBe(200);
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'green', timed_out: false });
+  });
+
+  it('without wait_for_status nothing waits: 200 and the status', async () => {
+    const res = await t.request('GET', '/_cluster/health?timeout=1ms');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'yellow', timed_out: false });
+  });
+
+  it('an unknown status is a 400', async () => {
+    expectEsError(await t.request('GET', '/_cluster/health?wait_for_status=purple'), 400, 'illegal_argument_exception', 'unknown cluster health status [purple]');
+  });
+});

@@ -37,6 +37,23 @@ export function positiveNumber(name: string): (raw: string) => number {
   };
 }
 
+/**
+ * --headroom as a fraction (0.3) or a percentage (30%). A bare number above 1 is refused: the README
+ * and reports speak of "30% headroom", and 30 taken as a fraction would ask for 3000%.
+ */
+export function headroom(raw: string): number {
+  const percent = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(raw);
+  if (percent) return Number(percent[1]) / 100;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`--headroom must be a fraction such as 0.3 or a percentage such as 30%, got [${raw.slice(0, 20)}]`);
+  if (n > 1) throw new InvalidArgumentError(`--headroom ${raw.slice(0, 20)} would be ${formatPercent(n)}% headroom; give 30% headroom as 0.3 or 30% (above 100%: e.g. 150%)`);
+  return n;
+}
+
+function formatPercent(fraction: number): string {
+  return String(Math.round(fraction * 100));
+}
+
 function connectionOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--url <url>', 'server URL').env('THREADSEARCH_URL').default('http://127.0.0.1:9200'))
@@ -132,7 +149,7 @@ export function buildProgram(): Command {
     .option('--docs <n>', 'documents in the sample index', positiveInt('--docs'), 20_000)
     .option('--data <file>', 'JSONL/NDJSON file or BEIR folder to take the sample from (default: the deterministic corpus)')
     .option('--p99 <ms>', 'the p99 latency the target must keep', positiveNumber('--p99'), 100)
-    .option('--headroom <fraction>', 'spare throughput the target must leave, e.g. 0.3 for 30%', (v) => (v === '0' ? 0 : positiveNumber('--headroom')(v)), 0.3)
+    .option('--headroom <fraction>', 'spare throughput the target must leave: 0.3 or 30% (a bare number above 1 is refused as a likely percentage)', headroom, 0.3)
     .option('--mix <reads:writes>', 'searches per bulk request of 50 documents (1:0 for searches only)', '1:0')
     .option('--threads <list>', 'search threads to try (comma-separated)', '1,2')
     .option('--shards <list>', 'shard counts to try (comma-separated)', '1,2')

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
 import { readConfigFile } from './config-file.js';
 import type { MlNodeConfig } from './ml-nodes.js';
-import { FLAG_ALIASES, SETTINGS, type SettingDef, type SettingValues } from './settings-registry.js';
+import { FLAG_ALIASES, SETTINGS, SETTINGS_BY_KEY, type SettingDef, type SettingValues } from './settings-registry.js';
 import { SettingValueError } from './setting-types.js';
 
 export { ConfigError };
@@ -54,12 +54,52 @@ function flagOptions(): Record<string, { type: 'string' | 'boolean' }> {
   return options;
 }
 
+/**
+ * What an unknown flag was probably meant to be: ES's `-E key=value` or `--key` spelled with a
+ * setting's dotted key (→ its flag), or a flag one or two letters off (`--prot` → `--port`).
+ */
+function unknownFlagHint(argv: readonly string[], e: unknown): string {
+  if ((e as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const option = /Unknown option '([^']+)'/.exec((e as Error).message)?.[1];
+  if (option === undefined) return '';
+  if (option === '-E') {
+    // -Ehttp.port=9201 or -E http.port=9201, as ES takes settings on its command line.
+    const i = argv.findIndex((a) => a.startsWith('-E'));
+    const pair = i < 0 ? '' : argv[i] === '-E' ? (argv[i + 1] ?? '') : argv[i].slice(2);
+    const [key, ...rest] = pair.split('=');
+    const s = SETTINGS_BY_KEY.get(key);
+    const as = s === undefined ? 'its flag' : s.flagValue === undefined ? `--${s.flag} ${rest.join('=')}` : `--${s.flag}`;
+    return ` (ES's -E key=value is not taken here: give the setting as ${as}, or as the key in threadsearch.yml)`;
+  }
+  const name = option.replace(/^-+/, '').split('=')[0];
+  const byKey = SETTINGS_BY_KEY.get(name);
+  if (byKey !== undefined) return ` (did you mean --${byKey.flag}? [${name}] is its threadsearch.yml key)`;
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const flag of Object.keys(flagOptions())) {
+    const d = editDistance(name, flag);
+    if (d < bestDistance) [best, bestDistance] = [flag, d];
+  }
+  return best === undefined ? '' : ` (did you mean --${best}?)`;
+}
+
+/** Levenshtein distance of two short strings (flag names). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv, options: LoadOptions = {}): ServerConfig | 'help' {
   let flags: Record<string, string | boolean | undefined>;
   try {
     flags = parseArgs({ args: [...argv], options: flagOptions(), strict: true, allowPositionals: false }).values;
   } catch (e) {
-    throw new ConfigError((e as Error).message);
+    throw new ConfigError((e as Error).message + unknownFlagHint(argv, e));
   }
   if (flags.help) return 'help';
   const configFile = findConfigFile(flags.config as string | undefined, env, options.cwd);

@@ -139,6 +139,16 @@ describe('precedence: flag > environment > file > default', () => {
     expect(failure(['--bogus'])).toMatch(/Unknown option '--bogus'/);
   });
 
+  it('an unknown flag gets the one meant: a near flag, a setting key as a flag, ES\'s -E key=value', () => {
+    expect(failure(['--prot', '9201'])).toBe("Unknown option '--prot' (did you mean --port?)");
+    expect(failure(['--theads', '2'])).toMatch(/\(did you mean --threads\?\)$/);
+    expect(failure(['--http.port', '9201'])).toMatch(/\(did you mean --port\? \[http\.port\] is its threadsearch\.yml key\)$/);
+    expect(failure(['-E', 'http.port=9201'])).toMatch(/\(ES's -E key=value is not taken here: give the setting as --port 9201, or as the key in threadsearch\.yml\)$/);
+    expect(failure(['-Epath.data=/srv/ts'])).toMatch(/give the setting as --data \/srv\/ts,/);
+    expect(failure(['-E', 'xpack.security.enabled=false'])).toMatch(/give the setting as --no-security,/);
+    expect(failure(['--zzzzzzzz'])).toBe("Unknown option '--zzzzzzzz'");
+  });
+
   it('the effective settings mask secrets', () => {
     const key = encodeApiKey({ id: 'boot', secret: 'very-secret-value' });
     const c = load(['--config', yml(`xpack.security.bootstrap_api_key: ${key}`)]);

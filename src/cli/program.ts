@@ -99,7 +99,7 @@ export function buildProgram(): Command {
     program
       .command('load')
       .description('bulk-load a JSONL/NDJSON file (one document per line; `_id` becomes the document id) or a BEIR folder (its corpus.jsonl)')
-      .argument('<source>', 'file.jsonl, file.ndjson or a BEIR dataset folder')
+      .argument('<source>', 'file.jsonl, file.ndjson (also gzip-compressed, e.g. documents.json.gz) or a BEIR dataset folder')
       .requiredOption('--index <name>', 'target index (created by the first write if absent)')
       .option('--pipeline <id>', 'ingest pipeline every document goes through')
       .option('--batch <n>', 'documents per _bulk request', positiveInt('--batch'), 500)

@@ -106,8 +106,11 @@ function reportSecurity(log: Logger, generated: string | null, enabled: boolean)
       'threadsearch: security is on. A superuser API key was generated for this data directory.\n' +
       'It is shown only this once (only its hash is stored) — keep it safe:\n\n' +
       `  Authorization: ApiKey ${generated}\n\n` +
-      'Clients: new Client({ node, auth: { apiKey: "<the value above>" } }). To choose the key\n' +
-      'yourself, start with THREADSEARCH_API_KEY or --api-key; --no-security turns security off.\n' +
+      // The header is what curl sends; clients and the commands take the encoded key alone.
+      `Clients take the key alone: new Client({ node, auth: { apiKey: "${generated}" } });\n` +
+      `so do the threadsearch commands: export THREADSEARCH_API_KEY=${generated}\n` +
+      'To choose the key yourself, start with THREADSEARCH_API_KEY or --api-key; --no-security\n' +
+      'turns security off.\n' +
       `${rule}\n`,
   );
 }

@@ -49,4 +49,24 @@ describe('threadsearch start with a config file', () => {
       await server.stop();
     }
   });
+
+  it('a generated key is printed once, as the header curl sends and as clients and the commands take it', async () => {
+    const data = join(dir, 'fresh-data');
+    const server = await startProcess(distFile('main.js'), ['--port', '0', '--threads', '1', '--data', data]);
+    let key: string;
+    try {
+      key = /Authorization: ApiKey (\S+)\n/.exec(server.output())![1];
+      expect(server.output()).toContain(`new Client({ node, auth: { apiKey: "${key}" } })`);
+      expect(server.output()).toContain(`export THREADSEARCH_API_KEY=${key}\n`);
+      expect((await fetch(`${server.url}/`, { headers: { authorization: `ApiKey ${key}` } })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const again = await startProcess(distFile('main.js'), ['--port', '0', '--threads', '1', '--data', data]);
+    try {
+      expect(again.output()).not.toContain(key);
+    } finally {
+      await again.stop();
+    }
+  });
 });

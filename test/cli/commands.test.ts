@@ -156,6 +156,22 @@ describe('threadsearch eval', () => {
     expect(m['Recall@100'].score).toBeCloseTo(1, 6);
   }, SLOW);
 
+  it('sparse: a deployment already started is used as it is; an index loaded for bm25 is refused rather than scored 0', async () => {
+    await call(server.url, 'PUT', '/_ml/trained_models/.sparse_model_2', { input: { field_names: ['text_field'] } });
+    expect((await call(server.url, 'POST', '/_ml/trained_models/.sparse_model_2/deployment/_start?wait_for=started')).status).toBe(200);
+    const out = join(dir, 'eval-sparse');
+    const r = await cli(['eval', join(dir, 'beir'), '--mode', 'sparse', '--index', 'tiny-beir-sparse', '--url', server.url, ...key, '--out', out]);
+    expect(r.stderr).not.toMatch(/existing deployment/);
+    expect(r.code).toBe(0);
+    expect(report(out).results.metrics['Recall@100'].score).toBeGreaterThan(0);
+
+    expect((await cli(['eval', join(dir, 'beir'), '--index', 'tiny-beir-lexical', '--url', server.url, ...key, '--out', join(dir, 'eval-lexical')])).code).toBe(0);
+    const reused = await cli(['eval', join(dir, 'beir'), '--mode', 'hybrid', '--index', 'tiny-beir-lexical', '--url', server.url, ...key, '--out', join(dir, 'eval-reused')]);
+    expect(reused.code).toBe(2);
+    expect(reused.stderr).toContain('index [tiny-beir-lexical] has the corpus but no [text_embedding] sparse_vector field (it was loaded for bm25), so --mode hybrid would score 0');
+    expect(existsSync(join(dir, 'eval-reused'))).toBe(false);
+  }, SLOW);
+
   it('bad input: not a BEIR folder, unknown mode', async () => {
     const notBeir = await cli(['eval', dir, '--url', server.url, ...key, '--out', join(dir, 'eval-bad')]);
     expect(notBeir.code).toBe(2);

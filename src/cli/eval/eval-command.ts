@@ -48,6 +48,10 @@ function query(mode: Mode, text: string, model: string): Record<string, unknown>
 async function ensureIndex(client: EsClient, index: string, data: BeirDataset, mode: Mode, model: string, log: (l: string) => void): Promise<void> {
   const count = await client.request<any>('GET', `/${encodeURIComponent(index)}/_count`, undefined, { allow: [404] });
   if (count.status === 200 && count.body.count === data.corpus.size) {
+    // An index loaded for bm25 has no vectors: sparse queries over it would score every query 0.
+    if (mode !== 'bm25' && !(await hasSparseField(client, index))) {
+      throw new CliError(`index [${index}] has the corpus but no [text_embedding] sparse_vector field (it was loaded for bm25), so --mode ${mode} would score 0; pass another --index, or leave --index out`, EXIT.usage);
+    }
     log(`reusing index [${index}] (${data.corpus.size} documents)`);
     return;
   }
@@ -55,7 +59,12 @@ async function ensureIndex(client: EsClient, index: string, data: BeirDataset, m
   const needsModel = mode !== 'bm25';
   if (needsModel) {
     await client.request('PUT', `/_ml/trained_models/${encodeURIComponent(model)}`, { input: { field_names: ['text_field'] } }, { allow: [400, 409] });
-    await client.request('POST', `/_ml/trained_models/${encodeURIComponent(model)}/deployment/_start?wait_for=fully_allocated&timeout=120s`, undefined, { allow: [409] });
+    // A deployment already started (by the demo, an earlier eval, a pipeline of yours) is used as
+    // it is: ES answers that start with 400 "an existing deployment with the same id".
+    const start = await client.request('POST', `/_ml/trained_models/${encodeURIComponent(model)}/deployment/_start?wait_for=fully_allocated&timeout=120s`, undefined, { allow: [400, 409] });
+    if (start.status === 400 && !/existing deployment with the same id/.test(errorText(start.body))) {
+      throw new CliError(`POST /_ml/trained_models/${model}/deployment/_start failed: 400 ${errorText(start.body)}`);
+    }
     await client.request('PUT', `/_ingest/pipeline/${PIPELINE}`, { processors: [{ inference: { model_id: model, input_output: [{ input_field: 'text', output_field: 'text_embedding' }] } }] });
   }
   await client.request('PUT', `/${encodeURIComponent(index)}`, {
@@ -69,6 +78,12 @@ async function ensureIndex(client: EsClient, index: string, data: BeirDataset, m
   const r = await bulkLoad(client, docs, { index, pipeline: needsModel ? PIPELINE : undefined, batch: needsModel ? 100 : 1000, concurrency: 2, maxRetries: 8 });
   if (r.failed > 0) throw new CliError(`${r.failed} corpus documents were rejected: ${r.firstFailures.map((f) => `${f.id}: ${f.type}`).join('; ')}`);
   await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
+}
+
+/** Whether `index` maps `text_embedding` as the sparse_vector field eval's sparse queries read. */
+async function hasSparseField(client: EsClient, index: string): Promise<boolean> {
+  const { body } = await client.request<any>('GET', `/${encodeURIComponent(index)}/_mapping`);
+  return Object.values(body ?? {}).some((m: any) => m?.mappings?.properties?.text_embedding?.type === 'sparse_vector');
 }
 
 /** Before loading anything: a server without `_rank_eval` cannot score, so say so at once. */

@@ -44,7 +44,7 @@ export async function loadSample(options: LoadOptions): Promise<LoadResult> {
 
   log(`model ${MODEL_ID}: register and start a deployment`);
   await call('PUT', `/_ml/trained_models/${MODEL_ID}`, { input: { field_names: ['text_field'] } }, (s, b) => s === 400 && /already exists/.test(b?.error?.reason ?? ''));
-  await call('POST', `/_ml/trained_models/${MODEL_ID}/deployment/_start?wait_for=started`, undefined, (s, b) => s === 409 || /already (started|exists)/.test(b?.error?.reason ?? ''));
+  await call('POST', `/_ml/trained_models/${MODEL_ID}/deployment/_start?wait_for=started`, undefined, (s, b) => s === 409 || /already (started|exists)|existing deployment with the same id/.test(b?.error?.reason ?? ''));
 
   log(`pipeline ${SAMPLE_PIPELINE}: description → description_embedding`);
   await call('PUT', `/_ingest/pipeline/${SAMPLE_PIPELINE}`, {

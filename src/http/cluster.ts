@@ -1,7 +1,7 @@
 /** `GET /_cluster/health` (ES RestClusterHealthAction) for one node: clients and tools poll it. */
 import { health, type IndicesService } from '../cluster/index.js';
 import { timeParam } from '../dsl/index.js';
-import { IllegalArgumentError } from '../errors/index.js';
+import { IllegalArgumentError, IndexNotFoundError } from '../errors/index.js';
 import { INDICES_OPTIONS } from './params.js';
 import type { RouteDef } from './rest.js';
 import type { NodeInfo } from './root.js';
@@ -26,16 +26,26 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
         if (wanted !== undefined && !(wanted in STATUS_RANK)) throw new IllegalArgumentError(`unknown cluster health status [${wanted}]`);
         const timeoutMs = timeParam(req.query.timeout, 'timeout', 30_000).ms;
         const deadline = Date.now() + timeoutMs;
-        let h = health(indices.resolve(req.params.index));
+        // A named index that does not exist is red and waited for (ES counts "the indices exist"
+        // among the conditions), so `/_cluster/health/<new index>` answers once it is created.
+        const read = () => {
+          try {
+            return { h: health(indices.resolve(req.params.index)), found: true };
+          } catch (e) {
+            if (!(e instanceof IndexNotFoundError)) throw e;
+            return { h: { ...health([]), status: 'red' as const }, found: false };
+          }
+        };
+        let { h, found } = read();
         let timedOut = false;
-        while (wanted !== undefined && STATUS_RANK[h.status] < STATUS_RANK[wanted]) {
+        while (!found || (wanted !== undefined && STATUS_RANK[h.status] < STATUS_RANK[wanted])) {
           const left = deadline - Date.now();
           if (left <= 0) {
             timedOut = true;
             break;
           }
           await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
-          h = health(indices.resolve(req.params.index));
+          ({ h, found } = read());
         }
         return {
           status: timedOut ? 408 : 200,

@@ -51,6 +51,18 @@ describe('GET /_cluster/health?wait_for_status', () => {
     expect(res.body).toMatchObject({ status: 'yellow', timed_out: false });
   });
 
+  it('a named index that does not exist is red and waited for: 408 after timeout, 200 once it is created', async () => {
+    const missing = await t.request('GET', '/_cluster/health/not-yet?timeout=200ms');
+    expect(missing.status).toBe(408);
+    expect(missing.body).toMatchObject({ status: 'red', timed_out: true, active_shards: 0 });
+    const waiting = t.request('GET', '/_cluster/health/not-yet?wait_for_status=yellow&timeout=10s');
+    await new Promise((r) => setTimeout(r, 150));
+    await t.request('PUT', '/not-yet', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'green', timed_out: false, active_primary_shards: 1 });
+  });
+
   it('an unknown status is a 400', async () => {
     expectEsError(await t.request('GET', '/_cluster/health?wait_for_status=purple'), 400, 'illegal_argument_exception', 'unknown cluster health status [purple]');
   });

@@ -11,7 +11,7 @@ export const SCENARIOS = ['match', 'multi_match', 'faceted', 'text_expansion', '
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface RequestTemplate {
-  /** `search` or `bulk`: the report splits latencies by kind in a mixed run. */
+  /** `search` or `bulk` (a mixed run's latencies are reported together, not yet split by kind). */
   kind: 'search' | 'bulk';
   method: 'POST';
   path: string;

@@ -116,6 +116,9 @@ async function main(): Promise<void> {
   const admin = values['api-key'] ?? (process.env.THREADSEARCH_API_KEY || undefined);
   const proxyKey = values['proxy-key'] ?? (await mintReadKey(es, admin, values.index, 'demo-proxy'));
   const browserKey = values['no-direct'] ? undefined : (values['browser-key'] ?? (await mintReadKey(es, admin, values.index, 'demo-browser')));
+  // Without the sample every search on the page would fail: say so before serving it.
+  const count = await adminClient(es, proxyKey)('GET', `/${encodeURIComponent(values.index)}/_count`, undefined, (s) => s === 404);
+  if (count?.count === undefined) throw new DemoError(`${es} has no index [${values.index}]: load the sample first (npm run demo:load), or pass the --index to search`);
   const server = await startDemoServer({ es, index: values.index, proxyKey, browserKey, host: values.host, port });
   console.log(`demo search page on ${server.url} (through the proxy; ${browserKey ? `${server.url}/?via=direct for the browser's own read-only key` : 'direct mode off'})`);
   const stop = () => void server.close().then(() => process.exit(0));

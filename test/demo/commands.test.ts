@@ -68,6 +68,26 @@ describe.each([['demo:load', LOAD], ['demo', SERVE]])('npm run %s', (name, file)
   });
 });
 
+it('npm run demo: an index that is not there (demo:load not run) is named before the page is served', async () => {
+  const es = http.createServer((req, res) => {
+    req.resume();
+    const body = req.url === '/_security/api_key'
+      ? [200, { id: 'k', name: 'demo', api_key: 's', encoded: 'aWQ6c2VjcmV0' }]
+      : [404, { error: { type: 'index_not_found_exception', reason: 'no such index [web-features]' }, status: 404 }];
+    res.writeHead(body[0] as number, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body[1]));
+  });
+  await new Promise<void>((r) => es.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(es.address() as AddressInfo).port}`;
+    const r = await run(SERVE, ['--es', url, '--api-key', 'a2V5OnNlY3JldA==', '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`demo failed: ${url} has no index [web-features]: load the sample first (npm run demo:load), or pass the --index to search`);
+  } finally {
+    await new Promise<void>((r) => es.close(() => r()));
+  }
+});
+
 it('npm run demo: a bad --port is refused before anything is sent', async () => {
   const r = await run(SERVE, ['--port', '80x']);
   expect(r.code).toBe(1);

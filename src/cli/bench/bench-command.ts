@@ -204,7 +204,7 @@ export async function runBench(scenarioArg: string, opts: BenchCommandOptions): 
   const outcome = await measureBench(scenario, opts, (l) => process.stderr.write(`${l}\n`));
   const openLoop = opts.rate !== undefined;
   const markdown = [
-    `Scenario \`${scenario}\` over index \`${opts.index}\` on ${opts.url} (server ${outcome.serverVersion}); ${opts.amount !== undefined ? `${opts.amount} requests` : `${opts.duration} s`} per run after a ${opts.warmup} s warm-up; ${openLoop ? 'open loop: requests sent on a fixed schedule, latency counted from each scheduled send time (no coordinated omission)' : 'closed loop (autocannon): each connection sends its next request when the last one answered'}. Latencies are of 2xx answers.`,
+    `Scenario \`${scenario}\` over index \`${opts.index}\` on ${opts.url} (server ${outcome.serverVersion}); ${opts.amount !== undefined ? `${opts.amount} requests` : `${opts.duration} s`} per run after a ${opts.warmup} s warm-up; ${openLoop ? 'open loop: requests sent on a fixed schedule, latency counted from each scheduled send time (no coordinated omission; Rally\'s *latency* with a target-throughput)' : 'closed loop (autocannon): each connection sends its next request when the last one answered (latency here is Rally\'s *service time*: Rally\'s clients are connections)'}. Latencies are of 2xx answers.`,
     '',
     runsTable([...outcome.runs, ...outcome.ceiling]),
     '',

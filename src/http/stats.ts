@@ -23,6 +23,17 @@ const NODE_METRICS = new Set([
   'adaptive_selection', 'script', 'script_cache', 'indexing_pressure', 'repositories', 'allocations', 'ml',
 ]);
 
+/** The sections `GET /_nodes/<metrics>` selects (ES NodesInfoMetrics); the node's identity is always there. */
+const NODE_INFO_METRICS = new Set([
+  '_all', 'settings', 'os', 'process', 'jvm', 'thread_pool', 'transport', 'http', 'remote_cluster_server', 'plugins', 'ingest', 'aggregations', 'indices',
+]);
+
+/** `info` with only the asked metric sections (all of them for null). */
+function nodeInfoSections(info: Record<string, unknown>, metrics: Set<string> | null): Record<string, unknown> {
+  if (metrics === null) return info;
+  return Object.fromEntries(Object.entries(info).filter(([k]) => !NODE_INFO_METRICS.has(k) || metrics.has(k)));
+}
+
 /** A comma list of metrics, checked as ES's RestActions do ("contains unrecognized metric"). */
 function metricsParam(req: RestRequest, known: ReadonlySet<string>): Set<string> | null {
   const raw = req.params.metric;
@@ -78,12 +89,24 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
     },
     {
       methods: ['GET'],
-      paths: ['/_nodes', '/_nodes/:node_id'],
+      paths: ['/_nodes', '/_nodes/:node_id', '/_nodes/:node_id/:metric'],
       authz: { action: 'cluster:monitor/nodes/info' },
       params: ['timeout', 'flat_settings'],
       handler: (req) => {
-        const selected = selectsNode(req.params.node_id, node);
-        return { body: { _nodes: nodesHeader(selected), cluster_name: node.clusterName, nodes: selected ? { [node.id]: nodeStats.nodeInfo() } : {} } };
+        // ES RestNodesInfoAction: one path segment made only of info metrics is metrics for every
+        // node (`/_nodes/jvm,os`), anything else node ids (`/_nodes/_local`).
+        let nodeIds: string | undefined = req.params.node_id;
+        let metrics: Set<string> | null;
+        if (req.params.metric !== undefined) {
+          metrics = metricsParam(req, NODE_INFO_METRICS);
+        } else {
+          const segment = (nodeIds ?? '').split(',').map((m) => m.trim());
+          const onlyMetrics = nodeIds !== undefined && segment.every((m) => NODE_INFO_METRICS.has(m));
+          metrics = onlyMetrics && !segment.includes('_all') ? new Set(segment) : null;
+          if (onlyMetrics) nodeIds = undefined;
+        }
+        const selected = selectsNode(nodeIds, node);
+        return { body: { _nodes: nodesHeader(selected), cluster_name: node.clusterName, nodes: selected ? { [node.id]: nodeInfoSections(nodeStats.nodeInfo(), metrics) } : {} } };
       },
     },
     {

@@ -184,6 +184,23 @@ describe('GET /_nodes', () => {
     expect(n.thread_pool.search).toEqual({ type: 'fixed', size: 2, queue_size: expect.any(Number) });
     expect(n.os.available_processors).toBeGreaterThan(0);
   });
+
+  it('/_nodes/<metrics> and /_nodes/<node_id>/<metrics> keep the node\'s identity and the sections asked for', async () => {
+    const all = (await t.request('GET', '/_nodes')).body.nodes[NODE_ID];
+    for (const path of ['/_nodes/jvm,os', '/_nodes/_all/jvm,os', '/_nodes/_local/os,jvm', `/_nodes/${NODE_ID}/jvm,os`]) {
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.body._nodes).toEqual({ total: 1, successful: 1, failed: 0 });
+      const n = res.body.nodes[NODE_ID];
+      expect(n).toMatchObject({ name: all.name, version: all.version, roles: all.roles, jvm: all.jvm, os: all.os });
+      expect(n.thread_pool).toBeUndefined();
+      expect(n.settings).toBeUndefined();
+    }
+    expect(Object.keys((await t.request('GET', '/_nodes/_all/_all')).body.nodes[NODE_ID])).toEqual(Object.keys(all));
+    expect((await t.request('GET', '/_nodes/_local')).body.nodes[NODE_ID].thread_pool).toEqual(all.thread_pool);
+    expect((await t.request('GET', '/_nodes/elsewhere/jvm')).body._nodes.total).toBe(0);
+    expectErrorType(await t.request('GET', '/_nodes/_all/bogus'), 400, 'illegal_argument_exception', 'request [/_nodes/_all/bogus] contains unrecognized metric: [bogus]');
+  });
 });
 
 describe('GET /<index>/_stats', () => {

@@ -1,7 +1,7 @@
 /** `GET /_cluster/health` (ES RestClusterHealthAction) for one node: clients and tools poll it. */
 import { health, type IndicesService } from '../cluster/index.js';
 import { timeParam } from '../dsl/index.js';
-import { IllegalArgumentError, IndexNotFoundError } from '../errors/index.js';
+import { IllegalArgumentError, IndexNotFoundError, previewInput } from '../errors/index.js';
 import { INDICES_OPTIONS } from './params.js';
 import type { RouteDef } from './rest.js';
 import type { NodeInfo } from './root.js';
@@ -23,7 +23,7 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
         // wait_for_status waits up to `timeout` (30s) for the status; not reached, the answer is
         // ES's 408 with timed_out: true (Rally's cluster-health check and the clients read both).
         const wanted = req.query.wait_for_status;
-        if (wanted !== undefined && !(wanted in STATUS_RANK)) throw new IllegalArgumentError(`unknown cluster health status [${wanted}]`);
+        if (wanted !== undefined && !(wanted in STATUS_RANK)) throw new IllegalArgumentError(`unknown cluster health status [${previewInput(wanted)}]`);
         const timeoutMs = timeParam(req.query.timeout, 'timeout', 30_000).ms;
         const deadline = Date.now() + timeoutMs;
         // A named index that does not exist is red and waited for (ES counts "the indices exist"

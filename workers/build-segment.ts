@@ -1,4 +1,5 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
+import { Buffer } from 'node:buffer';
 import { SegmentBuilder, withScratchPool, writeMergedSegment, writeSegment } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
@@ -10,6 +11,7 @@ import { pollDrops, reply, resolveRefs } from './segment-cache.js';
  * work): a merge's publish should not wait for the end of a build to free its sources (issue 22).
  */
 const DROP_POLL_MASK = 2047;
+const EMPTY_BYTES = new Uint8Array(0);
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   return asPoolTask(() => buildSegment(task));
@@ -24,7 +26,8 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
     pollDrops();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
-  (task as { ids: unknown; sources: unknown }).ids = (task as { sources: unknown }).sources = [];
+  (task as { ids: unknown }).ids = [];
+  (task as { sources: unknown }).sources = EMPTY_BYTES;
   releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;
 }
@@ -34,11 +37,20 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
  * looking for dropped segments every DROP_POLL_MASK + 1 docs.
  */
 function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
-  const { ids, sources, numbers } = task;
+  const { ids, numbers } = task;
   const n = ids.length;
+  const text = Buffer.from(task.sources.buffer, task.sources.byteOffset, task.sources.byteLength).toString('utf8');
+  // One decode for the task, then a slice per document (no copy): a fresh worker's per-call cost of
+  // Buffer#toString is node's own JS, not yet optimized. The text is the sources one after another
+  // (even a lone surrogate, which the coordinator wrote as U+FFFD, is one unit either way); should
+  // the lengths ever disagree, each source is decoded from its own bytes.
+  const byChars = text.length === task.sourceCharOffsets[n];
+  const offsets = byChars ? task.sourceCharOffsets : task.sourceOffsets;
+  const bytes = byChars ? null : Buffer.from(task.sources.buffer, task.sources.byteOffset, task.sources.byteLength);
   for (let i = 0; i < n; i++) {
     if ((i & DROP_POLL_MASK) === DROP_POLL_MASK) pollDrops();
-    builder.add({ id: ids[i], source: sources[i], seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+    const source = bytes === null ? text.slice(offsets[i], offsets[i + 1]) : bytes.toString('utf8', offsets[i], offsets[i + 1]);
+    builder.add({ id: ids[i], source, seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
   }
 }
 

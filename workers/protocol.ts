@@ -165,7 +165,15 @@ export interface BuildSegmentTask {
    * five named fields per document, 6–10% of the coordinator's CPU in a bulk load (issue 19).
    */
   readonly ids: readonly string[];
-  readonly sources: readonly string[];
+  /**
+   * The sources' UTF-8 bytes, one after another: doc i's are `sourceOffsets[i]..sourceOffsets[i+1]`.
+   * The coordinator keeps buffered sources as bytes off its heap (cluster/indices/indexing-buffer.ts)
+   * and copies a task's into one buffer, which is transferred, not cloned.
+   */
+  readonly sources: Uint8Array;
+  readonly sourceOffsets: Uint32Array;
+  /** The same offsets in the sources' text (UTF-16 code units): the worker decodes all of them at once and slices. */
+  readonly sourceCharOffsets: Uint32Array;
   readonly numbers: Float64Array;
 }
 

@@ -302,12 +302,12 @@ export class SearchPool {
    * Posts one task. Rejects with 429 when Piscina's queue is full, and with a WorkerFailureError
    * when the worker died or failed outside the task's own error handling.
    */
-  private async run<R>(task: object, name: string, filename: string): Promise<R> {
+  private async run<R>(task: object, name: string, filename: string, transferList?: ArrayBuffer[]): Promise<R> {
     if (this.closed) throw new InternalError('the search pool is shutting down');
     this.counters.active++;
     try {
       // The search file is the pool's default: naming it again would cost a lookup per task.
-      const options = filename === this.searchFile ? { name } : { name, filename };
+      const options = filename === this.searchFile ? { name } : transferList ? { name, filename, transferList } : { name, filename };
       return (await this.pool.run(task, options)) as R;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -511,7 +511,9 @@ export class SearchPool {
   async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
     this.idleCollector.begin();
     try {
-      const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile);
+      // The task's arrays were made for it alone (IndexingBuffer.buildColumns): moved, not copied.
+      const transfer = [task.sources.buffer as ArrayBuffer, task.sourceOffsets.buffer as ArrayBuffer, task.sourceCharOffsets.buffer as ArrayBuffer, task.numbers.buffer as ArrayBuffer];
+      const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile, transfer);
       if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
       return replyValue(reply);
     } finally {

@@ -14,7 +14,8 @@ import { docForIdKey, isLive, readSource, setIdKey } from '../../index/index.js'
 import type { TranslogOp } from '../../storage/index.js';
 import { ShardDurability, type ShardRecovery } from './shard-durability.js';
 import { ShardSegments } from './shard-segments.js';
-import type { BufferedDoc, DocVersion, LatestOp, ShardContext, ShardSnapshot } from './shard-state.js';
+import type { DocVersion, ShardContext, ShardSnapshot } from './shard-state.js';
+import { IndexingBuffer } from './indexing-buffer.js';
 import { ShardStats, timedWrite, WRITE_TIMING_SAMPLE } from './shard-stats.js';
 
 export type { ShardContext } from './shard-state.js';
@@ -32,11 +33,10 @@ export interface WriteOutcome {
 }
 
 export class IndexShard {
-  private buffer: BufferedDoc[] = [];
-  private latest = new Map<string, LatestOp>();
-  private deletes = new Map<string, number>();
-  /** The version map of a refresh in progress, still consulted by realtime reads. */
-  private refreshingLatest: Map<string, LatestOp> | null = null;
+  /** Writes since the last refresh started: documents, deletes and their live version map. */
+  private buffer = new IndexingBuffer();
+  /** The buffer a refresh in progress is building, still consulted by realtime reads. */
+  private refreshingBuffer: IndexingBuffer | null = null;
   private nextSeqNo = 0;
   private refreshQueue: Promise<void> = Promise.resolve();
   private refreshPending: Promise<void> | null = null;
@@ -74,26 +74,20 @@ export class IndexShard {
 
   /** Estimated heap bytes of the live version maps (ES `segments.version_map_memory_in_bytes`). */
   get versionMapBytes(): number {
-    return (this.latest.size + this.deletes.size + (this.refreshingLatest?.size ?? 0)) * VERSION_MAP_ENTRY_OVERHEAD;
+    return (this.buffer.latest.size + this.buffer.deletes.size + (this.refreshingBuffer?.latest.size ?? 0)) * VERSION_MAP_ENTRY_OVERHEAD;
   }
 
   /** Documents written but not yet refreshed. */
   get pendingOps(): number {
-    return this.latest.size + this.deletes.size;
+    return this.buffer.latest.size + this.buffer.deletes.size;
   }
 
   // ---- realtime reads ---------------------------------------------------------------------------
 
-  private fromLatest(op: LatestOp): DocVersion {
-    return op.kind === 'index'
-      ? { exists: true, version: op.doc.version, seqNo: op.doc.seqNo, source: op.doc.source }
-      : { exists: false, version: op.version, seqNo: op.seqNo, source: null };
-  }
-
   /** The newest state of `id`: buffer, then a refresh in flight, then segments newest first. */
   lookup(id: string): DocVersion | null {
-    const op = this.latest.get(id) ?? this.refreshingLatest?.get(id);
-    if (op) return this.fromLatest(op);
+    const buffered = this.buffer.lookup(id) ?? this.refreshingBuffer?.lookup(id);
+    if (buffered) return buffered;
     const segs = this.snapshot.segments;
     if (segs.length === 0) return null;
     setIdKey(id);
@@ -114,7 +108,8 @@ export class IndexShard {
 
   /** True when the newest copy of `id` is still in the indexing buffer (not yet in a segment). */
   isBuffered(id: string): boolean {
-    return (this.latest.get(id) ?? this.refreshingLatest?.get(id))?.kind === 'index';
+    if (this.buffer.latest.has(id)) return this.buffer.holds(id);
+    return this.refreshingBuffer?.holds(id) ?? false;
   }
 
   // ---- writes -----------------------------------------------------------------------------------
@@ -147,7 +142,7 @@ export class IndexShard {
     // The translog record first: if it cannot be appended, nothing changes.
     this.ctx.store.translog!.append({ op: 'index', seqNo, version, indexOrder, id, source });
     this.nextSeqNo++;
-    this.applyIndex({ id, source, seqNo, version, indexOrder, superseded: false }, prev);
+    this.applyIndex(id, source, seqNo, version, indexOrder, prev);
     this.stats.indexTotal++;
     if (start >= 0) this.stats.indexTimeMs += (performance.now() - start) * WRITE_TIMING_SAMPLE;
     return { seqNo, version, result: prev?.exists ? 'updated' : 'created' };
@@ -165,28 +160,25 @@ export class IndexShard {
     return { seqNo, version, result: prev?.exists ? 'deleted' : 'not_found' };
   }
 
-  private applyIndex(doc: BufferedDoc, prev: DocVersion | null): void {
-    // UTF-16 strings plus the entry and map overhead.
-    this.bufferedBytes += 2 * (doc.source.length + doc.id.length) + BUFFERED_DOC_OVERHEAD;
-    const old = this.latest.get(doc.id);
-    if (old?.kind === 'index') old.doc.superseded = true;
-    this.buffer.push(doc);
-    this.latest.set(doc.id, { kind: 'index', doc });
-    if (prev) this.deletes.set(doc.id, doc.seqNo);
+  private applyIndex(id: string, source: string, seqNo: number, version: number, indexOrder: number, prev: DocVersion | null): void {
+    // The indexing buffer's budget counts what the document cost as heap strings (UTF-16) plus the
+    // entry and map overhead, as before its bytes moved off the heap: the same documents fill the
+    // 48mb index buffer, so refreshes and throttling come when they did.
+    this.bufferedBytes += 2 * (source.length + id.length) + BUFFERED_DOC_OVERHEAD;
+    this.buffer.addDoc(id, source, seqNo, version, indexOrder);
+    if (prev) this.buffer.deletes.set(id, seqNo);
   }
 
   private applyDelete(id: string, seqNo: number, version: number, prev: DocVersion | null): void {
-    const old = this.latest.get(id);
-    if (old?.kind === 'index') old.doc.superseded = true;
-    this.latest.set(id, { kind: 'delete', seqNo, version });
-    if (prev?.exists) this.deletes.set(id, seqNo);
+    this.buffer.addDelete(id, seqNo, version);
+    if (prev?.exists) this.buffer.deletes.set(id, seqNo);
   }
 
   /** Re-applies a recovered translog op (its seq_no, version and write order as recorded). */
   replay(op: TranslogOp): void {
     const prev = this.lookup(op.id);
     if (op.op === 'index') {
-      this.applyIndex({ id: op.id, source: op.source, seqNo: op.seqNo, version: op.version, indexOrder: op.indexOrder, superseded: false }, prev);
+      this.applyIndex(op.id, op.source, op.seqNo, op.version, op.indexOrder, prev);
     } else {
       this.applyDelete(op.id, op.seqNo, op.version, prev);
     }
@@ -229,7 +221,7 @@ export class IndexShard {
 
   /** True while a refresh is queued or running (the memory controller skips such shards). */
   get refreshing(): boolean {
-    return this.refreshPending !== null || this.refreshingLatest !== null;
+    return this.refreshPending !== null || this.refreshingBuffer !== null;
   }
 
   /** Resolves after the next refresh publishes (`refresh=wait_for`). */
@@ -241,47 +233,35 @@ export class IndexShard {
     if (this.segments.closed) return;
     // Every op so far is either captured below or already in segments.
     const checkpoint = this.nextSeqNo - 1;
-    if (this.buffer.length === 0 && this.deletes.size === 0) {
+    if (this.buffer.empty) {
       // Only tombstones of absent docs (or nothing) since the last refresh: advance the checkpoint.
-      this.latest.clear();
+      this.buffer = new IndexingBuffer();
       this.segments.snapshot = { ...this.segments.snapshot, checkpoint };
       this.notifyRefreshed();
       return;
     }
-    // Capture: new writes go to fresh structures while this refresh builds.
-    const buffer = this.buffer;
-    const latest = this.latest;
-    const deletes = this.deletes;
+    // Capture: new writes go to a fresh buffer while this refresh builds.
+    const captured = this.buffer;
     const bufferedBytes = this.bufferedBytes;
-    this.buffer = [];
-    this.latest = new Map();
-    this.deletes = new Map();
+    this.buffer = new IndexingBuffer();
     this.bufferedBytes = 0;
     this.refreshingBytes = bufferedBytes;
-    this.refreshingLatest = latest;
+    this.refreshingBuffer = captured;
     try {
-      const docs = buffer.filter((d) => !d.superseded);
-      const added = docs.length > 0 ? await this.segments.build(docs) : [];
-      this.segments.publishRefresh(added, deletes, checkpoint);
+      const slots = captured.liveSlots();
+      const added = slots.length > 0 ? await this.segments.build(captured, slots) : [];
+      this.segments.publishRefresh(added, captured.deletes, checkpoint);
     } catch (e) {
       // Nothing acknowledged may be lost: put the captured writes back in front of newer ones.
-      this.buffer = [...buffer, ...this.buffer];
+      this.buffer = captured.absorb(this.buffer);
       this.bufferedBytes += bufferedBytes;
-      for (const [id, op] of this.latest) latest.set(id, op);
-      this.latest = latest;
-      // A captured doc rewritten or deleted meanwhile was not marked superseded (the write went to
-      // the fresh map): only the copy the version map points at may be built.
-      for (const d of this.buffer) {
-        const op = latest.get(d.id);
-        d.superseded = !(op?.kind === 'index' && op.doc === d);
-      }
-      for (const [id, seq] of this.deletes) deletes.set(id, Math.max(seq, deletes.get(id) ?? -1));
-      this.deletes = deletes;
       throw e;
     } finally {
-      this.refreshingLatest = null;
+      this.refreshingBuffer = null;
       this.refreshingBytes = 0;
     }
+    // Published: nothing reads the captured buffer any more (lookups decoded what they read).
+    captured.releaseChunks();
     this.notifyRefreshed();
     this.segments.maybeMerge();
   }

@@ -8,7 +8,8 @@
  */
 import { countLive, docForId, isLive, openSegment, withDeletes } from '../../index/index.js';
 import type { SegmentRef } from '../../../workers/protocol.js';
-import type { BufferedDoc, PublishedSegment, ShardContext, ShardSnapshot } from './shard-state.js';
+import type { PublishedSegment, ShardContext, ShardSnapshot } from './shard-state.js';
+import type { IndexingBuffer } from './indexing-buffer.js';
 import type { ShardStats } from './shard-stats.js';
 import { findMerge } from './merge-policy.js';
 
@@ -26,27 +27,6 @@ const PARALLEL_BUILD_MIN_DOCS = 4000;
  */
 const MAX_BUILD_SOURCE_CHARS = 4 << 20;
 
-/**
- * Docs [from, to) as a build task's columns (workers/protocol.ts BuildSegmentTask): the structured
- * clone then writes two string arrays and one Float64Array, not an object per document.
- */
-function buildColumns(docs: readonly BufferedDoc[], from: number, to: number): { ids: string[]; sources: string[]; numbers: Float64Array } {
-  const n = to - from;
-  // Pushed, not preallocated: V8 serializes a holey array (`new Array(n)`) as a sparse one, key by key.
-  const ids: string[] = [];
-  const sources: string[] = [];
-  const numbers = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const d = docs[from + i];
-    ids.push(d.id);
-    sources.push(d.source);
-    numbers[i] = d.seqNo;
-    numbers[n + i] = d.version;
-    numbers[2 * n + i] = d.indexOrder;
-  }
-  return { ids, sources, numbers };
-}
-
 export type DeleteEntries = ReadonlyMap<string, number> | ReadonlyArray<[string, number]>;
 
 export class ShardSegments {
@@ -60,14 +40,14 @@ export class ShardSegments {
 
   constructor(private readonly shardId: number, private readonly ctx: ShardContext, private readonly stats: ShardStats) {}
 
-  /** Builds the buffered docs into segments, in parallel chunks when there are many; in write order. */
-  async build(docs: BufferedDoc[]): Promise<PublishedSegment[]> {
+  /** Builds the buffer's docs at `slots` into segments, in parallel chunks when there are many; in write order. */
+  async build(buffer: IndexingBuffer, slots: Uint32Array): Promise<PublishedSegment[]> {
     const { mapping, limits, text, codec } = this.ctx.buildInputs();
     const threads = this.ctx.pool.threads;
-    let sourceChars = 0;
-    for (const d of docs) sourceChars += d.source.length;
-    const chunks = Math.max(1, Math.min(threads, Math.floor(docs.length / PARALLEL_BUILD_MIN_DOCS)), Math.ceil(sourceChars / MAX_BUILD_SOURCE_CHARS));
-    const size = Math.ceil(docs.length / chunks);
+    const sourceChars = buffer.sourceChars(slots);
+    const n = slots.length;
+    const chunks = Math.max(1, Math.min(threads, Math.floor(n / PARALLEL_BUILD_MIN_DOCS)), Math.ceil(sourceChars / MAX_BUILD_SOURCE_CHARS));
+    const size = Math.ceil(n / chunks);
     const ids = Array.from({ length: chunks }, () => this.nextSegmentId());
     const built = new Array<{ sab: SharedArrayBuffer }>(chunks);
     let next = 0;
@@ -82,7 +62,7 @@ export class ShardSegments {
             limits,
             text,
             codec,
-            ...buildColumns(docs, c * size, Math.min(docs.length, (c + 1) * size)),
+            ...buffer.buildColumns(slots, c * size, Math.min(n, (c + 1) * size)),
           });
         } catch (e) {
           next = chunks; // the refresh fails as a whole: no more chunks

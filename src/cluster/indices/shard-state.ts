@@ -37,22 +37,6 @@ export interface ShardSnapshot {
   readonly checkpoint: number;
 }
 
-/** A write waiting in the indexing buffer for the next refresh. */
-export interface BufferedDoc {
-  readonly id: string;
-  readonly source: string;
-  readonly seqNo: number;
-  readonly version: number;
-  readonly indexOrder: number;
-  /** Replaced or deleted before it was ever refreshed: not built into a segment. */
-  superseded: boolean;
-}
-
-/** The latest operation on an `_id` since the last refresh started (the live version map). */
-export type LatestOp =
-  | { readonly kind: 'index'; readonly doc: BufferedDoc }
-  | { readonly kind: 'delete'; readonly seqNo: number; readonly version: number };
-
 /** What a realtime lookup of an `_id` finds. */
 export interface DocVersion {
   readonly exists: boolean;

@@ -160,12 +160,30 @@ function writeItem(writes: WriteFlow, req: RestRequest, p: PreparedItem, touched
 
 export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
   const start = performance.now();
+  const policy = refreshParam(req.query);
+  const { results, touched, errors, ingestTook } = await applyBulk(writes, req, defaultIndex);
+  // Durable before acknowledged: every touched shard's translog synced together (one fsync each,
+  // shared with concurrent requests), indices created by items that then failed saved too.
+  const forced = await writes.complete(policy, touched);
+  if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
+  const took = Math.round(performance.now() - start);
+  const head = ingestTook === NO_INGEST ? `{"took":${took},"errors":${errors},"items":[` : `{"took":${took},"ingest_took":${ingestTook},"errors":${errors},"items":[`;
+  return { body: jsonChunksOf(head, results, ']}') };
+}
+
+/**
+ * Parses the body, runs the pipelines and applies every item; returns their results. A function of
+ * its own, so the items — each source line's string and parsed object, ~1 KB a document — are
+ * garbage once it returns, not held by executeBulk's frame through the translog sync and a throttled
+ * write's wait for a refresh (up to seconds): the young generation collects them, where before each
+ * request's 5,000 survived its scavenges and were promoted to die in the old generation (issue 19).
+ */
+async function applyBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<{ results: Array<Record<string, unknown>>; touched: TouchedShards; errors: boolean; ingestTook: number }> {
   // The bytes when the body came over HTTP (split and decoded line by line), else the text.
   const body = req.bytes ?? req.body;
   if (body === null) throw new ActionRequestValidationError(['no requests added']);
   const items = parseBulkBody(body, defaultIndex);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
-  const policy = refreshParam(req.query);
   const optionsOf = itemOptionsOf(req.query);
   // Whether an index runs pipelines is the same for every item of a request that targets it.
   const piping = new Map<string, boolean>();
@@ -200,13 +218,7 @@ export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIn
   const results: Array<Record<string, unknown>> = [];
   let errors = false;
   for (const p of prepared) if (writeItem(writes, req, p, touched, results)) errors = true;
-  // Durable before acknowledged: every touched shard's translog synced together (one fsync each,
-  // shared with concurrent requests), indices created by items that then failed saved too.
-  const forced = await writes.complete(policy, touched);
-  if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
-  const took = Math.round(performance.now() - start);
-  const head = ingestTook === NO_INGEST ? `{"took":${took},"errors":${errors},"items":[` : `{"took":${took},"ingest_took":${ingestTook},"errors":${errors},"items":[`;
-  return { body: jsonChunksOf(head, results, ']}') };
+  return { results, touched, errors, ingestTook };
 }
 
 export function bulkRoutes(writes: WriteFlow): RouteDef[] {

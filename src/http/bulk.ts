@@ -14,7 +14,7 @@ import type { WriteDocumentOutcome } from '../ingest/index.js';
 import { longParam, refreshParam } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
-import { enclose, jsonChunksOf, jsonItemsOf, type JsonChunks } from './json-chunks.js';
+import { jsonChunksOf } from './json-chunks.js';
 
 /** Metadata keys that make an item's write options differ from the request's own. */
 const OPTION_KEYS = ['routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'pipeline'] as const;
@@ -161,25 +161,24 @@ function writeItem(writes: WriteFlow, req: RestRequest, p: PreparedItem, touched
 export async function executeBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<RestResponse> {
   const start = performance.now();
   const policy = refreshParam(req.query);
-  // Only `refresh=true` forces a refresh and so marks the results: otherwise they are rendered now.
-  const { results, rendered, touched, errors, ingestTook } = await applyBulk(writes, req, defaultIndex, policy !== 'immediate');
+  const { results, touched, errors, ingestTook } = await applyBulk(writes, req, defaultIndex);
   // Durable before acknowledged: every touched shard's translog synced together (one fsync each,
   // shared with concurrent requests), indices created by items that then failed saved too.
   const forced = await writes.complete(policy, touched);
   if (forced) for (const r of results) for (const v of Object.values(r)) if (!(v as Record<string, unknown>).error) (v as Record<string, unknown>).forced_refresh = true;
   const took = Math.round(performance.now() - start);
   const head = ingestTook === NO_INGEST ? `{"took":${took},"errors":${errors},"items":[` : `{"took":${took},"ingest_took":${ingestTook},"errors":${errors},"items":[`;
-  return { body: rendered !== null ? enclose(head, rendered, ']}') : jsonChunksOf(head, results, ']}') };
+  return { body: jsonChunksOf(head, results, ']}') };
 }
 
 /**
- * Parses the body, runs the pipelines and applies every item; returns their results (with `render`,
- * as JSON text already: json-chunks.ts jsonItemsOf). A function of its own, so the items — each source line's string and parsed object, ~1 KB a document — are
+ * Parses the body, runs the pipelines and applies every item; returns their results. A function of
+ * its own, so the items — each source line's string and parsed object, ~1 KB a document — are
  * garbage once it returns, not held by executeBulk's frame through the translog sync and a throttled
  * write's wait for a refresh (up to seconds): the young generation collects them, where before each
  * request's 5,000 survived its scavenges and were promoted to die in the old generation (issue 19).
  */
-async function applyBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null, render: boolean): Promise<{ results: Array<Record<string, unknown>>; rendered: JsonChunks | null; touched: TouchedShards; errors: boolean; ingestTook: number }> {
+async function applyBulk(writes: WriteFlow, req: RestRequest, defaultIndex: string | null): Promise<{ results: Array<Record<string, unknown>>; touched: TouchedShards; errors: boolean; ingestTook: number }> {
   // The bytes when the body came over HTTP (split and decoded line by line), else the text.
   const body = req.bytes ?? req.body;
   if (body === null) throw new ActionRequestValidationError(['no requests added']);
@@ -219,7 +218,7 @@ async function applyBulk(writes: WriteFlow, req: RestRequest, defaultIndex: stri
   const results: Array<Record<string, unknown>> = [];
   let errors = false;
   for (const p of prepared) if (writeItem(writes, req, p, touched, results)) errors = true;
-  return render ? { results: [], rendered: jsonItemsOf(results), touched, errors, ingestTook } : { results, rendered: null, touched, errors, ingestTook };
+  return { results, touched, errors, ingestTook };
 }
 
 export function bulkRoutes(writes: WriteFlow): RouteDef[] {

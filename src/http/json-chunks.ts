@@ -88,26 +88,3 @@ export function jsonChunksOf(head: string, items: readonly unknown[], tail: stri
   out.write(tail);
   return out.finish();
 }
-
-/**
- * The items alone (comma-separated, no brackets), to be enclosed later by `enclose`: `_bulk` renders
- * its results before the translog sync and a throttled write's wait, whose length its `took` (in the
- * head) includes, so its ~5,000 result objects die young instead of waiting there to be promoted.
- */
-export function jsonItemsOf(items: readonly unknown[]): JsonChunks {
-  const out = new ChunkWriter();
-  for (let i = 0; i < items.length; i += ITEMS_PER_PIECE) {
-    const piece = JSON.stringify(items.slice(i, i + ITEMS_PER_PIECE));
-    out.write(i === 0 ? piece.slice(1, -1) : `,${piece.slice(1, -1)}`);
-  }
-  return out.finish();
-}
-
-/** `head` + items from jsonItemsOf + `tail`: the same text as jsonChunksOf(head, items, tail); one buffer when it fits in a chunk. */
-export function enclose(head: string, items: JsonChunks, tail: string): JsonChunks {
-  const h = Buffer.from(head, 'utf8');
-  const t = Buffer.from(tail, 'utf8');
-  const total = h.length + items.byteLength + t.length;
-  const chunks = [h, ...items.chunks.filter((c) => c.length > 0), t];
-  return total <= JSON_CHUNK_BYTES ? new JsonChunks([Buffer.concat(chunks, total)], total) : new JsonChunks(chunks, total);
-}

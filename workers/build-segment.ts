@@ -11,7 +11,6 @@ import { pollDrops, reply, resolveRefs } from './segment-cache.js';
  * work): a merge's publish should not wait for the end of a build to free its sources (issue 22).
  */
 const DROP_POLL_MASK = 2047;
-const EMPTY_BYTES = new Uint8Array(0);
 
 export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
   return asPoolTask(() => buildSegment(task));
@@ -27,7 +26,7 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
   (task as { ids: unknown }).ids = [];
-  (task as { sources: unknown }).sources = EMPTY_BYTES;
+  (task as { sourceChunks: unknown }).sourceChunks = [];
   releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;
 }
@@ -37,20 +36,28 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
  * looking for dropped segments every DROP_POLL_MASK + 1 docs.
  */
 function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
-  const { ids, numbers } = task;
+  const { ids, numbers, sourceRuns: runs, runFirstDoc, sourceOffsets, sourceCharOffsets } = task;
   const n = ids.length;
-  const text = Buffer.from(task.sources.buffer, task.sources.byteOffset, task.sources.byteLength).toString('utf8');
-  // One decode for the task, then a slice per document (no copy): a fresh worker's per-call cost of
-  // Buffer#toString is node's own JS, not yet optimized. The text is the sources one after another
-  // (even a lone surrogate, which the coordinator wrote as U+FFFD, is one unit either way); should
-  // the lengths ever disagree, each source is decoded from its own bytes.
-  const byChars = text.length === task.sourceCharOffsets[n];
-  const offsets = byChars ? task.sourceCharOffsets : task.sourceOffsets;
-  const bytes = byChars ? null : Buffer.from(task.sources.buffer, task.sources.byteOffset, task.sources.byteLength);
-  for (let i = 0; i < n; i++) {
-    if ((i & DROP_POLL_MASK) === DROP_POLL_MASK) pollDrops();
-    const source = bytes === null ? text.slice(offsets[i], offsets[i + 1]) : bytes.toString('utf8', offsets[i], offsets[i + 1]);
-    builder.add({ id: ids[i], source, seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+  const runCount = runFirstDoc.length - 1;
+  for (let r = 0; r < runCount; r++) {
+    const chunk = Buffer.from(task.sourceChunks[runs[3 * r]]);
+    const first = runFirstDoc[r];
+    const last = runFirstDoc[r + 1];
+    // One decode per run of adjacent documents, then a slice each (no copy): a fresh worker's
+    // per-call cost of Buffer#toString is node's own JS, not yet optimized. The text is the sources
+    // one after another (even a lone surrogate, which the coordinator wrote as U+FFFD, is one unit
+    // either way); should the lengths ever disagree, each source is decoded from its own bytes.
+    const text = chunk.toString('utf8', runs[3 * r + 1], runs[3 * r + 2]);
+    const charBase = sourceCharOffsets[first];
+    const byChars = text.length === sourceCharOffsets[last] - charBase;
+    const byteBase = runs[3 * r + 1] - sourceOffsets[first];
+    for (let i = first; i < last; i++) {
+      if ((i & DROP_POLL_MASK) === DROP_POLL_MASK) pollDrops();
+      const source = byChars
+        ? text.slice(sourceCharOffsets[i] - charBase, sourceCharOffsets[i + 1] - charBase)
+        : chunk.toString('utf8', byteBase + sourceOffsets[i], byteBase + sourceOffsets[i + 1]);
+      builder.add({ id: ids[i], source, seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+    }
   }
 }
 

@@ -166,13 +166,17 @@ export interface BuildSegmentTask {
    */
   readonly ids: readonly string[];
   /**
-   * The sources' UTF-8 bytes, one after another: doc i's are `sourceOffsets[i]..sourceOffsets[i+1]`.
-   * The coordinator keeps buffered sources as bytes off its heap (cluster/indices/indexing-buffer.ts)
-   * and copies a task's into one buffer, which is transferred, not cloned.
+   * Where the sources' UTF-8 bytes are: the coordinator's indexing-buffer chunks (shared, not
+   * copied; cluster/indices/indexing-buffer.ts buildColumns), and runs of documents that follow one
+   * another in a chunk — `sourceRuns` holds (chunk, first byte, end byte) per run, `runFirstDoc` the
+   * task's doc each run starts at (then the doc count). `sourceOffsets` / `sourceCharOffsets` are
+   * each doc's offset in all the task's bytes / their text (UTF-16): a run is decoded at once and
+   * each document sliced from it.
    */
-  readonly sources: Uint8Array;
+  readonly sourceChunks: readonly SharedArrayBuffer[];
+  readonly sourceRuns: Uint32Array;
+  readonly runFirstDoc: Uint32Array;
   readonly sourceOffsets: Uint32Array;
-  /** The same offsets in the sources' text (UTF-16 code units): the worker decodes all of them at once and slices. */
   readonly sourceCharOffsets: Uint32Array;
   readonly numbers: Float64Array;
 }

@@ -511,8 +511,8 @@ export class SearchPool {
   async build(task: BuildSegmentTask): Promise<SegmentBuilt> {
     this.idleCollector.begin();
     try {
-      // The task's arrays were made for it alone (IndexingBuffer.buildColumns): moved, not copied.
-      const transfer = [task.sources.buffer as ArrayBuffer, task.sourceOffsets.buffer as ArrayBuffer, task.sourceCharOffsets.buffer as ArrayBuffer, task.numbers.buffer as ArrayBuffer];
+      // The task's arrays were made for it alone (IndexingBuffer.buildColumns): moved, not copied (its source chunks are shared).
+      const transfer = [task.sourceRuns.buffer as ArrayBuffer, task.runFirstDoc.buffer as ArrayBuffer, task.sourceOffsets.buffer as ArrayBuffer, task.sourceCharOffsets.buffer as ArrayBuffer, task.numbers.buffer as ArrayBuffer];
       const reply = await this.run<WorkerReply<SegmentBuilt>>(task, TASK.build, this.buildFile, transfer);
       if ('missing' in reply) throw new InternalError('unexpected reply to a build task');
       return replyValue(reply);

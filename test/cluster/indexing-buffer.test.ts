@@ -19,15 +19,24 @@ const SOURCES = [
   `{"big":"${'é'.repeat(600_000)}"}`, // larger than a chunk once UTF-8
 ];
 
-/** The columns' sources, each decoded from its bytes; and (checked equal) sliced from their text decoded at once, as the worker does. */
+/** The columns' sources as the worker reads them (workers/build-segment.ts): each run decoded at once and sliced, checked against each doc decoded from its own bytes. */
 function columnsText(buf: IndexingBuffer, slots: Uint32Array, from: number, to: number): string[] {
-  const { sources, sourceOffsets, sourceCharOffsets } = buf.buildColumns(slots, from, to);
-  const bytes = Buffer.from(sources.buffer, sources.byteOffset, sources.byteLength);
-  const each = Array.from({ length: to - from }, (_, i) => bytes.toString('utf8', sourceOffsets[i], sourceOffsets[i + 1]));
-  const text = bytes.toString('utf8');
-  expect(text.length).toBe(sourceCharOffsets[to - from]);
-  expect(Array.from({ length: to - from }, (_, i) => text.slice(sourceCharOffsets[i], sourceCharOffsets[i + 1]))).toEqual(each);
-  return each;
+  const { sourceChunks, sourceRuns: runs, runFirstDoc, sourceOffsets, sourceCharOffsets } = buf.buildColumns(slots, from, to);
+  const out: string[] = [];
+  for (let r = 0; r + 1 < runFirstDoc.length; r++) {
+    const chunk = Buffer.from(sourceChunks[runs[3 * r]]);
+    const first = runFirstDoc[r];
+    const text = chunk.toString('utf8', runs[3 * r + 1], runs[3 * r + 2]);
+    expect(text.length).toBe(sourceCharOffsets[runFirstDoc[r + 1]] - sourceCharOffsets[first]);
+    const byteBase = runs[3 * r + 1] - sourceOffsets[first];
+    for (let i = first; i < runFirstDoc[r + 1]; i++) {
+      const each = chunk.toString('utf8', byteBase + sourceOffsets[i], byteBase + sourceOffsets[i + 1]);
+      expect(text.slice(sourceCharOffsets[i] - sourceCharOffsets[first], sourceCharOffsets[i + 1] - sourceCharOffsets[first])).toBe(each);
+      out.push(each);
+    }
+  }
+  expect(out.length).toBe(to - from);
+  return out;
 }
 
 describe('IndexingBuffer', () => {

@@ -8,8 +8,9 @@
  * generation's scavenges, were copied twice, promoted, and died in the old generation — the
  * coordinator's GC was ~21% of its `_bulk` CPU, and its heap at a 1M-doc load's peak was mostly
  * buffered documents plus their garbage. Only the id (the version map's key) stays a string. A
- * source is decoded again only when a reader asks (realtime GET, `_update`); the build task copies
- * the bytes (workers/protocol.ts BuildSegmentTask).
+ * source is decoded again only when a reader asks (realtime GET, `_update`); a build task names the
+ * chunks (SharedArrayBuffers) and where its documents lie in them (workers/protocol.ts
+ * BuildSegmentTask): nothing is copied, and no fresh pages are touched per refresh.
  *
  * Chunks are recycled from one refresh's buffer to the next (`releaseChunks`): dropped, they would
  * be freed only at the coordinator's next full GC, which V8 starts for external memory only every
@@ -18,6 +19,17 @@
  */
 import { Buffer } from 'node:buffer';
 import type { DocVersion } from './shard-state.js';
+
+/** A build task's documents (workers/protocol.ts BuildSegmentTask): see IndexingBuffer.buildColumns. */
+export interface BuildColumns {
+  readonly ids: string[];
+  readonly sourceChunks: SharedArrayBuffer[];
+  readonly sourceRuns: Uint32Array;
+  readonly runFirstDoc: Uint32Array;
+  readonly sourceOffsets: Uint32Array;
+  readonly sourceCharOffsets: Uint32Array;
+  readonly numbers: Float64Array;
+}
 
 /** Bytes per pooled chunk: ~4k short documents. */
 const CHUNK_BYTES = 1 << 20;
@@ -30,9 +42,12 @@ const freeChunks: Buffer[] = [];
 let lastTakeMs = 0;
 let poolTimer: NodeJS.Timeout | null = null;
 
+/** A chunk over a SharedArrayBuffer: build tasks name it instead of copying the bytes out. */
+const newChunk = (bytes: number): Buffer => Buffer.from(new SharedArrayBuffer(bytes));
+
 function takeChunk(): Buffer {
   lastTakeMs = performance.now();
-  return freeChunks.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  return freeChunks.pop() ?? newChunk(CHUNK_BYTES);
 }
 
 function dropIdlePool(): void {
@@ -131,7 +146,7 @@ export class IndexingBuffer {
   private room(bytes: number): Buffer {
     if (this.chunk !== null && this.chunk.length - this.chunkUsed >= bytes) return this.chunk;
     // A source larger than a chunk gets a chunk of its own (not pooled).
-    const chunk = bytes > CHUNK_BYTES ? Buffer.allocUnsafeSlow(bytes) : takeChunk();
+    const chunk = bytes > CHUNK_BYTES ? newChunk(bytes) : takeChunk();
     this.chunks.push(chunk);
     this.chunk = chunk;
     this.chunkUsed = 0;
@@ -196,19 +211,29 @@ export class IndexingBuffer {
   }
 
   /**
-   * Slots [from, to) of `slots` as a build task's columns: ids, the sources' bytes in one buffer
-   * (offsets[i]..offsets[i+1] are doc i's), where each source starts in their text once decoded
-   * (UTF-16 offsets), and seqNo / version / indexOrder in one Float64Array.
+   * Slots [from, to) of `slots` as a build task's columns: ids; the sources where they are — the
+   * chunks they lie in (SharedArrayBuffers, shared with the worker, not copied: a chunk is reused
+   * only after the refresh that built it has published) and runs of documents that follow one
+   * another in one chunk (`sourceRuns`: chunk, first byte, end byte; `runFirstDoc`: the task's doc
+   * each run starts at, and its doc count last); each doc's offset in the task's bytes and in their
+   * text (UTF-16), so the worker decodes a run at once and slices it; and seqNo / version /
+   * indexOrder in one Float64Array.
    */
-  buildColumns(slots: Uint32Array, from: number, to: number): { ids: string[]; sources: Uint8Array; sourceOffsets: Uint32Array; sourceCharOffsets: Uint32Array; numbers: Float64Array } {
+  buildColumns(slots: Uint32Array, from: number, to: number): BuildColumns {
     const n = to - from;
     // Pushed, not preallocated: V8 serializes a holey array (`new Array(n)`) as a sparse one, key by key.
     const ids: string[] = [];
     const offsets = new Uint32Array(n + 1);
     const charOffsets = new Uint32Array(n + 1);
     const numbers = new Float64Array(3 * n);
+    const chunkIndex = new Map<number, number>();
+    const chunks: SharedArrayBuffer[] = [];
+    const runs: number[] = [];
+    const runFirstDoc: number[] = [];
     let bytes = 0;
     let chars = 0;
+    let runChunk = -1;
+    let runEnd = -1;
     for (let i = 0; i < n; i++) {
       const s = slots[from + i];
       ids.push(this.ids[s]);
@@ -219,15 +244,25 @@ export class IndexingBuffer {
       numbers[i] = this.seqNos[s];
       numbers[n + i] = this.versions[s];
       numbers[2 * n + i] = this.indexOrders[s];
+      const c = this.chunkOf[s];
+      if (c === runChunk && this.start[s] === runEnd) {
+        runs[runs.length - 1] = runEnd = this.end[s];
+        continue;
+      }
+      let k = chunkIndex.get(c);
+      if (k === undefined) {
+        chunkIndex.set(c, (k = chunks.length));
+        chunks.push(this.chunks[c].buffer as SharedArrayBuffer);
+      }
+      runs.push(k, this.start[s], this.end[s]);
+      runFirstDoc.push(i);
+      runChunk = c;
+      runEnd = this.end[s];
     }
     offsets[n] = bytes;
     charOffsets[n] = chars;
-    const sources = new Uint8Array(bytes);
-    for (let i = 0; i < n; i++) {
-      const s = slots[from + i];
-      sources.set(this.chunks[this.chunkOf[s]].subarray(this.start[s], this.end[s]), offsets[i]);
-    }
-    return { ids, sources, sourceOffsets: offsets, sourceCharOffsets: charOffsets, numbers };
+    runFirstDoc.push(n);
+    return { ids, sourceChunks: chunks, sourceRuns: Uint32Array.from(runs), runFirstDoc: Uint32Array.from(runFirstDoc), sourceOffsets: offsets, sourceCharOffsets: charOffsets, numbers };
   }
 
   // ---- after a refresh ----------------------------------------------------------------------------

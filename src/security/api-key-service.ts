@@ -79,10 +79,13 @@ export class ApiKeyService {
   private bootstrap: { id: string; hash: string } | null = null;
   private readonly keys = new Map<string, ApiKeyRecord>();
   /** id → digest of a secret that verified; see cacheDigest. */
-  private readonly verified = new Map<string, Buffer>();
-  private readonly superuser = new Permission([SUPERUSER]);
-  /** Compiled permissions by key id (records never change their roles). */
-  private readonly permissions = new Map<string, Permission>();
+  private readonly verified = new Map<string, string>();
+  /** Who the bootstrap key runs as. */
+  private readonly superuserAuthentication: Authentication = {
+    username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: new Permission([SUPERUSER]),
+  };
+  /** Who each verified key runs as, with its compiled permission, by key id (records never change their roles). */
+  private readonly authentications = new Map<string, Authentication>();
 
   /** `persist` makes the current state durable (the cluster state); mutations await it before answering. */
   constructor(private readonly persist: () => Promise<void>, private readonly now: () => number = Date.now) {}
@@ -121,7 +124,9 @@ export class ApiKeyService {
   /**
    * Authenticates an `Authorization` header value, or throws ES's 401. A key whose secret was
    * verified before is answered synchronously (no promise, no event-loop turn); only a secret not
-   * seen yet goes through scrypt and returns a promise.
+   * seen yet goes through scrypt and returns a promise. The answer for a verified key is one
+   * `Authentication` per key, built once (records never change who they are or their roles), so
+   * the cached path allocates nothing of its own beyond the header's parse.
    */
   authenticate(header: string | undefined, uri: string): Authentication | Promise<Authentication> {
     if (header === undefined || header === '') throw SecurityError.missingCredentials(uri);
@@ -129,43 +134,44 @@ export class ApiKeyService {
     if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
     if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
     const { id, secret } = parsed.credentials;
+    const digest = cacheDigest(secret);
     if (this.bootstrap && id === this.bootstrap.id) {
-      return this.afterVerify(id, secret, this.bootstrap.hash, () => ({
-        username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: this.superuser,
-      }));
+      if (this.isVerified(id, digest)) return this.superuserAuthentication;
+      return this.verify(id, secret, digest, this.bootstrap.hash).then(() => this.superuserAuthentication);
     }
     const key = this.keys.get(id);
     if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
     if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
-    return this.afterVerify(id, secret, key.hash, () => {
-      // Re-read: the key may have been invalidated while its secret was being verified.
-      if (this.keys.get(id)?.invalidated !== false) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
-      if (key.expiration !== null && this.now() >= key.expiration) throw SecurityError.unableToAuthenticate('API key: api key is expired');
-      return { username: key.username, roles: [], realm: API_KEY_REALM, apiKey: { id: key.id, name: key.name }, permission: this.permissionOf(key) };
-    });
+    if (this.isVerified(id, digest)) return this.keyAuthentication(key);
+    return this.verify(id, secret, digest, key.hash).then(() => this.keyAuthentication(key));
   }
 
-  /** Runs `then` once the secret is known to match: now if it is cached, else after scrypt. */
-  private afterVerify(id: string, secret: string, hash: string, then: () => Authentication): Authentication | Promise<Authentication> {
-    const digest = cacheDigest(secret);
+  /** Whether `digest` (cacheDigest of the secret sent) is that of a secret verified for `id` before. */
+  private isVerified(id: string, digest: string): boolean {
     const cached = this.verified.get(id);
-    if (cached && digestsEqual(cached, digest)) return then();
-    return verifySecret(secret, hash).then((ok) => {
-      if (!ok) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
-      if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(id, digest);
-      return then();
-    });
+    return cached !== undefined && digestsEqual(cached, digest);
   }
 
-  private permissionOf(key: ApiKeyRecord): Permission {
-    let p = this.permissions.get(key.id);
-    if (!p) {
-      p = new Permission(Object.keys(key.roleDescriptors).length > 0 ? [key.roleDescriptors, ...key.limitedBy] : key.limitedBy);
-      if (this.permissions.size >= CACHE_LIMIT) this.permissions.delete(this.permissions.keys().next().value!);
-      this.permissions.set(key.id, p);
+  /** Verifies `secret` against the stored `hash` (scrypt, off the main thread) and caches its digest, or throws the 401. */
+  private async verify(id: string, secret: string, digest: string, hash: string): Promise<void> {
+    if (!(await verifySecret(secret, hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
+    if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(id, digest);
+  }
+
+  /** Who a verified key runs as, checked afresh on every request: invalidation and expiry take effect at once. */
+  private keyAuthentication(key: ApiKeyRecord): Authentication {
+    // Re-read: the key may have been invalidated while its secret was being verified.
+    if (this.keys.get(key.id)?.invalidated !== false) throw SecurityError.unableToAuthenticate(`API key: api key [${key.id}] has been invalidated`);
+    if (key.expiration !== null && this.now() >= key.expiration) throw SecurityError.unableToAuthenticate('API key: api key is expired');
+    let auth = this.authentications.get(key.id);
+    if (auth === undefined) {
+      const permission = new Permission(Object.keys(key.roleDescriptors).length > 0 ? [key.roleDescriptors, ...key.limitedBy] : key.limitedBy);
+      auth = { username: key.username, roles: [], realm: API_KEY_REALM, apiKey: { id: key.id, name: key.name }, permission };
+      if (this.authentications.size >= CACHE_LIMIT) this.authentications.delete(this.authentications.keys().next().value!);
+      this.authentications.set(key.id, auth);
     }
-    return p;
+    return auth;
   }
 
   /** `POST|PUT /_security/api_key`. */
@@ -306,6 +312,7 @@ export class ApiKeyService {
       k.invalidated = true;
       k.invalidation = this.now();
       this.verified.delete(k.id);
+      this.authentications.delete(k.id);
       invalidated.push(k.id);
     }
     if (invalidated.length > 0) await this.persist();

@@ -3,7 +3,7 @@
  * RestAuthenticateAction, RestHasPrivilegesAction) and the authentication hook that runs before
  * every request's body is read, so unauthenticated callers cost no parsing.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { EsError, IllegalArgumentError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import type { ApiKeyService, Authentication } from '../security/index.js';
@@ -17,27 +17,16 @@ declare module 'fastify' {
   }
 }
 
-/** Authenticates every request except CORS preflights and bare OPTIONS (ES lets both through). */
-export function registerAuthentication(app: FastifyInstance, keys: ApiKeyService): void {
-  // Callback style: a cached key is authenticated without a promise or an extra event-loop turn.
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.method === 'OPTIONS') return done();
-    let result: Authentication | Promise<Authentication>;
-    try {
-      result = keys.authenticate(req.headers.authorization, req.url);
-    } catch (e) {
-      return done(e as Error);
-    }
-    if (result instanceof Promise) {
-      result.then((auth) => {
-        req.authentication = auth;
-        done();
-      }, (e: Error) => done(e));
-    } else {
-      req.authentication = result;
-      done();
-    }
-  });
+/**
+ * Who the request runs as: every request is authenticated except bare OPTIONS (ES lets it through;
+ * CORS preflights are answered before this). A cached key answers synchronously; only a secret
+ * not seen yet returns a promise (scrypt). Called from the server's single `onRequest` hook, after
+ * negotiation, CORS and admission, rather than from a hook of its own: a second hook is another
+ * turn of fastify's hook runner on every request and makes its call sites polymorphic.
+ */
+export function authenticateRequest(keys: ApiKeyService, req: FastifyRequest): Authentication | Promise<Authentication> | null {
+  if (req.method === 'OPTIONS') return null;
+  return keys.authenticate(req.headers.authorization, req.url);
 }
 
 function caller(req: RestRequest): Authentication {

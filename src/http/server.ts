@@ -9,9 +9,9 @@ import type { Transform } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ContentTooLongError, DecompressionError, EsError, InternalError, MAX_MESSAGE_CHARS, previewInput, RestStatusError, SecurityError } from '../errors/index.js';
 import type { ContentCoding, ReadBody } from '../cluster/index.js';
-import type { ApiKeyService } from '../security/index.js';
+import type { ApiKeyService, Authentication } from '../security/index.js';
 import { corsHooks, type CorsOptions } from './cors.js';
-import { registerAuthentication } from './security.js';
+import { authenticateRequest } from './security.js';
 import { checkJsonLimits, withBodyPositions, type QueryBodyLimits } from '../dsl/index.js';
 import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
@@ -212,25 +212,39 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     maxInFlightRequests: options.maxInFlightRequests ?? Infinity, indexingPressureBytes: options.indexingPressureBytes ?? Infinity,
     maxMemoryBytes: options.maxMemoryBytes ?? Infinity,
   });
-  // One onRequest hook for negotiation, CORS and admission (and one onSend below), callback-style,
-  // not async: each hook is a turn of fastify's hook runner and an async one a promise and extra
-  // microtask turns, which add up at tens of thousands of requests per second.
+  // One onRequest hook for negotiation, CORS, admission and authentication (and one onSend below),
+  // callback-style, not async: each hook is a turn of fastify's hook runner and an async one a
+  // promise and extra microtask turns, which add up at tens of thousands of requests per second.
+  const apiKeys = options.apiKeys ?? null;
   app.addHook('onRequest', (req, reply, done) => {
     // JSON until negotiation succeeds, so its own error answers in JSON.
     req.responseType = 'application/json';
+    let pending: Promise<Authentication> | null = null;
     try {
       req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;
       // Answered by CORS (a preflight, a refused origin): the request goes no further.
       if (cors !== null && cors.onRequest(req, reply)) return;
       admission.admit(req, reply);
+      if (apiKeys !== null) {
+        const auth = authenticateRequest(apiKeys, req);
+        if (auth instanceof Promise) pending = auth;
+        else if (auth !== null) req.authentication = auth;
+      }
     } catch (e) {
       done(e as Error);
       return;
     }
-    done();
+    if (pending === null) {
+      done();
+      return;
+    }
+    // A key not seen before: its secret is verified (scrypt) off the main thread.
+    pending.then((auth) => {
+      req.authentication = auth;
+      done();
+    }, (e: Error) => done(e));
   });
   admission.register(app);
-  if (options.apiKeys) registerAuthentication(app, options.apiKeys);
   if (options.logger) registerRequestLog(app, options.logger);
 
   // Clients may gzip or deflate request bodies (`compression: true`); brotli (`br`) is decoded too,

@@ -127,6 +127,8 @@ export function authorizeRequest(
     if (!existing().includes(expression)) authorizer.require('indices:admin/auto_create', [expression]);
     return { params: req.params, authorizer };
   }
+  // Every index allowed (the superuser): the expression stands as sent, and nothing below is built.
+  if (auth.permission.allowsEveryIndex(action)) return { params: req.params, authorizer };
   const expandHidden = () => resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden;
   const narrowed = authorizer.narrow(action, expression, existing, expandHidden);
   if (narrowed === expression) return { params: req.params, authorizer };

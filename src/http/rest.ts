@@ -217,14 +217,16 @@ declare module 'fastify' {
 }
 
 export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[], security: RouteSecurity | null = null): void {
+  // One closure for every request, not one per request.
+  const existingIndices = security === null ? null : () => security.existingIndices();
   for (const def of defs) {
     // Parameters and the caller's rights depend on the URL only, so both are checked before the
     // body is read: a key without privileges cannot hold an in-flight slot by sending it slowly.
     const authorize = (req: FastifyRequest): RestRequestHead => {
       const head = requestHead(req);
       checkParams(head.path, head.query, def.params ?? []);
-      if (security && req.authentication) {
-        const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, () => security.existingIndices());
+      if (existingIndices !== null && req.authentication) {
+        const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, existingIndices);
         req.authorized = { method: head.method, path: head.path, params, query: head.query, headers: head.headers, authorizer };
       } else {
         req.authorized = head;

@@ -32,10 +32,31 @@ interface CompiledGroup {
   readonly names: readonly Glob[];
   readonly matchesAll: boolean;
   readonly privileges: readonly string[];
+  /** Whether `privileges` grant an action, by action name (see groupGrants). */
+  readonly grantsAction: Map<string, boolean>;
 }
 
 function compileGroup(g: IndicesPrivileges): CompiledGroup {
-  return { names: g.names.map(namePattern), matchesAll: g.names.includes('*'), privileges: g.privileges };
+  return { names: g.names.map(namePattern), matchesAll: g.names.includes('*'), privileges: g.privileges, grantsAction: new Map() };
+}
+
+/**
+ * Entries a group remembers: the server's own action names are a few dozen, and `_has_privileges`
+ * patterns (client input) must not grow the memo without bound.
+ */
+const GRANTS_MEMO_LIMIT = 256;
+
+/**
+ * Whether the group's privileges grant `action`. Every index request asks this (a glob test per
+ * privilege pattern), and the answer never changes for a group: remembered by action name.
+ */
+function groupGrants(g: CompiledGroup, action: string): boolean {
+  let granted = g.grantsAction.get(action);
+  if (granted === undefined) {
+    granted = g.privileges.some((p) => grants('index', p, action));
+    if (g.grantsAction.size < GRANTS_MEMO_LIMIT) g.grantsAction.set(action, granted);
+  }
+  return granted;
 }
 
 /** Whether `privilege` (a name, or an action name/pattern) grants `action`. */
@@ -57,15 +78,15 @@ class Layer {
   }
 
   allowsIndex(action: string, index: string): boolean {
-    return this.groups.some((g) => g.names.some((re) => re.test(index)) && g.privileges.some((p) => grants('index', p, action)));
+    return this.groups.some((g) => groupGrants(g, action) && g.names.some((re) => re.test(index)));
   }
 
   allowsIndexAnywhere(action: string): boolean {
-    return this.groups.some((g) => g.privileges.some((p) => grants('index', p, action)));
+    return this.groups.some((g) => groupGrants(g, action));
   }
 
   allowsEveryIndex(action: string): boolean {
-    return this.groups.some((g) => g.matchesAll && g.privileges.some((p) => grants('index', p, action)));
+    return this.groups.some((g) => g.matchesAll && groupGrants(g, action));
   }
 }
 

@@ -12,8 +12,8 @@ import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who the request runs as; unset when security is off. */
-    authentication?: Authentication;
+    /** Who the request runs as; null before authentication (and on bare OPTIONS), unset when security is off. */
+    authentication?: Authentication | null;
   }
 }
 

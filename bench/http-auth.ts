@@ -9,22 +9,30 @@
  * After every restart each case first runs `--warmup` seconds unmeasured: a freshly started server
  * spends its first thousands of requests compiling (JIT) the request path, about 1.5 s of CPU, which
  * otherwise lands on whichever case runs first on that server (docs/benchmarks/issue-19-request-hot-path.md, security-i19s).
+ * With `--baseline <dist>` (a built copy of another tree, e.g. /tmp/base04/dist) the baseline's two
+ * servers run in the same rounds as this build's, all four restarted every round in rotated order,
+ * so each build's ratio to its own no-security server is measured under the same load; the run
+ * then writes bench/results/http-auth-ab.json only (BENCHMARKS.md's section is this build's alone).
  *
- *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2]
+ *   node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2] [--baseline /tmp/base04/dist]
  */
 import { benchArgs, numberOption } from './lib/args.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { encodeApiKey } from '../src/security/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { processCpuSeconds, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkBodies, bulkLoad, startThreadsearch, type ServerProcess } from './lib/server-process.js';
+import { bulkBodies, bulkLoad, startProcess, startThreadsearch, type ServerProcess } from './lib/server-process.js';
+import { SERVER_NODE_ARGS } from '../src/cli/server-process.js';
 
-const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2]';
-const { values } = benchArgs(USAGE, { options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' } } });
+const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2] [--baseline /tmp/base04/dist]';
+const { values } = benchArgs(USAGE, {
+  options: { duration: { type: 'string' }, docs: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, baseline: { type: 'string' } },
+});
+const BASELINE = values.baseline === undefined ? null : resolve(values.baseline);
 const DURATION = numberOption(USAGE, values.duration, 'duration', 5);
 const DOCS = numberOption(USAGE, values.docs, 'docs', 50_000);
 const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
@@ -78,14 +86,30 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-// Each server's data lives in a directory kept for the whole run. Every round restarts both on their
-// data, in the round's start order (it flips every round), and rotates which case runs first: a
-// server's start order and a case's place in a round both move its figures a few per cent on a
+// Each server's data lives in a directory kept for the whole run. Every round restarts the servers on
+// their data, in the round's start order (it rotates every round), and rotates which case runs first:
+// a server's start order and a case's place in a round both move its figures a few per cent on a
 // shared machine (hot-path-i19c in docs/benchmarks/issue-19-request-hot-path.md; BENCHMARKS.md http-search-ab), so neither may favour one side.
-const openDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
-const secureDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
-const startOpen = () => startThreadsearch([], { dataDir: openDir });
-const startSecure = () => startThreadsearch([], { apiKey: SUPERUSER, dataDir: secureDir });
+interface Build {
+  /** '' for this build, 'baseline ' for the baseline's: prefixes the case names */
+  readonly label: string;
+  readonly startOpen: () => Promise<ServerProcess>;
+  readonly startSecure: () => Promise<ServerProcess>;
+  readonly dirs: readonly string[];
+}
+function build(label: string, main: string | null): Build {
+  const openDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+  const secureDir = mkdtempSync(join(tmpdir(), 'threadsearch-bench-'));
+  // The baseline's main.js, started as startThreadsearch starts this build's.
+  const startMain = (args: string[], dataDir: string) => startProcess(main!, ['--port', '0', ...args, '--data', dataDir], undefined, SERVER_NODE_ARGS);
+  return {
+    label,
+    startOpen: () => (main === null ? startThreadsearch([], { dataDir: openDir }) : startMain(['--no-security'], openDir)),
+    startSecure: () => (main === null ? startThreadsearch([], { apiKey: SUPERUSER, dataDir: secureDir }) : startMain(['--api-key', SUPERUSER], secureDir)),
+    dirs: [openDir, secureDir],
+  };
+}
+const builds: Build[] = [build('', null), ...(BASELINE === null ? [] : [build('baseline ', join(BASELINE, 'src/main.js'))])];
 const superuser = `ApiKey ${SUPERUSER}`;
 
 /** A read-only API key for the `bench` index (created again after every restart: cheap, and no reliance on key persistence here). */
@@ -99,36 +123,45 @@ async function readerKey(server: ServerProcess): Promise<string> {
 }
 
 const names = ['no security', 'superuser key', 'read-only key for the index'] as const;
-const cases: Case[] = names.map((name) => ({ name, server: null as unknown as ServerProcess, authorization: null, rps: [], p99: [], cpuUs: [], non2xx: 0 }));
+// Three cases per build, in build order: [no security, superuser, read-only] each.
+const cases: Case[] = builds.flatMap((b) => names.map((name) => ({ name: b.label + name, server: null as unknown as ServerProcess, authorization: null, rps: [], p99: [], cpuUs: [], non2xx: 0 })));
 let wrongMs = NaN;
 let otherCores = 0;
 try {
-  for (const [start, headers] of [[startOpen, {}], [startSecure, { authorization: superuser }]] as const) {
-    const server = await start();
-    try {
-      await load(server, headers);
-      await fetch(`${server.url}/bench/_flush`, { method: 'POST', headers });
-    } finally {
-      await server.stop();
+  for (const b of builds) {
+    for (const [start, headers] of [[b.startOpen, {}], [b.startSecure, { authorization: superuser }]] as const) {
+      const server = await start();
+      try {
+        await load(server, headers);
+        await fetch(`${server.url}/bench/_flush`, { method: 'POST', headers });
+      } finally {
+        await server.stop();
+      }
     }
   }
+  // Every server of the run: [open, secure] per build.
+  const starts = builds.flatMap((b) => [b.startOpen, b.startSecure]);
   for (let round = 0; round <= ROUNDS; round++) {
-    // Round 0 warms both servers up and is not counted.
-    const order = round % 2 === 0 ? [startOpen, startSecure] : [startSecure, startOpen];
-    const started: ServerProcess[] = [];
-    for (const start of order) started.push(await start());
-    const [open, secure] = round % 2 === 0 ? started : [started[1], started[0]];
+    // Round 0 warms the servers up and is not counted. The start order rotates and flips every round.
+    const order = starts.map((_, i) => (i + round) % starts.length);
+    if (round % 2 === 1) order.reverse();
+    const servers: ServerProcess[] = new Array(starts.length);
+    for (const i of order) servers[i] = await starts[i]();
     try {
-      const reader = await readerKey(secure);
-      const roundCases: Case[] = [
-        { ...cases[0], server: open, authorization: null },
-        { ...cases[1], server: secure, authorization: superuser },
-        { ...cases[2], server: secure, authorization: reader },
-      ];
+      const roundCases: Case[] = [];
+      for (let b = 0; b < builds.length; b++) {
+        const [open, secure] = [servers[2 * b], servers[2 * b + 1]];
+        const reader = await readerKey(secure);
+        roundCases.push(
+          { ...cases[3 * b], server: open, authorization: null },
+          { ...cases[3 * b + 1], server: secure, authorization: superuser },
+          { ...cases[3 * b + 2], server: secure, authorization: reader },
+        );
+      }
       // Warm every case up on the freshly started servers (JIT of the whole request path, both key
       // kinds), so the measured runs below all meet a warm server whatever their place in the round.
       if (WARMUP > 0) for (const c of roundCases) await cannon(c, body, WARMUP, false);
-      const probe = startCpuProbe({ pids: [open.pid, secure.pid] });
+      const probe = startCpuProbe({ pids: servers.map((s) => s.pid) });
       for (let j = 0; j < roundCases.length; j++) {
         const k = (j + round) % roundCases.length;
         const c = roundCases[k];
@@ -141,7 +174,8 @@ try {
       }
       otherCores = Math.max(otherCores, probe.stop().otherCores);
       if (round === ROUNDS) {
-        // Wrong keys: each costs a scrypt verification; measured sequentially, one connection.
+        // Wrong keys: each costs a scrypt verification; measured sequentially, one connection (this build).
+        const secure = servers[1];
         const wrong = `ApiKey ${encodeApiKey({ id: 'bench-superuser', secret: 'not-the-secret' })}`;
         const t0 = performance.now();
         const WRONG = 200;
@@ -149,30 +183,38 @@ try {
         wrongMs = (performance.now() - t0) / WRONG;
       }
     } finally {
-      for (const server of started) await server.stop();
+      for (const server of servers) await server?.stop();
     }
   }
 } finally {
-  rmSync(openDir, { recursive: true, force: true });
-  rmSync(secureDir, { recursive: true, force: true });
+  for (const b of builds) for (const d of b.dirs) rmSync(d, { recursive: true, force: true });
 }
 
 // Ratios are paired by round (a case against the no-security server in the same round), then the
 // median over rounds: drift between rounds cancels instead of adding to one side.
 const perRound = (c: Case, f: (c: Case, i: number) => number) => median(c.rps.map((_, i) => f(c, i)));
-const open = cases[0];
-const rows = cases.map((c) => ({
-  case: c.name,
-  rps: median(c.rps),
-  p99_ms: Math.max(...c.p99),
-  ratio: perRound(c, (x, i) => x.rps[i] / open.rps[i]),
-  cpu_us: median(c.cpuUs),
-  // CPU per request is what security adds; on a shared machine it is steadier than req/s.
-  cpu_ratio: perRound(c, (x, i) => open.cpuUs[i] / x.cpuUs[i]),
-  non2xx: c.non2xx,
-}));
+const rows = cases.map((c, k) => {
+  // each case against its own build's no-security server
+  const open = cases[k - (k % 3)];
+  return {
+    case: c.name,
+    rps: median(c.rps),
+    p99_ms: Math.max(...c.p99),
+    ratio: perRound(c, (x, i) => x.rps[i] / open.rps[i]),
+    cpu_us: median(c.cpuUs),
+    // CPU per request is what security adds; on a shared machine it is steadier than req/s.
+    cpu_ratio: perRound(c, (x, i) => open.cpuUs[i] / x.cpuUs[i]),
+    non2xx: c.non2xx,
+  };
+});
+for (const r of rows) console.log(`${r.case}: ${Math.round(r.rps)} req/s, ratio ${r.ratio.toFixed(3)}, CPU ${Math.round(r.cpu_us)} µs/request, CPU ratio ${r.cpu_ratio.toFixed(3)}`);
 console.log(`wrong key: ${wrongMs.toFixed(2)} ms per request (sequential)`);
-writeResult('http-auth', { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, warmup_s: WARMUP, connections: CONNECTIONS }, rows, rounds: cases.map((c) => ({ case: c.name, rps: c.rps, cpu_us: c.cpuUs })), wrong_key_ms: wrongMs, otherCores });
+const result = { params: { docs: DOCS, duration_s: DURATION, rounds: ROUNDS, warmup_s: WARMUP, connections: CONNECTIONS, baseline: BASELINE }, rows, rounds: cases.map((c) => ({ case: c.name, rps: c.rps, cpu_us: c.cpuUs })), wrong_key_ms: wrongMs, otherCores };
+if (BASELINE !== null) {
+  writeResult('http-auth-ab', result);
+  process.exit(0);
+}
+writeResult('http-auth', result);
 updateBenchmarksMd(
   'http-auth',
   markdownTable(

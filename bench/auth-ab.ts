@@ -2,11 +2,13 @@
  * Scenario: what security costs a `_search`, this build against a baseline build, each server in a
  * process of its own (the cost security adds in separate processes was larger than its code
  * measures in one shared process: BENCHMARKS.md security-i19s). Every trial runs four child
- * processes in rotated order — baseline open, baseline secured, this build open, this build
- * secured — each starting the app of its build (`<dist>/src/app.js`) on a kept data directory and
+ * processes in rotated order — baseline open, baseline superuser key, baseline read-only key, and
+ * the same three of this build — each starting the app of its build (`<dist>/src/app.js`) on a kept data directory and
  * injecting `--windows` windows of `--window` `_search` requests (16 in flight, fastify `inject`:
- * every hook, the route, the search worker, the response; no sockets). A secured child alternates
- * the superuser key and a read-only key for the index window by window. Reported per window: CPU
+ * every hook, the route, the search worker, the response; no sockets). A secured server runs one
+ * key per child, the superuser key or a read-only key for the index, so every child serves one
+ * kind of request for the same number of windows (with both keys window by window the children
+ * ran twice as long and each key's figures moved with the other's). Reported per window: CPU
  * µs per request of the whole child process (all threads), medians over the steady windows (after
  * `--skip`), then per trial the ratio open ÷ secured of the same build, and this ÷ baseline.
  *
@@ -119,9 +121,9 @@ async function child(mode: Mode, dist: string, data: string): Promise<void> {
 }
 
 /** Runs one child (this script with `--child`) in a fresh node with the servers' node flags. */
-function runChild(mode: Mode, dist: string, data: string): Promise<ChildResult | null> {
+function runChild(mode: Mode, dist: string, data: string, keys?: string): Promise<ChildResult | null> {
   const args = ['--max-semi-space-size=32', fileURLToPath(import.meta.url), '--child', mode, '--dist', dist, '--data', data,
-    '--windows', String(WINDOWS), '--window', String(WINDOW), '--docs', String(DOCS)];
+    '--windows', String(WINDOWS), '--window', String(WINDOW), '--docs', String(DOCS), ...(keys === undefined ? [] : ['--keys', keys])];
   return new Promise((resolvePromise, reject) => {
     execFile(process.execPath, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${mode} ${dist}: ${err.message}\n${stderr}`));
@@ -137,9 +139,11 @@ if (values.child !== undefined) {
   const builds = [['baseline', resolve(baseline)], ['this', THIS_DIST]] as const;
   const dirs = { open: mkdtempSync(join(tmpdir(), 'threadsearch-bench-')), secure: mkdtempSync(join(tmpdir(), 'threadsearch-bench-')) };
   // steady-state figures per trial, [build][key]: the median window (robust to another process's
-  // burst) and the mean (which keeps every GC the requests caused)
+  // burst), the mean (which keeps every GC the requests caused) and the cheapest window (the least
+  // disturbed by other processes on a loaded machine: their load only ever adds CPU time)
   const steady: Record<string, Record<string, number[]>> = { baseline: {}, this: {} };
   const steadyMean: Record<string, Record<string, number[]>> = { baseline: {}, this: {} };
+  const steadyMin: Record<string, Record<string, number[]>> = { baseline: {}, this: {} };
   const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
   let probe: CpuProbe | null = null;
   let childCpuS = 0;
@@ -149,17 +153,22 @@ if (values.child !== undefined) {
     await runChild('load-open', builds[0][1], dirs.open);
     await runChild('load-secure', builds[0][1], dirs.secure);
     probe = startCpuProbe();
-    const runs = builds.flatMap(([name, dist]) => (['open', 'secure'] as const).map((mode) => ({ name, dist, mode })));
+    const runs = builds.flatMap(([name, dist]) => [
+      { name, dist, mode: 'open' as const, keys: undefined },
+      { name, dist, mode: 'secure' as const, keys: 'superuser' },
+      { name, dist, mode: 'secure' as const, keys: 'reader' },
+    ]);
     for (let trial = 0; trial < TRIALS; trial++) {
       // Rotate the start position and flip the direction every other trial, so no run always follows another.
       const order = runs.map((_, i) => runs[(i + trial) % runs.length]);
       if (trial % 2 === 1) order.reverse();
       for (const r of order) {
-        const result = await runChild(r.mode, r.dist, dirs[r.mode]);
+        const result = await runChild(r.mode, r.dist, dirs[r.mode], r.keys);
         childCpuS += result!.cpuS;
         for (const [key, ws] of Object.entries(result!.windows)) {
           (steady[r.name][key] ??= []).push(median(ws.slice(SKIP)));
           (steadyMean[r.name][key] ??= []).push(mean(ws.slice(SKIP)));
+          (steadyMin[r.name][key] ??= []).push(Math.min(...ws.slice(SKIP)));
           console.log(`trial ${trial} ${r.name.padEnd(8)} ${key.padEnd(9)} ${ws.map((x) => x.toFixed(0)).join(' ')} → median ${median(ws.slice(SKIP)).toFixed(1)}, mean ${mean(ws.slice(SKIP)).toFixed(1)}`);
         }
       }
@@ -173,7 +182,7 @@ if (values.child !== undefined) {
     rmSync(dirs.secure, { recursive: true, force: true });
   }
   const rows: Array<Record<string, unknown>> = [];
-  for (const [stat, table] of [['median', steady], ['mean', steadyMean]] as const) {
+  for (const [stat, table] of [['median', steady], ['mean', steadyMean], ['min', steadyMin]] as const) {
     for (const [name] of builds) {
       for (const key of ['none', 'superuser', 'reader']) {
         const xs = table[name][key];

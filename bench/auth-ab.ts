@@ -1,7 +1,7 @@
 /**
  * Scenario: what security costs a `_search`, this build against a baseline build, each server in a
  * process of its own (the cost security adds in separate processes was larger than its code
- * measures in one shared process: BENCHMARKS.md security-i19s). Every trial runs four child
+ * measures in one shared process: docs/benchmarks/issue-19-request-hot-path.md, security-i19s). Every trial runs four child
  * processes in rotated order — baseline open, baseline superuser key, baseline read-only key, and
  * the same three of this build — each starting the app of its build (`<dist>/src/app.js`) on a kept data directory and
  * injecting `--windows` windows of `--window` `_search` requests (16 in flight, fastify `inject`:

@@ -73,7 +73,7 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
  * process-wide salt keeps the cache's contents useless outside this process. One-shot
  * `crypto.hash` into a base64 string: no `Hash` object (a native handle the GC must finalize) and
  * no digest `Buffer` (a native backing store) per request — 0.29 µs instead of 1.6 µs
- * (BENCHMARKS.md security-i19t). The salt is a fixed-length string, so `salt + secret` is unambiguous.
+ * (docs/benchmarks/issue-19-request-hot-path.md, security-i19t). The salt is a fixed-length string, so `salt + secret` is unambiguous.
  */
 const cacheSalt = randomBytes(16).toString('base64');
 export function cacheDigest(secret: string): string {

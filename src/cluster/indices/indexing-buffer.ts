@@ -121,9 +121,16 @@ export class IndexingBuffer {
   }
 
   private addSlot(id: string, chunk: number, start: number, end: number, chars: number, seqNo: number, version: number, indexOrder: number): number {
+    this.supersede(id);
+    const s = this.appendSlot(id, chunk, start, end, chars, seqNo, version, indexOrder);
+    this.latest.set(id, s);
+    return s;
+  }
+
+  /** Writes a slot's columns (not the version map); its slot. */
+  private appendSlot(id: string, chunk: number, start: number, end: number, chars: number, seqNo: number, version: number, indexOrder: number): number {
     const s = this.count++;
     if (s === this.capacity) this.grow();
-    this.supersede(id);
     this.ids.push(id);
     this.chunkOf[s] = chunk;
     this.start[s] = start;
@@ -133,7 +140,6 @@ export class IndexingBuffer {
     this.versions[s] = version;
     this.indexOrders[s] = indexOrder;
     this.superseded[s] = 0;
-    this.latest.set(id, s);
     return s;
   }
 
@@ -281,16 +287,8 @@ export class IndexingBuffer {
       const at = this.chunkUsed;
       src.copy(chunk, at, newer.start[s], newer.end[s]);
       this.chunkUsed += len;
-      const s2 = this.count++;
-      if (s2 === this.capacity) this.grow();
-      this.ids.push(newer.ids[s]);
-      this.chunkOf[s2] = this.chunks.length - 1;
-      this.start[s2] = at;
-      this.end[s2] = at + len;
-      this.chars[s2] = newer.chars[s];
-      this.seqNos[s2] = newer.seqNos[s];
-      this.versions[s2] = newer.versions[s];
-      this.indexOrders[s2] = newer.indexOrders[s];
+      // Which copies stay buildable is settled below, once the version maps are merged.
+      this.appendSlot(newer.ids[s], this.chunks.length - 1, at, at + len, newer.chars[s], newer.seqNos[s], newer.versions[s], newer.indexOrders[s]);
     }
     const deleteBase = this.deleteSeqNos.length;
     for (let k = 0; k < newer.deleteSeqNos.length; k++) {

@@ -19,7 +19,7 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
       authz: { action: 'cluster:monitor/health' },
       takesBody: false,
       params: [...INDICES_OPTIONS, 'level', 'local', 'master_timeout', 'timeout', 'wait_for_active_shards', 'wait_for_events', 'wait_for_no_initializing_shards', 'wait_for_no_relocating_shards', 'wait_for_nodes', 'wait_for_status'],
-      handler: async (req) => {
+      handler: async (req, client) => {
         // wait_for_status waits up to `timeout` (30s) for the status; not reached, the answer is
         // ES's 408 with timed_out: true (Rally's cluster-health check and the clients read both).
         const wanted = req.query.wait_for_status;
@@ -40,7 +40,9 @@ export function clusterRoutes(indices: IndicesService, node: NodeInfo): RouteDef
         let timedOut = false;
         while (!found || (wanted !== undefined && STATUS_RANK[h.status] < STATUS_RANK[wanted])) {
           const left = deadline - Date.now();
-          if (left <= 0) {
+          // A client that hung up reads no answer: a long `timeout` from one that keeps reconnecting
+          // must not pile up waits that poll until then.
+          if (left <= 0 || client.destroyed) {
             timedOut = true;
             break;
           }

@@ -42,7 +42,15 @@ export interface RestResponse {
   readonly contentType?: string;
 }
 
-export type RestHandler = (req: RestRequest) => RestResponse | Promise<RestResponse>;
+/**
+ * The client's connection, for a handler that waits (`_cluster/health?wait_for_status`): once it is
+ * destroyed nobody reads the answer, so the wait stops instead of running to its timeout.
+ */
+export interface ClientConnection {
+  readonly destroyed: boolean;
+}
+
+export type RestHandler = (req: RestRequest, client: ClientConnection) => RestResponse | Promise<RestResponse>;
 
 export interface RouteDef {
   readonly methods: readonly HTTPMethods[];
@@ -256,7 +264,7 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
           if (def.takesBody === false && (req.body instanceof LargeBody || req.body instanceof NdjsonBody || (typeof req.body === 'string' && req.body.length > 0))) {
             throw new IllegalArgumentError(`request [${req.method} ${head.path}] does not support having a body`);
           }
-          return sendRest(reply, await def.handler(restRequest(head, req)));
+          return sendRest(reply, await def.handler(restRequest(head, req), req.raw.socket));
         },
       });
     }

@@ -4,7 +4,8 @@
  * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/cluster-health.html
  * One node holds no replica, so an index with replicas is yellow; one without is green.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { expectEsError } from './es.js';
 
@@ -65,5 +66,27 @@ describe('GET /_cluster/health?wait_for_status', () => {
 
   it('an unknown status is a 400', async () => {
     expectEsError(await t.request('GET', '/_cluster/health?wait_for_status=purple'), 400, 'illegal_argument_exception', 'unknown cluster health status [purple]');
+  });
+
+  it('a client that hangs up stops its wait: no poll keeps running until a long timeout', async () => {
+    const base = await t.listen();
+    // Each waiting request looks the index up every 100 ms until it exists or its timeout.
+    const lookups = vi.spyOn(t.app.indices, 'resolve');
+    const waits = Array.from({ length: 5 }, () => {
+      const req = httpRequest(`${base}/_cluster/health/never-created?wait_for_status=green&timeout=1h`);
+      req.on('error', () => {});
+      req.end();
+      return req;
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(lookups.mock.calls.length).toBeGreaterThanOrEqual(10);
+    for (const req of waits) req.destroy();
+    await new Promise((r) => setTimeout(r, 250));
+    lookups.mockClear();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(lookups.mock.calls.length).toBe(0);
+    lookups.mockRestore();
+    // The server still answers.
+    expect((await t.request('GET', '/_cluster/health')).status).toBe(200);
   });
 });

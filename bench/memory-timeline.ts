@@ -7,9 +7,14 @@
  * mappings ≥ 1 MB that are not published segments — build scratch, a merge's output in flight,
  * segments a merge replaced that some thread has not collected yet, V8 large objects.
  *
- *   node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree]
+ *   node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000]
  *
- * With `--baseline`, the tree's own dist runs the same load right after (its server, this sampler).
+ * `--merge-sample-ms`: /proc and smaps every this many ms from the final refresh on (the stats call
+ * stays once a second): the force-merge's peak is a spike of a second or two at the merge's end,
+ * between two one-second samples (issue 22).
+ *
+ * With `--baseline`, the tree's own dist runs the same load right after (its server, this sampler);
+ * `--tree` runs another tree's server in place of this one's (to run two trees in either order).
  * Writes bench/results/memory-timeline-<label>.json (every sample); no BENCHMARKS.md section.
  */
 import { join } from 'node:path';
@@ -20,9 +25,10 @@ import { writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown } from './lib/smaps.js';
 
-const USAGE = 'node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree]';
-const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' } } });
+const USAGE = 'node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' }, tree: { type: 'string' }, 'merge-sample-ms': { type: 'string' } } });
 const DOCS = numberOption(USAGE, values.docs, 'docs', 1_000_000);
+const MERGE_SAMPLE_MS = numberOption(USAGE, values['merge-sample-ms'], 'merge-sample-ms', 1000, 10);
 const LABEL = values.label ?? 'run';
 const BATCH = 5000;
 const MB = 1024 * 1024;
@@ -64,16 +70,33 @@ async function run(tree: string | null): Promise<Run> {
     let phase: Sample['phase'] = 'load';
     let busy = false;
     const t0 = performance.now();
-    const timer = setInterval(() => {
+    let lastStats: Sample['stats'] = null;
+    let lastStatsAt = -Infinity;
+    const tick = () => {
       if (busy) return;
       busy = true;
-      void sample(server.pid, call, (performance.now() - t0) / 1000, phase).then((s) => samples.push(s)).finally(() => (busy = false));
-    }, 1000);
+      const now = performance.now();
+      // Between stats calls a sample carries the last stats it had (the /proc figures are its own).
+      const withStats = now - lastStatsAt >= 1000;
+      if (withStats) lastStatsAt = now;
+      void sample(server.pid, withStats ? call : null, (now - t0) / 1000, phase)
+        .then((s) => {
+          if (withStats) lastStats = s.stats;
+          else s.stats = lastStats;
+          samples.push(s);
+        })
+        .finally(() => (busy = false));
+    };
+    let timer = setInterval(tick, 1000);
     try {
       await bulkLoad(`${server.url}/mem`, bodies, 2);
       bodies.length = 0;
       const loadS = (performance.now() - t0) / 1000;
       phase = 'refresh';
+      if (MERGE_SAMPLE_MS !== 1000) {
+        clearInterval(timer);
+        timer = setInterval(tick, MERGE_SAMPLE_MS);
+      }
       await call('POST', '/mem/_refresh');
       const loadHwm = procMemory(server.pid).hwm;
       phase = 'merge';
@@ -88,10 +111,11 @@ async function run(tree: string | null): Promise<Run> {
   }
 }
 
-async function sample(pid: number, call: ReturnType<typeof jsonCaller>, t: number, phase: Sample['phase']): Promise<Sample> {
+async function sample(pid: number, call: ReturnType<typeof jsonCaller> | null, t: number, phase: Sample['phase']): Promise<Sample> {
   const { rss } = procMemory(pid);
   const sm = smapsBreakdown(pid, 0);
   let stats: Sample['stats'] = null;
+  if (call === null) return { t, phase, rss, anonLarge: sm.anonLarge, anonSmall: sm.anonSmall, mallocHeap: sm.heap, file: sm.file, stats };
   try {
     const s = await call('GET', '/_nodes/stats/indices,process,jvm');
     const n = Object.values(s.nodes as Record<string, any>)[0];
@@ -120,9 +144,14 @@ function report(r: Run): void {
   const q = (p: number) => Math.round(excess[Math.floor(p * (excess.length - 1))] ?? 0);
   console.log(`${r.tree}: load ${r.loadS.toFixed(1)} s, VmHWM after the load ${mb(r.loadHwm)} MB, overall ${mb(r.hwm)} MB; segments at the end of the load ${load.at(-1)?.stats?.segments}; big−SAB during the load median ${q(0.5)} p90 ${q(0.9)} max ${q(1)} MB`);
   for (let i = Math.max(0, peakAt - 3); i <= Math.min(load.length - 1, peakAt + 3); i++) console.log(`${i === peakAt ? '*' : ' '}${line(load[i])}`);
+  const merge = r.samples.filter((s) => s.phase === 'merge' && s.stats !== null);
+  if (merge.length === 0) return;
+  const top = merge.reduce((b, s) => (s.rss > b.rss ? s : b));
+  console.log(`  merge: sources ${mb(merge[0].stats!.sab)} MB SAB in ${merge[0].stats!.segments} segments; highest sample:`);
+  console.log(` ${line(top)}`);
 }
 
-const runs: Run[] = [await run(null)];
+const runs: Run[] = [await run(values.tree ?? null)];
 report(runs[0]);
 if (values.baseline !== undefined) {
   runs.push(await run(values.baseline));

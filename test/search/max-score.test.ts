@@ -84,17 +84,20 @@ function expectedTopK(all: readonly AnalysedDoc[], liveOrder: ReadonlyMap<string
 }
 
 // Candidates live in a doc-sorted list (sparse windows) or a window accumulator (dense ones); these
-// small corpora would mostly pick the list, so each representation is forced in turn.
+// small corpora would mostly pick the list, so each representation is forced in turn. Sparse windows
+// that count are evaluated as a union (union-window.ts); narrow ones put window edges inside posting
+// blocks and let counting end in one window and not the next.
 describe.each([
-  ['sorted candidate lists', Number.POSITIVE_INFINITY],
-  ['window accumulators', -1],
-])('block-max MaxScore with %s', (_name, listPostings) => {
-  const saved = maxScoreTuning.listPostings;
+  ['sorted candidate lists', Number.POSITIVE_INFINITY, 0],
+  ['sorted candidate lists in windows of 16 docs', Number.POSITIVE_INFINITY, 16],
+  ['window accumulators', -1, 0],
+])('block-max MaxScore with %s', (_name, listPostings, listWindow) => {
+  const saved = { ...maxScoreTuning };
   beforeAll(() => {
-    maxScoreTuning.listPostings = listPostings;
+    Object.assign(maxScoreTuning, { listPostings, listWindow });
   });
   afterAll(() => {
-    maxScoreTuning.listPostings = saved;
+    Object.assign(maxScoreTuning, saved);
   });
 
   it('returns exactly the exhaustive top-k for random term disjunctions', () => {
@@ -149,6 +152,40 @@ describe.each([
       }),
       { numRuns: 60, seed: 20261121 },
     );
+  });
+
+  it('counts a term far more frequent than the others exactly, with and without deletes', () => {
+    // One term in 90% of the docs, two rare ones, some docs with two or three of them. Without
+    // deletes, a counting window probes the frequent term at the rare terms' docs and counts its own
+    // docs by subtraction (union-window.ts); with deletes it decodes them all.
+    const texts = Array.from({ length: 2000 }, (_, i) => {
+      const words = [`w${i % 50}`];
+      if (i % 10 !== 3) words.push(i % 7 === 0 ? 'common common' : 'common');
+      if (i % 97 === 0) words.push('rare');
+      if (i % 211 === 5) words.push('rarer rarer');
+      if (i % 3 === 0) words.push('w1 w2 w3');
+      return words.join(' ');
+    });
+    for (const removed of [[], ['d0', 'd7', 'd300', 'd1552', 'd1945']]) {
+      const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+      const written = texts.map((text, i) => ({ id: `d${i}`, text, order: i }));
+      index.addSegment(written.slice(0, 1200).map((d) => ({ id: d.id, source: { body: d.text } })));
+      index.addSegment(written.slice(1200).map((d) => ({ id: d.id, source: { body: d.text } })));
+      index.deleteIds(removed);
+      const live = new Map(written.filter((d) => !removed.includes(d.id)).map((d) => [d.id, d.order]));
+      const all = analyse(written);
+      for (const terms of [['common', 'rare'], ['rare', 'common', 'rarer'], ['rarer', 'common'], ['rare', 'rarer']]) {
+        const query = { match: { body: terms.join(' ') } };
+        for (const k of [1, 10, 30]) {
+          const expected = expectedTopK(all, live, terms, k);
+          for (const limit of [1_000_000, 1500, 100]) {
+            const counted = index.search(query, { k, trackTotalHitsUpTo: limit });
+            expect(counted.hits).toEqual(expected.top);
+            expect([counted.total, counted.relation]).toEqual(expected.total > limit ? [limit, 'gte'] : [expected.total, 'eq']);
+          }
+        }
+      }
+    }
   });
 
   it('keeps results after force merge identical to the multi-segment results', () => {

@@ -101,14 +101,15 @@ function build(segments: Corpus['segments'], deletes: number[]) {
 }
 
 describe.each([
-  ['MaxScore with sorted candidate lists', Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
-  ['MaxScore with window accumulators', -1, Number.POSITIVE_INFINITY],
-  ['term-at-a-time accumulation', Number.POSITIVE_INFINITY, 1],
-])('sparse top-k by %s', (_name, listPostings, minTerms) => {
+  ['MaxScore with sorted candidate lists', Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 0],
+  ['MaxScore with sorted candidate lists in windows of 16 docs', Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 16],
+  ['MaxScore with window accumulators', -1, Number.POSITIVE_INFINITY, 0],
+  ['term-at-a-time accumulation', Number.POSITIVE_INFINITY, 1, 0],
+])('sparse top-k by %s', (_name, listPostings, minTerms, listWindow) => {
   const saved = { ...maxScoreTuning };
   const savedAccumulation = { ...featureAccumulationTuning };
   beforeAll(() => {
-    maxScoreTuning.listPostings = listPostings;
+    Object.assign(maxScoreTuning, { listPostings, listWindow });
     Object.assign(featureAccumulationTuning, { minTerms, minPostingsPerDoc: 0 });
   });
   afterAll(() => {

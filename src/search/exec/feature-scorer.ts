@@ -36,6 +36,11 @@ export class FeatureScorer extends TermScorer {
     this.freqsBlock = b;
   }
 
+  /** Feature postings are not term postings: marked through the loaded block. */
+  override markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
+    return this.markLoaded(p, bits, offset, dups);
+  }
+
   override scoreAt(p: number): number {
     // Feature blocks decode docs and weights together (freqsBlock is always the loaded block).
     return this.scoreFreq(this.freqs[p - this.blockBase]);

@@ -29,6 +29,7 @@ import { maxScoreStats } from './max-score-stats.js';
 import { NO_MORE_DOCS } from './scorer.js';
 import type { TermScorer } from './term-scorer.js';
 import type { TopScoreDocs } from './top-docs.js';
+import { unionWindow } from './union-window.js';
 import {
   ACCUMULATOR_WINDOW, accumulate, accumulatorBar, addToCandidates, candidatesToList, countLive, dropCandidates, offerCandidates,
 } from './window-accumulator.js';
@@ -50,7 +51,15 @@ const WINDOW_POSTINGS = 8192;
  * merges); above, in the accumulator (measured: the list wins up to ~4k, then merging costs more
  * than the accumulator's random access). Mutable only so tests can force either representation.
  */
-export const maxScoreTuning = { listPostings: 4096 };
+export const maxScoreTuning = {
+  listPostings: 4096,
+  /**
+   * Sparse windows of this many docs instead of windowSize's (0). Tests set a few docs, so that
+   * their small segments span several windows (window edges inside posting blocks, counting that
+   * ends in one window and not the next).
+   */
+  listWindow: 0,
+};
 /**
  * Dense windows with at most this many candidates left move them to the sorted list, which probes
  * the non-essential terms; more are scored by scanning the non-essential postings linearly.
@@ -79,6 +88,7 @@ function windowBound(s: TermScorer, windowEnd: number): number {
 
 /** The window width for `postings` postings in a segment of `maxDoc` docs (see MIN_WINDOW). */
 function windowSize(postings: number, maxDoc: number): number {
+  if (maxScoreTuning.listWindow > 0) return maxScoreTuning.listWindow;
   let window = MIN_WINDOW;
   while (window < MAX_WINDOW && window < maxDoc && postings * window < WINDOW_POSTINGS * maxDoc) window *= 2;
   return window;
@@ -197,6 +207,13 @@ export function maxScoreTopK(
       }
       bounds[j] = b;
       order[j] = s;
+    }
+    if (counting && sparse) {
+      // Every posting of the window is visited to count it: a union pass does it (union-window.ts).
+      counted += unionWindow(order, bounds, n, windowStart, windowEnd, live, top, base);
+      if (counted > countLimit) counting = false;
+      threshold = top.capacity === 0 ? Infinity : top.minCompetitive;
+      continue;
     }
     // Non-essential: the longest prefix (by ascending bound) whose bounds sum to ≤ threshold.
     let essential = 0;

@@ -4,7 +4,7 @@
  * positions for phrase matching.
  */
 import {
-  BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodeSubBlockFor, freqAt, type PackedPostings,
+  BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodeSubBlockFor, freqAt, markBlockDocs, type PackedPostings,
   type SegmentField,
 } from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
@@ -299,6 +299,32 @@ export class TermScorer extends Scorer {
    */
   addScoreAt(out: Float64Array, i: number, p: number, doc: number): void {
     out[i] += this.scoreAt(p, doc);
+  }
+
+  /**
+   * Union counting (union-window.ts): sets bit `doc − offset` in `bits` for postings p … to the end
+   * of p's block, decoded straight into the bits (the loaded block stays as it was); docs whose bit
+   * was already set go to dups[0 …], as doc − offset. Returns how many. `dups` must hold BLOCK_SIZE.
+   */
+  markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
+    if (this.packed === null) return this.markLoaded(p, bits, offset, dups);
+    const b = this.blockOf(p);
+    const first = this.firstPostingOfBlock(b);
+    return markBlockDocs(this.packed, b, Math.min(BLOCK_SIZE, this.end - first), this.blockLastDoc[b], p - first, bits, offset, dups);
+  }
+
+  /** markBlock through the loaded block (formats without packed term postings). */
+  protected markLoaded(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
+    this.load(p);
+    const docs = this.docs;
+    let d = 0;
+    for (let k = p - this.blockBase, n = this.blockEnd - this.blockBase; k < n; k++) {
+      const l = docs[k] - offset;
+      const w = bits[l >>> 5];
+      if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
+      else dups[d++] = l;
+    }
+    return d;
   }
 
   /** Block of the current posting (or of posting index `i`). */

@@ -1,0 +1,338 @@
+/**
+ * A sparse MaxScore window that must count its matches (track_total_hits below the total), evaluated
+ * as a union in three passes instead of by merging candidate lists (max-score.ts picks it).
+ *
+ * Counting needs every posting of every term in the window visited anyway, so MaxScore's skipping
+ * saves no decoding there; what it costs is the merges of sorted candidate lists (a data-dependent
+ * branch per posting) and scoring every essential posting. In a disjunction of a few terms of
+ * natural text nearly every matching doc has one term (the 2,000 bench queries: 4,294 postings,
+ * 4,278 docs per query on average), so:
+ *   1. count: each term's docs are set in a window bitset; a doc already set is a doc with several
+ *      terms and is listed. A tight loop: decode, test a bit, a branch almost never taken.
+ *   2. docs with several terms get their exact scores (each term probed or scanned at them, as
+ *      MaxScore's non-essential terms are) and go to the top-k heap first: in such queries they
+ *      are the best hits, and they raise the heap's threshold.
+ *   3. every other doc has a single term's score: each term, best bound first, scores only the
+ *      blocks whose block-max score can still enter the heap, skipping the docs of pass 2.
+ * Scores are the per-term float32 values summed in double and rounded once, as everywhere in
+ * MaxScore; the heap takes offers in any order (top-docs.ts breaks ties by doc), so the top k is
+ * exactly the exhaustive one. Deleted docs are neither counted nor offered.
+ */
+import { BLOCK_SIZE } from '../../index/index.js';
+import { MAX_LIST_WINDOW } from './candidate-list.js';
+import { maxScoreStats } from './max-score-stats.js';
+import type { TermScorer } from './term-scorer.js';
+import type { TopScoreDocs } from './top-docs.js';
+
+/** Docs of the window seen by any term, as bits over [windowStart, windowStart + MAX_LIST_WINDOW). */
+const seenBits = new Uint32Array(MAX_LIST_WINDOW >>> 5);
+/** Docs of the window with more than one term (listed in multiDocs). */
+const multiBits = new Uint32Array(MAX_LIST_WINDOW >>> 5);
+/** Window-relative docs with more than one term, and their summed scores (pass 2). */
+let multiDocs = new Int32Array(256);
+let multiScores = new Float64Array(256);
+let multiCount = 0;
+/** The highest window-relative doc pass 1 set (bounds the bits to clear). */
+let lastSeen = 0;
+/** Per term: its first posting in the window, and its first past it. */
+let firstPosting = new Int32Array(8);
+let nextPosting = new Int32Array(8);
+
+/** A single term's score, through addScoreAt (term-scorer.ts says why). */
+const one = new Float64Array(1);
+
+/**
+ * Postings per doc with several terms above which a term is probed at those docs rather than
+ * scanned (as candidate-list.ts's SCAN_RATIO).
+ */
+const SCAN_RATIO = 16;
+
+/**
+ * Counts, scores and offers the window [windowStart, windowEnd) of terms `order` (ascending by
+ * `bounds`, their best block-max score in the window) and returns the live docs it matched. The
+ * terms end positioned at their first posting past the window.
+ */
+export function unionWindow(
+  order: readonly TermScorer[], bounds: Float64Array, n: number, windowStart: number, windowEnd: number, live: Uint32Array | null,
+  top: TopScoreDocs, base: number,
+): number {
+  if (firstPosting.length < n) {
+    firstPosting = new Int32Array(n);
+    nextPosting = new Int32Array(n);
+  }
+  multiCount = 0;
+  lastSeen = 0;
+  const probed = probedTerm(order, n, live);
+  let counted = 0;
+  for (let i = 0; i < n; i++) {
+    const s = order[i];
+    firstPosting[i] = s.i;
+    if (i !== probed) counted += markTerm(s, windowStart, windowEnd, live);
+    nextPosting[i] = s.i;
+  }
+  if (probed >= 0) {
+    // The docs of the other terms it has join the listed ones; its own it adds by subtraction.
+    const s = order[probed];
+    for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, firstPosting[probed], windowStart);
+    s.seek(firstPosting[probed]);
+    if (s.doc < windowEnd) s.advance(windowEnd);
+    nextPosting[probed] = s.i;
+  }
+  seenBits.fill(0, 0, (lastSeen >>> 5) + 1);
+  const probedListed = multiCount > 0 ? scoreMulti(order, n, probed, windowStart, live, top, base) : 0;
+  if (probed >= 0) counted += nextPosting[probed] - firstPosting[probed] - probedListed;
+  if (top.capacity > 0) {
+    // Best bound first: each term's single-term docs, in the blocks that can still compete.
+    for (let i = n - 1; i >= 0; i--) {
+      if (Math.fround(bounds[i]) < top.minCompetitive) break;
+      scoreSingles(order[i], firstPosting[i], nextPosting[i], windowStart, live, top, base);
+    }
+  }
+  for (let a = 0; a < multiCount; a++) {
+    const l = multiDocs[a];
+    multiBits[l >>> 5] = 0;
+  }
+  for (let i = 0; i < n; i++) order[i].seek(nextPosting[i]);
+  return counted;
+}
+
+/**
+ * The term whose postings far outnumber all the others' together (and only without deletes: its
+ * docs are then counted by subtraction), or −1. Pass 1 skips it: it is probed at the others' docs
+ * with skipping `advance` instead of decoded whole, as MaxScore probes a frequent term.
+ */
+function probedTerm(order: readonly TermScorer[], n: number, live: Uint32Array | null): number {
+  if (live !== null || n < 2) return -1;
+  let most = 0;
+  let all = 0;
+  for (let i = 0; i < n; i++) {
+    const postings = order[i].end - order[i].i;
+    all += postings;
+    if (postings > order[most].end - order[most].i) most = i;
+  }
+  const postings = order[most].end - order[most].i;
+  return postings > SCAN_RATIO * (all - postings) ? most : -1;
+}
+
+/**
+ * Lists the docs of `s`'s postings [from, to) not listed yet that `probed` (from its posting
+ * `probedFrom` on) also has. Every doc of `s` is set in seenBits, so only probed docs become listed.
+ */
+function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer, probedFrom: number, windowStart: number): void {
+  const docs = s.docs;
+  const bits = multiBits;
+  probed.seek(probedFrom);
+  let p = from;
+  while (p < to) {
+    s.load(p);
+    const first = s.blockBase;
+    const n = Math.min(s.blockEnd, to) - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      const l = doc - windowStart;
+      if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      if (probed.doc < doc) probed.advance(doc);
+      if (probed.doc === doc) {
+        bits[l >>> 5] |= 1 << (l & 31);
+        addMulti(l);
+      }
+    }
+    p = first + n;
+  }
+}
+
+/**
+ * Pass 1 for one term: sets its docs below windowEnd in seenBits, lists those already set (and not
+ * listed yet) in multiDocs, and returns how many live docs it set first. Leaves the term at its
+ * first posting past the window.
+ */
+function markTerm(s: TermScorer, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
+  const end = s.end;
+  let p = s.i;
+  let added = 0;
+  while (p < end) {
+    const b = s.blockOf(p);
+    const lastDoc = s.lastDocOfBlock(b);
+    if (live !== null || lastDoc >= windowEnd) {
+      // Deletes (each new doc's liveness counts) or the window's last block: doc by doc.
+      const from = p;
+      p = markPostings(s, p, windowStart, windowEnd, live);
+      added += addedPostings;
+      if (p === from || p < Math.min(end, s.firstPostingOfBlock(b + 1))) break;
+      continue;
+    }
+    const dupCount = s.markBlock(p, seenBits, windowStart, dups);
+    const next = Math.min(end, s.firstPostingOfBlock(b + 1));
+    added += next - p - dupCount;
+    for (let j = 0; j < dupCount; j++) {
+      const l = dups[j];
+      if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      multiBits[l >>> 5] |= 1 << (l & 31);
+      addMulti(l);
+    }
+    if (lastDoc - windowStart > lastSeen) lastSeen = lastDoc - windowStart;
+    p = next;
+  }
+  s.seek(p);
+  return added;
+}
+
+/** Docs already set, of one block (markBlock). */
+const dups = new Int32Array(BLOCK_SIZE);
+/** What markPostings added (its second result). */
+let addedPostings = 0;
+
+/**
+ * markTerm doc by doc, for the postings of p's block from p on that are below windowEnd: sets them
+ * in seenBits, lists the docs set before, counts in addedPostings the live docs it set first, and
+ * returns the posting where it stopped.
+ */
+function markPostings(s: TermScorer, p: number, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
+  s.load(p);
+  const docs = s.docs;
+  const seen = seenBits;
+  const first = s.blockBase;
+  const n = s.blockEnd - first;
+  let added = 0;
+  let k = p - first;
+  for (; k < n; k++) {
+    const doc = docs[k];
+    if (doc >= windowEnd) break;
+    const l = doc - windowStart;
+    const w = seen[l >>> 5];
+    const bit = 1 << (l & 31);
+    if ((w & bit) === 0) {
+      seen[l >>> 5] = w | bit;
+      if (live === null || (live[doc >>> 5] & (1 << (doc & 31))) !== 0) added++;
+    } else if ((multiBits[l >>> 5] & bit) === 0) {
+      multiBits[l >>> 5] |= bit;
+      addMulti(l);
+    }
+    if (l > lastSeen) lastSeen = l;
+  }
+  addedPostings = added;
+  return first + k;
+}
+
+function addMulti(l: number): void {
+  if (multiCount === multiDocs.length) {
+    const docs = new Int32Array(multiCount * 2);
+    docs.set(multiDocs);
+    multiDocs = docs;
+    multiScores = new Float64Array(multiCount * 2);
+  }
+  multiDocs[multiCount++] = l;
+}
+
+/**
+ * Pass 2: the exact scores of the docs with several terms, offered to the heap. Returns how many of
+ * them term `probed` has (0 for −1).
+ */
+function scoreMulti(order: readonly TermScorer[], n: number, probed: number, windowStart: number, live: Uint32Array | null, top: TopScoreDocs, base: number): number {
+  const count = multiCount;
+  // Listed term by term, each term's part in doc order: sorted, probing and scanning go forward.
+  multiDocs.subarray(0, count).sort();
+  multiScores.fill(0, 0, count);
+  let probedListed = 0;
+  for (let i = 0; i < n; i++) {
+    const found = nextPosting[i] - firstPosting[i] > SCAN_RATIO * count
+      ? probeMulti(order[i], firstPosting[i], windowStart, count)
+      : scanMulti(order[i], firstPosting[i], nextPosting[i], windowStart);
+    if (i === probed) probedListed = found;
+  }
+  for (let a = 0; a < count; a++) {
+    const doc = windowStart + multiDocs[a];
+    if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+    top.offer(Math.fround(multiScores[a]), base + doc);
+  }
+  return probedListed;
+}
+
+/** Adds the scores of `s` at the listed docs by skipping to each with `advance`; returns how many it has. */
+function probeMulti(s: TermScorer, from: number, windowStart: number, count: number): number {
+  s.seek(from);
+  const docs = multiDocs;
+  let scored = 0;
+  for (let a = 0; a < count; a++) {
+    const doc = windowStart + docs[a];
+    if (s.doc < doc) s.advance(doc);
+    if (s.doc === doc) {
+      s.addScoreAt(multiScores, a, s.i, doc);
+      scored++;
+    }
+  }
+  maxScoreStats.postingsScored += scored;
+  return scored;
+}
+
+/** Adds the scores of `s`'s postings [from, to) that are listed docs, testing multiBits; returns how many. */
+function scanMulti(s: TermScorer, from: number, to: number, windowStart: number): number {
+  const docs = s.docs;
+  const bits = multiBits;
+  const listed = multiDocs;
+  let p = from;
+  let a = 0;
+  let scored = 0;
+  while (p < to) {
+    s.load(p);
+    const first = s.blockBase;
+    const n = Math.min(s.blockEnd, to) - first;
+    for (let k = p - first; k < n; k++) {
+      const l = docs[k] - windowStart;
+      if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
+      while (listed[a] < l) a++;
+      s.addScoreAt(multiScores, a, first + k, docs[k]);
+      scored++;
+    }
+    p = first + n;
+  }
+  maxScoreStats.postingsScored += scored;
+  return scored;
+}
+
+/**
+ * Pass 3 for one term: offers its postings [from, to) that are docs of this term alone, block by
+ * block, skipping blocks whose block-max score cannot enter the heap.
+ */
+function scoreSingles(s: TermScorer, from: number, to: number, windowStart: number, live: Uint32Array | null, top: TopScoreDocs, base: number): void {
+  const docs = s.docs;
+  const freqs = s.freqs;
+  const norms = s.norms;
+  const tf1 = s.tf1;
+  const bits = multiBits;
+  let threshold = top.minCompetitive;
+  let p = from;
+  let scored = 0;
+  while (p < to) {
+    const b = s.blockOf(p);
+    const blockEnd = Math.min(to, s.firstPostingOfBlock(b + 1));
+    // Equal scores may still enter (an earlier doc wins a tie), so only a lower bound skips.
+    if (Math.fround(s.blockMaxScore(b)) < threshold) {
+      p = blockEnd;
+      continue;
+    }
+    s.load(p);
+    s.loadFreqs();
+    const first = s.blockBase;
+    const n = blockEnd - first;
+    for (let k = p - first; k < n; k++) {
+      const doc = docs[k];
+      const l = doc - windowStart;
+      if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      let score: number;
+      if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
+        // freq 1 with this norm already in the table: the common case
+      } else {
+        one[0] = 0;
+        s.addScoreAt(one, 0, first + k, doc);
+        score = one[0];
+      }
+      scored++;
+      if (score < threshold) continue;
+      if (live !== null && (live[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
+      if (top.offer(score, base + doc)) threshold = top.minCompetitive;
+    }
+    p = blockEnd;
+  }
+  maxScoreStats.postingsScored += scored;
+}

@@ -13,7 +13,7 @@ import {
   BLOCK_SIZE, FORMAT_VERSION, Section, mergeSegments, openSegment, readId, readTermPostings, termAt, termOrd, writeSegment, type Segment,
 } from '../../src/index/index.js';
 import {
-  SUB_BLOCK, decodeBlockDocsTail, decodePostingsBlock, decodeSubBlockFor, encodePostings, freqAt, type PackedPostings,
+  SUB_BLOCK, decodeBlockDocsTail, decodePostingsBlock, decodeSubBlockFor, encodePostings, freqAt, markBlockDocs, type PackedPostings,
 } from '../../src/index/segment/packed-postings.js';
 import { SectionWriter } from '../../src/index/segment/sab-layout.js';
 import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
@@ -99,6 +99,37 @@ describe('packed postings codec', () => {
         }
       }
     }), { numRuns: 150 });
+  });
+
+  it('marks a block\'s docs from any posting in a bitset, listing the docs whose bit was already set', () => {
+    fc.assert(fc.property(termPostings, fc.nat(), (terms, seed) => {
+      const { docs, start, termCount, blockStart } = flatten(terms);
+      const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
+      const dups = new Int32Array(BLOCK_SIZE);
+      for (let t = 0; t < termCount; t++) {
+        for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
+          const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
+          const last = docs[p + n - 1];
+          const offset = docs[p] - 3;
+          if (last - offset >= 1 << 20) continue; // a bitset of at most 128 KB
+          for (const from of [0, 1, SUB_BLOCK, n - 1]) {
+            if (from >= n) continue;
+            const bits = new Uint32Array(((last - offset) >>> 5) + 2);
+            // Some docs of the block (and some others) are set already.
+            const preset = new Set<number>();
+            for (let k = 0; k < n; k++) if ((k * 7 + seed) % 3 === 0) preset.add(docs[p + k] - offset);
+            preset.add(0);
+            for (const l of preset) bits[l >>> 5] |= 1 << (l & 31);
+            const count = markBlockDocs(packed, b, n, last, from, bits, offset, dups);
+            const marked = docs.slice(p + from, p + n).map((d) => d - offset);
+            expect([...dups.subarray(0, count)].sort((x, y) => x - y)).toEqual(marked.filter((l) => preset.has(l)));
+            const set: number[] = [];
+            for (let l = 0; l < bits.length * 32; l++) if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) set.push(l);
+            expect(set).toEqual([...new Set([...preset, ...marked])].sort((x, y) => x - y));
+          }
+        }
+      }
+    }), { numRuns: 100 });
   });
 
   it('takes one byte a posting for a dense term of freq-1 postings and one byte for a single posting', () => {

@@ -266,6 +266,19 @@ describe('term scorer over packed blocks', () => {
           prev = got;
           target = got + 1 + rand(rand(2) === 0 ? 300 : 30_000);
         }
+        // Probing again from an earlier posting (union-window.ts): positionBefore(p), then advance
+        // finds the first doc ≥ target at a posting ≥ p, wherever the scorer stood.
+        for (let probe = 0; probe < 20; probe++) {
+          const p = rand(t.docs.length);
+          a.positionBefore(field.postingsStart![ord] + p);
+          const want = Math.max(p, lowerBound(t.docs, target = rand(maxDoc)));
+          const got = a.advance(target);
+          expect(got).toBe(want < t.docs.length ? t.docs[want] : NO_MORE_DOCS);
+          if (got !== NO_MORE_DOCS) {
+            expect(a.i).toBe(field.postingsStart![ord] + want);
+            expect(a.score()).toBe(bm25Score(1, t.freqs[want], cache[20]));
+          }
+        }
       }
     });
     // freqs of 300 need u16 positions? No: positions 0 … 299 do; the section is the narrowest that holds 299.

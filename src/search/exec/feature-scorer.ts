@@ -41,6 +41,11 @@ export class FeatureScorer extends TermScorer {
     return this.markLoaded(p, bits, offset, dups);
   }
 
+  /** Feature functions are not bounded by the weight: the best block's score. */
+  override scoreCeiling(): number {
+    return this.maxScore();
+  }
+
   override scoreAt(p: number): number {
     // Feature blocks decode docs and weights together (freqsBlock is always the loaded block).
     return this.scoreFreq(this.freqs[p - this.blockBase]);

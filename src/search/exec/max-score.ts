@@ -194,6 +194,14 @@ export function maxScoreTopK(
     if (windowStart === NO_MORE_DOCS) break;
     if (deadline !== null && deadline.expired()) break;
     const windowEnd = windowStart + window;
+    if (counting && sparse) {
+      // Every posting of the window is visited to count it: a union pass does it (union-window.ts),
+      // which needs no window bounds.
+      counted += unionWindow(scorers, n, windowStart, windowEnd, live, top, base);
+      if (counted > countLimit) counting = false;
+      threshold = top.capacity === 0 ? Infinity : top.minCompetitive;
+      continue;
+    }
 
     // Bounds, ascending (insertion sort: n is small).
     for (let i = 0; i < n; i++) {
@@ -207,13 +215,6 @@ export function maxScoreTopK(
       }
       bounds[j] = b;
       order[j] = s;
-    }
-    if (counting && sparse) {
-      // Every posting of the window is visited to count it: a union pass does it (union-window.ts).
-      counted += unionWindow(order, bounds, n, windowStart, windowEnd, live, top, base);
-      if (counted > countLimit) counting = false;
-      threshold = top.capacity === 0 ? Infinity : top.minCompetitive;
-      continue;
     }
     // Non-essential: the longest prefix (by ascending bound) whose bounds sum to ≤ threshold.
     let essential = 0;

@@ -201,6 +201,16 @@ export class TermScorer extends Scorer {
     this.doc = this.docs[p - this.blockBase];
   }
 
+  /**
+   * Positions the scorer just before posting p without decoding anything: the next `advance`
+   * finds the first doc ≥ its target at a posting ≥ p (`doc` is −1 until then). For probing a
+   * term again from p (union-window.ts), where `seek` would decode a sub-block only to leave it.
+   */
+  positionBefore(p: number): void {
+    this.i = p - 1;
+    this.doc = -1;
+  }
+
   nextDoc(): number {
     const i = ++this.i;
     if (i < this.validTo && i >= this.validFrom) return (this.doc = this.docs[i - this.blockBase]);
@@ -239,8 +249,9 @@ export class TermScorer extends Scorer {
           return (this.doc = this.docs[p - this.blockBase]);
         }
         this.loadBlock(b);
-        i = Math.max(i, this.blockBase);
       }
+      // Past the block of posting i (i may even lie before the loaded block after positionBefore).
+      i = Math.max(i, this.blockBase);
     }
     // The loaded block's last doc is ≥ target: the search ends inside it, in the decoded part
     // unless that ends below the target (a packed block's later sub-block).
@@ -325,6 +336,14 @@ export class TermScorer extends Scorer {
       else dups[d++] = l;
     }
     return d;
+  }
+
+  /**
+   * A bound on every score of this term: BM25 approaches the weight as freq grows and never passes
+   * it (cheaper than maxScore, which reads every block's impacts).
+   */
+  scoreCeiling(): number {
+    return this.weight;
   }
 
   /** Block of the current posting (or of posting index `i`). */

@@ -37,6 +37,21 @@ let lastSeen = 0;
 /** Per term: its first posting in the window, and its first past it. */
 let firstPosting = new Int32Array(8);
 let nextPosting = new Int32Array(8);
+/** Term numbers by descending scoreCeiling (pass 3's order). */
+let byCeiling = new Int32Array(8);
+
+/** Fills byCeiling[0, n) (insertion sort: n is small). */
+function sortByCeiling(order: readonly TermScorer[], n: number): void {
+  for (let i = 0; i < n; i++) {
+    const c = order[i].scoreCeiling();
+    let j = i;
+    while (j > 0 && order[byCeiling[j - 1]].scoreCeiling() < c) {
+      byCeiling[j] = byCeiling[j - 1];
+      j--;
+    }
+    byCeiling[j] = i;
+  }
+}
 
 /** A single term's score, through addScoreAt (term-scorer.ts says why). */
 const one = new Float64Array(1);
@@ -48,17 +63,16 @@ const one = new Float64Array(1);
 const SCAN_RATIO = 16;
 
 /**
- * Counts, scores and offers the window [windowStart, windowEnd) of terms `order` (ascending by
- * `bounds`, their best block-max score in the window) and returns the live docs it matched. The
- * terms end positioned at their first posting past the window.
+ * Counts, scores and offers the window [windowStart, windowEnd) of the n terms `order` and returns
+ * the live docs it matched. The terms end positioned at their first posting past the window.
  */
 export function unionWindow(
-  order: readonly TermScorer[], bounds: Float64Array, n: number, windowStart: number, windowEnd: number, live: Uint32Array | null,
-  top: TopScoreDocs, base: number,
+  order: readonly TermScorer[], n: number, windowStart: number, windowEnd: number, live: Uint32Array | null, top: TopScoreDocs, base: number,
 ): number {
   if (firstPosting.length < n) {
     firstPosting = new Int32Array(n);
     nextPosting = new Int32Array(n);
+    byCeiling = new Int32Array(n);
   }
   multiCount = 0;
   lastSeen = 0;
@@ -74,17 +88,19 @@ export function unionWindow(
     // The docs of the other terms it has join the listed ones; its own it adds by subtraction.
     const s = order[probed];
     for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, firstPosting[probed], windowStart);
-    s.seek(firstPosting[probed]);
-    if (s.doc < windowEnd) s.advance(windowEnd);
+    s.positionBefore(firstPosting[probed]);
+    s.advance(windowEnd);
     nextPosting[probed] = s.i;
   }
   seenBits.fill(0, 0, (lastSeen >>> 5) + 1);
   const probedListed = multiCount > 0 ? scoreMulti(order, n, probed, windowStart, live, top, base) : 0;
   if (probed >= 0) counted += nextPosting[probed] - firstPosting[probed] - probedListed;
   if (top.capacity > 0) {
-    // Best bound first: each term's single-term docs, in the blocks that can still compete.
-    for (let i = n - 1; i >= 0; i--) {
-      if (Math.fround(bounds[i]) < top.minCompetitive) break;
+    // Each term's single-term docs, best ceiling first (its blocks' bounds decide which to read).
+    sortByCeiling(order, n);
+    for (let j = 0; j < n; j++) {
+      const i = byCeiling[j];
+      if (Math.fround(order[i].scoreCeiling()) < top.minCompetitive) break;
       scoreSingles(order[i], firstPosting[i], nextPosting[i], windowStart, live, top, base);
     }
   }
@@ -121,7 +137,7 @@ function probedTerm(order: readonly TermScorer[], n: number, live: Uint32Array |
 function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer, probedFrom: number, windowStart: number): void {
   const docs = s.docs;
   const bits = multiBits;
-  probed.seek(probedFrom);
+  probed.positionBefore(probedFrom);
   let p = from;
   while (p < to) {
     s.load(p);
@@ -250,7 +266,7 @@ function scoreMulti(order: readonly TermScorer[], n: number, probed: number, win
 
 /** Adds the scores of `s` at the listed docs by skipping to each with `advance`; returns how many it has. */
 function probeMulti(s: TermScorer, from: number, windowStart: number, count: number): number {
-  s.seek(from);
+  s.positionBefore(from);
   const docs = multiDocs;
   let scored = 0;
   for (let a = 0; a < count; a++) {

@@ -182,6 +182,13 @@ export function maxScoreTopK(
     bounds = new Float64Array(n);
     prefix = new Float64Array(n);
   }
+  if (countLimit >= 0 && sparse && window >= maxDoc) {
+    // One counting window holds every doc: the union reads each term from its first posting and
+    // needs no term positioned on a doc first (seeking would decode a sub-block of each).
+    if (deadline !== null && deadline.expired()) return 0;
+    for (let i = 0; i < n; i++) scorers[i].positionOnStart();
+    return unionWindow(scorers, n, 0, window, live, top, base);
+  }
   const order = scorers.slice();
   for (let i = 0; i < n; i++) scorers[i].seek(scorers[i].start);
   let threshold = top.capacity === 0 ? Infinity : top.minCompetitive;

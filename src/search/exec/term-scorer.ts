@@ -211,6 +211,15 @@ export class TermScorer extends Scorer {
     this.doc = -1;
   }
 
+  /**
+   * Positions the scorer on its first posting without decoding it (`doc` is −1 until it moves): for
+   * union-window.ts, which reads the postings from `i` on and needs no doc.
+   */
+  positionOnStart(): void {
+    this.i = this.start;
+    this.doc = -1;
+  }
+
   nextDoc(): number {
     const i = ++this.i;
     if (i < this.validTo && i >= this.validFrom) return (this.doc = this.docs[i - this.blockBase]);

@@ -101,11 +101,12 @@ describe('packed postings codec', () => {
     }), { numRuns: 150 });
   });
 
-  it('marks a block\'s docs from any posting in a bitset, listing the docs whose bit was already set', () => {
+  it('marks a block\'s docs from any posting in a bitset, listing the docs whose bit was already set and their postings', () => {
     fc.assert(fc.property(termPostings, fc.nat(), (terms, seed) => {
       const { docs, start, termCount, blockStart } = flatten(terms);
       const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
       const dups = new Int32Array(BLOCK_SIZE);
+      const dupAt = new Int32Array(BLOCK_SIZE);
       for (let t = 0; t < termCount; t++) {
         for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
           const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
@@ -120,8 +121,9 @@ describe('packed postings codec', () => {
             for (let k = 0; k < n; k++) if ((k * 7 + seed) % 3 === 0) preset.add(docs[p + k] - offset);
             preset.add(0);
             for (const l of preset) bits[l >>> 5] |= 1 << (l & 31);
-            const count = markBlockDocs(packed, b, n, last, from, bits, offset, dups);
+            const count = markBlockDocs(packed, b, n, last, from, bits, offset, dups, dupAt);
             const marked = docs.slice(p + from, p + n).map((d) => d - offset);
+            for (let j = 0; j < count; j++) expect(docs[p + dupAt[j]] - offset).toBe(dups[j]);
             expect([...dups.subarray(0, count)].sort((x, y) => x - y)).toEqual(marked.filter((l) => preset.has(l)));
             const set: number[] = [];
             for (let l = 0; l < bits.length * 32; l++) if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) set.push(l);

@@ -236,10 +236,13 @@ export function decodeBlockDocs(pp: PackedPostings, b: number, n: number, lastDo
 /**
  * Union counting (a disjunction's docs as bits): sets bit `doc − offset` in `bits` for the docs of
  * block `b` (of `n` postings, the last of them `lastDoc`) from posting `from` on, decoding the gaps
- * straight into the bits; docs whose bit was already set are written to dups[0 …] (as doc −
- * offset). Returns how many. `dups` must hold n − from. One loop per gap width.
+ * straight into the bits; the docs whose bit was already set are written to dups[0 …] (as doc −
+ * offset) and their postings in the block to dupAt[0 …]. Returns how many. `dups` and `dupAt` must
+ * hold n − from. One loop per gap width.
  */
-export function markBlockDocs(pp: PackedPostings, b: number, n: number, lastDoc: number, from: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
+export function markBlockDocs(
+  pp: PackedPostings, b: number, n: number, lastDoc: number, from: number, bits: Uint32Array, offset: number, dups: Int32Array, dupAt: Int32Array,
+): number {
   const u8 = pp.bytes;
   const start = pp.blockOffsets[b];
   const o = gapsAt(u8, start, n);
@@ -248,28 +251,40 @@ export function markBlockDocs(pp: PackedPostings, b: number, n: number, lastDoc:
   let d = 0;
   let w = bits[l >>> 5];
   if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
-  else dups[d++] = l;
+  else {
+    dupAt[d] = n - 1;
+    dups[d++] = l;
+  }
   // Gaps k = 0 … n − 2 are stored forwards: the docs come from the last one backwards.
   if (gapCode === 1) {
-    for (let g = o + n - 2; g >= o + from; g--) {
-      l -= u8[g] + 1;
+    for (let k = n - 2; k >= from; k--) {
+      l -= u8[o + k] + 1;
       w = bits[l >>> 5];
       if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
-      else dups[d++] = l;
+      else {
+        dupAt[d] = k;
+        dups[d++] = l;
+      }
     }
   } else if (gapCode === 2) {
-    for (let g = o + 2 * (n - 2); g >= o + 2 * from; g -= 2) {
+    for (let k = n - 2, g = o + 2 * k; k >= from; k--, g -= 2) {
       l -= (u8[g] | (u8[g + 1] << 8)) + 1;
       w = bits[l >>> 5];
       if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
-      else dups[d++] = l;
+      else {
+        dupAt[d] = k;
+        dups[d++] = l;
+      }
     }
   } else {
     for (let k = n - 2, g = o + 4 * k; k >= from; k--, g -= 4) {
       l -= gapCode === 0 ? 1 : i32At(u8, g) + 1;
       w = bits[l >>> 5];
       if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
-      else dups[d++] = l;
+      else {
+        dupAt[d] = k;
+        dups[d++] = l;
+      }
     }
   }
   return d;

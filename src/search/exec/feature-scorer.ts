@@ -37,8 +37,8 @@ export class FeatureScorer extends TermScorer {
   }
 
   /** Feature postings are not term postings: marked through the loaded block. */
-  override markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
-    return this.markLoaded(p, bits, offset, dups);
+  override markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array, dupScores: Float64Array): number {
+    return this.markLoaded(p, bits, offset, dups, dupScores);
   }
 
   /** Feature functions are not bounded by the weight: the best block's score. */

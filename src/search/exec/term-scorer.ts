@@ -11,6 +11,8 @@ import { bm25Score } from '../bm25.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 
 const BLOCK_SHIFT = Math.log2(BLOCK_SIZE);
+/** markBlock's scratch: the postings in the block of the docs already set. */
+const dupAt = new Int32Array(BLOCK_SIZE);
 
 /** A scorer's decoded block (see TermScorer.docs); pooled per search by SegmentSearchContext. */
 export interface BlockBuffers {
@@ -324,17 +326,27 @@ export class TermScorer extends Scorer {
   /**
    * Union counting (union-window.ts): sets bit `doc − offset` in `bits` for postings p … to the end
    * of p's block, decoded straight into the bits (the loaded block stays as it was); docs whose bit
-   * was already set go to dups[0 …], as doc − offset. Returns how many. `dups` must hold BLOCK_SIZE.
+   * was already set go to dups[0 …], as doc − offset, and their scores to dupScores[0 …]. Returns
+   * how many. `dups` and `dupScores` must hold BLOCK_SIZE.
    */
-  markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
-    if (this.packed === null) return this.markLoaded(p, bits, offset, dups);
+  markBlock(p: number, bits: Uint32Array, offset: number, dups: Int32Array, dupScores: Float64Array): number {
+    if (this.packed === null) return this.markLoaded(p, bits, offset, dups, dupScores);
     const b = this.blockOf(p);
     const first = this.firstPostingOfBlock(b);
-    return markBlockDocs(this.packed, b, Math.min(BLOCK_SIZE, this.end - first), this.blockLastDoc[b], p - first, bits, offset, dups);
+    const n = Math.min(BLOCK_SIZE, this.end - first);
+    const d = markBlockDocs(this.packed, b, n, this.blockLastDoc[b], p - first, bits, offset, dups, dupAt);
+    // Docs with several terms are few: each freq is read in place.
+    for (let j = 0; j < d; j++) {
+      const doc = dups[j] + offset;
+      const freq = freqAt(this.packed, b, n, dupAt[j]);
+      const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
+      dupScores[j] = bm25Score(this.weight, freq, this.cache[norm]);
+    }
+    return d;
   }
 
   /** markBlock through the loaded block (formats without packed term postings). */
-  protected markLoaded(p: number, bits: Uint32Array, offset: number, dups: Int32Array): number {
+  protected markLoaded(p: number, bits: Uint32Array, offset: number, dups: Int32Array, dupScores: Float64Array): number {
     this.load(p);
     const docs = this.docs;
     let d = 0;
@@ -342,7 +354,11 @@ export class TermScorer extends Scorer {
       const l = docs[k] - offset;
       const w = bits[l >>> 5];
       if ((w & (1 << (l & 31))) === 0) bits[l >>> 5] = w | (1 << (l & 31));
-      else dups[d++] = l;
+      else {
+        dupScores[d] = 0;
+        this.addScoreAt(dupScores, d, this.blockBase + k, docs[k]);
+        dups[d++] = l;
+      }
     }
     return d;
   }

@@ -28,10 +28,19 @@ import type { TopScoreDocs } from './top-docs.js';
 const seenBits = new Uint32Array(MAX_LIST_WINDOW >>> 5);
 /** Docs of the window with more than one term (listed in multiDocs). */
 const multiBits = new Uint32Array(MAX_LIST_WINDOW >>> 5);
-/** Window-relative docs with more than one term, and their summed scores (pass 2). */
+/**
+ * Window-relative docs with more than one term, their scores so far (pass 2 sums them), and the
+ * term that found each one in pass 1, whose score it already holds.
+ */
 let multiDocs = new Int32Array(256);
 let multiScores = new Float64Array(256);
+let multiTerms = new Int32Array(256);
 let multiCount = 0;
+/** scoreMulti's sort keys and its second set of arrays. */
+let sortKeys = new Float64Array(256);
+let sortedDocs = new Int32Array(256);
+let sortedScores = new Float64Array(256);
+let sortedTerms = new Int32Array(256);
 /** The highest window-relative doc pass 1 set (bounds the bits to clear). */
 let lastSeen = 0;
 /** Per term: its first posting in the window, and its first past it. */
@@ -81,13 +90,13 @@ export function unionWindow(
   for (let i = 0; i < n; i++) {
     const s = order[i];
     firstPosting[i] = s.i;
-    if (i !== probed) counted += markTerm(s, windowStart, windowEnd, live);
+    if (i !== probed) counted += markTerm(s, i, windowStart, windowEnd, live);
     nextPosting[i] = s.i;
   }
   if (probed >= 0) {
     // The docs of the other terms it has join the listed ones; its own it adds by subtraction.
     const s = order[probed];
-    for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, firstPosting[probed], windowStart);
+    for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, probed, firstPosting[probed], windowStart);
     s.positionBefore(firstPosting[probed]);
     s.advance(windowEnd);
     nextPosting[probed] = s.i;
@@ -134,7 +143,7 @@ function probedTerm(order: readonly TermScorer[], n: number, live: Uint32Array |
  * Lists the docs of `s`'s postings [from, to) not listed yet that `probed` (from its posting
  * `probedFrom` on) also has. Every doc of `s` is set in seenBits, so only probed docs become listed.
  */
-function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer, probedFrom: number, windowStart: number): void {
+function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer, probedTerm: number, probedFrom: number, windowStart: number): void {
   const docs = s.docs;
   const bits = multiBits;
   probed.positionBefore(probedFrom);
@@ -150,7 +159,7 @@ function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer,
       if (probed.doc < doc) probed.advance(doc);
       if (probed.doc === doc) {
         bits[l >>> 5] |= 1 << (l & 31);
-        addMulti(l);
+        probed.addScoreAt(multiScores, addMulti(l, probedTerm), probed.i, doc);
       }
     }
     p = first + n;
@@ -162,7 +171,7 @@ function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer,
  * listed yet) in multiDocs, and returns how many live docs it set first. Leaves the term at its
  * first posting past the window.
  */
-function markTerm(s: TermScorer, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
+function markTerm(s: TermScorer, term: number, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
   const end = s.end;
   let p = s.i;
   let added = 0;
@@ -172,19 +181,20 @@ function markTerm(s: TermScorer, windowStart: number, windowEnd: number, live: U
     if (live !== null || lastDoc >= windowEnd) {
       // Deletes (each new doc's liveness counts) or the window's last block: doc by doc.
       const from = p;
-      p = markPostings(s, p, windowStart, windowEnd, live);
+      p = markPostings(s, term, p, windowStart, windowEnd, live);
       added += addedPostings;
       if (p === from || p < Math.min(end, s.firstPostingOfBlock(b + 1))) break;
       continue;
     }
-    const dupCount = s.markBlock(p, seenBits, windowStart, dups);
+    const dupCount = s.markBlock(p, seenBits, windowStart, dups, dupScores);
     const next = Math.min(end, s.firstPostingOfBlock(b + 1));
     added += next - p - dupCount;
     for (let j = 0; j < dupCount; j++) {
       const l = dups[j];
+      // Listed already (a third term): pass 2 adds this term's score, as it is not the finder.
       if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
       multiBits[l >>> 5] |= 1 << (l & 31);
-      addMulti(l);
+      multiScores[addMulti(l, term)] = dupScores[j];
     }
     if (lastDoc - windowStart > lastSeen) lastSeen = lastDoc - windowStart;
     p = next;
@@ -193,8 +203,9 @@ function markTerm(s: TermScorer, windowStart: number, windowEnd: number, live: U
   return added;
 }
 
-/** Docs already set, of one block (markBlock). */
+/** Docs already set, of one block, and their scores (markBlock). */
 const dups = new Int32Array(BLOCK_SIZE);
+const dupScores = new Float64Array(BLOCK_SIZE);
 /** What markPostings added (its second result). */
 let addedPostings = 0;
 
@@ -203,7 +214,7 @@ let addedPostings = 0;
  * in seenBits, lists the docs set before, counts in addedPostings the live docs it set first, and
  * returns the posting where it stopped.
  */
-function markPostings(s: TermScorer, p: number, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
+function markPostings(s: TermScorer, term: number, p: number, windowStart: number, windowEnd: number, live: Uint32Array | null): number {
   s.load(p);
   const docs = s.docs;
   const seen = seenBits;
@@ -222,7 +233,7 @@ function markPostings(s: TermScorer, p: number, windowStart: number, windowEnd: 
       if (live === null || (live[doc >>> 5] & (1 << (doc & 31))) !== 0) added++;
     } else if ((multiBits[l >>> 5] & bit) === 0) {
       multiBits[l >>> 5] |= bit;
-      addMulti(l);
+      s.addScoreAt(multiScores, addMulti(l, term), first + k, doc);
     }
     if (l > lastSeen) lastSeen = l;
   }
@@ -230,14 +241,57 @@ function markPostings(s: TermScorer, p: number, windowStart: number, windowEnd: 
   return first + k;
 }
 
-function addMulti(l: number): void {
-  if (multiCount === multiDocs.length) {
-    const docs = new Int32Array(multiCount * 2);
-    docs.set(multiDocs);
-    multiDocs = docs;
-    multiScores = new Float64Array(multiCount * 2);
+/** Lists doc l, found by `term`, with score 0; returns its entry. */
+function addMulti(l: number, term: number): number {
+  if (multiCount === multiDocs.length) growMulti();
+  multiDocs[multiCount] = l;
+  multiScores[multiCount] = 0;
+  multiTerms[multiCount] = term;
+  return multiCount++;
+}
+
+function growMulti(): void {
+  const n = multiCount * 2;
+  const docs = new Int32Array(n);
+  docs.set(multiDocs);
+  multiDocs = docs;
+  const scores = new Float64Array(n);
+  scores.set(multiScores);
+  multiScores = scores;
+  const terms = new Int32Array(n);
+  terms.set(multiTerms);
+  multiTerms = terms;
+  sortKeys = new Float64Array(n);
+  sortedDocs = new Int32Array(n);
+  sortedScores = new Float64Array(n);
+  sortedTerms = new Int32Array(n);
+}
+
+/**
+ * Sorts the listed docs (with their scores and finders) by doc: as found they run term by term,
+ * and probing and scanning go forward. Keys are doc · MAX_LIST_WINDOW + entry (below 2^36, exact
+ * in a double).
+ */
+function sortMulti(count: number): void {
+  const keys = sortKeys.subarray(0, count);
+  for (let a = 0; a < count; a++) keys[a] = multiDocs[a] * MAX_LIST_WINDOW + a;
+  keys.sort();
+  for (let x = 0; x < count; x++) {
+    const l = Math.floor(keys[x] / MAX_LIST_WINDOW);
+    const a = keys[x] - l * MAX_LIST_WINDOW;
+    sortedDocs[x] = l;
+    sortedScores[x] = multiScores[a];
+    sortedTerms[x] = multiTerms[a];
   }
-  multiDocs[multiCount++] = l;
+  const d = multiDocs;
+  multiDocs = sortedDocs;
+  sortedDocs = d;
+  const s = multiScores;
+  multiScores = sortedScores;
+  sortedScores = s;
+  const t = multiTerms;
+  multiTerms = sortedTerms;
+  sortedTerms = t;
 }
 
 /**
@@ -246,14 +300,13 @@ function addMulti(l: number): void {
  */
 function scoreMulti(order: readonly TermScorer[], n: number, probed: number, windowStart: number, live: Uint32Array | null, top: TopScoreDocs, base: number): number {
   const count = multiCount;
-  // Listed term by term, each term's part in doc order: sorted, probing and scanning go forward.
-  multiDocs.subarray(0, count).sort();
-  multiScores.fill(0, 0, count);
+  sortMulti(count);
   let probedListed = 0;
+  // Each term adds its score to the listed docs it has and did not find itself.
   for (let i = 0; i < n; i++) {
     const found = nextPosting[i] - firstPosting[i] > SCAN_RATIO * count
-      ? probeMulti(order[i], firstPosting[i], windowStart, count)
-      : scanMulti(order[i], firstPosting[i], nextPosting[i], windowStart);
+      ? probeMulti(order[i], i, firstPosting[i], windowStart, count)
+      : scanMulti(order[i], i, firstPosting[i], nextPosting[i], windowStart);
     if (i === probed) probedListed = found;
   }
   for (let a = 0; a < count; a++) {
@@ -264,12 +317,21 @@ function scoreMulti(order: readonly TermScorer[], n: number, probed: number, win
   return probedListed;
 }
 
-/** Adds the scores of `s` at the listed docs by skipping to each with `advance`; returns how many it has. */
-function probeMulti(s: TermScorer, from: number, windowStart: number, count: number): number {
+/**
+ * Adds the scores of `s` (term `term`) at the listed docs it did not find, skipping to each with
+ * `advance`; returns how many listed docs it has.
+ */
+function probeMulti(s: TermScorer, term: number, from: number, windowStart: number, count: number): number {
   s.positionBefore(from);
   const docs = multiDocs;
+  const terms = multiTerms;
+  let found = 0;
   let scored = 0;
   for (let a = 0; a < count; a++) {
+    if (terms[a] === term) {
+      found++;
+      continue;
+    }
     const doc = windowStart + docs[a];
     if (s.doc < doc) s.advance(doc);
     if (s.doc === doc) {
@@ -278,14 +340,19 @@ function probeMulti(s: TermScorer, from: number, windowStart: number, count: num
     }
   }
   maxScoreStats.postingsScored += scored;
-  return scored;
+  return found + scored;
 }
 
-/** Adds the scores of `s`'s postings [from, to) that are listed docs, testing multiBits; returns how many. */
-function scanMulti(s: TermScorer, from: number, to: number, windowStart: number): number {
+/**
+ * Adds the scores of `s`'s (term `term`'s) postings [from, to) that are listed docs it did not
+ * find, testing multiBits; returns how many listed docs it has.
+ */
+function scanMulti(s: TermScorer, term: number, from: number, to: number, windowStart: number): number {
   const docs = s.docs;
   const bits = multiBits;
   const listed = multiDocs;
+  const terms = multiTerms;
+  let found = 0;
   let p = from;
   let a = 0;
   let scored = 0;
@@ -297,13 +364,17 @@ function scanMulti(s: TermScorer, from: number, to: number, windowStart: number)
       const l = docs[k] - windowStart;
       if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
       while (listed[a] < l) a++;
+      if (terms[a] === term) {
+        found++;
+        continue;
+      }
       s.addScoreAt(multiScores, a, first + k, docs[k]);
       scored++;
     }
     p = first + n;
   }
   maxScoreStats.postingsScored += scored;
-  return scored;
+  return found + scored;
 }
 
 /**

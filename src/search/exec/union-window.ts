@@ -393,8 +393,9 @@ function scoreSingles(s: TermScorer, from: number, to: number, windowStart: numb
   while (p < to) {
     const b = s.blockOf(p);
     const blockEnd = Math.min(to, s.firstPostingOfBlock(b + 1));
-    // Equal scores may still enter (an earlier doc wins a tie), so only a lower bound skips.
-    if (Math.fround(s.blockMaxScore(b)) < threshold) {
+    // Equal scores may still enter (an earlier doc wins a tie), so only a lower bound skips; until
+    // the heap is full nothing does, and the bound is not computed.
+    if (threshold !== -Infinity && Math.fround(s.blockMaxScore(b)) < threshold) {
       p = blockEnd;
       continue;
     }

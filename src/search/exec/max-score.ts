@@ -186,7 +186,8 @@ export function maxScoreTopK(
     return unionWindow(scorers, n, 0, window, live, top, base);
   }
   // The window loop is a function of its own: when most searches take the branch above, V8 would
-  // otherwise compile the loop inside this function without type feedback for it (CONTRIBUTING).
+  // compile this function without feedback for the loop, and searches that reach it (those not
+  // counting) ran ~2 µs slower in a process that mostly counts.
   return windowedTopK(scorers, live, top, base, countLimit, deadline, sparse, window);
 }
 

@@ -178,28 +178,16 @@ export function maxScoreTopK(
   for (let i = 0; i < n; i++) postings += scorers[i].cost();
   const sparse = postings * Math.min(1, MIN_WINDOW / maxDoc) <= maxScoreTuning.listPostings;
   const window = sparse ? windowSize(postings, maxDoc) : MIN_WINDOW;
+  if (bounds.length < n) {
+    bounds = new Float64Array(n);
+    prefix = new Float64Array(n);
+  }
   if (countLimit >= 0 && sparse && window >= maxDoc) {
     // One counting window holds every doc: the union reads each term from its first posting and
     // needs no term positioned on a doc first (seeking would decode a sub-block of each).
     if (deadline !== null && deadline.expired()) return 0;
     for (let i = 0; i < n; i++) scorers[i].positionOnStart();
     return unionWindow(scorers, n, 0, window, live, top, base);
-  }
-  // The window loop is a function of its own: when most searches take the branch above, V8 would
-  // compile this function without feedback for the loop, and searches that reach it (those not
-  // counting) ran ~2 µs slower in a process that mostly counts.
-  return windowedTopK(scorers, live, top, base, countLimit, deadline, sparse, window);
-}
-
-/** maxScoreTopK window by window (`sparse`: candidate lists, else accumulators; `window`: docs per window). */
-function windowedTopK(
-  scorers: TermScorer[], live: Uint32Array | null, top: TopScoreDocs, base: number, countLimit: number, deadline: SearchDeadline | null,
-  sparse: boolean, window: number,
-): number {
-  const n = scorers.length;
-  if (bounds.length < n) {
-    bounds = new Float64Array(n);
-    prefix = new Float64Array(n);
   }
   const order = scorers.slice();
   for (let i = 0; i < n; i++) scorers[i].seek(scorers[i].start);

@@ -7,9 +7,10 @@
  * per tree, and the mean split by the query's total (< 1,000, 1,000–10,000, `gte`), with this ÷
  * baseline. Both trees' hits, scores and totals are compared for every query first.
  *
- *   node dist/bench/query-phase-ab.js --baseline /path/to/other-tree [--rounds 4] [--track-total-hits 10000] [--swap]
+ *   node dist/bench/query-phase-ab.js --baseline /path/to/other-tree [--rounds 4] [--track-total-hits 10000] [--deletes N] [--swap]
  *
- * `--track-total-hits=-1` times searches that do not count; `--swap` loads this tree first (the
+ * `--track-total-hits=-1` times searches that do not count; `--deletes N` deletes every Nth doc (live
+ * docs as a shard with deletes has them); `--swap` loads this tree first (the
  * tree loaded second can run a few % slower). The baseline is a directory holding a built tree
  * (`dist/test/support/engine-harness.js`, `dist/src/index/index.js`).
  */
@@ -22,16 +23,17 @@ import { startCpuProbe } from '../src/cli/report/machine.js';
 import { mergeSegments, writeSegment, type openSegment } from '../src/index/index.js';
 import { writeResult } from './lib/report.js';
 
-const USAGE = 'node dist/bench/query-phase-ab.js --baseline /path/to/other-tree [--rounds 4] [--track-total-hits 10000] [--swap]';
+const USAGE = 'node dist/bench/query-phase-ab.js --baseline /path/to/other-tree [--rounds 4] [--track-total-hits 10000] [--deletes N] [--swap]';
 const { values } = benchArgs(USAGE, {
   options: {
-    baseline: { type: 'string' }, rounds: { type: 'string' }, 'track-total-hits': { type: 'string' }, swap: { type: 'boolean' }, 'no-report': { type: 'boolean' },
+    baseline: { type: 'string' }, rounds: { type: 'string' }, 'track-total-hits': { type: 'string' }, deletes: { type: 'string' }, swap: { type: 'boolean' }, 'no-report': { type: 'boolean' },
   },
 });
 if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
 const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 4);
 const TRACK = numberOption(USAGE, values['track-total-hits'], 'track-total-hits', 10_000, -1);
 const DOCS = 200_000;
+const DELETES = values.deletes === undefined ? 0 : numberOption(USAGE, values.deletes, 'deletes', 0, 2);
 
 interface Result { totalHits: number; totalRelation: string; hits: Float64Array }
 interface Harness {
@@ -49,6 +51,13 @@ for (let i = 0; i < corpus.docs.length; i += 20_000) {
 }
 const sab = writeSegment(mergeSegments(built.segments.map((segment) => ({ segment, liveDocs: null }))));
 built.segments = [];
+/** Every DELETES-th doc deleted (null: none). */
+function liveDocs(): Uint32Array | null {
+  if (DELETES === 0) return null;
+  const live = new Uint32Array((DOCS + 31) >>> 5).fill(0xffffffff);
+  for (let d = 0; d < DOCS; d += DELETES) live[d >>> 5] &= ~(1 << (d & 31));
+  return live;
+}
 
 async function loadTree(name: string, root: string | null): Promise<Tree> {
   const at = (rel: string) => (root === null ? new URL(`../${rel}`, import.meta.url).href : pathToFileURL(join(root, 'dist', rel)).href);
@@ -56,7 +65,7 @@ async function loadTree(name: string, root: string | null): Promise<Tree> {
   const reader = (await import(at('src/index/index.js'))) as { openSegment: typeof openSegment };
   const harness = new harnessModule.InProcessIndex({ properties: { text: { type: 'text' } } });
   harness.segments = [reader.openSegment('query-phase-ab', sab)];
-  harness.liveDocs = [null];
+  harness.liveDocs = [liveDocs()];
   const plans = corpus.queries.map((q) => harness.plan({ match: { text: q } }));
   return { name, harness, plans, best: new Float64Array(plans.length).fill(Infinity) };
 }
@@ -107,7 +116,7 @@ for (const r of rows) {
 }
 const ratio = (a: number, b: number) => (b / a).toFixed(3);
 console.log(`this / baseline: mean ×${ratio(rows[0].mean_us, rows[1].mean_us)}, p50 ×${ratio(rows[0].p50_us, rows[1].p50_us)}, p90 ×${ratio(rows[0].p90_us, rows[1].p90_us)}; ${rows[0].classes.map((c, i) => `${c.name} ×${ratio(c.mean_us, rows[1].classes[i].mean_us)}`).join(', ')}`);
-console.log(`per-query minima of ${ROUNDS} rounds, track_total_hits ${TRACK}; ${trees[0].name} loaded first; other processes used ${cpu.otherCores.toFixed(2)} cores meanwhile`);
+console.log(`per-query minima of ${ROUNDS} rounds, track_total_hits ${TRACK}${DELETES > 0 ? `, every ${DELETES}th doc deleted` : ''}; ${trees[0].name} loaded first; other processes used ${cpu.otherCores.toFixed(2)} cores meanwhile`);
 if (!values['no-report']) {
-  writeResult('query-phase-ab', { params: { docs: DOCS, queries: corpus.queries.length, rounds: ROUNDS, trackTotalHits: TRACK, baseline: values.baseline, swap: values.swap ?? false }, rows, otherCores: cpu.otherCores });
+  writeResult('query-phase-ab', { params: { docs: DOCS, queries: corpus.queries.length, rounds: ROUNDS, trackTotalHits: TRACK, deletes: DELETES, baseline: values.baseline, swap: values.swap ?? false }, rows, otherCores: cpu.otherCores });
 }

@@ -188,6 +188,23 @@ describe.each([
     }
   });
 
+  it('scores every doc with several terms when there are more of them than its lists held before', () => {
+    // 2,200 docs with both terms (more than any corpus above gives, so the union window's lists of
+    // such docs grow during this search), with and without deletes; k covers them all.
+    const texts = Array.from({ length: 13_200 }, (_, i) => [i % 2 === 0 ? 'alpha' : 'w1', i % 3 === 0 ? 'beta' : 'w2', i % 5 === 0 ? 'alpha' : ''].join(' '));
+    for (const removed of [[], ['d6', 'd600', 'd6000']]) {
+      const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+      const written = texts.map((text, i) => ({ id: `d${i}`, text, order: i }));
+      index.addSegment(written.map((d) => ({ id: d.id, source: { body: d.text } })));
+      index.deleteIds(removed);
+      const live = new Map(written.filter((d) => !removed.includes(d.id)).map((d) => [d.id, d.order]));
+      const expected = expectedTopK(analyse(written), live, ['alpha', 'beta'], 2_300);
+      const counted = index.search({ match: { body: 'alpha beta' } }, { k: 2_300, trackTotalHitsUpTo: 1_000_000 });
+      expect(counted.hits).toEqual(expected.top);
+      expect(counted.total).toBe(expected.total);
+    }
+  });
+
   it('keeps results after force merge identical to the multi-segment results', () => {
     const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
     const rnd = fc.sample(fc.array(docText, { minLength: 300, maxLength: 300 }), { numRuns: 3, seed: 7 });

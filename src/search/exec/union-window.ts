@@ -159,7 +159,9 @@ function listProbed(s: TermScorer, from: number, to: number, probed: TermScorer,
       if (probed.doc < doc) probed.advance(doc);
       if (probed.doc === doc) {
         bits[l >>> 5] |= 1 << (l & 31);
-        probed.addScoreAt(multiScores, addMulti(l, probedTerm), probed.i, doc);
+        // addMulti first: growing the lists replaces multiScores.
+        const a = addMulti(l, probedTerm);
+        probed.addScoreAt(multiScores, a, probed.i, doc);
       }
     }
     p = first + n;
@@ -194,7 +196,8 @@ function markTerm(s: TermScorer, term: number, windowStart: number, windowEnd: n
       // Listed already (a third term): pass 2 adds this term's score, as it is not the finder.
       if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
       multiBits[l >>> 5] |= 1 << (l & 31);
-      multiScores[addMulti(l, term)] = dupScores[j];
+      const a = addMulti(l, term); // first: growing the lists replaces multiScores
+      multiScores[a] = dupScores[j];
     }
     if (lastDoc - windowStart > lastSeen) lastSeen = lastDoc - windowStart;
     p = next;
@@ -233,7 +236,8 @@ function markPostings(s: TermScorer, term: number, p: number, windowStart: numbe
       if (live === null || (live[doc >>> 5] & (1 << (doc & 31))) !== 0) added++;
     } else if ((multiBits[l >>> 5] & bit) === 0) {
       multiBits[l >>> 5] |= bit;
-      s.addScoreAt(multiScores, addMulti(l, term), first + k, doc);
+      const a = addMulti(l, term); // first: growing the lists replaces multiScores
+      s.addScoreAt(multiScores, a, first + k, doc);
     }
     if (l > lastSeen) lastSeen = l;
   }

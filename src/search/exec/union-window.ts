@@ -7,13 +7,16 @@
  * branch per posting) and scoring every essential posting. In a disjunction of a few terms of
  * natural text nearly every matching doc has one term (the 2,000 bench queries: 4,294 postings,
  * 4,278 docs per query on average), so:
- *   1. count: each term's docs are set in a window bitset; a doc already set is a doc with several
- *      terms and is listed. A tight loop: decode, test a bit, a branch almost never taken.
- *   2. docs with several terms get their exact scores (each term probed or scanned at them, as
- *      MaxScore's non-essential terms are) and go to the top-k heap first: in such queries they
+ *   1. count: each term's docs are set in a window bitset, decoded straight from the packed gaps;
+ *      a doc already set has several terms and is listed with the score of the term that found
+ *      it. A tight loop: decode, test a bit, a branch almost never taken. A term with far more
+ *      postings than all the others is not decoded but probed at their docs, and its own docs
+ *      counted by subtraction (without deletes).
+ *   2. docs with several terms get the other terms' scores (each term probed or scanned at them,
+ *      as MaxScore's non-essential terms are) and go to the top-k heap first: in such queries they
  *      are the best hits, and they raise the heap's threshold.
- *   3. every other doc has a single term's score: each term, best bound first, scores only the
- *      blocks whose block-max score can still enter the heap, skipping the docs of pass 2.
+ *   3. every other doc has a single term's score: each term, highest score ceiling first, scores
+ *      only the blocks whose block-max score can still enter the heap, skipping the docs of pass 2.
  * Scores are the per-term float32 values summed in double and rounded once, as everywhere in
  * MaxScore; the heap takes offers in any order (top-docs.ts breaks ties by doc), so the top k is
  * exactly the exhaustive one. Deleted docs are neither counted nor offered.

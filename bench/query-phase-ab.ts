@@ -17,10 +17,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchArgs, numberOption, usageError } from './lib/args.js';
-import { InProcessIndex } from '../test/support/engine-harness.js';
+import { oneSegmentSab } from './lib/bm25-segment.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
-import { mergeSegments, writeSegment, type openSegment } from '../src/index/index.js';
+import type { openSegment } from '../src/index/index.js';
 import { writeResult } from './lib/report.js';
 
 const USAGE = 'node dist/bench/query-phase-ab.js --baseline /path/to/other-tree [--rounds 4] [--track-total-hits 10000] [--deletes N] [--swap]';
@@ -45,12 +45,7 @@ interface Harness {
 interface Tree { name: string; harness: Harness; plans: unknown[]; best: Float64Array }
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 2_000 });
-const built = new InProcessIndex({ properties: { text: { type: 'text' } } });
-for (let i = 0; i < corpus.docs.length; i += 20_000) {
-  built.addSegment(corpus.docs.slice(i, i + 20_000).map((d) => ({ id: d.id, json: JSON.stringify({ text: d.text }) })));
-}
-const sab = writeSegment(mergeSegments(built.segments.map((segment) => ({ segment, liveDocs: null }))));
-built.segments = [];
+const sab = oneSegmentSab(corpus.docs);
 /** Every DELETES-th doc deleted (null: none). */
 function liveDocs(): Uint32Array | null {
   if (DELETES === 0) return null;

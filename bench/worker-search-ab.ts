@@ -24,12 +24,12 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchArgs, numberOption, usageError } from './lib/args.js';
+import { oneSegmentSab } from './lib/bm25-segment.js';
 import { deserialize, serialize } from 'node:v8';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { InProcessIndex } from '../test/support/engine-harness.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
-import { mergeSegments, writeSegment, openSegment } from '../src/index/index.js';
+import { openSegment } from '../src/index/index.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
 
 const USAGE = 'node dist/bench/worker-search-ab.js --baseline /path/to/other-tree [--docs 200000] [--rounds 12]\n       node dist/bench/worker-search-ab.js --only this --rounds 40';
@@ -147,12 +147,7 @@ async function slice(tree: Tree, from: number): Promise<{ cpu: number; wall: num
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: QUERIES });
 const t0 = performance.now();
-const built = new InProcessIndex({ properties: { text: { type: 'text' } } });
-for (let i = 0; i < corpus.docs.length; i += 20_000) {
-  built.addSegment(corpus.docs.slice(i, i + 20_000).map((d) => ({ id: d.id, json: JSON.stringify({ text: d.text }) })));
-}
-const sab = writeSegment(mergeSegments(built.segments.map((segment) => ({ segment, liveDocs: null }))));
-built.segments = [];
+const sab = oneSegmentSab(corpus.docs);
 console.log(`built ${DOCS} docs into one segment (${formatNumber(sab.byteLength / 1e6)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const trees: Tree[] = [];

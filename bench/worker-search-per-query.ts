@@ -18,10 +18,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { benchArgs, numberOption, usageError } from './lib/args.js';
-import { InProcessIndex } from '../test/support/engine-harness.js';
+import { oneSegmentSab } from './lib/bm25-segment.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
-import { mergeSegments, writeSegment, type openSegment } from '../src/index/index.js';
+import type { openSegment } from '../src/index/index.js';
 import { writeResult } from './lib/report.js';
 
 const USAGE = 'node dist/bench/worker-search-per-query.js --baseline /path/to/other-tree [--rounds 6] [--swap]';
@@ -53,12 +53,7 @@ function request(query: unknown): Record<string, unknown> {
 const REFS = [{ segment: SEGMENT_ID, liveDocs: null }];
 
 const corpus = generateBm25Corpus({ docs: DOCS, queries: 2_000 });
-const built = new InProcessIndex({ properties: { text: { type: 'text' } } });
-for (let i = 0; i < corpus.docs.length; i += 20_000) {
-  built.addSegment(corpus.docs.slice(i, i + 20_000).map((d) => ({ id: d.id, json: JSON.stringify({ text: d.text }) })));
-}
-const sab = writeSegment(mergeSegments(built.segments.map((segment) => ({ segment, liveDocs: null }))));
-built.segments = [];
+const sab = oneSegmentSab(corpus.docs);
 
 async function loadWorker(root: string | null): Promise<Worker> {
   const at = (rel: string) => (root === null ? new URL(`../${rel}`, import.meta.url).href : pathToFileURL(join(root, 'dist', rel)).href);

@@ -1,6 +1,6 @@
 /** Worker entry: build a segment from buffered documents (refresh) or merge segments. */
 import { Buffer } from 'node:buffer';
-import { SegmentBuilder, withScratchPool, writeMergedSegment, writeSegment } from '../src/index/index.js';
+import { SegmentBuilder, withScratchPool, writeMergedSegment, writeSegment, type BuildDocument } from '../src/index/index.js';
 import type { BuildSegmentTask, MergeSegmentsReply, MergeSegmentsTask, SegmentBuilt, WorkerReply } from './protocol.js';
 import { asPoolTask } from './pool-task.js';
 import { buildScratch, collectGarbage, releaseBuildMemory, releaseBuildScratch, releaseTaskMemory } from './release-memory.js';
@@ -17,28 +17,71 @@ export function build(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
 }
 
 function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
+  let last: BuildDocument | null = null;
   // Every array of the build but the segment's SharedArrayBuffer dies with it: scratch from the pool.
   const out = reply(() => withScratchPool(buildScratch, () => {
     const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
-    addColumns(builder, task);
+    last = addColumns(builder, task);
     const input = builder.finish();
     pollDrops();
     return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
   (task as { ids: unknown }).ids = [];
   (task as { sourceChunks: unknown }).sourceChunks = [];
+  if (out.ok && last !== null) keepShapes(task, last);
   releaseBuildMemory(out.ok ? out.value.sab.byteLength : 0);
   return out;
 }
 
 /**
- * The task's documents into the builder, in order (a loop of its own: it runs once per build),
- * looking for dropped segments every DROP_POLL_MASK + 1 docs.
+ * One small build of the last document, kept until the next build (issue 19). V8 drops an object
+ * shape (hidden class) a few full collections after its last instance died — at once in its own
+ * memory-reducing collections — and deoptimizes every function specialised on it. A build's
+ * objects (the task as the structured clone made it, the builder, its accumulators, growables and
+ * hashes, the parser's per-document walk, the parsed source, the SegmentInput) all die when the
+ * build ends, and the collections between builds (ours, merges', V8's idle ones) then threw away
+ * the build code: in a bulk load TurboFan compiled it again after nearly every one (~130 compiles
+ * per 100k docs, all through the load). A one-document build has the same shapes and costs
+ * 0.2–0.3 ms and under 100 KB; it runs outside the scratch pool (plain small arrays), so it
+ * holds none of the pool's buffers.
  */
-function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
+let shapes: { task: BuildSegmentTask; builder: SegmentBuilder; input: unknown } | null = null;
+
+function keepShapes(task: BuildSegmentTask, doc: BuildDocument): void {
+  // The task keeps its shape with its arrays emptied (same element kinds, so the same hidden class).
+  const t = task as { -readonly [K in keyof BuildSegmentTask]: BuildSegmentTask[K] };
+  t.sourceRuns = EMPTY_U32;
+  t.runFirstDoc = EMPTY_U32;
+  t.sourceOffsets = EMPTY_U32;
+  t.sourceCharOffsets = EMPTY_U32;
+  t.numbers = EMPTY_F64;
+  // A huge last document is not kept (one is as big as a build's share of memory): the previous shapes stay.
+  if (doc.source.length > SHAPES_MAX_SOURCE_CHARS) return;
+  shapes = null;
+  try {
+    const builder = new SegmentBuilder(task.mapping, task.limits, task.text, task.codec);
+    // A copy of the source: the build's is a slice of its run's decoded text, which it keeps alive.
+    const source = Buffer.from(doc.source).toString();
+    builder.add({ id: doc.id, source, seqNo: doc.seqNo, version: doc.version, indexOrder: doc.indexOrder });
+    shapes = { task, builder, input: builder.finish() };
+  } catch {
+    // The document was just built with the same mapping: cannot fail; should it, only the shapes are lost.
+  }
+}
+
+const SHAPES_MAX_SOURCE_CHARS = 64 << 10;
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_F64 = new Float64Array(0);
+
+/**
+ * The task's documents into the builder, in order (a loop of its own: it runs once per build),
+ * looking for dropped segments every DROP_POLL_MASK + 1 docs; returns the last one (keepShapes).
+ */
+function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): BuildDocument | null {
   const { ids, numbers, sourceRuns: runs, runFirstDoc, sourceOffsets, sourceCharOffsets } = task;
   const n = ids.length;
   const runCount = runFirstDoc.length - 1;
+  let doc: BuildDocument | null = null;
   for (let r = 0; r < runCount; r++) {
     const chunk = Buffer.from(task.sourceChunks[runs[3 * r]]);
     const first = runFirstDoc[r];
@@ -56,9 +99,11 @@ function addColumns(builder: SegmentBuilder, task: BuildSegmentTask): void {
       const source = byChars
         ? text.slice(sourceCharOffsets[i] - charBase, sourceCharOffsets[i + 1] - charBase)
         : chunk.toString('utf8', byteBase + sourceOffsets[i], byteBase + sourceOffsets[i + 1]);
-      builder.add({ id: ids[i], source, seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] });
+      doc = { id: ids[i], source, seqNo: numbers[i], version: numbers[n + i], indexOrder: numbers[2 * n + i] };
+      builder.add(doc);
     }
   }
+  return doc;
 }
 
 export function merge(task: MergeSegmentsTask): MergeSegmentsReply {

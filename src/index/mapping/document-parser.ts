@@ -62,6 +62,16 @@ interface Frame {
 
 export class DocumentParser {
   private resolved: ResolvedMapping;
+  /**
+   * The last document's walk and parsed object, kept alive until the next parse (issue 19): V8
+   * drops an object shape (hidden class) a few full collections after its last instance died, and
+   * deoptimizes all code specialised on it. A build worker's parser runs only during builds, so
+   * the collections between builds (ours and V8's idle ones) killed these shapes every time and
+   * the parser was compiled again for every build. One document's objects keep them (not a huge
+   * one's: a coordinator's parser would hold it until the next document).
+   */
+  private lastRun: DocumentParseRun | null = null;
+  private lastSource: Record<string, unknown> | null = null;
 
   constructor(
     private readonly mapping: RootMapping,
@@ -78,9 +88,16 @@ export class DocumentParser {
   parse(source: Record<string, unknown>, id: string | null, sourceText: string | null, sink: FieldValueSink | null): DocumentParseResult {
     const run = new DocumentParseRun(this.mapping, this.resolved, this.limits, id, sourceText, sink);
     run.walkObject(source, { path: '', mapper: this.mapping, dynamic: this.mapping.dynamic ?? true, depth: 0 });
+    if (sourceText === null || sourceText.length <= KEEP_MAX_SOURCE_CHARS) {
+      this.lastRun = run;
+      this.lastSource = source;
+    }
     return { mappingUpdate: run.buildUpdate(), ignored: run.ignored };
   }
 }
+
+/** The largest document (source chars) a parser keeps as its last (see DocumentParser.lastRun). */
+const KEEP_MAX_SOURCE_CHARS = 64 << 10;
 
 /** What a document that adds no mapper reads its dynamic additions from: one shared empty map. */
 const NOTHING_ADDED: ReadonlyMap<string, never> = new Map<string, never>();

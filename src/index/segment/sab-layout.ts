@@ -71,6 +71,13 @@ export class SectionWriter implements SectionSink {
   }
 }
 
+/**
+ * One writer that lives as long as the module, so V8 keeps SectionWriter's hidden class between
+ * builds (issue 19; see BLOCK_SINK_SHAPE in stored-fields.ts): the writer code was compiled again
+ * after each full collection between two builds.
+ */
+export const SECTION_WRITER_SHAPE: object = new SectionWriter();
+
 /** Offsets and lengths in the directory are u32. */
 const MAX_SEGMENT_BYTES = 0xffffffff;
 

@@ -69,6 +69,13 @@ export function newBlockMetadata(blocks: number, terms: number, norms: boolean, 
 }
 
 /**
+ * One metadata object that lives as long as the module, so V8 keeps its hidden class between
+ * builds (issue 19; see BLOCK_SINK_SHAPE in stored-fields.ts): the block metadata loops were
+ * compiled again after full collections between two builds. Zero blocks: a few empty arrays.
+ */
+export const BLOCK_METADATA_SHAPE: BlockMetadata = newBlockMetadata(0, 0, true, true, true);
+
+/**
  * Fills the metadata of term `t`, whose postings are docs/freqs[start, end) in blocks firstBlock …;
  * `pos` is the position index of its first posting. Returns the position index after the term.
  */
@@ -245,6 +252,21 @@ function narrowed<T extends Uint8Array | Uint16Array>(to: T, from: Uint8Array | 
   return to;
 }
 
+/**
+ * buildPoints' sort order (by value, then doc) as one module-level comparator reading its arrays
+ * from here, not a closure per call: V8 keeps a closure's optimized code only while a closure of it
+ * is alive, so a per-build closure's code was compiled again after every full collection between
+ * builds (issue 19).
+ */
+let pointNumbers: Float64Array = new Float64Array(0);
+let pointDocOf: Uint32Array = new Uint32Array(0);
+const NO_NUMBERS = pointNumbers;
+const NO_DOCS = pointDocOf;
+
+function comparePoints(a: number, b: number): number {
+  return pointNumbers[a] - pointNumbers[b] || pointDocOf[a] - pointDocOf[b];
+}
+
 /** Numeric values sorted ascending with their docs: range queries binary-search this. */
 function buildPoints(offsets: Uint32Array, numbers: Float64Array): { values: Float64Array; docs: Uint32Array } {
   const n = numbers.length;
@@ -252,7 +274,11 @@ function buildPoints(offsets: Uint32Array, numbers: Float64Array): { values: Flo
   for (let d = 0; d + 1 < offsets.length; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) docOf[i] = d;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => numbers[a] - numbers[b] || docOf[a] - docOf[b]);
+  pointNumbers = numbers;
+  pointDocOf = docOf;
+  order.sort(comparePoints);
+  pointNumbers = NO_NUMBERS;
+  pointDocOf = NO_DOCS;
   const values = new Float64Array(n);
   const docs = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

@@ -110,6 +110,14 @@ class BlockSink implements BlockOutput {
 }
 
 /**
+ * One sink that lives as long as the module, so V8 keeps BlockSink's hidden class between builds
+ * (issue 19): a class's shape is dropped a few full collections after its last instance died, and
+ * every function specialised on it is deoptimized — the stored-fields encoder was compiled again
+ * after each collection between two builds. Empty, it holds a few hundred bytes.
+ */
+export const BLOCK_SINK_SHAPE: object = new BlockSink(0, 0);
+
+/**
  * Compresses `count` documents' sources into blocks. `sourceAt` is called in doc order once per doc
  * (after a few samples for the dictionary); what it returns is copied before the next call. With
  * `through`, the blocks' bytes are handed to it as they are made and `blocks` comes back empty.

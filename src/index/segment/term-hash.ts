@@ -149,7 +149,21 @@ function keyIsOpen(key: number): boolean {
 }
 
 function sortByComparator(terms: readonly string[], ids: Uint32Array, lo: number, hi: number): void {
-  ids.subarray(lo, hi).sort((a, b) => compareCodePoints(terms[a], terms[b]));
+  comparedTerms = terms;
+  ids.subarray(lo, hi).sort(compareTermIds);
+  comparedTerms = NO_TERMS;
+}
+
+/**
+ * The comparator is one module-level function reading the terms from here, not a closure per call:
+ * V8 keeps a closure's optimized code only while a closure of it is alive, so a per-build closure's
+ * code was compiled again after every full collection between builds (issue 19).
+ */
+let comparedTerms: readonly string[] = [];
+const NO_TERMS: readonly string[] = [];
+
+function compareTermIds(a: number, b: number): number {
+  return compareCodePoints(comparedTerms[a], comparedTerms[b]);
 }
 
 export class TermHash {

@@ -38,7 +38,7 @@ describe('threadsearch load', () => {
   it('loads a JSONL file with its _id values as document ids and prints a summary', async () => {
     const r = await cli(['load', join(dir, 'docs.jsonl'), '--index', 'docs', '--url', server.url, ...key, '--batch', '10']);
     expect(r.stderr).toContain('loading 25 documents');
-    expect(r.stdout).toMatch(/loaded 25 documents into \[docs\] in [\d.]+ s \(\d+ docs\/s, 3 _bulk requests\); none failed/);
+    expect(r.stdout).toMatch(/loaded 25 documents into \[docs\] in [\d.]+ s \(\d[\d ]* docs\/s, 3 _bulk requests\); none failed/);
     expect(r.code).toBe(0);
     expect((await call(server.url, 'GET', '/docs/_count')).body.count).toBe(25);
     const doc = await call(server.url, 'GET', '/docs/_doc/d7');

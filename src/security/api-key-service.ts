@@ -134,14 +134,16 @@ export class ApiKeyService {
     if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
     if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
     const { id, secret } = parsed.credentials;
-    const digest = cacheDigest(secret);
+    // The digest only once the id names a key that may authenticate: an unknown or invalidated id costs no hash.
     if (this.bootstrap && id === this.bootstrap.id) {
+      const digest = cacheDigest(secret);
       if (this.isVerified(id, digest)) return this.superuserAuthentication;
       return this.verify(id, secret, digest, this.bootstrap.hash).then(() => this.superuserAuthentication);
     }
     const key = this.keys.get(id);
     if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
     if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
+    const digest = cacheDigest(secret);
     if (this.isVerified(id, digest)) return this.keyAuthentication(key);
     return this.verify(id, secret, digest, key.hash).then(() => this.keyAuthentication(key));
   }

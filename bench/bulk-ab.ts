@@ -19,6 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { benchArgs, numberOption, usageError } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
@@ -66,8 +67,11 @@ function start(tree: string, env: Record<string, string>) {
 async function startTree(tree: string) {
   if (tree === findRepoRoot()) return startThreadsearch();
   const dataDir = mkdtempSync(join(tmpdir(), 'threadsearch-ab-'));
-  // The node flags this tree's server starts with (startThreadsearch), so only the trees differ.
-  return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }), SERVER_NODE_ARGS);
+  // The node flags that tree's own server starts with (its SERVER_NODE_ARGS; this tree's when it has
+  // none), so a change of the server's flags is compared like a change of code (issue 22: the
+  // coordinator's semi-space).
+  const mod = (await import(pathToFileURL(join(tree, 'dist', 'src', 'cli', 'server-process.js')).href)) as { SERVER_NODE_ARGS?: readonly string[] };
+  return startProcess(join(tree, 'dist', 'src', 'main.js'), ['--port', '0', '--no-security', '--data', dataDir], () => rmSync(dataDir, { recursive: true, force: true }), mod.SERVER_NODE_ARGS ?? SERVER_NODE_ARGS);
 }
 
 interface Run {

@@ -36,19 +36,20 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
- * Node flags for server processes (`npm start` passes the same). The coordinator's semi-space is
- * pinned at 16 MB (V8's 64-bit default today), not the 32 MB issue 19 chose: with 100 `_msearch`
- * requests in flight what a request holds until it answers lived through two scavenges of a 16 MB
- * semi-space and was promoted, but since plans cross to the workers by id (i19h) 16 against 32 no
- * longer changed mark-compacts or GC CPU (i19m), and http-search's `_msearch` CPU per query at 100
- * connections was the same again (issue 22, i22h). A bulk load grows the young generation to its
- * full 2 × semi-space and keeps it there until the load ends, so 32 MB cost ~32 MB of a 1M-doc
- * load's RSS peak. 8 MB was measured and rejected: `_msearch` at 100 connections took ~10% more
- * CPU per query. Must be on node's command line: V8 sizes the young generation when the heap is set
+ * Node flags for server processes (`npm start` passes the same). A 32 MB semi-space (V8's default
+ * is 16) for the coordinator's young generation: with 100 `_msearch` requests in flight, what a
+ * request holds until it answers (item bodies, the workers' rendered hits, the response parts) lived
+ * through two scavenges and was promoted, so old-space collections followed — GC took ~14% of the
+ * main thread and ~45% of V8's helper threads (perf, issue 19), ~60 µs of CPU per query; with 32 MB,
+ * 4.5% and 13%. It costs RSS under a bulk load, which grows this young generation to its full 64 MB
+ * for the whole load: 16 MB (issue 22, i22h) took 20–34 MB off a 1M-doc load's peak and no longer
+ * cost `_msearch` anything (plans now cross by id), but `_bulk` took 1–10% more server CPU and 3–10%
+ * more main-thread CPU in every A/B (1.6× the scavenges, each copying more); 8 MB cost `_msearch`
+ * ~10% again. Must be on node's command line: V8 sizes the young generation when the heap is set
  * up. The flag is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again
  * before they start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
  */
-export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=16'];
+export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=32'];
 
 /** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profile of the server). */
 export function startProcess(script: string, args: readonly string[], cleanup?: () => void, nodeArgs: readonly string[] = []): Promise<ServerProcess> {

@@ -41,13 +41,17 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * request holds until it answers (item bodies, the workers' rendered hits, the response parts) lived
  * through two scavenges and was promoted, so old-space collections followed — GC took ~14% of the
  * main thread and ~45% of V8's helper threads (perf, issue 19), ~60 µs of CPU per query; with 32 MB,
- * 4.5% and 13%. It costs RSS under a bulk load, which grows this young generation to its full 64 MB
- * for the whole load: 16 MB (issue 22, i22h) took 20–34 MB off a 1M-doc load's peak and no longer
- * cost `_msearch` anything (plans now cross by id), but a warm `_bulk` took ~5% more server CPU
- * and ~11% more main-thread CPU (1.6× the scavenges, each copying more), so it stays 32; 8 MB cost
- * `_msearch` ~10% again (BENCHMARKS.md memory-summary-i22h). Must be on node's command line: V8 sizes the young generation when the heap is set
- * up. The flag is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again
- * before they start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
+ * 4.5% and 13%.
+ *
+ * It costs RSS under a bulk load, which grows this young generation to its full 64 MB for the whole
+ * load. 16 MB (issue 22, i22h) took 20–34 MB off a 1M-doc load's peak and no longer cost `_msearch`
+ * anything (plans now cross by id), but a warm `_bulk` took ~5% more server CPU and ~11% more
+ * main-thread CPU (1.6× the scavenges, each copying more), so it stays 32; 8 MB cost `_msearch`
+ * ~10% again (docs/benchmarks/issue-22-memory.md, memory-summary-i22h).
+ *
+ * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag
+ * is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again before they
+ * start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
  */
 export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=32'];
 

@@ -117,7 +117,8 @@ export interface SearchPortAnnouncement {
 }
 
 /**
- * One batch on a search channel; the channel carries one batch at a time. A plan the coordinator
+ * One batch on a search channel; the channel carries one batch at a time, and one more queued
+ * behind it under a deep queue (the worker answers them in order). A plan the coordinator
  * keeps in its plan cache (a load test's repeated query) crosses each channel once: the worker
  * keeps it by id (`plans`) until told to let go (`dropPlans`, the coordinator's bound on what it
  * holds), and later searches name it by `planId` with `request.query` null, so neither thread

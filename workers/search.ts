@@ -3,10 +3,10 @@
  * Batches arrive on this thread's own search channel (announced to the coordinator when the module
  * loads, at worker start-up), or as pool tasks when the coordinator has no channel to this thread.
  */
-import { MessageChannel, parentPort, threadId } from 'node:worker_threads';
+import { MessageChannel, parentPort, receiveMessageOnPort, threadId } from 'node:worker_threads';
 import { InternalError } from '../src/errors/index.js';
 import { beginPages, endPages, searchShard, type Exec } from '../src/search/index.js';
-import { poolTaskFlag } from './pool-task.js';
+import { poolTaskFlag, setSearchDrain } from './pool-task.js';
 import { SEARCH_PORT, type SearchBatchReply, type SearchBatchTask, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
@@ -71,11 +71,25 @@ function renderedBuffers(replies: SearchBatchReply): ArrayBuffer[] {
 
 if (parentPort !== null) {
   const { port1, port2 } = new MessageChannel();
-  port1.on('message', (request: SearchChannelRequest) => {
+  const answerBatch = (request: SearchChannelRequest): void => {
     const started = performance.now();
     const replies = channelBatch(request);
     const answer: SearchChannelReply = { replies, runMs: performance.now() - started };
     port1.postMessage(answer, renderedBuffers(replies));
+  };
+  port1.on('message', answerBatch);
+  // Before a build or merge runs here, the batches already queued on the channel are answered
+  // (in order: receiveMessageOnPort takes them from the same queue the listener reads).
+  // A failure here is what it would be in the listener (an uncaught error: the thread is replaced and
+  // the batch retried), not the pool task's.
+  setSearchDrain(() => {
+    try {
+      for (let m = receiveMessageOnPort(port1); m !== undefined; m = receiveMessageOnPort(port1)) answerBatch(m.message as SearchChannelRequest);
+    } catch (e) {
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
   });
   // The channel never keeps the thread alive: the pool decides when it ends.
   port1.unref();

@@ -437,8 +437,8 @@ export class SearchPool {
    * With every channel busy and at least a full batch still waiting, queues one full batch behind
    * the batch in flight on each channel that has none queued (SearchChannel.canQueue): the worker
    * starts it as soon as it answers, instead of parking until the coordinator has read the answer
-   * and posted again (the wake-up of a parked thread costs the posting thread ~145 µs of CPU on
-   * this VM: `thread-handoff`). Only full batches, so batches do not get smaller; a shallower
+   * and posted again (the wake-up of a parked thread costs the posting thread far more CPU than
+   * a post to a running one: BENCHMARKS.md `thread-handoff`). Only full batches, so batches do not get smaller; a shallower
    * queue waits for the next free thread as before, which keeps short queues spread evenly.
    */
   private queueBehind(): void {

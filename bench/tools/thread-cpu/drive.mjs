@@ -1,4 +1,4 @@
-// ad-hoc driver (i19v): server of --dist on --data, load mode at --conn, per-thread CPU from /proc schedstat.
+// ad-hoc driver (bench/tools/thread-cpu, issue 19 hot-path-i19v): server of --dist on --data, load mode at --conn, per-thread CPU from /proc schedstat.
 import { parseArgs } from 'node:util';
 import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -10,8 +10,8 @@
 import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XContentParseError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
-import { newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
-import { cacheDigest, digestsEqual, hashSecret, verifySecret } from './key-hasher.js';
+import { decodeCanonicalApiKey, newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
+import { cacheDigest, cacheDigestOf, digestsEqual, hashSecret, verifySecret, type CacheDigest } from './key-hasher.js';
 import { Permission } from './permission.js';
 import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
 
@@ -65,6 +65,19 @@ const INVALIDATE_FIELDS = new Set(['id', 'ids', 'name', 'owner', 'username', 're
 const CACHE_LIMIT = 10_000;
 const OWN_ONLY = new Set(['manage_own_api_key']);
 
+/**
+ * Scratch for authenticate (one thread; used synchronously, copied before any await): the decoded
+ * header (3 bytes per 4 characters: headers up to 256 base64 characters take the allocation-free
+ * path, longer ones parseAuthorization's) and the digest of its secret.
+ */
+const DECODED = Buffer.alloc(192);
+const DIGEST: CacheDigest = new Int32Array(8);
+
+function indexOfColon(bytes: Uint8Array, length: number): number {
+  for (let i = 0; i < length; i++) if (bytes[i] === 0x3a) return i;
+  return -1;
+}
+
 export interface KeyQuery {
   readonly id?: string;
   readonly name?: string;
@@ -79,7 +92,7 @@ export class ApiKeyService {
   private bootstrap: { id: string; hash: string } | null = null;
   private readonly keys = new Map<string, ApiKeyRecord>();
   /** id → digest of a secret that verified; see cacheDigest. */
-  private readonly verified = new Map<string, string>();
+  private readonly verified = new Map<string, CacheDigest>();
   /** Who the bootstrap key runs as. */
   private readonly superuserAuthentication: Authentication = {
     username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: new Permission([SUPERUSER]),
@@ -125,37 +138,70 @@ export class ApiKeyService {
    * Authenticates an `Authorization` header value, or throws ES's 401. A key whose secret was
    * verified before is answered synchronously (no promise, no event-loop turn); only a secret not
    * seen yet goes through scrypt and returns a promise. The answer for a verified key is one
-   * `Authentication` per key, built once (records never change who they are or their roles), so
-   * the cached path allocates nothing of its own beyond the header's parse.
+   * `Authentication` per key, built once (records never change who they are or their roles).
+   * The header every client sends (decodeCanonicalApiKey) is decoded into a scratch buffer and its
+   * secret hashed from there: on that path a verified key costs the id's string and nothing else
+   * allocated; any other header is read by parseAuthorization, with its errors, as before.
    */
   authenticate(header: string | undefined, uri: string): Authentication | Promise<Authentication> {
     if (header === undefined || header === '') throw SecurityError.missingCredentials(uri);
-    const parsed = parseAuthorization(header);
-    if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
-    if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
-    const { id, secret } = parsed.credentials;
-    // The digest only once the id names a key that may authenticate: an unknown or invalidated id costs no hash.
-    if (this.bootstrap && id === this.bootstrap.id) {
-      const digest = cacheDigest(secret);
-      if (this.isVerified(id, digest)) return this.superuserAuthentication;
-      return this.verify(id, secret, digest, this.bootstrap.hash).then(() => this.superuserAuthentication);
+    const decodedLength = decodeCanonicalApiKey(header, DECODED);
+    try {
+      return this.authenticateDecoded(header, decodedLength);
+    } finally {
+      // The secret is not left behind in the scratch buffer, whatever the answer.
+      if (decodedLength > 0) DECODED.fill(0, 0, decodedLength);
     }
-    const key = this.keys.get(id);
-    if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
-    if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
-    const digest = cacheDigest(secret);
-    if (this.isVerified(id, digest)) return this.keyAuthentication(key);
-    return this.verify(id, secret, digest, key.hash).then(() => this.keyAuthentication(key));
+  }
+
+  private authenticateDecoded(header: string, decodedLength: number): Authentication | Promise<Authentication> {
+    let id: string;
+    // null: the secret is DECODED[secretStart, decodedLength), never made a string unless scrypt needs it.
+    let secret: string | null = null;
+    const colon = decodedLength > 0 ? indexOfColon(DECODED, decodedLength) : -1;
+    const secretStart = colon + 1;
+    if (colon > 0 && secretStart < decodedLength) {
+      id = DECODED.toString('latin1', 0, colon);
+    } else {
+      const parsed = parseAuthorization(header);
+      if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
+      if (parsed.kind === 'malformed') throw SecurityError.unableToAuthenticate(`API key: ${parsed.reason}`);
+      id = parsed.credentials.id;
+      secret = parsed.credentials.secret;
+    }
+    // The digest only once the id names a key that may authenticate: an unknown or invalidated id costs no hash.
+    let key: ApiKeyRecord | undefined;
+    let hash: string;
+    if (this.bootstrap && id === this.bootstrap.id) {
+      hash = this.bootstrap.hash;
+    } else {
+      key = this.keys.get(id);
+      if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
+      if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
+      hash = key.hash;
+    }
+    let verified: boolean;
+    if (secret === null) {
+      cacheDigestOf(DECODED, secretStart, decodedLength, DIGEST);
+      verified = this.isVerified(id, DIGEST);
+      // Not verified before: scrypt needs it as text.
+      if (!verified) secret = DECODED.toString('latin1', secretStart, decodedLength);
+    } else {
+      verified = this.isVerified(id, cacheDigest(secret, DIGEST));
+    }
+    if (verified) return key === undefined ? this.superuserAuthentication : this.keyAuthentication(key);
+    const verifying = this.verify(id, secret!, DIGEST.slice(), hash);
+    return key === undefined ? verifying.then(() => this.superuserAuthentication) : verifying.then(() => this.keyAuthentication(key));
   }
 
   /** Whether `digest` (cacheDigest of the secret sent) is that of a secret verified for `id` before. */
-  private isVerified(id: string, digest: string): boolean {
+  private isVerified(id: string, digest: CacheDigest): boolean {
     const cached = this.verified.get(id);
     return cached !== undefined && digestsEqual(cached, digest);
   }
 
   /** Verifies `secret` against the stored `hash` (scrypt, off the main thread) and caches its digest, or throws the 401. */
-  private async verify(id: string, secret: string, digest: string, hash: string): Promise<void> {
+  private async verify(id: string, secret: string, digest: CacheDigest, hash: string): Promise<void> {
     if (!(await verifySecret(secret, hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
     if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(id, digest);

@@ -10,7 +10,8 @@
  *
  * Format: `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>`, so the cost can change without a migration.
  */
-import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { sha256From, sha256Prefix } from './sha256.js';
 import { RejectedExecutionError } from '../errors/index.js';
 
 const N = 1024;
@@ -69,24 +70,38 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 }
 
 /**
- * A fast digest for the verified-key cache (ES caches a fast hash of keys it has verified). The
- * process-wide salt keeps the cache's contents useless outside this process. One-shot
- * `crypto.hash` into a base64 string: no `Hash` object (a native handle the GC must finalize) and
- * no digest `Buffer` (a native backing store) per request — 0.29 µs instead of 1.6 µs
- * (docs/benchmarks/issue-19-request-hot-path.md, security-i19t). The salt is a fixed-length string, so `salt + secret` is unambiguous.
+ * A fast digest for the verified-key cache (ES caches a fast hash of keys it has verified):
+ * SHA-256(salt ‖ UTF-8 of the secret), 64 random bytes of salt per process, which keeps the cache's
+ * contents useless outside this process. The salt is exactly one SHA-256 block, compressed once
+ * here, so a request's digest is one compression of its secret (sha256.ts: in JS, into typed
+ * arrays, nothing allocated — `crypto.hash` measured ~1 µs per request in the server, cold between
+ * requests, plus its strings: docs/benchmarks/issue-19-request-hot-path.md, security-s36;
+ * BENCHMARKS.md security-i19u).
  */
-const cacheSalt = randomBytes(16).toString('base64');
-export function cacheDigest(secret: string): string {
-  return hash('sha256', cacheSalt + secret, 'base64');
+const CACHE_SALT = randomBytes(64);
+const SALTED = sha256Prefix(CACHE_SALT);
+
+/** A cache digest: eight 32-bit words. */
+export type CacheDigest = Int32Array;
+
+/** The cache digest of the secret in `bytes[start, end)` (its UTF-8 bytes), written to `out`. */
+export function cacheDigestOf(bytes: Uint8Array, start: number, end: number, out: CacheDigest): void {
+  sha256From(SALTED, CACHE_SALT.length, bytes, start, end, out);
+}
+
+/** The cache digest of `secret`, written to `out`. */
+export function cacheDigest(secret: string, out: CacheDigest = new Int32Array(8)): CacheDigest {
+  const bytes = Buffer.from(secret, 'utf8');
+  cacheDigestOf(bytes, 0, bytes.length, out);
+  return out;
 }
 
 /**
- * Whether two cache digests are equal, in time that depends on their length only (which is fixed:
- * 44 base64 characters), as `timingSafeEqual` compares bytes: every character is compared, no early exit.
+ * Whether two cache digests are equal, in time that does not depend on their contents (as
+ * `timingSafeEqual` compares bytes): all eight words are compared, no early exit.
  */
-export function digestsEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
+export function digestsEqual(a: CacheDigest, b: CacheDigest): boolean {
   let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  for (let i = 0; i < 8; i++) diff |= a[i] ^ b[i];
   return diff === 0;
 }

@@ -150,7 +150,7 @@ export class ApiKeyService {
       return this.authenticateDecoded(header, decodedLength);
     } finally {
       // The secret is not left behind in the scratch buffer, whatever the answer.
-      if (decodedLength > 0) DECODED.fill(0, 0, decodedLength);
+      for (let i = 0; i < decodedLength; i++) DECODED[i] = 0;
     }
   }
 

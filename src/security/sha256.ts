@@ -107,7 +107,7 @@ export function sha256From(prefix: Readonly<Int32Array>, prefixLength: number, b
   TAIL[rest] = 0x80;
   const blocks = rest + 9 <= 64 ? 1 : 2;
   const last = blocks * 64;
-  TAIL.fill(0, rest + 1, last - 8);
+  for (let i = rest + 1; i < last - 8; i++) TAIL[i] = 0;
   // The message length in bits, big-endian, in the last 8 bytes (lengths stay far below 2^53).
   const bits = (prefixLength + end - start) * 8;
   const high = Math.floor(bits / 0x100000000);
@@ -121,7 +121,8 @@ export function sha256From(prefix: Readonly<Int32Array>, prefixLength: number, b
   TAIL[last - 1] = bits;
   compress(out, TAIL, 0);
   if (blocks === 2) compress(out, TAIL, 64);
-  // The message (a secret) is not left behind in the scratch arrays.
-  TAIL.fill(0, 0, last);
-  W.fill(0);
+  // The message (a secret) is not left behind in the scratch arrays. Loops, not fill(): a typed
+  // array's fill() is a call into C++ (~500 instructions per digest under callgrind, security-i19u).
+  for (let i = 0; i < last; i++) TAIL[i] = 0;
+  for (let i = 0; i < 64; i++) W[i] = 0;
 }

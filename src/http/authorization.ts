@@ -60,7 +60,8 @@ export class RequestAuthorizer {
     // One plain name (the common `/{index}/_search`): exactly what the general reading below makes
     // of it (a single `name` step, returned as is), without its per-request arrays and set.
     if (expression !== undefined && expression !== '' && expression !== '_all' && !expression.includes(',') && !expression.includes('*') && expression.trim() === expression) {
-      this.require(action, [expression]);
+      // Allowed: no arrays for require's check; refused: require's 403, as before.
+      if (!this.auth.permission.allowsIndex(action, expression)) this.require(action, [expression]);
       return expression;
     }
     const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');

@@ -90,8 +90,14 @@ class Layer {
   }
 }
 
+/** How many (action, index) answers one permission remembers. */
+const INDEX_ANSWERS_LIMIT = 4096;
+
 export class Permission {
   private readonly layers: readonly Layer[];
+  /** action → index name → allowsIndex's answer. */
+  private readonly indexAnswers = new Map<string, Map<string, boolean>>();
+  private indexAnswerCount = 0;
 
   /** `chain[0]` is the caller's own roles; later entries are the limits inherited from its creators. */
   constructor(readonly chain: readonly RoleDescriptors[]) {
@@ -104,7 +110,19 @@ export class Permission {
   }
 
   allowsIndex(action: string, index: string): boolean {
-    return this.layers.every((l) => l.allowsIndex(action, index));
+    // Remembered (a permission never changes): a restricted key's `_search` asks the same question
+    // on every request, which otherwise runs every layer's groups and name patterns again.
+    let byIndex = this.indexAnswers.get(action);
+    let answer = byIndex?.get(index);
+    if (answer !== undefined) return answer;
+    answer = this.layers.every((l) => l.allowsIndex(action, index));
+    // Bounded: index names come from requests.
+    if (this.indexAnswerCount < INDEX_ANSWERS_LIMIT) {
+      if (byIndex === undefined) this.indexAnswers.set(action, (byIndex = new Map()));
+      byIndex.set(index, answer);
+      this.indexAnswerCount++;
+    }
+    return answer;
   }
 
   /** For requests that name their indices per item (`_bulk`): may this action run on some index? */

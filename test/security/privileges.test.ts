@@ -88,6 +88,18 @@ describe('permissions', () => {
     expect(new Permission([SUPERUSER]).allowsEveryIndex('indices:data/write/index')).toBe(true);
   });
 
+  it('answers the same when asked again, past the bound of remembered answers too', () => {
+    const p = new Permission([reader]);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 5000; i++) {
+        expect(p.allowsIndex('indices:data/read/search', `logs-${i}`)).toBe(true);
+        expect(p.allowsIndex('indices:data/read/search', `other-${i}`)).toBe(false);
+      }
+      expect(p.allowsIndex('indices:data/read/search', 'metrics')).toBe(true);
+      expect(p.allowsIndex('indices:data/write/index', 'metrics')).toBe(false);
+    }
+  });
+
   it('supports /regex/ index patterns', () => {
     const p = new Permission([parseRoleDescriptors({ r: { indices: [{ names: ['/logs-[0-9]+/'], privileges: ['read'] }] } })]);
     expect(p.allowsIndex('indices:data/read/search', 'logs-42')).toBe(true);

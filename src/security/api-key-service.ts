@@ -68,10 +68,9 @@ const OWN_ONLY = new Set(['manage_own_api_key']);
 /**
  * Scratch for authenticate (one thread; used synchronously, copied before any await): the decoded
  * header (3 bytes per 4 characters: headers up to 256 base64 characters take the allocation-free
- * path, longer ones parseAuthorization's) and the digest of its secret.
+ * path, longer ones parseAuthorization's).
  */
 const DECODED = Buffer.alloc(192);
-const DIGEST: CacheDigest = new Int32Array(8);
 
 function indexOfColon(bytes: Uint8Array, length: number): number {
   for (let i = 0; i < length; i++) if (bytes[i] === 0x3a) return i;
@@ -140,8 +139,8 @@ export class ApiKeyService {
    * seen yet goes through scrypt and returns a promise. The answer for a verified key is one
    * `Authentication` per key, built once (records never change who they are or their roles).
    * The header every client sends (decodeCanonicalApiKey) is decoded into a scratch buffer and its
-   * secret hashed from there: on that path a verified key costs the id's string and nothing else
-   * allocated; any other header is read by parseAuthorization, with its errors, as before.
+   * secret hashed from there: on that path a verified key allocates the id's and the digest's
+   * strings and nothing else; any other header is read by parseAuthorization, with its errors, as before.
    */
   authenticate(header: string | undefined, uri: string): Authentication | Promise<Authentication> {
     if (header === undefined || header === '') throw SecurityError.missingCredentials(uri);
@@ -181,16 +180,18 @@ export class ApiKeyService {
       hash = key.hash;
     }
     let verified: boolean;
+    let digest: CacheDigest;
     if (secret === null) {
-      cacheDigestOf(DECODED, secretStart, decodedLength, DIGEST);
-      verified = this.isVerified(id, DIGEST);
+      digest = cacheDigestOf(DECODED, secretStart, decodedLength);
+      verified = this.isVerified(id, digest);
       // Not verified before: scrypt needs it as text.
       if (!verified) secret = DECODED.toString('latin1', secretStart, decodedLength);
     } else {
-      verified = this.isVerified(id, cacheDigest(secret, DIGEST));
+      digest = cacheDigest(secret);
+      verified = this.isVerified(id, digest);
     }
     if (verified) return key === undefined ? this.superuserAuthentication : this.keyAuthentication(key);
-    const verifying = this.verify(id, secret!, DIGEST.slice(), hash);
+    const verifying = this.verify(id, secret!, digest, hash);
     return key === undefined ? verifying.then(() => this.superuserAuthentication) : verifying.then(() => this.keyAuthentication(key));
   }
 

@@ -10,8 +10,7 @@
  *
  * Format: `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>`, so the cost can change without a migration.
  */
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { sha256From, sha256Prefix } from './sha256.js';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { RejectedExecutionError } from '../errors/index.js';
 
 const N = 1024;
@@ -71,37 +70,47 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 
 /**
  * A fast digest for the verified-key cache (ES caches a fast hash of keys it has verified):
- * SHA-256(salt ‖ UTF-8 of the secret), 64 random bytes of salt per process, which keeps the cache's
- * contents useless outside this process. The salt is exactly one SHA-256 block, compressed once
- * here, so a request's digest is one compression of its secret (sha256.ts: in JS, into typed
- * arrays, nothing allocated — `crypto.hash` measured ~1 µs per request in the server, cold between
- * requests, plus its strings: docs/benchmarks/issue-19-request-hot-path.md, security-s36;
- * BENCHMARKS.md security-i19u).
+ * SHA-256 of a per-process random salt followed by the secret's UTF-8 bytes, which keeps the cache's
+ * contents useless outside this process. The salt and the secret sit in one scratch buffer, so a
+ * request's digest is one `crypto.hash` of a view, with no string built from the secret and no
+ * `Hash` object (docs/benchmarks/issue-19-request-hot-path.md, security-i19t and security-i19u).
  */
-const CACHE_SALT = randomBytes(64);
-const SALTED = sha256Prefix(CACHE_SALT);
+const SALT_LENGTH = 16;
+/** Room for secrets up to this many bytes in the scratch buffer; longer ones get a buffer of their own. */
+const SCRATCH_SECRET_BYTES = 256;
+const SALTED = Buffer.alloc(SALT_LENGTH + SCRATCH_SECRET_BYTES);
+randomBytes(SALT_LENGTH).copy(SALTED);
+/** Every view of the scratch a digest can take: no Buffer is created per request. */
+const VIEWS: Buffer[] = [];
+for (let n = 0; n <= SCRATCH_SECRET_BYTES; n++) VIEWS.push(SALTED.subarray(0, SALT_LENGTH + n));
 
-/** A cache digest: eight 32-bit words. */
-export type CacheDigest = Int32Array;
+/** A cache digest: SHA-256 in base64 (44 characters). */
+export type CacheDigest = string;
 
-/** The cache digest of the secret in `bytes[start, end)` (its UTF-8 bytes), written to `out`. */
-export function cacheDigestOf(bytes: Uint8Array, start: number, end: number, out: CacheDigest): void {
-  sha256From(SALTED, CACHE_SALT.length, bytes, start, end, out);
+/** The cache digest of the secret in `bytes[start, end)` (its UTF-8 bytes). */
+export function cacheDigestOf(bytes: Uint8Array, start: number, end: number): CacheDigest {
+  const length = end - start;
+  if (length > SCRATCH_SECRET_BYTES) return hash('sha256', Buffer.concat([SALTED.subarray(0, SALT_LENGTH), bytes.subarray(start, end)]), 'base64');
+  for (let i = 0; i < length; i++) SALTED[SALT_LENGTH + i] = bytes[start + i];
+  const digest = hash('sha256', VIEWS[length], 'base64');
+  // The secret is not left behind in the scratch buffer.
+  for (let i = 0; i < length; i++) SALTED[SALT_LENGTH + i] = 0;
+  return digest;
 }
 
-/** The cache digest of `secret`, written to `out`. */
-export function cacheDigest(secret: string, out: CacheDigest = new Int32Array(8)): CacheDigest {
+/** The cache digest of `secret`. */
+export function cacheDigest(secret: string): CacheDigest {
   const bytes = Buffer.from(secret, 'utf8');
-  cacheDigestOf(bytes, 0, bytes.length, out);
-  return out;
+  return cacheDigestOf(bytes, 0, bytes.length);
 }
 
 /**
- * Whether two cache digests are equal, in time that does not depend on their contents (as
- * `timingSafeEqual` compares bytes): all eight words are compared, no early exit.
+ * Whether two cache digests are equal, in time that depends on their length only (which is fixed:
+ * 44 base64 characters), as `timingSafeEqual` compares bytes: every character is compared, no early exit.
  */
 export function digestsEqual(a: CacheDigest, b: CacheDigest): boolean {
+  if (a.length !== b.length) return false;
   let diff = 0;
-  for (let i = 0; i < 8; i++) diff |= a[i] ^ b[i];
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }

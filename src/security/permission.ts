@@ -90,8 +90,13 @@ class Layer {
   }
 }
 
-/** How many (action, index) answers one permission remembers. */
+/**
+ * How many (action, index) answers one permission remembers, and the longest index name it
+ * remembers one for (ES's limit on an index name, 255 bytes): a public key's requests can name
+ * anything, so what they leave behind stays under ~1 MB per permission.
+ */
 const INDEX_ANSWERS_LIMIT = 4096;
+const INDEX_ANSWER_NAME_LIMIT = 255;
 
 export class Permission {
   private readonly layers: readonly Layer[];
@@ -117,7 +122,7 @@ export class Permission {
     if (answer !== undefined) return answer;
     answer = this.layers.every((l) => l.allowsIndex(action, index));
     // Bounded: index names come from requests.
-    if (this.indexAnswerCount < INDEX_ANSWERS_LIMIT) {
+    if (this.indexAnswerCount < INDEX_ANSWERS_LIMIT && index.length <= INDEX_ANSWER_NAME_LIMIT) {
       if (byIndex === undefined) this.indexAnswers.set(action, (byIndex = new Map()));
       byIndex.set(index, answer);
       this.indexAnswerCount++;

@@ -30,7 +30,7 @@ import { encodeApiKey } from '../src/security/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { startCpuProbe } from '../src/cli/report/machine.js';
 import { writeResult } from './lib/report.js';
-import { bulkBodies, bulkLoad, startProcess, type ServerProcess } from './lib/server-process.js';
+import { loadBenchIndex, startProcess, type ServerProcess } from './lib/server-process.js';
 import { SERVER_NODE_ARGS } from '../src/cli/server-process.js';
 import { distFile } from '../src/cli/paths.js';
 
@@ -171,11 +171,7 @@ async function cannon(server: Server, authorization: string | null, c: Case | nu
 }
 
 async function load(url: string): Promise<void> {
-  const json = { 'content-type': 'application/json' };
-  await fetch(`${url}/bench`, { method: 'PUT', headers: json, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
-  await bulkLoad(url, bulkBodies('bench', corpus.docs, 5000), 2, {});
-  await fetch(`${url}/bench/_forcemerge?max_num_segments=1`, { method: 'POST' });
-  await fetch(`${url}/bench/_refresh`, { method: 'POST' });
+  await loadBenchIndex(url, corpus.docs);
   await fetch(`${url}/bench/_flush`, { method: 'POST' });
 }
 

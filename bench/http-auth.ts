@@ -25,7 +25,7 @@ import { encodeApiKey } from '../src/security/index.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { processCpuSeconds, startCpuProbe } from '../src/cli/report/machine.js';
 import { formatNumber, markdownTable, updateBenchmarksMd, writeResult } from './lib/report.js';
-import { bulkBodies, bulkLoad, startProcess, startThreadsearch, type ServerProcess } from './lib/server-process.js';
+import { loadBenchIndex, startProcess, startThreadsearch, type ServerProcess } from './lib/server-process.js';
 import { SERVER_NODE_ARGS } from '../src/cli/server-process.js';
 
 const USAGE = 'node dist/bench/http-auth.js [--duration 5] [--docs 50000] [--rounds 2] [--warmup 2] [--baseline /tmp/base04/dist]';
@@ -39,14 +39,6 @@ const ROUNDS = numberOption(USAGE, values.rounds, 'rounds', 2);
 const WARMUP = numberOption(USAGE, values.warmup, 'warmup', 2, 0);
 const CONNECTIONS = 50;
 const SUPERUSER = encodeApiKey({ id: 'bench-superuser', secret: 'bench-superuser-secret' });
-
-async function load(server: ServerProcess, headers: Record<string, string>): Promise<void> {
-  const json = { 'content-type': 'application/json', ...headers };
-  await fetch(`${server.url}/bench`, { method: 'PUT', headers: json, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
-  await bulkLoad(server.url, bulkBodies('bench', corpus.docs, 5000), 2, headers);
-  await fetch(`${server.url}/bench/_forcemerge?max_num_segments=1`, { method: 'POST', headers });
-  await fetch(`${server.url}/bench/_refresh`, { method: 'POST', headers });
-}
 
 interface Case {
   readonly name: string;
@@ -133,7 +125,7 @@ try {
   // made a server several per cent dearer per query for the whole run, whichever case it served.
   const server = await builds[0].startOpen();
   try {
-    await load(server, {});
+    await loadBenchIndex(server.url, corpus.docs);
     await fetch(`${server.url}/bench/_flush`, { method: 'POST' });
   } finally {
     await server.stop();

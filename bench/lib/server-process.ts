@@ -29,6 +29,18 @@ export async function bulkLoad(url: string, bodies: readonly string[], concurren
   await bulkLoadEach(url, bodies.length, (i) => bodies[i], concurrency, headers);
 }
 
+/**
+ * Creates index `bench` (one `text` field), loads `docs` into it with two `_bulk` requests in flight,
+ * force-merges it to one segment and refreshes it: the index the security benches search.
+ */
+export async function loadBenchIndex(url: string, docs: ReadonlyArray<{ id: string; text: string }>, headers: Record<string, string> = {}): Promise<void> {
+  const json = { 'content-type': 'application/json', ...headers };
+  await fetch(`${url}/bench`, { method: 'PUT', headers: json, body: JSON.stringify({ mappings: { properties: { text: { type: 'text' } } } }) });
+  await bulkLoad(url, bulkBodies('bench', docs, 5000), 2, headers);
+  await fetch(`${url}/bench/_forcemerge?max_num_segments=1`, { method: 'POST', headers });
+  await fetch(`${url}/bench/_refresh`, { method: 'POST', headers });
+}
+
 /** `bulkLoad` over `count` bodies made on demand (a corpus too large to hold as NDJSON at once). */
 export async function bulkLoadEach(
   url: string, count: number, body: (i: number) => string, concurrency: number, headers: Record<string, string> = {},

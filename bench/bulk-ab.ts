@@ -19,8 +19,8 @@
  *
  * `--prime n` (default 1) first runs each tree n times, unmeasured. On a loaded machine (load 5–7)
  * a bench process's first server — always the baseline's, as round 1 goes baseline first — took
- * ~5% less server CPU than the same tree's later servers (8 of 9 A/As of identical trees), so the
- * first pair read "this tree" ~1.07× (8 of 9) while later pairs read 0.99×: three rounds put this
+ * ~5% less server CPU than the same tree's later servers (9 of 10 A/As of identical trees), so the
+ * first pair read "this tree" ~1.07× (9 of 10) while later pairs read 0.99×: three rounds put this
  * tree ~+3% (bench-aa-bulk in BENCHMARKS.md). On a quiet machine the first pair is like the rest.
  */
 import { readFileSync } from 'node:fs';

@@ -21,7 +21,7 @@
  * a bench process's first server — always the baseline's, as round 1 goes baseline first — took
  * ~5% less server CPU than the same tree's later servers (9 of 10 A/As of identical trees), so the
  * first pair read "this tree" ~1.07× (9 of 10) while later pairs read 0.99×: three rounds put this
- * tree ~+3% (bench-aa-bulk in BENCHMARKS.md). On a quiet machine the first pair is like the rest.
+ * tree ~+3% (bench-aa-bulk in docs/benchmarks/issue-19-request-hot-path.md). On a quiet machine the first pair is like the rest.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -83,7 +83,10 @@ export function decodeCanonicalApiKey(header: string, into: Uint8Array): number 
       into[o++] = y;
     }
   }
-  return bad < 0 || (bad & 0x80) !== 0 ? -1 : o;
+  if (bad >= 0 && (bad & 0x80) === 0) return o;
+  // Declined: what was decoded (perhaps most of a secret) is not left behind in `into`.
+  for (let i = 0; i < o; i++) into[i] = 0;
+  return -1;
 }
 
 const ids = new TimeBasedIdGenerator();

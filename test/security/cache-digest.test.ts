@@ -74,7 +74,12 @@ describe('decodeCanonicalApiKey', () => {
       `ApiKey ${Buffer.from('an-id:a?secret>>').toString('base64url')}`, // url-safe alphabet
       'ApiKey ====', 'ApiKey a===', 'ApiKey ab=c', `ApiKey ${'A'.repeat(260)}`, 'ApiKey YW4t\u0130WQ6',
     ];
-    for (const header of declined) expect(fast(header), header).toBeNull();
+    for (const header of declined) {
+      scratch.fill(0);
+      expect(fast(header), header).toBeNull();
+      // Nothing decoded before the decline (perhaps most of a secret) stays in the scratch buffer.
+      expect(scratch.every((b) => b === 0), header).toBe(true);
+    }
     // Random headers: whenever the fast reading accepts one, it decodes what parseAuthorization decodes
     // (when that finds id:secret at all; the caller sends every other header there).
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ :é';

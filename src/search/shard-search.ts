@@ -176,12 +176,21 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     const ctx = new SegmentSearchContext(segment, deadline);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
-      // A term in more documents than the count still needs proves the total past the limit (with
-      // no deletes, its postings are live matches): the answer is `gte` whatever else matches, so
-      // the top k is collected without counting. Lucene's Weight#count shortcut, for a union.
-      if (counting && total <= limit && live === null && maxCost(terms) > limit - total) total = limit + 1;
-      if (terms.length > 0 && (req.k > 0 || (counting && total <= limit))) {
-        const countLimit = counting && total <= limit ? limit - total : -1;
+      let countLimit = counting && total <= limit ? limit - total : -1;
+      if (countLimit >= 0 && live === null) {
+        // With no deletes a term's postings are live matches, so the count can be known without
+        // visiting them (Lucene's Weight#count): a single term matches its doc freq, and a term in
+        // more documents than the count still needs proves the total past the limit (the answer
+        // is `gte` whatever else matches). Either way the top k is collected without counting.
+        if (terms.length === 1) {
+          total += terms[0].cost();
+          countLimit = -1;
+        } else if (maxCost(terms) > countLimit) {
+          total = limit + 1;
+          countLimit = -1;
+        }
+      }
+      if (terms.length > 0 && (req.k > 0 || countLimit >= 0)) {
         const n = prefersAccumulation(terms, segment.maxDoc)
           ? featureAccumulateTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline)
           : maxScoreTopK(terms, live, top, base, segment.maxDoc, countLimit, deadline);

@@ -85,8 +85,10 @@ function expectedTopK(all: readonly AnalysedDoc[], liveOrder: ReadonlyMap<string
 
 // Candidates live in a doc-sorted list (sparse windows) or a window accumulator (dense ones); these
 // small corpora would mostly pick the list, so each representation is forced in turn. Sparse windows
-// that count are evaluated as a union (union-window.ts); narrow ones put window edges inside posting
-// blocks and let counting end in one window and not the next.
+// that count, or of several distinct terms, are evaluated as a union (union-window.ts); the list
+// serves a single or repeated term's sparse windows and dense windows with few candidates left.
+// Narrow windows put window edges inside posting blocks and let counting end in one window and not
+// the next.
 describe.each([
   ['sorted candidate lists', Number.POSITIVE_INFINITY, 0],
   ['sorted candidate lists in windows of 16 docs', Number.POSITIVE_INFINITY, 16],

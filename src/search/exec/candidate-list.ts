@@ -3,16 +3,14 @@
  * merging the essential terms' postings into it, best bound first. Sparse windows are wide (up
  * to MAX_WINDOW docs in max-score.ts) and hold few postings, so a window-sized accumulator would
  * be hit at random, a cache miss per posting; merging reads and writes only sequentially, and the
- * list comes out in doc order, ready for probing the non-essential terms with `advance`.
- *
- * Entries with score SEEN are docs counted for track_total_hits that can no longer compete.
+ * list comes out in doc order, ready for probing the non-essential terms with `advance`. The list
+ * never counts (a sparse window that counts is a union, union-window.ts): a candidate that can no
+ * longer compete gets score 0 and is skipped from then on.
  */
 import { maxScoreStats } from './max-score-stats.js';
 import { selectScore, selectedBar, startSelection } from './kth-score.js';
 import type { TermScorer } from './term-scorer.js';
 import type { TopScoreDocs } from './top-docs.js';
-
-const SEEN = -1;
 
 let listDocs = new Int32Array(1024);
 let listScores = new Float64Array(1024);
@@ -36,11 +34,11 @@ function swapLists(): void {
 }
 
 /**
- * Merges the postings of `s` below windowEnd into the list of `size` entries. `essential`: docs
- * only `s` has become candidates; otherwise (a non-essential term while counting) they enter as
- * SEEN, and only live candidates get the term's score. Returns the new size.
+ * Merges the postings of essential term `s` below windowEnd into the list of `size` entries: docs
+ * only `s` has become candidates, and candidates still competing get its score. Returns the new
+ * size.
  */
-export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essential: boolean): number {
+export function mergeTerm(s: TermScorer, windowEnd: number, size: number): number {
   const docs = s.docs;
   const freqs = s.freqs;
   const norms = s.norms;
@@ -57,7 +55,7 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
   let scored = 0;
   blocks: while (p < end) {
     s.load(p);
-    if (essential) s.loadFreqs();
+    s.loadFreqs();
     const first = s.blockBase;
     const n = s.blockEnd - first;
     for (let k = p - first; k < n; k++) {
@@ -82,19 +80,15 @@ export function mergeTerm(s: TermScorer, windowEnd: number, size: number, essent
         }
       } else {
         od[o] = doc;
-        if (essential) {
-          let score: number;
-          if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
-            // freq 1 with this norm already in the table: the common case
-            os[o++] = score;
-          } else {
-            os[o] = 0;
-            s.addScoreAt(os, o++, first + k, doc);
-          }
-          scored++;
+        let score: number;
+        if (freqs[k] === 1 && norms !== null && (score = tf1[norms[doc]]) === score) {
+          // freq 1 with this norm already in the table: the common case
+          os[o++] = score;
         } else {
-          os[o++] = SEEN;
+          os[o] = 0;
+          s.addScoreAt(os, o++, first + k, doc);
         }
+        scored++;
       }
     }
     p = first + n;
@@ -150,25 +144,18 @@ const SCAN_RATIO = 16;
  * Adds the scores of non-essential term `s` in [windowStart, windowEnd) to the list's candidates
  * (score > 0): by probing it at the listed docs with skipping `advance` when its postings far
  * outnumber them (a frequent term with rare ones), else by scanning its postings against the
- * listed docs' bits. `all`: match SEEN entries too (counting needs every listed doc's match).
- * Returns how many of its docs in the window are not listed (meaningful when `all`).
+ * listed docs' bits.
  */
-export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, size: number, all: boolean): number {
-  const first = s.i;
-  let found = 0;
+export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, size: number): void {
   let scored = 0;
-  if (s.end - first > SCAN_RATIO * size) {
+  if (s.end - s.i > SCAN_RATIO * size) {
     for (let a = 0; a < size && s.doc < windowEnd; a++) {
-      const before = listScores[a];
-      if (before <= 0 && !all) continue;
+      if (listScores[a] <= 0) continue;
       const doc = listDocs[a];
       if (s.doc < doc) s.advance(doc);
       if (s.doc !== doc) continue;
-      found++;
-      if (before > 0) {
-        s.addScoreAt(listScores, a, s.i, doc);
-        scored++;
-      }
+      s.addScoreAt(listScores, a, s.i, doc);
+      scored++;
     }
     if (s.doc < windowEnd) s.advance(windowEnd);
   } else {
@@ -176,13 +163,13 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
     // branch, and only a match walks the list (forward, as both are in doc order).
     const bits = listBits;
     for (let a = 0; a < size; a++) {
-      if (!all && listScores[a] <= 0) continue;
+      if (listScores[a] <= 0) continue;
       const l = listDocs[a] - windowStart;
       bits[l >>> 5] |= 1 << (l & 31);
     }
     const docs = s.docs;
     const end = s.end;
-    let p = first;
+    let p = s.i;
     let a = 0;
     blocks: while (p < end) {
       s.load(p);
@@ -197,12 +184,8 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
         const l = doc - windowStart;
         if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
         while (listDocs[a] < doc) a++;
-        found++;
-        const before = listScores[a];
-        if (before > 0) {
-          s.addScoreAt(listScores, a, blockFirst + k, doc);
-          scored++;
-        }
+        s.addScoreAt(listScores, a, blockFirst + k, doc);
+        scored++;
       }
       p = blockFirst + n;
     }
@@ -210,7 +193,6 @@ export function addTerm(s: TermScorer, windowStart: number, windowEnd: number, s
     s.seek(p);
   }
   maxScoreStats.postingsScored += scored;
-  return s.i - first - found;
 }
 
 /**
@@ -234,25 +216,10 @@ export function offerList(size: number, live: Uint32Array | null, top: TopScoreD
   return threshold;
 }
 
-/**
- * Candidates that cannot beat the bar even with `headroom` added stop being candidates: SEEN while
- * counting (they still count), else 0.
- */
-export function dropBelow(size: number, headroom: number, bar: number, counting: boolean): void {
-  const dropped = counting ? SEEN : 0;
+/** Candidates that cannot beat the bar even with `headroom` added stop being candidates (score 0). */
+export function dropBelow(size: number, headroom: number, bar: number): void {
   for (let a = 0; a < size; a++) {
     const v = listScores[a];
-    if (v > 0 && v + headroom <= bar) listScores[a] = dropped;
+    if (v > 0 && v + headroom <= bar) listScores[a] = 0;
   }
-}
-
-/** Live docs in the list. */
-export function countLiveList(size: number, live: Uint32Array | null): number {
-  if (live === null) return size;
-  let n = 0;
-  for (let a = 0; a < size; a++) {
-    const doc = listDocs[a];
-    if ((live[doc >>> 5] & (1 << (doc & 31))) !== 0) n++;
-  }
-  return n;
 }

@@ -421,6 +421,11 @@ export class TermScorer extends Scorer {
     return this.end - this.start;
   }
 
+  /** Whether `other` reads the same postings: the same term of the same field and segment. */
+  readsSamePostings(other: TermScorer): boolean {
+    return other.blockLastDoc === this.blockLastDoc && other.start === this.start;
+  }
+
   /** Positions of the current posting: [from, to) into `positionsArray`. */
   positionRange(): [number, number] {
     this.loadFreqs();

@@ -125,12 +125,35 @@ export interface SearchPortAnnouncement {
  * clones the plan's tree again.
  */
 export interface SearchChannelRequest {
+  /**
+   * The searches that go as objects: every one when `rows` is absent, else those whose row says
+   * CHANNEL_FULL, in batch order.
+   */
   readonly searches: readonly ChannelSearch[];
   /** Plans to keep from now on, as [id, plan] pairs (each sent once per channel). */
   readonly plans: ReadonlyArray<readonly [number, Exec]> | null;
   /** Ids of kept plans to let go of, before `plans` are added. */
   readonly dropPlans: readonly number[] | null;
+  /**
+   * The batch as rows of CHANNEL_ROW numbers, one per search in batch order (absent: `searches` is
+   * the batch). A plain search with a kept plan (what a load test's `_search` and `_msearch` items
+   * are) is a row: [planId, k, trackTotalHitsUpTo, trackScores, terminateAfter, deadline, index in
+   * `refs`, index in `fetches` or −1]. Any other search has CHANNEL_FULL as its planId and goes in
+   * `searches`. V8's structured clone writes every property name of every object it copies and the
+   * receiver rebuilds each object key by key: 16 searches as objects cost the two threads ~5 µs
+   * per search, as rows a fraction of it (BENCHMARKS.md `msearch-i19x`).
+   */
+  readonly rows?: Float64Array | null;
+  /** The distinct segment lists the rows name (usually one: every search of one shard snapshot). */
+  readonly refs?: ReadonlyArray<readonly SegmentRef[]> | null;
+  /** The distinct fetches the rows name (usually one shared object: search-phase.ts shardFetch). */
+  readonly fetches?: ReadonlyArray<NonNullable<ShardSearchRequest['fetch']>> | null;
 }
+
+/** Numbers per search in SearchChannelRequest.rows. */
+export const CHANNEL_ROW = 8;
+/** A row's planId when the search goes as an object (SearchChannelRequest.searches). */
+export const CHANNEL_FULL = -2;
 
 /** A shard search on a search channel: its plan inline (`planId` −1), or a plan the worker keeps. */
 export interface ChannelSearch {
@@ -140,10 +163,123 @@ export interface ChannelSearch {
   readonly planId: number;
 }
 
+/**
+ * Whether a search with a kept plan can go as a row: nothing a row has no number for (sort,
+ * search_after, min_score, aggregations, suggestions, an absent deadline).
+ */
+export function rowSearch(request: Omit<ShardSearchRequest, 'query'>): boolean {
+  return request.minScore === null && request.sort === null && request.searchAfter === null && request.deadline !== undefined
+    && (request.aggs === undefined || request.aggs === null) && (request.suggest === undefined || request.suggest === null);
+}
+
+/** The worker's side of a row (rows[o…o + CHANNEL_ROW)): the request it stands for, with its plan. */
+export function rowRequest(rows: Float64Array, o: number, plan: Exec, fetches: SearchChannelRequest['fetches']): ShardSearchRequest {
+  const f = rows[o + 7];
+  return {
+    query: plan, k: rows[o + 1], trackTotalHitsUpTo: rows[o + 2], minScore: null, sort: null, trackScores: rows[o + 3] !== 0,
+    searchAfter: null, terminateAfter: rows[o + 4], fetch: f < 0 ? null : fetches![f], deadline: rows[o + 5], aggs: null, suggest: null,
+  };
+}
+
 export interface SearchChannelReply {
+  /** The replies that go as objects: every one when `rows` is absent, else those whose row says so. */
   readonly replies: SearchBatchReply;
   /** Time the worker spent on the batch (the pool's run-time statistics). */
   readonly runMs: number;
+  /**
+   * The replies as rows of REPLY_ROW numbers in batch order (absent: `replies` is the batch). A
+   * result with no sort values, aggregations or suggestions is a row: [0, totalHits, relation gte
+   * (1) or eq (0), maxScore, terminatedEarly (1) + timedOut (2), its hits' length in `hits`, its
+   * page's offset in `pages`, its page's length or −1 for none]; any other reply (an error, a
+   * `missing`) has 1 first and goes in `replies`.
+   */
+  readonly rows?: Float64Array | null;
+  /** The row results' hits, one after another. */
+  readonly hits?: Float64Array | null;
+  /** The batch's rendered pages (transferred). */
+  readonly pages?: ArrayBuffer | null;
+}
+
+/** Numbers per reply in SearchChannelReply.rows. */
+export const REPLY_ROW = 8;
+
+/** A batch's replies as rows (the worker's side; `transfer`: what to move rather than copy). */
+export function encodeChannelReply(replies: SearchBatchReply, runMs: number): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
+  const n = replies.length;
+  const rows = new Float64Array(n * REPLY_ROW);
+  const objects: SearchShardReply[] = [];
+  // The batch's one page buffer (workers/search.ts movePages), moved whatever goes as rows.
+  let pages: ArrayBuffer | null = null;
+  for (let i = 0; i < n && pages === null; i++) {
+    const r = replies[i];
+    if (r.ok && r.value.rendered !== undefined) pages = r.value.rendered.buffer as ArrayBuffer;
+  }
+  let hitCount = 0;
+  for (let i = 0; i < n; i++) {
+    const r = replies[i];
+    if (r.ok && asRow(r.value, pages)) hitCount += r.value.hits.length;
+  }
+  const hits = new Float64Array(hitCount);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const r = replies[i];
+    const o = i * REPLY_ROW;
+    if (!r.ok || !asRow(r.value, pages)) {
+      rows[o] = 1;
+      objects.push(r);
+      continue;
+    }
+    const v = r.value;
+    rows[o + 1] = v.totalHits;
+    rows[o + 2] = v.totalRelation === 'gte' ? 1 : 0;
+    rows[o + 3] = v.maxScore;
+    rows[o + 4] = (v.terminatedEarly ? 1 : 0) | (v.timedOut ? 2 : 0);
+    rows[o + 5] = v.hits.length;
+    hits.set(v.hits, at);
+    at += v.hits.length;
+    if (v.rendered === undefined) rows[o + 7] = -1;
+    else {
+      rows[o + 6] = v.rendered.byteOffset;
+      rows[o + 7] = v.rendered.byteLength;
+    }
+  }
+  return { answer: { replies: objects, runMs, rows, hits, pages }, transfer: pages === null ? [] : [pages] };
+}
+
+/** A result a reply row can carry: nothing but the numbers, the hits and a page in `pages`. */
+function asRow(v: ShardSearchResult, pages: ArrayBuffer | null): boolean {
+  return v.sortValues === null && v.aggs === undefined && v.suggest === undefined && (v.rendered === undefined || v.rendered.buffer === pages);
+}
+
+/** The coordinator's side: the replies, in batch order, as the worker's objects were. */
+export function decodeChannelReply(answer: SearchChannelReply): SearchBatchReply {
+  const rows = answer.rows;
+  if (rows === undefined || rows === null) return answer.replies;
+  const n = rows.length / REPLY_ROW;
+  const out = new Array<SearchShardReply>(n);
+  const hits = answer.hits!;
+  const pages = answer.pages ?? null;
+  let at = 0;
+  let next = 0;
+  for (let i = 0; i < n; i++) {
+    const o = i * REPLY_ROW;
+    if (rows[o] !== 0) {
+      out[i] = answer.replies[next++];
+      continue;
+    }
+    const length = rows[o + 5];
+    const page = rows[o + 7];
+    const flags = rows[o + 4];
+    out[i] = {
+      ok: true,
+      value: {
+        totalHits: rows[o + 1], totalRelation: rows[o + 2] === 1 ? 'gte' : 'eq', maxScore: rows[o + 3], hits: hits.subarray(at, at + length), sortValues: null,
+        terminatedEarly: (flags & 1) !== 0, timedOut: (flags & 2) !== 0, rendered: page < 0 ? undefined : new Uint8Array(pages!, rows[o + 6], page),
+      },
+    };
+    at += length;
+  }
+  return out;
 }
 
 export type WorkerReply<T> =

@@ -7,7 +7,10 @@ import { MessageChannel, parentPort, receiveMessageOnPort, threadId } from 'node
 import { InternalError } from '../src/errors/index.js';
 import { beginPages, endPages, searchShard, type Exec } from '../src/search/index.js';
 import { poolTaskFlag, setSearchDrain } from './pool-task.js';
-import { SEARCH_PORT, type SearchBatchReply, type SearchBatchTask, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask } from './protocol.js';
+import {
+  CHANNEL_FULL, CHANNEL_ROW, SEARCH_PORT, encodeChannelReply, rowRequest, type ChannelSearch, type SearchBatchReply, type SearchBatchTask, type SearchChannelRequest,
+  type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask,
+} from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
 
 export function search(task: SearchShardTask): SearchShardReply {
@@ -26,20 +29,36 @@ export function searchBatch(task: SearchBatchTask): SearchBatchReply {
 /** Plans the coordinator sent once and names by id (protocol.ts SearchChannelRequest), for this thread's channel. */
 const keptPlans = new Map<number, Exec>();
 
-/** A channel batch: kept plans updated first, then each search with its plan inline or by id. */
+/** A channel batch: kept plans updated first, then each search — a row, or an object with its plan inline or by id. */
 export function channelBatch(request: SearchChannelRequest): SearchBatchReply {
   if (request.dropPlans !== null) for (const id of request.dropPlans) keptPlans.delete(id);
   if (request.plans !== null) for (const [id, plan] of request.plans) keptPlans.set(id, plan);
-  return runBatch(request.searches.length, (i) => {
-    const s = request.searches[i];
-    if (s.planId >= 0) {
-      const plan = keptPlans.get(s.planId);
-      if (plan === undefined) return { ok: false, error: new InternalError(`search plan [${s.planId}] is not kept by this worker`).toPlain() };
-      // The request is this thread's own clone: it takes the kept plan in place of its null.
-      (s.request as { query: Exec | null }).query = plan;
-    }
-    return search(s as SearchShardTask);
+  const rows = request.rows ?? null;
+  if (rows === null) return runBatch(request.searches.length, (i) => objectSearch(request.searches[i]));
+  // runBatch runs the searches in order: the objects are taken as their rows come.
+  let next = 0;
+  return runBatch(rows.length / CHANNEL_ROW, (i) => {
+    const o = i * CHANNEL_ROW;
+    const planId = rows[o];
+    if (planId === CHANNEL_FULL) return objectSearch(request.searches[next++]);
+    const plan = keptPlans.get(planId);
+    if (plan === undefined) return notKept(planId);
+    return search({ segments: request.refs![rows[o + 6]], request: rowRequest(rows, o, plan, request.fetches) });
   });
+}
+
+function objectSearch(s: ChannelSearch): SearchShardReply {
+  if (s.planId >= 0) {
+    const plan = keptPlans.get(s.planId);
+    if (plan === undefined) return notKept(s.planId);
+    // The request is this thread's own clone: it takes the kept plan in place of its null.
+    (s.request as { query: Exec | null }).query = plan;
+  }
+  return search(s as SearchShardTask);
+}
+
+function notKept(planId: number): SearchShardReply {
+  return { ok: false, error: new InternalError(`search plan [${planId}] is not kept by this worker`).toPlain() };
 }
 
 /** `n` searches' replies, their rendered pages in one buffer (transferred, or cloned, once). */
@@ -63,19 +82,13 @@ function movePages(replies: SearchBatchReply): void {
   for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
 }
 
-/** The buffer of a batch's rendered pages, to transfer rather than copy (their one buffer: movePages). */
-function renderedBuffers(replies: SearchBatchReply): ArrayBuffer[] {
-  for (const r of replies) if (r.ok && r.value.rendered !== undefined) return [r.value.rendered.buffer as ArrayBuffer];
-  return [];
-}
-
 if (parentPort !== null) {
   const { port1, port2 } = new MessageChannel();
   const answerBatch = (request: SearchChannelRequest): void => {
     const started = performance.now();
     const replies = channelBatch(request);
-    const answer: SearchChannelReply = { replies, runMs: performance.now() - started };
-    port1.postMessage(answer, renderedBuffers(replies));
+    const { answer, transfer } = encodeChannelReply(replies, performance.now() - started);
+    port1.postMessage(answer, transfer);
   };
   port1.on('message', answerBatch);
   // Before a build or merge runs here, the batches already queued on the channel are answered

@@ -8,8 +8,11 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { InternalError } from '../errors/index.js';
-import type { Exec } from '../search/index.js';
-import type { ChannelSearch, SearchChannelReply, SearchPortAnnouncement, SearchShardTask } from '../../workers/protocol.js';
+import type { Exec, ShardSearchRequest } from '../search/index.js';
+import {
+  CHANNEL_FULL, CHANNEL_ROW, decodeChannelReply, rowSearch,
+  type ChannelSearch, type SearchChannelReply, type SearchChannelRequest, type SearchPortAnnouncement, type SearchShardTask, type SegmentRef,
+} from '../../workers/protocol.js';
 
 /**
  * The worker running a task died or failed outside the task's own error handling (the task body
@@ -36,6 +39,12 @@ let nextPlanId = 0;
 /** Marks `plan` as one later searches reuse, so each channel sends its tree once. */
 export function sharePlan(plan: Exec): void {
   if (!sharedPlans.has(plan)) sharedPlans.set(plan, nextPlanId++);
+}
+
+/** `item`'s position in `list`, added at the end if absent (a batch's lists hold one or two entries). */
+function positionIn<T>(list: T[], item: T): number {
+  const i = list.indexOf(item);
+  return i >= 0 ? i : list.push(item) - 1;
 }
 
 /** How long a batch in flight on a channel whose worker end closed waits for the pool to report the thread gone. */
@@ -69,7 +78,8 @@ export class SearchChannel {
     this.port = announcement.port;
     this.poolTask = announcement.poolTask;
     this.port.on('message', (reply: SearchChannelReply) => {
-      this.pending.shift()?.resolve(reply);
+      // Reply rows become the result objects the pool settles searches with (protocol.ts).
+      this.pending.shift()?.resolve({ replies: decodeChannelReply(reply), runMs: reply.runMs });
     });
     // The worker's end went away: the thread exited or was terminated. No batch goes down the
     // channel any more, but one in flight fails only once the pool has let go of the thread
@@ -123,30 +133,34 @@ export class SearchChannel {
   }
 
   /**
-   * Posts a batch, each shared plan's tree only the first time this channel carries it. The tasks
-   * go as they are, with a kept plan's `query` set to null while postMessage clones them (it
-   * clones synchronously) and put back after: no per-search copy of the request, and a task keeps
-   * its plan for a resend as a pool task.
+   * Posts a batch, each shared plan's tree only the first time this channel carries it. A plain
+   * search with a kept plan goes as a row of numbers (protocol.ts SearchChannelRequest.rows), with
+   * its segment list and fetch named by position in the batch's lists of distinct ones; any other
+   * search goes as its task object, a kept plan's `query` set to null while postMessage clones it
+   * (it clones synchronously) and put back after: no per-search copy of the request, and a task
+   * keeps its plan for a resend as a pool task.
    */
   private post(tasks: readonly SearchShardTask[]): void {
     let plans: Array<readonly [number, Exec]> | null = null;
     let dropPlans: number[] | null = null;
-    const searches = new Array<ChannelSearch>(tasks.length);
+    const rows = new Float64Array(tasks.length * CHANNEL_ROW);
+    const searches: ChannelSearch[] = [];
+    const refs: Array<readonly SegmentRef[]> = [];
+    const fetches: Array<NonNullable<ShardSearchRequest['fetch']>> = [];
     const swapped: Array<{ request: { query: Exec | null }; plan: Exec }> = [];
     try {
       for (let i = 0; i < tasks.length; i++) {
         const task = tasks[i];
+        const o = i * CHANNEL_ROW;
         const plan = task.request.query;
         const id = sharedPlans.get(plan);
         if (id === undefined) {
-          searches[i] = { segments: task.segments, request: task.request, planId: -1 };
+          rows[o] = CHANNEL_FULL;
+          searches.push({ segments: task.segments, request: task.request, planId: -1 });
           continue;
         }
         const sent = this.kept.get(id);
         if (sent !== undefined) {
-          const request = task.request as unknown as { query: Exec | null };
-          request.query = null;
-          swapped.push({ request, plan });
           if (this.sends - sent >= KEPT_PLANS_PER_CHANNEL >> 1) {
             this.kept.delete(id);
             this.kept.set(id, ++this.sends);
@@ -163,10 +177,29 @@ export class SearchChannel {
           }
           this.kept.set(id, ++this.sends);
         }
-        searches[i] = { segments: task.segments, request: task.request, planId: id };
+        const request = task.request;
+        if (rowSearch(request)) {
+          rows[o] = id;
+          rows[o + 1] = request.k;
+          rows[o + 2] = request.trackTotalHitsUpTo;
+          rows[o + 3] = request.trackScores ? 1 : 0;
+          rows[o + 4] = request.terminateAfter;
+          rows[o + 5] = request.deadline!;
+          rows[o + 6] = positionIn(refs, task.segments);
+          rows[o + 7] = request.fetch === undefined || request.fetch === null ? -1 : positionIn(fetches, request.fetch);
+          continue;
+        }
+        rows[o] = CHANNEL_FULL;
+        if (sent !== undefined) {
+          const held = request as unknown as { query: Exec | null };
+          held.query = null;
+          swapped.push({ request: held, plan });
+        }
+        searches.push({ segments: task.segments, request, planId: id });
       }
+      const message: SearchChannelRequest = { searches, plans, dropPlans, rows, refs, fetches };
       try {
-        this.port.postMessage({ searches, plans, dropPlans });
+        this.port.postMessage(message);
       } catch (e) {
         // The worker did not get these plans: later batches send them again.
         if (plans !== null) for (const [id] of plans) this.kept.delete(id);

@@ -250,7 +250,9 @@ export class SearchPool {
     this.dropWhenUnused.delete(id);
     this.idleCollector.dropped(this.buffers.get(id)?.byteLength ?? 0);
     this.buffers.delete(id);
-    this.channel.postMessage({ op: 'drop', id });
+    // Searches still in flight at close() settle after the channel has closed (their batches fail
+    // a turn later): the workers are going away with it, and a post would throw out of settle.
+    if (!this.closed) this.channel.postMessage({ op: 'drop', id });
   }
 
   /**

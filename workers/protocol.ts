@@ -141,7 +141,7 @@ export interface SearchChannelRequest {
    * `refs`, index in `fetches` or −1]. Any other search has CHANNEL_FULL as its planId and goes in
    * `searches`. V8's structured clone writes every property name of every object it copies and the
    * receiver rebuilds each object key by key: 16 searches as objects cost the two threads ~5 µs
-   * per search, as rows a fraction of it (BENCHMARKS.md `msearch-i19x`).
+   * per search, as rows a fraction of it (docs/benchmarks/issue-19-request-hot-path.md `msearch-i19x`).
    */
   readonly rows?: Float64Array | null;
   /** The distinct segment lists the rows name (usually one: every search of one shard snapshot). */

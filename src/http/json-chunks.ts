@@ -34,11 +34,18 @@ export class JsonChunks {
 }
 
 /** Appends JSON text into chunks. */
-class ChunkWriter {
+export class ChunkWriter {
   private readonly chunks: Buffer[] = [];
   private chunk = Buffer.allocUnsafe(JSON_CHUNK_BYTES);
-  private at = 0;
+  /** Where the first chunk's text starts: room left before it for a head written last (finishWithHead). */
+  private readonly headRoom: number;
+  private at: number;
   private total = 0;
+
+  constructor(headRoom = 0) {
+    this.headRoom = headRoom;
+    this.at = headRoom;
+  }
 
   write(s: string): void {
     if (NON_ASCII.test(s)) {
@@ -57,19 +64,84 @@ class ChunkWriter {
     }
   }
 
+  /**
+   * At least `bytes` free in the current chunk, for the unchecked writes below (a new chunk when
+   * not: the text is the same, only where one chunk ends moves).
+   */
+  room(bytes: number): void {
+    if (bytes > this.chunk.length - this.at) this.next(bytes);
+  }
+
+  /** ASCII text (the caller checked it), inside the room asked for: no string or buffer made. */
+  ascii(s: string): void {
+    const chunk = this.chunk;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) chunk[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** Bytes already encoded, inside the room asked for. */
+  bytes(b: Uint8Array): void {
+    const chunk = this.chunk;
+    let at = this.at;
+    for (let i = 0; i < b.length; i++) chunk[at++] = b[i];
+    this.at = at;
+  }
+
+  /** A number as JSON.stringify writes it, inside the room asked for (24 bytes); integers without a string. */
+  number(n: number): void {
+    if (!Number.isSafeInteger(n)) {
+      this.ascii(JSON.stringify(n));
+      return;
+    }
+    const chunk = this.chunk;
+    if (n < 0) {
+      chunk[this.at++] = 0x2d;
+      n = -n;
+    }
+    let digits = 1;
+    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
+    let at = this.at + digits;
+    this.at = at;
+    do {
+      const q = Math.floor(n / 10);
+      chunk[--at] = 0x30 + (n - q * 10);
+      n = q;
+    } while (n > 0);
+  }
+
   private next(atLeast: number): void {
     if (this.at > 0) this.push();
     this.chunk = Buffer.allocUnsafe(Math.max(JSON_CHUNK_BYTES, atLeast));
   }
 
   private push(): void {
-    this.chunks.push(this.chunk.subarray(0, this.at));
-    this.total += this.at;
+    const from = this.chunks.length === 0 ? this.headRoom : 0;
+    this.chunks.push(this.chunk.subarray(from, this.at));
+    this.total += this.at - from;
     this.at = 0;
   }
 
   finish(): JsonChunks {
     if (this.at > 0 || this.chunks.length === 0) this.push();
+    return new JsonChunks(this.chunks, this.total);
+  }
+
+  /**
+   * `head` (ASCII, at most the head room the writer was made with) before everything written,
+   * then `tail`: a head known only at the end (a `took`) without copying the text after it.
+   */
+  finishWithHead(head: string, tail: string): JsonChunks {
+    if (head.length > this.headRoom || NON_ASCII.test(head)) throw new Error(`head does not fit its room: ${head}`);
+    this.write(tail);
+    this.finish();
+    const first = this.chunks[0];
+    // The first chunk is a view from headRoom on; the head goes just before it, in the same buffer.
+    const start = first.byteOffset - head.length;
+    const buffer = Buffer.from(first.buffer, start, head.length + first.length);
+    buffer.write(head, 0, head.length, 'latin1');
+    this.chunks[0] = buffer;
+    this.total += head.length;
     return new JsonChunks(this.chunks, this.total);
   }
 }

@@ -36,24 +36,28 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
- * Node flags for server processes (`npm start` passes the same). The coordinator's semi-space is
- * pinned at 16 MB (V8's 64-bit default today), not the 32 MB issue 19 chose: with 100 `_msearch`
- * requests in flight what a request held until it answered lived through two scavenges of a 16 MB
- * semi-space and was promoted, but since plans cross to the workers by id (i19h) 16 against 32 no
- * longer changes `_msearch`'s CPU per query (issue 22, i22h). A bulk load grows the young generation
- * to its full 2 × semi-space and keeps it there for the whole load, so 32 MB cost ~25–35 MB of a
- * 1M-doc load's RSS peak. 16 MB once cost a warm `_bulk` ~5% more server CPU and ~11% more
- * main-thread CPU (1.6× the scavenges, i22h); since each `_bulk` document allocates ~1.7 KB on the
- * coordinator's heap instead of ~2.7 KB and what a request holds across scavenges is less (its
- * items rendered as bytes as they are written, its sources decoded and parsed per item: http/bulk.ts,
- * http/bulk-items.ts), that cost is within noise (issue 22, i22i). 8 MB was measured and rejected:
- * `_msearch` at 100 connections took ~10% more CPU per query.
+ * Node flags for server processes (`npm start` passes the same). A 32 MB semi-space (V8's default
+ * is 16) for the coordinator's young generation: with 100 `_msearch` requests in flight, what a
+ * request holds until it answers (item bodies, the workers' rendered hits, the response parts) lived
+ * through two scavenges and was promoted, so old-space collections followed — GC took ~14% of the
+ * main thread and ~45% of V8's helper threads (perf, issue 19), ~60 µs of CPU per query; with 32 MB,
+ * 4.5% and 13%.
+ *
+ * It costs RSS under a bulk load, which grows this young generation to its full 64 MB for the whole
+ * load. 16 MB (issue 22, i22h) took 20–34 MB off a 1M-doc load's peak and no longer cost `_msearch`
+ * anything (plans now cross by id), but a warm `_bulk` took ~5% more server CPU and ~11% more
+ * main-thread CPU (1.6× the scavenges, each copying more), so it stays 32; 8 MB cost `_msearch`
+ * ~10% again (docs/benchmarks/issue-22-memory.md, memory-summary-i22h). Measured again once `_bulk`
+ * allocated ~1.8 KB per document instead of ~2.7 KB (issue 22, i22i): 16 MB took ~39 MB of V8 pages
+ * off the 1M-doc load's peak and the main thread's extra CPU was gone (~+1%), but server CPU was
+ * still ~5% higher in 12 symmetric warm pairs (the other threads'), so it stays 32 (BENCHMARKS.md,
+ * memory-summary-i22i).
  *
  * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag
  * is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again before they
  * start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
  */
-export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=16'];
+export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=32'];
 
 /** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profile of the server). */
 export function startProcess(script: string, args: readonly string[], cleanup?: () => void, nodeArgs: readonly string[] = []): Promise<ServerProcess> {

@@ -143,13 +143,12 @@ export class IdleCollector {
     this.lastForced = now;
     this.cancel();
     this.collect();
-    // The coordinator's young generation stays at its grown size (2 × its 16 MB semi-space) through
+    // The coordinator's young generation stays at its grown size (2 × the 32 MB semi-space) through
     // this collection: V8 shrinks it only at a GC that follows ~5 s of low allocation, and the
     // force-merge that follows holds the idle collections off. A force-merge of a large index runs
     // for many seconds while this thread allocates little, so this thread alone collects once more
-    // shrinkMs later, merge or not (at 1M docs, with the 32 MB semi-space of then: ~60 MB off the
-    // force-merge's peak, issue 22). The workers are not asked: one is merging, and theirs are 8 MB
-    // semi-spaces.
+    // shrinkMs later, merge or not (at 1M docs: ~60 MB off the force-merge's peak, issue 22). The
+    // workers are not asked: one is merging, and theirs are 8 MB semi-spaces.
     if (this.forcedShrinkTimer !== null) clearTimeout(this.forcedShrinkTimer);
     this.forcedShrinkTimer = setTimeout(() => {
       this.forcedShrinkTimer = null;

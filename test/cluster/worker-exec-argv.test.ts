@@ -49,7 +49,7 @@ function heapLimitsUnder(flags: string[]): { main: number; worker: number } {
 }
 
 describe('worker young generation', () => {
-  it('workers get an 8 MB semi-space, below V8\'s 16, while a coordinator given a larger one (here 32) keeps it', () => {
+  it('workers get an 8 MB semi-space, below V8\'s 16, while the coordinator keeps --max-semi-space-size=32', () => {
     const flagged = heapLimitsUnder(['--max-semi-space-size=32']);
     const plain = heapLimitsUnder([]);
     expect(flagged.main).toBeGreaterThan(plain.main);

@@ -50,7 +50,7 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * ~10% again (docs/benchmarks/issue-22-memory.md, memory-summary-i22h). Measured again once `_bulk`
  * allocated ~1.8 KB per document instead of ~2.7 KB (issue 22, i22i): 16 MB took ~39 MB of V8 pages
  * off the 1M-doc load's peak and the main thread's extra CPU was gone (~+1%), but server CPU was
- * still ~5% higher in 12 symmetric warm pairs (the other threads'), so it stays 32 (BENCHMARKS.md,
+ * still ~5% higher in 12 symmetric warm pairs (the other threads'), so it stays 32 (docs/benchmarks/issue-22-memory.md,
  * memory-summary-i22i).
  *
  * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag

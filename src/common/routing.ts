@@ -8,42 +8,28 @@
  * as a signed int. `routingNumShards` defaults to `numShards × 2^k` ≤ 1024
  * (`MetadataCreateIndexService.calculateNumRoutingShards`).
  */
+import murmur from 'murmurhash3js-revisited';
+
 /**
- * ES `Murmur3HashFunction.hash(String)` as a signed 32-bit int: murmur3_x86_32 (seed 0) over the
- * string's UTF-16 code units as little-endian bytes, read straight from the string — two code units
- * are one 4-byte block — rather than from a byte array made for each call (once per written
- * document: ~0.2 KB of the coordinator's young generation each, issue 22).
+ * The UTF-16 bytes of the routing string being hashed, and views of its first n bytes by n: the
+ * hash runs once per written document, and a byte array per call was ~0.2 KB of the coordinator's
+ * young generation per document (issue 22). Routing strings longer than the scratch (ids are at
+ * most 512 bytes) get their own array.
  */
+const SCRATCH_BYTES = 2048;
+const scratch = new Uint8Array(SCRATCH_BYTES);
+const views: Array<Uint8Array | undefined> = [];
+
+/** ES `Murmur3HashFunction.hash(String)` as a signed 32-bit int. */
 export function esMurmur3(routing: string): number {
-  const c1 = 0xcc9e2d51;
-  const c2 = 0x1b873593;
-  const units = routing.length;
-  let h = 0;
-  let i = 0;
-  for (; i + 1 < units; i += 2) {
-    let k = routing.charCodeAt(i) | (routing.charCodeAt(i + 1) << 16);
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  const n = routing.length * 2;
+  const bytes = n <= SCRATCH_BYTES ? (views[n] ??= scratch.subarray(0, n)) : new Uint8Array(n);
+  for (let i = 0; i < routing.length; i++) {
+    const c = routing.charCodeAt(i);
+    bytes[i * 2] = c & 0xff;
+    bytes[i * 2 + 1] = c >>> 8;
   }
-  if (i < units) {
-    // The last code unit alone: a 2-byte tail.
-    let k = routing.charCodeAt(i);
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-  }
-  h ^= units * 2;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
+  return murmur.x86.hash32(bytes, 0) | 0;
 }
 
 /** ES 7+ default `index.number_of_routing_shards` for an index with `numShards` shards. */

@@ -235,11 +235,14 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
       checkParams(head.path, head.query, def.params ?? []);
       if (existingIndices !== null && req.authentication) {
         const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, existingIndices);
-        req.authorized = { method: head.method, path: head.path, params, query: head.query, headers: head.headers, authorizer };
-      } else {
-        req.authorized = head;
+        // The head is this request's own, made just above: it takes the authorization in place
+        // (same hidden class: `authorizer` is on every head) instead of a second head per request.
+        const authorized = head as { -readonly [K in keyof RestRequestHead]: RestRequestHead[K] };
+        authorized.params = params;
+        authorized.authorizer = authorizer;
       }
-      return req.authorized;
+      req.authorized = head;
+      return head;
     };
     for (const path of def.paths) {
       table.add(path, def.methods);

@@ -216,12 +216,20 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   // callback-style, not async: each hook is a turn of fastify's hook runner and an async one a
   // promise and extra microtask turns, which add up at tens of thousands of requests per second.
   const apiKeys = options.apiKeys ?? null;
-  // Declared up front (fastify decorateRequest), so every request object has it from construction
-  // and keeps one hidden class, instead of gaining it per request in the hook below.
-  if (apiKeys !== null) app.decorateRequest('authentication', null);
   app.addHook('onRequest', (req, reply, done) => {
     // JSON until negotiation succeeds, so its own error answers in JSON.
     req.responseType = 'application/json';
+    // Every other property a request gains on its way (admission's count, the route's authorized
+    // head, who it runs as), made here at once before anything reads a header, so the request has
+    // its final shape before fastify's `headers` getter, shared by every hook that reads one, sees
+    // it. Gained one by one across the hooks, a request went through four shapes (five with
+    // `authentication`, then a fastify decorator) and that getter's loads went megamorphic on a
+    // secured server: ~17 megamorphic loads, ~2,000 instructions per `_search` (callgrind,
+    // BENCHMARKS.md security-i19w). Named stores, not fastify's decorators: those define each
+    // property through one keyed store in a loop, itself megamorphic (~170 instructions each).
+    req.writeBytes = 0;
+    req.authorized = undefined;
+    if (apiKeys !== null) req.authentication = null;
     let pending: Promise<Authentication> | null = null;
     try {
       req.responseType = negotiate(req.headers['content-type'], req.headers.accept).responseType;

@@ -141,7 +141,7 @@ async function readerKey(server: ServerProcess): Promise<string> {
 // the same idle time before it, the same requests served before it. (The earlier layout ran the
 // no-security server once per round, after 4–20 s idle, while the secured server was often measured
 // straight after its own other case, and it started the no-security server first in every round; its
-// A/A control read the no-security slot 5–7% dearer per request in every round: BENCHMARKS.md, security-i19w.)
+// A/A control read the no-security slot 5–7% dearer per request in every round: docs/benchmarks/issue-19-request-hot-path.md, security-i19w.)
 const names = AA === null
   ? ['no security', 'no security, second run', 'superuser key', 'read-only key for the index']
   : [`A/A ${AA}: server A${AA === 'secure' ? ', superuser key' : ''}`, `A/A ${AA}: server A, second run`, 'A/A: server B, superuser key', 'A/A: server B, read-only key'];

@@ -225,8 +225,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // it. Gained one by one across the hooks, a request went through four shapes (five with
     // `authentication`, then a fastify decorator) and that getter's loads went megamorphic on a
     // secured server: ~17 megamorphic loads, ~2,000 instructions per `_search` (callgrind,
-    // BENCHMARKS.md security-i19w). Named stores, not fastify's decorators: those define each
-    // property through one keyed store in a loop, itself megamorphic (~170 instructions each).
+    // docs/benchmarks/issue-19-request-hot-path.md security-i19w). Named stores, not fastify's
+    // decorators: those define each property through one keyed store in a loop, itself
+    // megamorphic (~170 instructions each).
     req.writeBytes = 0;
     req.authorized = undefined;
     if (apiKeys !== null) req.authentication = null;

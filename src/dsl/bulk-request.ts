@@ -179,16 +179,9 @@ class NdjsonLines {
   lineEnd = 0;
 
   next(): string | null {
-    if (this.pos >= this.length) return null;
+    if (!this.skip()) return null;
     const body = this.body;
-    const start = this.pos;
-    let nl = typeof body === 'string' ? body.indexOf('\n', start) : body.indexOf(0x0a, start);
-    if (nl < 0) nl = this.length;
-    this.pos = nl + 1;
-    this.line++;
-    let end = nl;
-    if (end > start && (typeof body === 'string' ? body.charCodeAt(end - 1) : body[end - 1]) === 0x0d) end--;
-    return typeof body === 'string' ? body.slice(start, end) : body.toString('utf8', start, end);
+    return typeof body === 'string' ? body.slice(this.lineStart, this.lineEnd) : body.toString('utf8', this.lineStart, this.lineEnd);
   }
 }
 

@@ -41,8 +41,8 @@ let multiDocs = new Int32Array(256);
 let multiScores = new Float64Array(256);
 let multiTerms = new Int32Array(256);
 let multiCount = 0;
-/** scoreMulti's sort keys and its second set of arrays. */
-let sortKeys = new Float64Array(256);
+/** sortMulti's run ends and its second set of arrays. */
+let runEnds = new Int32Array(256);
 let sortedDocs = new Int32Array(256);
 let sortedScores = new Float64Array(256);
 let sortedTerms = new Int32Array(256);
@@ -196,7 +196,8 @@ function markTerm(s: TermScorer, term: number, windowStart: number, windowEnd: n
     const dupCount = s.markBlock(p, seenBits, windowStart, dups, dupScores);
     const next = Math.min(end, s.firstPostingOfBlock(b + 1));
     added += next - p - dupCount;
-    for (let j = 0; j < dupCount; j++) {
+    // markBlock finds them from the block's last doc down: listed in doc order, a run (sortMulti).
+    for (let j = dupCount - 1; j >= 0; j--) {
       const l = dups[j];
       // Listed already (a third term): pass 2 adds this term's score, as it is not the finder.
       if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
@@ -270,37 +271,58 @@ function growMulti(): void {
   const terms = new Int32Array(n);
   terms.set(multiTerms);
   multiTerms = terms;
-  sortKeys = new Float64Array(n);
+  runEnds = new Int32Array(n);
   sortedDocs = new Int32Array(n);
   sortedScores = new Float64Array(n);
   sortedTerms = new Int32Array(n);
 }
 
 /**
- * Sorts the listed docs (with their scores and finders) by doc: as found they run term by term,
- * and probing and scanning go forward. Keys are doc · MAX_LIST_WINDOW + entry (below 2^36, exact
- * in a double).
+ * Sorts the listed docs (with their scores and finders) by doc: probing and scanning go forward.
+ * As found they come in ascending runs, one per term (pass 1 takes each block's repeats in doc
+ * order, listProbed and markPostings go forward), so the list is merged run by run, bottom-up,
+ * rather than sorted: a query of two terms finds all of them with its second term, already in
+ * order, and three terms need one merge. Docs are distinct, so the order is the same as a sort's.
  */
 function sortMulti(count: number): void {
-  const keys = sortKeys.subarray(0, count);
-  for (let a = 0; a < count; a++) keys[a] = multiDocs[a] * MAX_LIST_WINDOW + a;
-  keys.sort();
-  for (let x = 0; x < count; x++) {
-    const l = Math.floor(keys[x] / MAX_LIST_WINDOW);
-    const a = keys[x] - l * MAX_LIST_WINDOW;
-    sortedDocs[x] = l;
-    sortedScores[x] = multiScores[a];
-    sortedTerms[x] = multiTerms[a];
+  let runs = 0;
+  for (let a = 1; a < count; a++) if (multiDocs[a] < multiDocs[a - 1]) runEnds[runs++] = a;
+  if (runs === 0) return;
+  runEnds[runs++] = count;
+  while (runs > 1) {
+    let from = 0;
+    let out = 0;
+    for (let r = 0; r < runs; r += 2) {
+      const mid = runEnds[r];
+      const end = r + 1 < runs ? runEnds[r + 1] : mid;
+      mergeRuns(from, mid, end);
+      runEnds[out++] = end;
+      from = end;
+    }
+    runs = out;
+    const d = multiDocs;
+    multiDocs = sortedDocs;
+    sortedDocs = d;
+    const s = multiScores;
+    multiScores = sortedScores;
+    sortedScores = s;
+    const t = multiTerms;
+    multiTerms = sortedTerms;
+    sortedTerms = t;
   }
-  const d = multiDocs;
-  multiDocs = sortedDocs;
-  sortedDocs = d;
-  const s = multiScores;
-  multiScores = sortedScores;
-  sortedScores = s;
-  const t = multiTerms;
-  multiTerms = sortedTerms;
-  sortedTerms = t;
+}
+
+/** Merges the listed runs [from, mid) and [mid, end) into sorted*[from, end). */
+function mergeRuns(from: number, mid: number, end: number): void {
+  const docs = multiDocs;
+  let a = from;
+  let b = mid;
+  for (let x = from; x < end; x++) {
+    const take = b >= end || (a < mid && docs[a] < docs[b]) ? a++ : b++;
+    sortedDocs[x] = docs[take];
+    sortedScores[x] = multiScores[take];
+    sortedTerms[x] = multiTerms[take];
+  }
 }
 
 /**

@@ -207,6 +207,25 @@ describe.each([
     }
   });
 
+  it('scores docs with several of three terms, found in one ascending run per term and merged', () => {
+    // The third term finds docs with it and one or both of the others after the second term found
+    // those with the first two: two runs of listed docs, merged by doc (sortMulti), in lists that
+    // grow during the search; counting and not, k covering every doc with more than one term.
+    const texts = Array.from({ length: 13_200 }, (_, i) => [i % 2 === 0 ? 'alpha' : 'w1', i % 3 === 0 ? 'beta' : 'w2', i % 7 === 0 ? 'gamma' : 'w3'].join(' '));
+    const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+    const written = texts.map((text, i) => ({ id: `d${i}`, text, order: i }));
+    index.addSegment(written.map((d) => ({ id: d.id, source: { body: d.text } })));
+    const live = new Map(written.map((d) => [d.id, d.order]));
+    for (const k of [10, 4_000]) {
+      const expected = expectedTopK(analyse(written), live, ['alpha', 'beta', 'gamma'], k);
+      for (const limit of [-1, 1_000_000]) {
+        const result = index.search({ match: { body: 'alpha beta gamma' } }, { k, trackTotalHitsUpTo: limit });
+        expect(result.hits).toEqual(expected.top);
+        if (limit > 0) expect(result.total).toBe(expected.total);
+      }
+    }
+  });
+
   it('keeps results after force merge identical to the multi-segment results', () => {
     const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
     const rnd = fc.sample(fc.array(docText, { minLength: 300, maxLength: 300 }), { numRuns: 3, seed: 7 });

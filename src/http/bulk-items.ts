@@ -13,10 +13,10 @@
  */
 import type { IndexService, WriteResult } from '../cluster/index.js';
 import type { BulkItem } from '../dsl/index.js';
-
-type OpType = BulkItem['action'];
 import { ChunkWriter, jsonChunksOf, type JsonChunks } from './json-chunks.js';
 import { shardsWritten, writeBody } from './write-responses.js';
+
+type OpType = BulkItem['action'];
 
 export interface BulkItems {
   /** A write's result with its status; `get` the update's `get` section, if asked for. */

@@ -429,9 +429,7 @@ export class SearchPool {
         channel = fallback;
         free = 1;
       }
-      const batch = this.takeBatch(free);
-      this.searchesInFlight++;
-      void this.runOnChannel(channel, batch).finally(this.batchDone);
+      this.sendOnChannel(channel, this.takeBatch(free));
     }
   }
 
@@ -440,19 +438,21 @@ export class SearchPool {
    * the batch in flight on each channel that has none queued (SearchChannel.canQueue): the worker
    * starts it as soon as it answers, instead of parking until the coordinator has read the answer
    * and posted again (the wake-up of a parked thread costs the posting thread far more CPU than
-   * a post to a running one: BENCHMARKS.md `thread-handoff`). Only full batches, so batches do not get smaller; a shallower
-   * queue waits for the next free thread as before, which keeps short queues spread evenly.
+   * a post to a running one: BENCHMARKS.md `thread-handoff`). Only full batches, so batches do not
+   * get smaller; a shallower queue waits for the next free thread as before, which keeps short
+   * queues spread evenly.
    */
   private queueBehind(): void {
     for (const c of this.channels) {
       if (this.waiting.length < MAX_BATCH) return;
-      if (!c.canQueue || c.runningPoolTask) continue;
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      const now = performance.now();
-      for (let i = 0; i < batch.length; i++) this.counters.recordWait(now - batch[i].queuedAt);
-      this.searchesInFlight++;
-      void this.runOnChannel(c, batch).finally(this.batchDone);
+      // With a full batch waiting, takeBatch(1) takes exactly MAX_BATCH.
+      if (c.canQueue && !c.runningPoolTask) this.sendOnChannel(c, this.takeBatch(1));
     }
+  }
+
+  private sendOnChannel(channel: SearchChannel, batch: PendingSearch[]): void {
+    this.searchesInFlight++;
+    void this.runOnChannel(channel, batch).finally(this.batchDone);
   }
 
   private readonly batchDone = (): void => {

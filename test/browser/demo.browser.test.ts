@@ -98,6 +98,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
     }
   }, SLOW);
 
+  /** The value of one detail (`area`, `baseline_date`, …) on each result shown, '' where a result has none. */
+  function resultDetails(page: Page, key: string): Promise<string[]> {
+    return page.locator('.sui-result').evaluateAll(
+      (els, key) =>
+        els.map((el) => Array.from(el.querySelectorAll('.sui-result__details li')).find((li) => li.querySelector('.sui-result__key')?.textContent === key)?.querySelector('.sui-result__value')?.textContent ?? ''),
+      key,
+    );
+  }
+
   /** Waits until the page shows results and their "Showing a - b out of n" line. */
   async function pagingInfo(page: Page): Promise<string> {
     await page.waitForSelector('.sui-result');
@@ -108,10 +117,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
   async function searched(page: Page, action: () => Promise<unknown>, via: string): Promise<Request> {
     const isSearch = (r: Request) =>
       r.method() === 'POST' && (via === 'proxy' ? r.url().endsWith('/search') : r.url().endsWith('/_search') && !/bool_prefix|"suggest"/.test(r.postData() ?? ''));
-    const [response] = await Promise.all([page.waitForResponse((r) => isSearch(r.request())), action()]);
-    expect(response.status(), await response.text()).toBe(200);
+    // The search this action sends: a request first seen after the action starts, so an answer to an
+    // earlier search still arriving cannot stand in for it.
+    const [request] = await Promise.all([page.waitForRequest(isSearch), action()]);
+    const response = await request.response();
+    expect(response?.status(), await response?.text()).toBe(200);
     await page.waitForLoadState('networkidle');
-    return response.request();
+    return request;
   }
 
   async function typeAndMeasure(page: Page, via: string): Promise<void> {
@@ -179,7 +191,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
           expect(picked.toLowerCase()).toContain('canvas');
           await searched(page, () => suggestion.click(), via);
           expect(await page.inputValue('.sui-search-box__text-input')).toBe(picked);
-          expect(await pagingInfo(page)).toMatch(new RegExp(`out of \\d+ for: ${picked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+          await expect.poll(() => pagingInfo(page)).toMatch(new RegExp(`out of \\d+ for: ${picked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
           expect(await page.locator('.sui-result__title em').count()).toBeGreaterThan(0);
 
           // Back to browsing everything, then a facet click narrows to one area.
@@ -192,25 +204,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
           const areaName = ((await option.locator('.sui-multi-checkbox-facet__input-text').textContent()) ?? '').trim();
           const areaCount = Number(await option.locator('.sui-multi-checkbox-facet__option-count').textContent());
           await searched(page, () => option.click(), via);
-          expect(await pagingInfo(page)).toBe(`Showing 1 - 10 out of ${areaCount}`);
-          const areas = await page.locator('.sui-result').evaluateAll((els) =>
-            els.map((el) => Array.from(el.querySelectorAll('.sui-result__details li')).find((li) => li.querySelector('.sui-result__key')?.textContent === 'area')?.querySelector('.sui-result__value')?.textContent),
-          );
-          expect(new Set(areas)).toEqual(new Set([areaName]));
+          await expect.poll(() => pagingInfo(page)).toBe(`Showing 1 - 10 out of ${areaCount}`);
+          await expect.poll(async () => [...new Set(await resultDetails(page, 'area'))]).toEqual([areaName]);
 
           // Sort by the newest Baseline date.
           await searched(page, async () => {
             await page.click('.sui-sorting .sui-select__control');
             await page.click('.sui-select__option >> text=Newest Baseline');
           }, via);
-          const dates = await page.locator('.sui-result').evaluateAll((els) =>
-            els.map((el) => Array.from(el.querySelectorAll('.sui-result__details li')).find((li) => li.querySelector('.sui-result__key')?.textContent === 'baseline_date')?.querySelector('.sui-result__value')?.textContent ?? ''),
-          );
-          expect(dates.filter((d) => d !== '')).toEqual([...dates.filter((d) => d !== '')].sort().reverse());
+          const newestFirst = async () => {
+            const dates = (await resultDetails(page, 'baseline_date')).filter((d) => d !== '');
+            return dates.length > 0 && dates.join() === [...dates].sort().reverse().join();
+          };
+          await expect.poll(newestFirst).toBe(true);
 
           // Page 2.
           await searched(page, () => page.click('.sui-paging .rc-pagination-item-2'), via);
-          expect(await pagingInfo(page)).toBe(`Showing 11 - ${Math.min(20, areaCount)} out of ${areaCount}`);
+          await expect.poll(() => pagingInfo(page)).toBe(`Showing 11 - ${Math.min(20, areaCount)} out of ${areaCount}`);
 
           // A new term (Search UI clears the filters), then hybrid: RRF over BM25 and text_expansion; then a facet in hybrid mode.
           await searched(page, async () => {
@@ -221,15 +231,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the demo search page in a real browser', () => 
           const sent = JSON.parse(hybrid.postData() ?? '{}');
           if (via === 'proxy') expect(sent.mode).toBe('hybrid');
           else expect(sent.retriever.linear.retrievers[1].retriever.standard.query.text_expansion.description_embedding).toEqual({ model_id: '.sparse_model_2', model_text: 'draw shapes' });
-          expect(await pagingInfo(page)).toMatch(/^Showing 1 - \d+ out of \d+ for: draw shapes$/);
+          await expect.poll(() => pagingInfo(page)).toMatch(/^Showing 1 - \d+ out of \d+ for: draw shapes$/);
           const hybridOption = page.locator('.sui-facet').filter({ hasText: 'Area' }).locator('.sui-multi-checkbox-facet__option-label').first();
           const hybridArea = ((await hybridOption.locator('.sui-multi-checkbox-facet__input-text').textContent()) ?? '').trim();
           const filtered = JSON.parse((await searched(page, () => hybridOption.click(), via)).postData() ?? '{}');
           if (via === 'direct') expect(filtered.retriever.linear.filter).toEqual([{ bool: { must: [{ bool: { should: [{ term: { area: hybridArea } }] } }] } }]);
-          const hybridAreas = await page.locator('.sui-result').evaluateAll((els) =>
-            els.map((el) => Array.from(el.querySelectorAll('.sui-result__details li')).find((li) => li.querySelector('.sui-result__key')?.textContent === 'area')?.querySelector('.sui-result__value')?.textContent),
-          );
-          expect(new Set(hybridAreas)).toEqual(new Set([hybridArea]));
+          await expect.poll(async () => [...new Set(await resultDetails(page, 'area'))]).toEqual([hybridArea]);
 
           mkdirSync(RESULTS, { recursive: true });
           await page.screenshot({ path: `${RESULTS}/demo-${via}.png`, fullPage: true });

@@ -25,11 +25,16 @@ describe('startCpuProbe', () => {
     expect(x).toBeGreaterThan(0);
     expect(r.available).toBe(true);
     expect(r.wallMs).toBeGreaterThanOrEqual(500);
-    // Loose bounds: other jobs on a shared VM can take the core away from the spinning thread.
-    expect(r.ownCores).toBeGreaterThan(0.3);
+    // How much of a core the spin gets depends on what else the machine runs (a loaded CI host can
+    // leave it a fifth), so the checks are the probe's own consistency: this process was busy, the
+    // machine's busy time (/proc/stat ticks, 10 ms each) includes ours (process.cpuUsage, µs), and
+    // "other" is the rest of it.
+    const tick = 2 * (10 / r.wallMs);
+    expect(r.ownCores).toBeGreaterThan(0.05);
     expect(r.ownCores).toBeLessThan(1.5);
-    expect(r.busyCores).toBeGreaterThan(0.25);
+    expect(r.busyCores).toBeGreaterThan(r.ownCores - tick);
     expect(r.otherCores).toBeGreaterThanOrEqual(0);
+    expect(r.otherCores).toBeCloseTo(Math.max(0, r.busyCores - r.ownCores), 9);
   });
 });
 

@@ -88,15 +88,19 @@ function expectedTopK(all: readonly AnalysedDoc[], liveOrder: ReadonlyMap<string
 // that count, or of several distinct terms, are evaluated as a union (union-window.ts); the list
 // serves a single or repeated term's sparse windows and dense windows with few candidates left.
 // Narrow windows put window edges inside posting blocks and let counting end in one window and not
-// the next.
+// the next. A skew ratio of 1 and no probe cost send most windows of several terms that do not
+// count to the list with their rarer terms first (max-score.ts's rareTermsFirst), where the
+// defaults send few windows of these small corpora there.
 describe.each([
-  ['sorted candidate lists', Number.POSITIVE_INFINITY, 0],
-  ['sorted candidate lists in windows of 16 docs', Number.POSITIVE_INFINITY, 16],
-  ['window accumulators', -1, 0],
-])('block-max MaxScore with %s', (_name, listPostings, listWindow) => {
+  ['sorted candidate lists', Number.POSITIVE_INFINITY, 0, 16, 16],
+  ['sorted candidate lists in windows of 16 docs', Number.POSITIVE_INFINITY, 16, 16, 16],
+  ['window accumulators', -1, 0, 16, 16],
+  ['rarer terms first', Number.POSITIVE_INFINITY, 0, 1, 0],
+  ['rarer terms first in windows of 16 docs', Number.POSITIVE_INFINITY, 16, 1, 0],
+])('block-max MaxScore with %s', (_name, listPostings, listWindow, skewRatio, probeCost) => {
   const saved = { ...maxScoreTuning };
   beforeAll(() => {
-    Object.assign(maxScoreTuning, { listPostings, listWindow });
+    Object.assign(maxScoreTuning, { listPostings, listWindow, skewRatio, probeCost });
   });
   afterAll(() => {
     Object.assign(maxScoreTuning, saved);

@@ -223,3 +223,13 @@ export function dropBelow(size: number, headroom: number, bar: number): void {
     if (v > 0 && v + headroom <= bar) listScores[a] = 0;
   }
 }
+
+/** How many candidates dropBelow(size, headroom, bar) would keep. */
+export function countAbove(size: number, headroom: number, bar: number): number {
+  let kept = 0;
+  for (let a = 0; a < size; a++) {
+    const v = listScores[a];
+    if (v > 0 && v + headroom > bar) kept++;
+  }
+  return kept;
+}

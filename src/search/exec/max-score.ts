@@ -23,7 +23,8 @@
  * Per-term scores are Lucene's float32 values, summed in double and rounded once, so the top k and
  * its scores are exactly those of exhaustive evaluation (tests check it against brute force).
  */
-import { MAX_LIST_WINDOW, addTerm, dropBelow, listBar, mergeTerm, offerList } from './candidate-list.js';
+import { MAX_LIST_WINDOW, addTerm, countAbove, dropBelow, listBar, mergeTerm, offerList } from './candidate-list.js';
+import { BLOCK_SIZE } from '../../index/index.js';
 import type { SearchDeadline } from './deadline.js';
 import { maxScoreStats } from './max-score-stats.js';
 import { NO_MORE_DOCS } from './scorer.js';
@@ -59,6 +60,18 @@ export const maxScoreTuning = {
    * ends in one window and not the next).
    */
   listWindow: 0,
+  /**
+   * A sparse window whose rarest terms have at most 1/skewRatio of the others' postings tries
+   * MaxScore's list on them first (rareTermsFirst). Tests set 1 to send most windows there.
+   */
+  skewRatio: 16,
+  /**
+   * rareTermsFirst's cost model, in postings marked by the union's pass 1: probing a frequent term
+   * at a candidate (a sub-block decoded and searched) and a doc with two frequent terms in the
+   * union (listed, sorted, probed or scanned by the other, offered in pass 2) each cost about
+   * this many. Tests set 0, so that every skewed window that gets its bar is a list.
+   */
+  probeCost: 16,
 };
 /**
  * Dense windows with at most this many candidates left move them to the sorted list, which probes
@@ -84,6 +97,153 @@ function windowBound(s: TermScorer, windowEnd: number): number {
     if (m > max) max = m;
   }
   return max;
+}
+
+/**
+ * Postings of `s` from its current one (on a doc ≥ the window's start) below windowEnd, estimated
+ * from block bounds without decoding: whole blocks below windowEnd, and of the block that spans
+ * it the share of its doc range below windowEnd.
+ */
+function postingsBefore(s: TermScorer, windowEnd: number): number {
+  if (s.doc >= windowEnd) return 0;
+  const first = s.blockOf(s.i);
+  let lo = first;
+  let hi = s.blockOf(s.end - 1);
+  if (s.lastDocOfBlock(hi) < windowEnd) return s.end - s.i;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s.lastDocOfBlock(mid) < windowEnd) lo = mid + 1;
+    else hi = mid;
+  }
+  const from = Math.max(s.i, s.firstPostingOfBlock(lo));
+  const fromDoc = lo === first ? s.doc : s.lastDocOfBlock(lo - 1) + 1;
+  const to = Math.min(s.end, s.firstPostingOfBlock(lo) + BLOCK_SIZE);
+  return from - s.i + ((to - from) * (windowEnd - fromDoc)) / (s.lastDocOfBlock(lo) - fromDoc + 1);
+}
+
+/** Per-call scratch of rareTermsFirst: postings in the window by position in `order`, and positions to go back to. */
+let postingsIn = new Float64Array(8);
+let savedPosting = new Int32Array(8);
+
+/** rareTerms' second result: the rare terms' postings together. */
+let rarePostings = 0;
+
+/**
+ * Sorts the n terms into `order` by their (estimated) postings below windowEnd (or all their
+ * postings: `whole`), ascending, and returns how many of the rarest have together at most
+ * 1/skewRatio of the postings of the rest, setting rarePostings; 0 when the window is not skewed
+ * that way or when the union handles it as well: a single frequent term without deletes is probed
+ * by the union already (union-window.ts's probedTerm), and fewer than k rare postings, with the
+ * heap's hits, give MaxScore no bar.
+ */
+function rareTerms(scorers: readonly TermScorer[], order: TermScorer[], n: number, windowEnd: number, whole: boolean, live: Uint32Array | null, top: TopScoreDocs): number {
+  if (postingsIn.length < n) {
+    postingsIn = new Float64Array(n);
+    savedPosting = new Int32Array(n);
+  }
+  let all = 0;
+  for (let i = 0; i < n; i++) {
+    const s = scorers[i];
+    const p = whole ? s.cost() : postingsBefore(s, windowEnd);
+    all += p;
+    let j = i;
+    while (j > 0 && postingsIn[j - 1] > p) {
+      postingsIn[j] = postingsIn[j - 1];
+      order[j] = order[j - 1];
+      j--;
+    }
+    postingsIn[j] = p;
+    order[j] = s;
+  }
+  let rare = 0;
+  rarePostings = 0;
+  while (rare < n - 1 && (rarePostings + postingsIn[rare]) * maxScoreTuning.skewRatio <= all - rarePostings - postingsIn[rare]) {
+    rarePostings += postingsIn[rare];
+    rare++;
+  }
+  if (rare === n - 1 && live === null) return 0;
+  if (rarePostings + top.size < top.capacity) return 0;
+  return rare;
+}
+
+/**
+ * A sparse window (not counting) where a few rare terms sit next to frequent ones, e.g. two words
+ * of ~9k docs and five of ≤ 68 (`engine-i19y`): the union would decode every frequent posting,
+ * where MaxScore merges the rare terms' postings into its candidate list and, once their k-th best
+ * score is above the frequent terms' bounds summed, only probes the frequent terms at the
+ * candidates that can still compete. So the rare terms are merged first and that bar computed
+ * (kth-score.ts); if it leaves every frequent term non-essential the window ends as a list (exact,
+ * as MaxScore), else the rare terms go back to their positions and the window is a union — the
+ * merge wasted is at most 1/skewRatio of the window's postings. Returns whether the window is done.
+ */
+function rareTermsFirst(
+  scorers: readonly TermScorer[], order: TermScorer[], n: number, windowStart: number, windowEnd: number, maxDoc: number,
+  live: Uint32Array | null, top: TopScoreDocs, base: number,
+): boolean {
+  const rare = rareTerms(scorers, order, n, windowEnd, false, live, top);
+  if (rare === 0) return false;
+  // The list, if it gets its bar, is cheaper unless its probes of the frequent terms at the
+  // candidates cost more than what the union spends on those terms: decoding their postings, and
+  // pass 2 over the docs two of them share (expected from their postings as if independent;
+  // zehio's two 9k-doc terms share ~420, where the union lost most). Checked first with every rare
+  // posting a candidate, again with the candidates the bar leaves.
+  let frequentPostings = 0;
+  let shared = 0;
+  const windowDocs = Math.min(windowEnd, maxDoc) - windowStart;
+  for (let i = rare; i < n; i++) {
+    shared += (frequentPostings * postingsIn[i]) / windowDocs;
+    frequentPostings += postingsIn[i];
+  }
+  if (maxScoreTuning.probeCost * (rarePostings * (n - rare) - shared) > frequentPostings) return false;
+  for (let i = 0; i < rare; i++) bounds[i] = windowBound(order[i], windowEnd);
+  // The frequent terms by window bound, ascending (MaxScore's non-essential order), and their
+  // bounds summed in that order, as the list path sums them.
+  for (let i = rare; i < n; i++) {
+    const s = order[i];
+    const b = windowBound(s, windowEnd);
+    let j = i;
+    while (j > rare && bounds[j - 1] > b) {
+      bounds[j] = bounds[j - 1];
+      order[j] = order[j - 1];
+      j--;
+    }
+    bounds[j] = b;
+    order[j] = s;
+  }
+  let headroom = 0;
+  for (let i = rare; i < n; i++) prefix[i] = headroom += bounds[i];
+  const frequentBound = prefix[n - 1];
+  const threshold = top.minCompetitive;
+  if (threshold < frequentBound) {
+    // The bar is the k-th best score among the heap's hits and the candidates. A doc of one rare
+    // term scores at most that term's bound (docs with several rare terms are few), so unless k
+    // hits or rare postings can score above the frequent terms' bounds summed, the bar will not
+    // get there and the merge would be wasted (the 6–9-term bench queries: 22 of 1,915 merges
+    // left every frequent term non-essential without this test).
+    let above = 0;
+    for (let i = 0; i < top.size; i++) if (top.scores[i] > frequentBound) above++;
+    for (let i = 0; i < rare; i++) if (bounds[i] > frequentBound) above += postingsIn[i];
+    if (above < top.capacity) return false;
+  }
+  let count = 0;
+  for (let i = 0; i < rare; i++) {
+    savedPosting[i] = order[i].i;
+    count = mergeTerm(order[i], windowEnd, count);
+  }
+  let bar = threshold;
+  const refined = listBar(top, count, live);
+  if (refined > bar) bar = refined;
+  if (frequentBound > bar || maxScoreTuning.probeCost * (countAbove(count, frequentBound, bar) * (n - rare) - shared) > frequentPostings) {
+    for (let i = 0; i < rare; i++) order[i].seek(savedPosting[i]);
+    return false;
+  }
+  for (let i = n - 1; i >= rare; i--) {
+    dropBelow(count, prefix[i], bar);
+    addTerm(order[i], windowStart, windowEnd, count);
+  }
+  offerList(count, live, top, base, threshold, bar);
+  for (let i = 0; i < n; i++) if (order[i].doc < windowEnd) order[i].advance(windowEnd);
+  return true;
 }
 
 /** Whether two of the first n scorers read the same postings (a term repeated in the query). */
@@ -195,7 +355,11 @@ export function maxScoreTopK(
   // whole blocks below the threshold undecoded; a repeated term (`match` keeps both clauses, as
   // Lucene does) makes every one of its docs a doc of several terms, the union's costly case.
   const distinctTerms = n > 1 && !repeatsTerm(scorers, n);
-  if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc) {
+  const order = scorers.slice();
+  // A skewed query's windows that do not count may be lists (rareTermsFirst): without counting it
+  // goes through the loop below even when one window holds every doc.
+  const skewed = sparse && distinctTerms && top.capacity > 0 && rareTerms(scorers, order, n, 0, true, live, top) > 0;
+  if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc && !(skewed && countLimit < 0)) {
     // One window holds every doc: the union reads each term from its first posting and needs no
     // term positioned on a doc first (seeking would decode a sub-block of each).
     if (deadline !== null && deadline.expired()) return countLimit >= 0 ? 0 : -1;
@@ -203,7 +367,6 @@ export function maxScoreTopK(
     const matched = unionWindow(scorers, n, 0, window, live, top, base);
     return countLimit >= 0 ? matched : -1;
   }
-  const order = scorers.slice();
   for (let i = 0; i < n; i++) scorers[i].seek(scorers[i].start);
   let threshold = top.capacity === 0 ? Infinity : top.minCompetitive;
   let counted = 0;
@@ -217,6 +380,10 @@ export function maxScoreTopK(
     const windowEnd = windowStart + window;
     if (sparse && (counting || distinctTerms)) {
       // A union pass needs no window bounds; while counting it visits every posting anyway.
+      if (skewed && !counting && rareTermsFirst(scorers, order, n, windowStart, windowEnd, maxDoc, live, top, base)) {
+        threshold = top.minCompetitive;
+        continue;
+      }
       const matched = unionWindow(scorers, n, windowStart, windowEnd, live, top, base);
       if (counting) {
         counted += matched;

@@ -167,6 +167,44 @@ function rareTerms(scorers: readonly TermScorer[], order: TermScorer[], n: numbe
 }
 
 /**
+ * Whether MaxScore's bar can pass `frequentBound`. The bar is the k-th best score among the heap's
+ * hits and the candidates; a doc of one rare term scores at most that term's bound (bounds[i] for
+ * the i-th of the `rare` in `order`; docs with several rare terms are few), so unless k hits or
+ * rare postings can score above it, the bar will not get there and the merge would be wasted (the
+ * 6–9-term bench queries: 22 of 1,915 merges left every frequent term non-essential without this
+ * test).
+ */
+function barMayPass(rare: number, frequentBound: number, top: TopScoreDocs): boolean {
+  if (top.minCompetitive >= frequentBound) return true;
+  let above = 0;
+  for (let i = 0; i < top.size; i++) if (top.scores[i] > frequentBound) above++;
+  for (let i = 0; i < rare; i++) if (bounds[i] > frequentBound) above += postingsIn[i];
+  return above >= top.capacity;
+}
+
+/** rareTerms' frequent terms' postings and the docs two of them are expected to share (probesPay). */
+let frequentPostings = 0;
+let shared = 0;
+
+/**
+ * Whether the list, if it gets its bar, is cheaper than the union for the `rare` terms rareTerms
+ * found among n in a window of windowDocs docs, with every rare posting a candidate: unless its
+ * probes of the frequent terms at the candidates cost more than what the union spends on those
+ * terms — decoding their postings, and pass 2 over the docs two of them share (expected from
+ * their postings as if independent; zehio's two 9k-doc terms share ~420, where the union lost
+ * most). rareTermsFirst checks it again with the candidates the bar leaves.
+ */
+function probesPay(rare: number, n: number, windowDocs: number): boolean {
+  frequentPostings = 0;
+  shared = 0;
+  for (let i = rare; i < n; i++) {
+    shared += (frequentPostings * postingsIn[i]) / windowDocs;
+    frequentPostings += postingsIn[i];
+  }
+  return maxScoreTuning.probeCost * (rarePostings * (n - rare) - shared) <= frequentPostings;
+}
+
+/**
  * A sparse window (not counting) where a few rare terms sit next to frequent ones, e.g. two words
  * of ~9k docs and five of ≤ 68 (`engine-i19y`): the union would decode every frequent posting,
  * where MaxScore merges the rare terms' postings into its candidate list and, once their k-th best
@@ -182,20 +220,16 @@ function rareTermsFirst(
 ): boolean {
   const rare = rareTerms(scorers, order, n, windowEnd, false, live, top);
   if (rare === 0) return false;
-  // The list, if it gets its bar, is cheaper unless its probes of the frequent terms at the
-  // candidates cost more than what the union spends on those terms: decoding their postings, and
-  // pass 2 over the docs two of them share (expected from their postings as if independent;
-  // zehio's two 9k-doc terms share ~420, where the union lost most). Checked first with every rare
-  // posting a candidate, again with the candidates the bar leaves.
-  let frequentPostings = 0;
-  let shared = 0;
-  const windowDocs = Math.min(windowEnd, maxDoc) - windowStart;
-  for (let i = rare; i < n; i++) {
-    shared += (frequentPostings * postingsIn[i]) / windowDocs;
-    frequentPostings += postingsIn[i];
-  }
-  if (maxScoreTuning.probeCost * (rarePostings * (n - rare) - shared) > frequentPostings) return false;
+  if (!probesPay(rare, n, Math.min(windowEnd, maxDoc) - windowStart)) return false;
   for (let i = 0; i < rare; i++) bounds[i] = windowBound(order[i], windowEnd);
+  // The frequent terms' bounds summed are at least those of the blocks they are in: most windows
+  // fail the test below with that already, before the frequent terms' other blocks are read.
+  let frequentFloor = 0;
+  for (let i = rare; i < n; i++) {
+    const s = order[i];
+    if (s.doc < windowEnd) frequentFloor += s.blockMaxScore(s.blockOf(s.i));
+  }
+  if (!barMayPass(rare, frequentFloor, top)) return false;
   // The frequent terms by window bound, ascending (MaxScore's non-essential order), and their
   // bounds summed in that order, as the list path sums them.
   for (let i = rare; i < n; i++) {
@@ -214,17 +248,7 @@ function rareTermsFirst(
   for (let i = rare; i < n; i++) prefix[i] = headroom += bounds[i];
   const frequentBound = prefix[n - 1];
   const threshold = top.minCompetitive;
-  if (threshold < frequentBound) {
-    // The bar is the k-th best score among the heap's hits and the candidates. A doc of one rare
-    // term scores at most that term's bound (docs with several rare terms are few), so unless k
-    // hits or rare postings can score above the frequent terms' bounds summed, the bar will not
-    // get there and the merge would be wasted (the 6–9-term bench queries: 22 of 1,915 merges
-    // left every frequent term non-essential without this test).
-    let above = 0;
-    for (let i = 0; i < top.size; i++) if (top.scores[i] > frequentBound) above++;
-    for (let i = 0; i < rare; i++) if (bounds[i] > frequentBound) above += postingsIn[i];
-    if (above < top.capacity) return false;
-  }
+  if (!barMayPass(rare, frequentBound, top)) return false;
   let count = 0;
   for (let i = 0; i < rare; i++) {
     savedPosting[i] = order[i].i;
@@ -356,9 +380,14 @@ export function maxScoreTopK(
   // Lucene does) makes every one of its docs a doc of several terms, the union's costly case.
   const distinctTerms = n > 1 && !repeatsTerm(scorers, n);
   const order = scorers.slice();
-  // A skewed query's windows that do not count may be lists (rareTermsFirst): without counting it
-  // goes through the loop below even when one window holds every doc.
-  const skewed = sparse && distinctTerms && top.capacity > 0 && rareTerms(scorers, order, n, 0, true, live, top) > 0;
+  // A skewed query's windows that do not count may be lists (rareTermsFirst), when its terms'
+  // postings in the whole segment pass the same tests: without counting it goes through the loop
+  // below even when one window holds every doc.
+  let skewed = false;
+  if (sparse && distinctTerms && top.capacity > 0) {
+    const rare = rareTerms(scorers, order, n, 0, true, live, top);
+    skewed = rare > 0 && probesPay(rare, n, maxDoc);
+  }
   if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc && !(skewed && countLimit < 0)) {
     // One window holds every doc: the union reads each term from its first posting and needs no
     // term positioned on a doc first (seeking would decode a sub-block of each).

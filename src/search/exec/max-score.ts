@@ -379,22 +379,23 @@ export function maxScoreTopK(
   // whole blocks below the threshold undecoded; a repeated term (`match` keeps both clauses, as
   // Lucene does) makes every one of its docs a doc of several terms, the union's costly case.
   const distinctTerms = n > 1 && !repeatsTerm(scorers, n);
-  const order = scorers.slice();
-  // A skewed query's windows that do not count may be lists (rareTermsFirst), when its terms'
-  // postings in the whole segment pass the same tests: without counting it goes through the loop
-  // below even when one window holds every doc.
-  let skewed = false;
-  if (sparse && distinctTerms && top.capacity > 0) {
-    const rare = rareTerms(scorers, order, n, 0, true, live, top);
-    skewed = rare > 0 && probesPay(rare, n, maxDoc);
-  }
-  if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc && !(skewed && countLimit < 0)) {
+  if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc) {
     // One window holds every doc: the union reads each term from its first posting and needs no
     // term positioned on a doc first (seeking would decode a sub-block of each).
     if (deadline !== null && deadline.expired()) return countLimit >= 0 ? 0 : -1;
     for (let i = 0; i < n; i++) scorers[i].positionOnStart();
     const matched = unionWindow(scorers, n, 0, window, live, top, base);
     return countLimit >= 0 ? matched : -1;
+  }
+  const order = scorers.slice();
+  // A skewed query's windows that do not count may be lists (rareTermsFirst), when its terms'
+  // postings in the whole segment pass the same tests. Not when one window holds every doc (above):
+  // there the tests found no window of the 2,000 bench queries worth a list, and leaving the
+  // one-window union cost them more than the tests (2–4% of the skewed ones' time).
+  let skewed = false;
+  if (sparse && distinctTerms && top.capacity > 0) {
+    const rare = rareTerms(scorers, order, n, 0, true, live, top);
+    skewed = rare > 0 && probesPay(rare, n, maxDoc);
   }
   for (let i = 0; i < n; i++) scorers[i].seek(scorers[i].start);
   let threshold = top.capacity === 0 ? Infinity : top.minCompetitive;

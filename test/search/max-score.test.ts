@@ -194,6 +194,43 @@ describe.each([
     }
   });
 
+  it('scores rare terms next to two frequent ones exactly, as a list or as a union', () => {
+    // Three rare terms (≤ 20 docs each) and two frequent ones (2,000 and 1,500 docs, 500 shared):
+    // with windows narrower than the segment, windows that do not count try MaxScore's list with
+    // the rare terms first (max-score.ts's rareTermsFirst), which ends as a list when the rare
+    // terms' k-th best score leaves both frequent terms non-essential, else as a union.
+    const texts = Array.from({ length: 6_000 }, (_, i) => {
+      const words = [`w${i % 40}`, `w${(i * 7) % 53}`];
+      if (i % 3 === 0) words.push(i % 9 === 0 ? 'fa fa' : 'fa');
+      if (i % 4 === 1) words.push('fb');
+      if (i % 401 === 0) words.push('ra');
+      if (i % 577 === 3) words.push('rb');
+      if (i % 313 === 7) words.push('rc');
+      if (i % 11 === 0) words.push('w1 w2 w3 w4 w5 w6');
+      return words.join(' ');
+    });
+    const listWindow = maxScoreTuning.listWindow;
+    for (const removed of [[], ['d0', 'd401', 'd1203', 'd3000', 'd5997']]) {
+      const index = new InProcessIndex({ properties: { body: { type: 'text' } } });
+      const written = texts.map((text, i) => ({ id: `d${i}`, text, order: i }));
+      index.addSegment(written.map((d) => ({ id: d.id, source: { body: d.text } })));
+      index.deleteIds(removed);
+      const live = new Map(written.filter((d) => !removed.includes(d.id)).map((d) => [d.id, d.order]));
+      const all = analyse(written);
+      for (const terms of [['ra', 'rb', 'rc', 'fa', 'fb'], ['fa', 'ra', 'fb', 'rc']]) {
+        for (const window of [listWindow, 1024]) {
+          maxScoreTuning.listWindow = window;
+          for (const k of [1, 10, 40]) {
+            const expected = expectedTopK(all, live, terms, k);
+            const result = index.search({ match: { body: terms.join(' ') } }, { k, trackTotalHitsUpTo: -1 });
+            expect(result.hits).toEqual(expected.top);
+          }
+        }
+        maxScoreTuning.listWindow = listWindow;
+      }
+    }
+  });
+
   it('scores every doc with several terms when there are more of them than its lists held before', () => {
     // 2,200 docs with both terms (more than any corpus above gives, so the union window's lists of
     // such docs grow during this search), with and without deletes; k covers them all.

@@ -377,7 +377,8 @@ export function maxScoreTopK(
   // than the union's passes, which prune by block max too (the 2,000 engine-bm25 queries with
   // track_total_hits false: −28% time in all). A single term keeps `essentialOnly`, which skips
   // whole blocks below the threshold undecoded; a repeated term (`match` keeps both clauses, as
-  // Lucene does) makes every one of its docs a doc of several terms, the union's costly case.
+  // Lucene does) makes every one of its docs a doc of several terms, the union's costly case. Rare
+  // terms next to frequent ones may make a window a list again (rareTermsFirst, below).
   const distinctTerms = n > 1 && !repeatsTerm(scorers, n);
   if (sparse && (countLimit >= 0 || distinctTerms) && window >= maxDoc) {
     // One window holds every doc: the union reads each term from its first posting and needs no

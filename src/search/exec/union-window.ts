@@ -1,7 +1,8 @@
 /**
  * A sparse MaxScore window evaluated as a union in three passes instead of by merging candidate
  * lists (max-score.ts picks it when the window must count its matches, track_total_hits below the
- * total, or the query has several distinct terms).
+ * total, or the query has several distinct terms — unless rare terms sit next to frequent ones and
+ * max-score.ts's rareTermsFirst finds MaxScore's list cheaper for the window).
  *
  * Counting needs every posting of every term in the window visited anyway, so MaxScore's skipping
  * saves no decoding there; what it costs is the merges of sorted candidate lists (a data-dependent

@@ -7,11 +7,12 @@
  * mappings ≥ 1 MB that are not published segments — build scratch, a merge's output in flight,
  * segments a merge replaced that some thread has not collected yet, V8 large objects.
  *
- *   node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000]
+ *   node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000] [--shards 1]
  *
  * `--merge-sample-ms`: /proc and smaps every this many ms from the final refresh on (the stats call
  * stays once a second): the force-merge's peak is a spike of a second or two at the merge's end,
- * between two one-second samples (issue 22).
+ * between two one-second samples (issue 22). `--shards`: the index's `number_of_shards` (1, ES's
+ * default): with several, each shard refreshes and merges on its own, so merges can overlap.
  *
  * With `--baseline`, the tree's own dist runs the same load right after (its server, this sampler);
  * `--tree` runs another tree's server in place of this one's (to run two trees in either order).
@@ -25,10 +26,11 @@ import { writeResult } from './lib/report.js';
 import { bulkLoad, jsonCaller, startThreadsearch } from './lib/server-process.js';
 import { procMemory, smapsBreakdown } from './lib/smaps.js';
 
-const USAGE = 'node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000]';
-const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' }, tree: { type: 'string' }, 'merge-sample-ms': { type: 'string' } } });
+const USAGE = 'node dist/bench/memory-timeline.js [--docs 1000000] [--label x] [--baseline /tmp/tree] [--tree /tmp/other] [--merge-sample-ms 1000] [--shards 1]';
+const { values } = benchArgs(USAGE, { options: { docs: { type: 'string' }, label: { type: 'string' }, baseline: { type: 'string' }, tree: { type: 'string' }, 'merge-sample-ms': { type: 'string' }, shards: { type: 'string' } } });
 const DOCS = numberOption(USAGE, values.docs, 'docs', 1_000_000);
 const MERGE_SAMPLE_MS = numberOption(USAGE, values['merge-sample-ms'], 'merge-sample-ms', 1000, 10);
+const SHARDS = numberOption(USAGE, values.shards, 'shards', 1, 1);
 const LABEL = values.label ?? 'run';
 const BATCH = 5000;
 const MB = 1024 * 1024;
@@ -65,7 +67,7 @@ async function run(tree: string | null): Promise<Run> {
   try {
     const call = jsonCaller(server.url);
     await new Promise((r) => setTimeout(r, 500));
-    await call('PUT', '/mem', { mappings: { properties: { text: { type: 'text' }, n: { type: 'integer' } } } });
+    await call('PUT', '/mem', { settings: { number_of_shards: SHARDS }, mappings: { properties: { text: { type: 'text' }, n: { type: 'integer' } } } });
     const samples: Sample[] = [];
     let phase: Sample['phase'] = 'load';
     let busy = false;
@@ -158,4 +160,4 @@ if (values.baseline !== undefined) {
   report(runs[1]);
 }
 // Memory figures do not depend on CPU load, so no otherCores probe (writeResult warns about that).
-writeResult(`memory-timeline-${LABEL}`, { params: { docs: DOCS, batch: BATCH, concurrency: 2 }, runs });
+writeResult(`memory-timeline-${LABEL}`, { params: { docs: DOCS, batch: BATCH, concurrency: 2, shards: SHARDS }, runs });

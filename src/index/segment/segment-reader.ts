@@ -37,8 +37,11 @@ export interface SegmentField {
   readonly blockStart: Uint32Array | null;
   readonly blockMaxFreq: Uint32Array | null;
   readonly blockMinNorm: Uint8Array | null;
-  /** Impacts (see impacts.ts), IMPACTS_PER_BLOCK per block; null in segments written before them. */
-  readonly blockImpactFreqs: Uint32Array | null;
+  /**
+   * Impacts (see impacts.ts), IMPACTS_PER_BLOCK per block; null in segments written before them. The
+   * freqs in the narrowest type that holds the field's largest (format 5; u32 before).
+   */
+  readonly blockImpactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   readonly blockImpactNorms: Uint8Array | null;
   readonly blockLastDoc: Uint32Array | null;
   readonly blockPosStart: Uint32Array | null;
@@ -138,7 +141,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       blockStart: v(Uint32Array, Section.BlockStart),
       blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),
-      blockImpactFreqs: v(Uint32Array, Section.BlockImpactFreqs),
+      blockImpactFreqs: v(Uint8Array, Section.BlockImpactFreqs8) ?? v(Uint16Array, Section.BlockImpactFreqs16) ?? v(Uint32Array, Section.BlockImpactFreqs),
       blockImpactNorms: v(Uint8Array, Section.BlockImpactNorms),
       blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
       blockPosStart: v(Uint32Array, Section.BlockPosStart),

@@ -126,7 +126,7 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   w.add(Section.BlockMaxFreq, ord, m.blockMaxFreq.subarray(0, blocks));
   if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
   if (m.impactFreqs && m.impactNorms) {
-    w.add(Section.BlockImpactFreqs, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
+    addImpactFreqs(w, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
     w.add(Section.BlockImpactNorms, ord, m.impactNorms.subarray(0, blocks * IMPACTS_PER_BLOCK));
   }
   w.add(Section.BlockLastDoc, ord, m.blockLastDoc.subarray(0, blocks));
@@ -244,6 +244,18 @@ function addPositions(w: SectionSink, ord: number, positions: Uint8Array | Uint1
   if (max < 0x100) w.add(Section.Positions8, ord, positions instanceof Uint8Array ? positions : narrowed(scratchUint8(positions.length, false), positions));
   else if (max < 0x10000) w.add(Section.Positions16, ord, positions instanceof Uint16Array ? positions : narrowed(scratchUint16(positions.length, false), positions));
   else w.add(Section.Positions, ord, positions instanceof Uint32Array ? positions : new Uint32Array(positions));
+}
+
+/**
+ * Block impacts' freqs in the narrowest unsigned type that holds the largest (format 5): a short
+ * document's term freqs fit a byte, and a refresh's segment has about one block per term.
+ */
+function addImpactFreqs(w: SectionSink, ord: number, freqs: Uint32Array): void {
+  let max = 0;
+  for (let i = 0; i < freqs.length; i++) if (freqs[i] > max) max = freqs[i];
+  if (max < 0x100) w.add(Section.BlockImpactFreqs8, ord, narrowed(scratchUint8(freqs.length, false), freqs));
+  else if (max < 0x10000) w.add(Section.BlockImpactFreqs16, ord, narrowed(scratchUint16(freqs.length, false), freqs));
+  else w.add(Section.BlockImpactFreqs, ord, freqs);
 }
 
 /** `to` holding `from`'s values (each fits: the caller checked the largest). */

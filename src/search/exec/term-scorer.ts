@@ -57,7 +57,7 @@ export class TermScorer extends Scorer {
   private readonly blockLastDoc: Uint32Array;
   protected readonly blockMaxFreq: Uint32Array;
   private readonly blockMinNorm: Uint8Array;
-  private readonly impactFreqs: Uint32Array | null;
+  private readonly impactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   private readonly impactNorms: Uint8Array | null;
   private readonly blockPosStart: Uint32Array | null;
   private readonly positions: Uint8Array | Uint16Array | Uint32Array | null;

@@ -11,7 +11,7 @@ import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XCon
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { decodeCanonicalApiKey, newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
-import { cacheDigest, cacheDigestOf, digestsEqual, hashSecret, verifySecret, type CacheDigest } from './key-hasher.js';
+import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, verifySecret, type CacheDigest } from './key-hasher.js';
 import { Permission } from './permission.js';
 import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
 
@@ -72,6 +72,56 @@ const OWN_ONLY = new Set(['manage_own_api_key']);
  */
 const DECODED = Buffer.alloc(192);
 
+/**
+ * The key ids a verified request names, as strings, by their bytes (ids are not secrets). Making a
+ * request's id from the scratch buffer (a native call) and hashing that new string again for each
+ * map lookup cost ~700 instructions per request (docs/benchmarks/issue-19-request-hot-path.md,
+ * security-i19s2); a remembered id is the service's own string (the bootstrap key's or the record's),
+ * whose hash V8 has cached. A slot is found by an FNV-1a hash of the bytes and its bytes compared in
+ * full; only ids that name a key are remembered (after the lookup), so unknown ids cannot fill it,
+ * and a colliding id takes the slot over. Nothing of a secret is kept: the authentication itself
+ * (the secret's digest) is checked on every request as before.
+ */
+class KeyIdStrings {
+  private static readonly SLOTS = 256;
+  /** Ids longer than this are made as strings every time (every id this server issues has 20 characters). */
+  private static readonly MAX_BYTES = 64;
+  private readonly strings: string[] = new Array<string>(KeyIdStrings.SLOTS).fill('');
+  private readonly bytes = new Uint8Array(KeyIdStrings.SLOTS * KeyIdStrings.MAX_BYTES);
+
+  /** The FNV-1a hash of `bytes[0, length)`. */
+  static hash(bytes: Uint8Array, length: number): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    return h >>> 0;
+  }
+
+  /** The id in `bytes[0, length)` (latin1, as parseAuthorization reads an ASCII header): the remembered string, or a new one. */
+  read(bytes: Buffer, length: number, hash: number): string {
+    if (length <= KeyIdStrings.MAX_BYTES) {
+      const slot = hash & (KeyIdStrings.SLOTS - 1);
+      const known = this.strings[slot];
+      if (known.length === length) {
+        const base = slot * KeyIdStrings.MAX_BYTES;
+        let diff = 0;
+        for (let i = 0; i < length; i++) diff |= this.bytes[base + i] ^ bytes[i];
+        if (diff === 0) return known;
+      }
+    }
+    return bytes.toString('latin1', 0, length);
+  }
+
+  /** Remembers `id` (equal to the text of `bytes[0, length)`) in its slot. */
+  remember(id: string, bytes: Uint8Array, length: number, hash: number): void {
+    if (length > KeyIdStrings.MAX_BYTES) return;
+    const slot = hash & (KeyIdStrings.SLOTS - 1);
+    if (this.strings[slot] === id) return;
+    const base = slot * KeyIdStrings.MAX_BYTES;
+    for (let i = 0; i < length; i++) this.bytes[base + i] = bytes[i];
+    this.strings[slot] = id;
+  }
+}
+
 function indexOfColon(bytes: Uint8Array, length: number): number {
   for (let i = 0; i < length; i++) if (bytes[i] === 0x3a) return i;
   return -1;
@@ -90,14 +140,16 @@ export interface KeyQuery {
 export class ApiKeyService {
   private bootstrap: { id: string; hash: string } | null = null;
   private readonly keys = new Map<string, ApiKeyRecord>();
-  /** id → digest of a secret that verified; see cacheDigest. */
-  private readonly verified = new Map<string, CacheDigest>();
+  /** id → digest of a secret that verified (see cacheDigest), as bytes (see digestMatches). */
+  private readonly verified = new Map<string, Uint8Array>();
   /** Who the bootstrap key runs as. */
   private readonly superuserAuthentication: Authentication = {
     username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: new Permission([SUPERUSER]),
   };
   /** Who each verified key runs as, with its compiled permission, by key id (records never change their roles). */
   private readonly authentications = new Map<string, Authentication>();
+  /** The ids of keys that authenticated, by their bytes (see KeyIdStrings). */
+  private readonly idStrings = new KeyIdStrings();
 
   /** `persist` makes the current state durable (the cluster state); mutations await it before answering. */
   constructor(private readonly persist: () => Promise<void>, private readonly now: () => number = Date.now) {}
@@ -159,8 +211,11 @@ export class ApiKeyService {
     let secret: string | null = null;
     const colon = decodedLength > 0 ? indexOfColon(DECODED, decodedLength) : -1;
     const secretStart = colon + 1;
+    // -1: the id was not read from the scratch buffer.
+    let idHash = -1;
     if (colon > 0 && secretStart < decodedLength) {
-      id = DECODED.toString('latin1', 0, colon);
+      idHash = KeyIdStrings.hash(DECODED, colon);
+      id = this.idStrings.read(DECODED, colon, idHash);
     } else {
       const parsed = parseAuthorization(header);
       if (parsed.kind === 'unsupported') throw SecurityError.unableToAuthenticate(`${parsed.scheme}: this server accepts only API keys (Authorization: ApiKey <encoded>)`);
@@ -173,11 +228,13 @@ export class ApiKeyService {
     let hash: string;
     if (this.bootstrap && id === this.bootstrap.id) {
       hash = this.bootstrap.hash;
+      if (idHash >= 0) this.idStrings.remember(this.bootstrap.id, DECODED, colon, idHash);
     } else {
       key = this.keys.get(id);
       if (!key) throw SecurityError.unableToAuthenticate(`API key: unable to find apikey with id ${id}`);
       if (key.invalidated) throw SecurityError.unableToAuthenticate(`API key: api key [${id}] has been invalidated`);
       hash = key.hash;
+      if (idHash >= 0) this.idStrings.remember(key.id, DECODED, colon, idHash);
     }
     let verified: boolean;
     let digest: CacheDigest;
@@ -198,14 +255,14 @@ export class ApiKeyService {
   /** Whether `digest` (cacheDigest of the secret sent) is that of a secret verified for `id` before. */
   private isVerified(id: string, digest: CacheDigest): boolean {
     const cached = this.verified.get(id);
-    return cached !== undefined && digestsEqual(cached, digest);
+    return cached !== undefined && digestMatches(cached, digest);
   }
 
   /** Verifies `secret` against the stored `hash` (scrypt, off the main thread) and caches its digest, or throws the 401. */
   private async verify(id: string, secret: string, digest: CacheDigest, hash: string): Promise<void> {
     if (!(await verifySecret(secret, hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
     if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(id, digest);
+    this.verified.set(id, digestBytes(digest));
   }
 
   /** Who a verified key runs as, checked afresh on every request: invalidation and expiry take effect at once. */

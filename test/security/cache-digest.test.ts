@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyService, decodeCanonicalApiKey, encodeApiKey, parseAuthorization } from '../../src/security/index.js';
-import { cacheDigest, cacheDigestOf, digestsEqual } from '../../src/security/key-hasher.js';
+import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, digestsEqual } from '../../src/security/key-hasher.js';
 
 /** The 401's detail (ES's `additional_unsuccessful_credentials`). */
 async function detail(answer: unknown): Promise<string> {
@@ -30,13 +30,28 @@ describe('cache digest', () => {
     expect(digestsEqual(cacheDigest('ключ'), cacheDigest('ключа'))).toBe(false);
   });
 
+  it('matches a kept digest (as bytes) exactly as digestsEqual compares the strings', () => {
+    const kept = cacheDigest('secret-one');
+    const bytes = digestBytes(kept);
+    expect(bytes).toHaveLength(32);
+    for (const other of ['secret-one', 'secret-onf', 'secret-on', 'ключ', '']) {
+      expect(digestMatches(bytes, cacheDigest(other)), other).toBe(digestsEqual(kept, cacheDigest(other)));
+    }
+    expect(digestMatches(bytes, kept.slice(0, 31))).toBe(false);
+    // every byte position counts
+    for (let i = 0; i < 32; i++) {
+      const changed = kept.slice(0, i) + String.fromCharCode(kept.charCodeAt(i) ^ 1) + kept.slice(i + 1);
+      expect(digestMatches(bytes, changed)).toBe(false);
+    }
+  });
+
   it('is the same for a secret read from bytes as for the secret as a string, at every length', () => {
     for (let length = 0; length <= 300; length++) {
       const secret = randomBytes(length).toString('base64').slice(0, length);
       const bytes = Buffer.concat([randomBytes(3), Buffer.from(secret), randomBytes(5)]);
       const digest = cacheDigestOf(bytes, 3, 3 + length);
       expect(digest).toBe(cacheDigest(secret));
-      expect(digest).toHaveLength(44);
+      expect(digest).toHaveLength(32);
     }
   });
 });

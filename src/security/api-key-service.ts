@@ -74,10 +74,10 @@ const DECODED = Buffer.alloc(192);
 
 /**
  * The key ids a verified request names, as strings, by their bytes (ids are not secrets). Making a
- * request's id from the scratch buffer (a native call) and hashing that new string again for each
- * map lookup cost ~700 instructions per request (docs/benchmarks/issue-19-request-hot-path.md,
- * security-i19s2); a remembered id is the service's own string (the bootstrap key's or the record's),
- * whose hash V8 has cached. A slot is found by an FNV-1a hash of the bytes and its bytes compared in
+ * request's id from the scratch buffer (a native call) and V8 hashing that new string for the map
+ * lookups cost ~400 instructions per request, more than this table's loops over the id's bytes
+ * (docs/benchmarks/issue-19-request-hot-path.md, security-i19s2); a remembered id is the service's
+ * own string (the bootstrap key's or the record's), whose hash V8 has cached. A slot is found by an FNV-1a hash of the bytes and its bytes compared in
  * full; only ids that name a key are remembered (after the lookup), so unknown ids cannot fill it,
  * and a colliding id takes the slot over. Nothing of a secret is kept: the authentication itself
  * (the secret's digest) is checked on every request as before.

@@ -34,8 +34,12 @@ export const MAGIC = 0x54534547; // "TSEG"
  * (BlockImpactFreqs8 / BlockImpactFreqs16 / BlockImpactFreqs), as positions are: nearly every term of
  * a refresh's segment is one block, so 4 × u32 of impact freqs per block were a quarter of the
  * segment's per-term metadata and ~10% of its bytes (issue 22). Format 4 segments still read.
+ * 6: each block's max freq in the narrowest unsigned type that holds the field's largest
+ * (BlockMaxFreq8 / BlockMaxFreq16 / BlockMaxFreq), and each block's last doc as u16 when the field's
+ * largest fits (BlockLastDoc16 / BlockLastDoc): a refresh's segment has ~12k docs and one block per
+ * term, so 2 × u32 a block were ~8 B of a term's metadata where 3 do (issue 22). Older formats still read.
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 /** The oldest format this build reads. */
 export const MIN_FORMAT_VERSION = 1;
 export const HEADER_BYTES = 16;
@@ -123,6 +127,10 @@ export enum Section {
   // field level, format 5: BlockImpactFreqs in the narrowest type that holds the field's largest impact freq
   BlockImpactFreqs8 = 66, // Uint8[blocks × IMPACTS_PER_BLOCK]
   BlockImpactFreqs16 = 67, // Uint16[blocks × IMPACTS_PER_BLOCK]
+  // field level, format 6: BlockMaxFreq / BlockLastDoc in the narrowest type that holds the field's largest
+  BlockMaxFreq8 = 68, // Uint8[blocks]
+  BlockMaxFreq16 = 69, // Uint16[blocks]
+  BlockLastDoc16 = 70, // Uint16[blocks]: when the field's largest last doc is < 2^16 (segments of ≤ 65536 docs)
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */

@@ -35,7 +35,8 @@ export interface SegmentField {
   /** sparse_vector / rank_features postings, block-packed (feature-postings.ts); null elsewhere and in format 1 segments. */
   readonly features: FeaturePostings | null;
   readonly blockStart: Uint32Array | null;
-  readonly blockMaxFreq: Uint32Array | null;
+  /** In the narrowest type that holds the field's largest (format 6; u32 before). */
+  readonly blockMaxFreq: Uint8Array | Uint16Array | Uint32Array | null;
   readonly blockMinNorm: Uint8Array | null;
   /**
    * Impacts (see impacts.ts), IMPACTS_PER_BLOCK per block; null in segments written before them. The
@@ -43,7 +44,8 @@ export interface SegmentField {
    */
   readonly blockImpactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   readonly blockImpactNorms: Uint8Array | null;
-  readonly blockLastDoc: Uint32Array | null;
+  /** u16 when the field's largest fits (format 6; u32 before). */
+  readonly blockLastDoc: Uint16Array | Uint32Array | null;
   readonly blockPosStart: Uint32Array | null;
   /** In the narrowest type that holds the field's largest position (format 3; Uint32 before). */
   readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
@@ -139,11 +141,11 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       postings: packedPostings(v(Uint32Array, Section.PostingBlockOffsets), v(Uint8Array, Section.PostingPacked)),
       features: featurePostings(v(Uint32Array, Section.FeatureBlockOffsets), v(Uint8Array, Section.FeaturePacked)),
       blockStart: v(Uint32Array, Section.BlockStart),
-      blockMaxFreq: v(Uint32Array, Section.BlockMaxFreq),
+      blockMaxFreq: v(Uint8Array, Section.BlockMaxFreq8) ?? v(Uint16Array, Section.BlockMaxFreq16) ?? v(Uint32Array, Section.BlockMaxFreq),
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),
       blockImpactFreqs: v(Uint8Array, Section.BlockImpactFreqs8) ?? v(Uint16Array, Section.BlockImpactFreqs16) ?? v(Uint32Array, Section.BlockImpactFreqs),
       blockImpactNorms: v(Uint8Array, Section.BlockImpactNorms),
-      blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
+      blockLastDoc: v(Uint16Array, Section.BlockLastDoc16) ?? v(Uint32Array, Section.BlockLastDoc),
       blockPosStart: v(Uint32Array, Section.BlockPosStart),
       positions: v(Uint8Array, Section.Positions8) ?? v(Uint16Array, Section.Positions16) ?? v(Uint32Array, Section.Positions),
       norms: v(Uint8Array, Section.Norms),

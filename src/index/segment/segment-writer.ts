@@ -123,13 +123,13 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   const m = s.metadata;
   w.add(Section.PostingsStart, ord, s.postingsStart);
   w.add(Section.BlockStart, ord, s.blockStart);
-  w.add(Section.BlockMaxFreq, ord, m.blockMaxFreq.subarray(0, blocks));
+  addBlockMaxFreq(w, ord, m.blockMaxFreq.subarray(0, blocks));
   if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
   if (m.impactFreqs && m.impactNorms) {
     addImpactFreqs(w, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
     w.add(Section.BlockImpactNorms, ord, m.impactNorms.subarray(0, blocks * IMPACTS_PER_BLOCK));
   }
-  w.add(Section.BlockLastDoc, ord, m.blockLastDoc.subarray(0, blocks));
+  addBlockLastDoc(w, ord, m.blockLastDoc.subarray(0, blocks));
   w.add(s.features ? Section.FeatureBlockOffsets : Section.PostingBlockOffsets, ord, blockOffsets);
   if (packed) w.add(s.features ? Section.FeaturePacked : Section.PostingPacked, ord, packed);
   if (m.ttf) w.add(Section.TotalTermFreq, ord, m.ttf.subarray(0, s.termCount));
@@ -251,11 +251,38 @@ function addPositions(w: SectionSink, ord: number, positions: Uint8Array | Uint1
  * document's term freqs fit a byte, and a refresh's segment has about one block per term.
  */
 function addImpactFreqs(w: SectionSink, ord: number, freqs: Uint32Array): void {
-  let max = 0;
-  for (let i = 0; i < freqs.length; i++) if (freqs[i] > max) max = freqs[i];
+  const max = largest(freqs);
   if (max < 0x100) w.add(Section.BlockImpactFreqs8, ord, narrowed(scratchUint8(freqs.length, false), freqs));
   else if (max < 0x10000) w.add(Section.BlockImpactFreqs16, ord, narrowed(scratchUint16(freqs.length, false), freqs));
   else w.add(Section.BlockImpactFreqs, ord, freqs);
+}
+
+/**
+ * Each block's max freq in the narrowest unsigned type that holds the largest (format 6): short
+ * documents' freqs fit a byte, and a refresh's segment has about one block per term.
+ */
+function addBlockMaxFreq(w: SectionSink, ord: number, maxFreqs: Uint32Array): void {
+  const max = largest(maxFreqs);
+  if (max < 0x100) w.add(Section.BlockMaxFreq8, ord, narrowed(scratchUint8(maxFreqs.length, false), maxFreqs));
+  else if (max < 0x10000) w.add(Section.BlockMaxFreq16, ord, narrowed(scratchUint16(maxFreqs.length, false), maxFreqs));
+  else w.add(Section.BlockMaxFreq, ord, maxFreqs);
+}
+
+/**
+ * Each block's last doc as u16 when the largest fits (format 6: a refresh's segment has ~12k docs).
+ * No u8: skipping compares it per block, and a third element type there would cost every search
+ * more than it saves in segments of ≤ 256 docs.
+ */
+function addBlockLastDoc(w: SectionSink, ord: number, lastDocs: Uint32Array): void {
+  if (largest(lastDocs) < 0x10000) w.add(Section.BlockLastDoc16, ord, narrowed(scratchUint16(lastDocs.length, false), lastDocs));
+  else w.add(Section.BlockLastDoc, ord, lastDocs);
+}
+
+/** The largest of `values` (0 when empty). */
+function largest(values: Uint32Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
 }
 
 /** `to` holding `from`'s values (each fits: the caller checked the largest). */

@@ -54,8 +54,8 @@ export class TermScorer extends Scorer {
   /** Index of the current posting. */
   i: number;
   protected readonly firstBlock: number;
-  private readonly blockLastDoc: Uint32Array;
-  protected readonly blockMaxFreq: Uint32Array;
+  private readonly blockLastDoc: Uint16Array | Uint32Array;
+  protected readonly blockMaxFreq: Uint8Array | Uint16Array | Uint32Array;
   private readonly blockMinNorm: Uint8Array;
   private readonly impactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   private readonly impactNorms: Uint8Array | null;

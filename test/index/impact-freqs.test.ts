@@ -31,10 +31,9 @@ function asFormat4(s: Segment): Segment {
     const bytes = new Uint8Array(s.sab, dir[i * 4 + 2], dir[i * 4 + 3]);
     if (kind === Section.BlockImpactFreqs8) w.add(Section.BlockImpactFreqs, dir[i * 4 + 1], Uint32Array.from(bytes));
     else if (kind === Section.BlockImpactFreqs16) w.add(Section.BlockImpactFreqs, dir[i * 4 + 1], Uint32Array.from(new Uint16Array(bytes.slice().buffer)));
-    // Format 6's narrow block max freqs and last docs were u32 in format 4 as well.
+    // Format 6's narrow block max freqs were u32 in format 4 as well.
     else if (kind === Section.BlockMaxFreq8) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], Uint32Array.from(bytes));
     else if (kind === Section.BlockMaxFreq16) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], Uint32Array.from(new Uint16Array(bytes.slice().buffer)));
-    else if (kind === Section.BlockLastDoc16) w.add(Section.BlockLastDoc, dir[i * 4 + 1], Uint32Array.from(new Uint16Array(bytes.slice().buffer)));
     else w.add(kind, dir[i * 4 + 1], bytes.slice());
   }
   const out = w.finish(s.info);

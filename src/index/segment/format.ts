@@ -35,9 +35,12 @@ export const MAGIC = 0x54534547; // "TSEG"
  * a refresh's segment is one block, so 4 × u32 of impact freqs per block were a quarter of the
  * segment's per-term metadata and ~10% of its bytes (issue 22). Format 4 segments still read.
  * 6: each block's max freq in the narrowest unsigned type that holds the field's largest
- * (BlockMaxFreq8 / BlockMaxFreq16 / BlockMaxFreq), and each block's last doc as u16 when the field's
- * largest fits (BlockLastDoc16 / BlockLastDoc): a refresh's segment has ~12k docs and one block per
- * term, so 2 × u32 a block were ~8 B of a term's metadata where 3 do (issue 22). Older formats still read.
+ * (BlockMaxFreq8 / BlockMaxFreq16 / BlockMaxFreq): a refresh's segment has about one block per term,
+ * so a u32 a block was ~4 B of a term's metadata where 1 does (issue 22). And fields with impacts
+ * (text with norms and freqs) write neither BlockMaxFreq nor BlockMinNorm: their blocks' bounds are
+ * the impacts, and the two were never read. Older formats still read.
+ * (BlockLastDoc stays u32 whatever the segment's size: as u16 in small segments only, the skip loops'
+ * reads saw two array types in an index of mixed sizes, ~1.5% of a match query's p50 — issue 22, i22k.)
  */
 export const FORMAT_VERSION = 6;
 /** The oldest format this build reads. */
@@ -127,10 +130,9 @@ export enum Section {
   // field level, format 5: BlockImpactFreqs in the narrowest type that holds the field's largest impact freq
   BlockImpactFreqs8 = 66, // Uint8[blocks × IMPACTS_PER_BLOCK]
   BlockImpactFreqs16 = 67, // Uint16[blocks × IMPACTS_PER_BLOCK]
-  // field level, format 6: BlockMaxFreq / BlockLastDoc in the narrowest type that holds the field's largest
+  // field level, format 6: BlockMaxFreq in the narrowest type that holds the field's largest
   BlockMaxFreq8 = 68, // Uint8[blocks]
   BlockMaxFreq16 = 69, // Uint16[blocks]
-  BlockLastDoc16 = 70, // Uint16[blocks]: when the field's largest last doc is < 2^16 (segments of ≤ 65536 docs)
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */

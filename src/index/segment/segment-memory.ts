@@ -33,7 +33,7 @@ export function emptySegmentMemory(): SegmentMemory {
   return { terms: 0, postings: 0, positions: 0, featurePostings: 0, norms: 0, docValues: 0, points: 0, completion: 0, storedFields: 0, idMap: 0, seqNoVersion: 0, other: 0, total: 0 };
 }
 
-const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.BlockStart, Section.BlockMaxFreq, Section.BlockMaxFreq8, Section.BlockMaxFreq16, Section.BlockMinNorm, Section.BlockLastDoc, Section.BlockLastDoc16, Section.BlockPosStart, Section.BlockImpactFreqs, Section.BlockImpactFreqs8, Section.BlockImpactFreqs16, Section.BlockImpactNorms, Section.FeatureBlockOffsets, Section.FeaturePacked, Section.PostingBlockOffsets, Section.PostingPacked]);
+const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.BlockStart, Section.BlockMaxFreq, Section.BlockMaxFreq8, Section.BlockMaxFreq16, Section.BlockMinNorm, Section.BlockLastDoc, Section.BlockPosStart, Section.BlockImpactFreqs, Section.BlockImpactFreqs8, Section.BlockImpactFreqs16, Section.BlockImpactNorms, Section.FeatureBlockOffsets, Section.FeaturePacked, Section.PostingBlockOffsets, Section.PostingPacked]);
 
 function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemory, 'other' | 'total'> | null {
   if (POSTINGS.has(kind)) return featureField ? 'featurePostings' : 'postings';

@@ -35,7 +35,10 @@ export interface SegmentField {
   /** sparse_vector / rank_features postings, block-packed (feature-postings.ts); null elsewhere and in format 1 segments. */
   readonly features: FeaturePostings | null;
   readonly blockStart: Uint32Array | null;
-  /** In the narrowest type that holds the field's largest (format 6; u32 before). */
+  /**
+   * Block bounds of fields without impacts: in the narrowest type that holds the field's largest
+   * (format 6; u32 before). Since format 6 fields with impacts have neither.
+   */
   readonly blockMaxFreq: Uint8Array | Uint16Array | Uint32Array | null;
   readonly blockMinNorm: Uint8Array | null;
   /**
@@ -44,8 +47,7 @@ export interface SegmentField {
    */
   readonly blockImpactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   readonly blockImpactNorms: Uint8Array | null;
-  /** u16 when the field's largest fits (format 6; u32 before). */
-  readonly blockLastDoc: Uint16Array | Uint32Array | null;
+  readonly blockLastDoc: Uint32Array | null;
   readonly blockPosStart: Uint32Array | null;
   /** In the narrowest type that holds the field's largest position (format 3; Uint32 before). */
   readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
@@ -145,7 +147,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       blockMinNorm: v(Uint8Array, Section.BlockMinNorm),
       blockImpactFreqs: v(Uint8Array, Section.BlockImpactFreqs8) ?? v(Uint16Array, Section.BlockImpactFreqs16) ?? v(Uint32Array, Section.BlockImpactFreqs),
       blockImpactNorms: v(Uint8Array, Section.BlockImpactNorms),
-      blockLastDoc: v(Uint16Array, Section.BlockLastDoc16) ?? v(Uint32Array, Section.BlockLastDoc),
+      blockLastDoc: v(Uint32Array, Section.BlockLastDoc),
       blockPosStart: v(Uint32Array, Section.BlockPosStart),
       positions: v(Uint8Array, Section.Positions8) ?? v(Uint16Array, Section.Positions16) ?? v(Uint32Array, Section.Positions),
       norms: v(Uint8Array, Section.Norms),

@@ -123,13 +123,16 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   const m = s.metadata;
   w.add(Section.PostingsStart, ord, s.postingsStart);
   w.add(Section.BlockStart, ord, s.blockStart);
-  addBlockMaxFreq(w, ord, m.blockMaxFreq.subarray(0, blocks));
-  if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
-  if (m.impactFreqs && m.impactNorms) {
+  // With impacts, a block's bound is its impacts (the term scorer's blockMaxScore): its max freq and
+  // min norm would never be read, and were 2–5 B of every term of a refresh's segment (format 6).
+  if (!m.impactFreqs || !m.impactNorms) {
+    addBlockMaxFreq(w, ord, m.blockMaxFreq.subarray(0, blocks));
+    if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
+  } else {
     addImpactFreqs(w, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
     w.add(Section.BlockImpactNorms, ord, m.impactNorms.subarray(0, blocks * IMPACTS_PER_BLOCK));
   }
-  addBlockLastDoc(w, ord, m.blockLastDoc.subarray(0, blocks));
+  w.add(Section.BlockLastDoc, ord, m.blockLastDoc.subarray(0, blocks));
   w.add(s.features ? Section.FeatureBlockOffsets : Section.PostingBlockOffsets, ord, blockOffsets);
   if (packed) w.add(s.features ? Section.FeaturePacked : Section.PostingPacked, ord, packed);
   if (m.ttf) w.add(Section.TotalTermFreq, ord, m.ttf.subarray(0, s.termCount));
@@ -266,16 +269,6 @@ function addBlockMaxFreq(w: SectionSink, ord: number, maxFreqs: Uint32Array): vo
   if (max < 0x100) w.add(Section.BlockMaxFreq8, ord, narrowed(scratchUint8(maxFreqs.length, false), maxFreqs));
   else if (max < 0x10000) w.add(Section.BlockMaxFreq16, ord, narrowed(scratchUint16(maxFreqs.length, false), maxFreqs));
   else w.add(Section.BlockMaxFreq, ord, maxFreqs);
-}
-
-/**
- * Each block's last doc as u16 when the largest fits (format 6: a refresh's segment has ~12k docs).
- * No u8: skipping compares it per block, and a third element type there would cost every search
- * more than it saves in segments of ≤ 256 docs.
- */
-function addBlockLastDoc(w: SectionSink, ord: number, lastDocs: Uint32Array): void {
-  if (largest(lastDocs) < 0x10000) w.add(Section.BlockLastDoc16, ord, narrowed(scratchUint16(lastDocs.length, false), lastDocs));
-  else w.add(Section.BlockLastDoc, ord, lastDocs);
 }
 
 /** The largest of `values` (0 when empty). */

@@ -101,6 +101,6 @@ export class FeatureScorer extends TermScorer {
   }
 
   override blockMaxScore(b: number): number {
-    return this.scoreFreq(this.blockMaxFreq[b]);
+    return this.scoreFreq(this.blockMaxFreq![b]);
   }
 }

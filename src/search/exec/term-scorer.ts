@@ -54,9 +54,10 @@ export class TermScorer extends Scorer {
   /** Index of the current posting. */
   i: number;
   protected readonly firstBlock: number;
-  private readonly blockLastDoc: Uint16Array | Uint32Array;
-  protected readonly blockMaxFreq: Uint8Array | Uint16Array | Uint32Array;
-  private readonly blockMinNorm: Uint8Array;
+  private readonly blockLastDoc: Uint32Array;
+  /** Block bounds where there are no impacts (null with them, format 6). */
+  protected readonly blockMaxFreq: Uint8Array | Uint16Array | Uint32Array | null;
+  private readonly blockMinNorm: Uint8Array | null;
   private readonly impactFreqs: Uint8Array | Uint16Array | Uint32Array | null;
   private readonly impactNorms: Uint8Array | null;
   private readonly blockPosStart: Uint32Array | null;
@@ -97,8 +98,8 @@ export class TermScorer extends Scorer {
     this.i = this.start - 1;
     this.firstBlock = field.blockStart![ord];
     this.blockLastDoc = field.blockLastDoc!;
-    this.blockMaxFreq = field.blockMaxFreq!;
-    this.blockMinNorm = field.blockMinNorm!;
+    this.blockMaxFreq = field.blockMaxFreq;
+    this.blockMinNorm = field.blockMinNorm;
     this.impactFreqs = field.norms !== null ? field.blockImpactFreqs : null;
     this.impactNorms = field.blockImpactNorms;
     this.blockPosStart = field.blockPosStart;
@@ -402,7 +403,7 @@ export class TermScorer extends Scorer {
       }
       return max;
     }
-    return bm25Score(this.weight, this.blockMaxFreq[b], this.cache[this.norms === null ? NO_NORMS_BYTE : this.blockMinNorm[b]]);
+    return bm25Score(this.weight, this.blockMaxFreq![b], this.cache[this.norms === null ? NO_NORMS_BYTE : this.blockMinNorm![b]]);
   }
 
   maxScore(): number {

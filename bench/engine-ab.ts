@@ -5,7 +5,12 @@
  * interleaved in rounds, so both see the same machine conditions. Reports p50 / mean per case and
  * the ratio this / baseline, and the segment's postings and positions bytes of each tree.
  *
- *   node dist/bench/engine-ab.js --baseline /path/to/other-tree [--docs 200000] [--queries 2000]
+ *   node dist/bench/engine-ab.js --baseline /path/to/other-tree [--docs 200000] [--queries 2000] [--segment-docs 20000] [--keep-segments]
+ *
+ * The docs are added in segments of `--segment-docs` and force-merged into one, unless
+ * `--keep-segments`: then searches run over the segments as added (e.g. `--docs 100000
+ * --segment-docs 70000` keeps one segment past 65536 docs and one below, whose per-block arrays a
+ * segment format may store in different widths, issue 22).
  *
  * The baseline is a directory holding a built tree (`dist/test/support/engine-harness.js`).
  */
@@ -17,11 +22,13 @@ import { latencyStats, startCpuProbe } from '../src/cli/report/machine.js';
 import { addSegmentMemory, emptySegmentMemory, type Segment } from '../src/index/index.js';
 import { formatNumber, writeResult } from './lib/report.js';
 
-const USAGE = 'node dist/bench/engine-ab.js --baseline /path/to/other-tree [--docs 200000] [--queries 2000]';
-const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, docs: { type: 'string' }, queries: { type: 'string' } } });
+const USAGE = 'node dist/bench/engine-ab.js --baseline /path/to/other-tree [--docs 200000] [--queries 2000] [--segment-docs 20000] [--keep-segments]';
+const { values } = benchArgs(USAGE, { options: { baseline: { type: 'string' }, docs: { type: 'string' }, queries: { type: 'string' }, 'segment-docs': { type: 'string' }, 'keep-segments': { type: 'boolean' } } });
 if (values.baseline === undefined) usageError(USAGE, '--baseline <dir> is required');
 const DOCS = numberOption(USAGE, values.docs, 'docs', 200_000);
 const QUERIES = numberOption(USAGE, values.queries, 'queries', 2_000);
+const SEGMENT_DOCS = numberOption(USAGE, values['segment-docs'], 'segment-docs', 20_000);
+const KEEP_SEGMENTS = values['keep-segments'] === true;
 const ROUND = 200;
 const K = 10;
 
@@ -38,8 +45,8 @@ const corpus = generateBm25Corpus({ docs: DOCS, queries: QUERIES });
 function build(ctor: new (m: unknown) => Engine): { engine: Engine; seconds: number } {
   const t0 = performance.now();
   const engine = new ctor({ properties: { text: { type: 'text' } } });
-  for (let i = 0; i < corpus.docs.length; i += 20_000) engine.addSegment(corpus.docs.slice(i, i + 20_000).map((d) => ({ id: d.id, source: { text: d.text } })));
-  engine.forceMerge();
+  for (let i = 0; i < corpus.docs.length; i += SEGMENT_DOCS) engine.addSegment(corpus.docs.slice(i, i + SEGMENT_DOCS).map((d) => ({ id: d.id, source: { text: d.text } })));
+  if (!KEEP_SEGMENTS) engine.forceMerge();
   return { engine, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -50,7 +57,7 @@ const trees = [
 for (const t of trees) {
   // Each tree's segments through this tree's accounting (the section kinds of both are known here).
   const m = t.engine.segments.reduce((acc, s) => addSegmentMemory(acc, s), emptySegmentMemory());
-  console.log(`${t.name}: built in ${t.seconds.toFixed(1)} s; segment ${formatNumber(m.total / 1e6)} MB, postings ${formatNumber(m.postings / 1e6)} MB, positions ${formatNumber(m.positions / 1e6)} MB`);
+  console.log(`${t.name}: built in ${t.seconds.toFixed(1)} s; ${t.engine.segments.length} segment(s) ${formatNumber(m.total / 1e6)} MB, postings ${formatNumber(m.postings / 1e6)} MB, positions ${formatNumber(m.positions / 1e6)} MB`);
 }
 
 // Phrases: each query's first two terms, which exist in the corpus (most match few documents).
@@ -89,4 +96,4 @@ for (const c of cases) {
 }
 const cpu = probe.stop();
 console.log(`other processes used ${cpu.otherCores.toFixed(2)} cores meanwhile`);
-writeResult('engine-ab', { params: { docs: DOCS, queries: QUERIES, baseline: values.baseline }, cases: rows, otherCores: cpu.otherCores });
+writeResult('engine-ab', { params: { docs: DOCS, queries: QUERIES, segmentDocs: SEGMENT_DOCS, keepSegments: KEEP_SEGMENTS, baseline: values.baseline }, cases: rows, otherCores: cpu.otherCores });

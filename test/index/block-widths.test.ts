@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FORMAT_VERSION, Section, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, termOrd, writeSegment, type Segment } from '../../src/index/index.js';
-import { SectionWriter } from '../../src/index/segment/sab-layout.js';
-import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
 import { normInverseCache } from '../../src/search/bm25.js';
 import { TermScorer } from '../../src/search/exec/term-scorer.js';
 import { NO_MORE_DOCS } from '../../src/search/exec/scorer.js';
+import { asOlderFormat, widenedToU32 } from '../support/older-format.js';
 
 // `plain` has no norms, so no impacts: its bounds are its blocks' max freqs.
 const MAPPING = parseRootMapping({ properties: { text: { type: 'text' }, plain: { type: 'text', norms: false } } });
@@ -28,31 +27,22 @@ function segment(docs: number, repeat: (i: number) => number): Segment {
   return openSegment('s', writeSegment(b.finish()));
 }
 
-function u32(bytes: Uint8Array, width: number): Uint32Array {
-  return width === 1 ? Uint32Array.from(bytes) : Uint32Array.from(new Uint16Array(bytes.slice().buffer));
-}
-
 /** The same segment as format 5 wrote it: block max freqs as u32 and min norms on every field. */
 function asFormat5(s: Segment): Segment {
-  const count = new Uint32Array(s.sab, 0, 4)[2];
-  const dir = new Uint32Array(s.sab, HEADER_BYTES, (count * DIRECTORY_ENTRY_BYTES) / 4);
-  const w = new SectionWriter();
-  for (let i = 0; i < count; i++) {
-    const kind = dir[i * 4] as Section;
-    const bytes = new Uint8Array(s.sab, dir[i * 4 + 2], dir[i * 4 + 3]);
-    if (kind === Section.BlockMaxFreq8) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], u32(bytes, 1));
-    else if (kind === Section.BlockMaxFreq16) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], u32(bytes, 2));
-    else w.add(kind, dir[i * 4 + 1], bytes.slice());
+  return asOlderFormat(s, 5, (w, kind, ord, bytes) => {
+    if (kind === Section.BlockMaxFreq8 || kind === Section.BlockMaxFreq16) {
+      w.add(Section.BlockMaxFreq, ord, widenedToU32(bytes, kind === Section.BlockMaxFreq8 ? 1 : 2));
+      return true;
+    }
+    w.add(kind, ord, bytes.slice());
     // Format 5 wrote max freqs (u32) and min norms beside the impacts too.
     if (kind === Section.BlockImpactNorms) {
-      const field = [...s.fields.values()].find((f) => f.ord === dir[i * 4 + 1])!;
-      w.add(Section.BlockMaxFreq, field.ord, new Uint32Array(field.blockLastDoc!.length).fill(1));
-      w.add(Section.BlockMinNorm, field.ord, new Uint8Array(field.blockLastDoc!.length).fill(1));
+      const field = [...s.fields.values()].find((f) => f.ord === ord)!;
+      w.add(Section.BlockMaxFreq, ord, new Uint32Array(field.blockLastDoc!.length).fill(1));
+      w.add(Section.BlockMinNorm, ord, new Uint8Array(field.blockLastDoc!.length).fill(1));
     }
-  }
-  const out = w.finish(s.info);
-  new Uint32Array(out, 0, 4)[1] = 5;
-  return openSegment('s5', out);
+    return true;
+  });
 }
 
 function scorer(s: Segment, term: string, name: string): TermScorer {

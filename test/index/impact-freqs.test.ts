@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FORMAT_VERSION, Section, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, termOrd, writeSegment, type Segment } from '../../src/index/index.js';
-import { SectionWriter } from '../../src/index/segment/sab-layout.js';
-import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
 import { normInverseCache } from '../../src/search/bm25.js';
 import { TermScorer } from '../../src/search/exec/term-scorer.js';
+import { asOlderFormat, widenedToU32 } from '../support/older-format.js';
 
 const MAPPING = parseRootMapping({ properties: { text: { type: 'text' } } });
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
@@ -21,24 +20,14 @@ function segment(docs: number, repeat: (i: number) => number): Segment {
   return openSegment('s', writeSegment(b.finish()));
 }
 
-/** The same segment as format 4 wrote it: impact freqs as u32 under BlockImpactFreqs. */
+/** The same segment as format 4 wrote it: impact freqs as u32 under BlockImpactFreqs (and format 6's narrow block max freqs as u32 too). */
 function asFormat4(s: Segment): Segment {
-  const count = new Uint32Array(s.sab, 0, 4)[2];
-  const dir = new Uint32Array(s.sab, HEADER_BYTES, (count * DIRECTORY_ENTRY_BYTES) / 4);
-  const w = new SectionWriter();
-  for (let i = 0; i < count; i++) {
-    const kind = dir[i * 4] as Section;
-    const bytes = new Uint8Array(s.sab, dir[i * 4 + 2], dir[i * 4 + 3]);
-    if (kind === Section.BlockImpactFreqs8) w.add(Section.BlockImpactFreqs, dir[i * 4 + 1], Uint32Array.from(bytes));
-    else if (kind === Section.BlockImpactFreqs16) w.add(Section.BlockImpactFreqs, dir[i * 4 + 1], Uint32Array.from(new Uint16Array(bytes.slice().buffer)));
-    // Format 6's narrow block max freqs were u32 in format 4 as well.
-    else if (kind === Section.BlockMaxFreq8) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], Uint32Array.from(bytes));
-    else if (kind === Section.BlockMaxFreq16) w.add(Section.BlockMaxFreq, dir[i * 4 + 1], Uint32Array.from(new Uint16Array(bytes.slice().buffer)));
-    else w.add(kind, dir[i * 4 + 1], bytes.slice());
-  }
-  const out = w.finish(s.info);
-  new Uint32Array(out, 0, 4)[1] = 4;
-  return openSegment('s4', out);
+  return asOlderFormat(s, 4, (w, kind, ord, bytes) => {
+    if (kind === Section.BlockImpactFreqs8 || kind === Section.BlockImpactFreqs16) w.add(Section.BlockImpactFreqs, ord, widenedToU32(bytes, kind === Section.BlockImpactFreqs8 ? 1 : 2));
+    else if (kind === Section.BlockMaxFreq8 || kind === Section.BlockMaxFreq16) w.add(Section.BlockMaxFreq, ord, widenedToU32(bytes, kind === Section.BlockMaxFreq8 ? 1 : 2));
+    else return false;
+    return true;
+  });
 }
 
 /** Every block's score bound of term `term`, as the term scorer computes it. */

@@ -100,6 +100,21 @@ function windowBound(s: TermScorer, windowEnd: number): number {
 }
 
 /**
+ * Inserts scorer `s` with sort key `key` into `keys`/`order`, whose positions [from, i) are sorted
+ * ascending, keeping [from, i] sorted (insertion sort: queries have few terms).
+ */
+function insertSorted(keys: Float64Array, order: TermScorer[], from: number, i: number, key: number, s: TermScorer): void {
+  let j = i;
+  while (j > from && keys[j - 1] > key) {
+    keys[j] = keys[j - 1];
+    order[j] = order[j - 1];
+    j--;
+  }
+  keys[j] = key;
+  order[j] = s;
+}
+
+/**
  * Postings of `s` from its current one (on a doc ≥ the window's start) below windowEnd, estimated
  * from block bounds without decoding: whole blocks below windowEnd, and of the block that spans
  * it the share of its doc range below windowEnd.
@@ -146,14 +161,7 @@ function rareTerms(scorers: readonly TermScorer[], order: TermScorer[], n: numbe
     const s = scorers[i];
     const p = whole ? s.cost() : postingsBefore(s, windowEnd);
     all += p;
-    let j = i;
-    while (j > 0 && postingsIn[j - 1] > p) {
-      postingsIn[j] = postingsIn[j - 1];
-      order[j] = order[j - 1];
-      j--;
-    }
-    postingsIn[j] = p;
-    order[j] = s;
+    insertSorted(postingsIn, order, 0, i, p, s);
   }
   let rare = 0;
   rarePostings = 0;
@@ -234,15 +242,7 @@ function rareTermsFirst(
   // bounds summed in that order, as the list path sums them.
   for (let i = rare; i < n; i++) {
     const s = order[i];
-    const b = windowBound(s, windowEnd);
-    let j = i;
-    while (j > rare && bounds[j - 1] > b) {
-      bounds[j] = bounds[j - 1];
-      order[j] = order[j - 1];
-      j--;
-    }
-    bounds[j] = b;
-    order[j] = s;
+    insertSorted(bounds, order, rare, i, windowBound(s, windowEnd), s);
   }
   let headroom = 0;
   for (let i = rare; i < n; i++) prefix[i] = headroom += bounds[i];
@@ -427,15 +427,7 @@ export function maxScoreTopK(
     // Bounds, ascending (insertion sort: n is small).
     for (let i = 0; i < n; i++) {
       const s = scorers[i];
-      const b = windowBound(s, windowEnd);
-      let j = i;
-      while (j > 0 && bounds[j - 1] > b) {
-        bounds[j] = bounds[j - 1];
-        order[j] = order[j - 1];
-        j--;
-      }
-      bounds[j] = b;
-      order[j] = s;
+      insertSorted(bounds, order, 0, i, windowBound(s, windowEnd), s);
     }
     // Non-essential: the longest prefix (by ascending bound) whose bounds sum to ≤ threshold.
     let essential = 0;

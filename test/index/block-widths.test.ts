@@ -1,7 +1,7 @@
 /**
  * Segment format 6's block bounds: fields with impacts (text with norms) keep no BlockMaxFreq /
  * BlockMinNorm, which their bounds never read; other fields' max freqs are in the narrowest type
- * that holds the field's largest (segment-writer.ts `addBlockMaxFreq`: u8 / u16 / u32). Block
+ * that holds the field's largest (segment-writer.ts `addNarrowest`: u8 / u16 / u32). Block
  * bounds, searches and skips are the same as format 5's (u32 max freqs and min norms on every
  * field), whose segments still open, score the same and merge into format 6. Last docs stay u32.
  */

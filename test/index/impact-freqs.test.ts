@@ -1,6 +1,6 @@
 /**
  * Block impacts' freqs in the narrowest type that holds the field's largest (segment format 5,
- * segment-writer.ts `addImpactFreqs`): u8 for short documents, u16 past 255, u32 past 65535; the
+ * segment-writer.ts `addNarrowest`): u8 for short documents, u16 past 255, u32 past 65535; the
  * term scorer's block bounds are the same whatever the width, and a format 4 segment (u32 impact
  * freqs) still opens and scores as its format 5 rewrite.
  */

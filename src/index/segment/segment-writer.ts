@@ -126,10 +126,10 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   // With impacts, a block's bound is its impacts (the term scorer's blockMaxScore): its max freq and
   // min norm would never be read, and were 2–5 B of every term of a refresh's segment (format 6).
   if (!m.impactFreqs || !m.impactNorms) {
-    addBlockMaxFreq(w, ord, m.blockMaxFreq.subarray(0, blocks));
+    addNarrowest(w, ord, m.blockMaxFreq.subarray(0, blocks), Section.BlockMaxFreq8, Section.BlockMaxFreq16, Section.BlockMaxFreq);
     if (!s.features) w.add(Section.BlockMinNorm, ord, m.blockMinNorm.subarray(0, blocks));
   } else {
-    addImpactFreqs(w, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK));
+    addNarrowest(w, ord, m.impactFreqs.subarray(0, blocks * IMPACTS_PER_BLOCK), Section.BlockImpactFreqs8, Section.BlockImpactFreqs16, Section.BlockImpactFreqs);
     w.add(Section.BlockImpactNorms, ord, m.impactNorms.subarray(0, blocks * IMPACTS_PER_BLOCK));
   }
   w.add(Section.BlockLastDoc, ord, m.blockLastDoc.subarray(0, blocks));
@@ -137,7 +137,7 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   if (packed) w.add(s.features ? Section.FeaturePacked : Section.PostingPacked, ord, packed);
   if (m.ttf) w.add(Section.TotalTermFreq, ord, m.ttf.subarray(0, s.termCount));
   if (s.positions && m.blockPosStart) {
-    addPositions(w, ord, s.positions);
+    addNarrowest(w, ord, s.positions, Section.Positions8, Section.Positions16, Section.Positions);
     w.add(Section.BlockPosStart, ord, m.blockPosStart.subarray(0, blocks));
   }
 }
@@ -237,45 +237,17 @@ export function fieldInfo(f: FieldInput, p: PostingsInfo): SegmentFieldInfo {
 }
 
 /**
- * Positions in the narrowest unsigned type that holds the largest: short documents' positions fit
- * a byte, which is a quarter of the u32 they took before format 3.
+ * `values` as section `u8`, `u16` or `u32`: the narrowest unsigned type that holds their largest —
+ * positions (short docs fit a byte), and since formats 5 and 6 block impact freqs and block max
+ * freqs (a refresh's segment has about one block per term, and short docs' freqs fit a byte).
+ * Arrays already narrow (the merger's positions) are written as they are, not copied first.
  */
-function addPositions(w: SectionSink, ord: number, positions: Uint8Array | Uint16Array | Uint32Array): void {
-  let max = 0;
-  for (let i = 0; i < positions.length; i++) if (positions[i] > max) max = positions[i];
-  // Already narrow (the merger's arrays): written as they are, not copied first.
-  if (max < 0x100) w.add(Section.Positions8, ord, positions instanceof Uint8Array ? positions : narrowed(scratchUint8(positions.length, false), positions));
-  else if (max < 0x10000) w.add(Section.Positions16, ord, positions instanceof Uint16Array ? positions : narrowed(scratchUint16(positions.length, false), positions));
-  else w.add(Section.Positions, ord, positions instanceof Uint32Array ? positions : new Uint32Array(positions));
-}
-
-/**
- * Block impacts' freqs in the narrowest unsigned type that holds the largest (format 5): a short
- * document's term freqs fit a byte, and a refresh's segment has about one block per term.
- */
-function addImpactFreqs(w: SectionSink, ord: number, freqs: Uint32Array): void {
-  const max = largest(freqs);
-  if (max < 0x100) w.add(Section.BlockImpactFreqs8, ord, narrowed(scratchUint8(freqs.length, false), freqs));
-  else if (max < 0x10000) w.add(Section.BlockImpactFreqs16, ord, narrowed(scratchUint16(freqs.length, false), freqs));
-  else w.add(Section.BlockImpactFreqs, ord, freqs);
-}
-
-/**
- * Each block's max freq in the narrowest unsigned type that holds the largest (format 6): short
- * documents' freqs fit a byte, and a refresh's segment has about one block per term.
- */
-function addBlockMaxFreq(w: SectionSink, ord: number, maxFreqs: Uint32Array): void {
-  const max = largest(maxFreqs);
-  if (max < 0x100) w.add(Section.BlockMaxFreq8, ord, narrowed(scratchUint8(maxFreqs.length, false), maxFreqs));
-  else if (max < 0x10000) w.add(Section.BlockMaxFreq16, ord, narrowed(scratchUint16(maxFreqs.length, false), maxFreqs));
-  else w.add(Section.BlockMaxFreq, ord, maxFreqs);
-}
-
-/** The largest of `values` (0 when empty). */
-function largest(values: Uint32Array): number {
+function addNarrowest(w: SectionSink, ord: number, values: Uint8Array | Uint16Array | Uint32Array, u8: Section, u16: Section, u32: Section): void {
   let max = 0;
   for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
-  return max;
+  if (max < 0x100) w.add(u8, ord, values instanceof Uint8Array ? values : narrowed(scratchUint8(values.length, false), values));
+  else if (max < 0x10000) w.add(u16, ord, values instanceof Uint16Array ? values : narrowed(scratchUint16(values.length, false), values));
+  else w.add(u32, ord, values instanceof Uint32Array ? values : new Uint32Array(values));
 }
 
 /** `to` holding `from`'s values (each fits: the caller checked the largest). */

@@ -88,18 +88,29 @@ export class JsonPieces {
 
   /** The UTF-8 bytes of the text, written once into one buffer. */
   toBuffer(): Buffer {
-    const pieces = this.pieces;
-    let size = 0;
-    for (const p of pieces) size += typeof p !== 'string' ? p.byteLength : p.length > MEASURE_ABOVE_CHARS ? Buffer.byteLength(p) : p.length * 3;
+    const size = this.byteLengthBound();
     const out = Buffer.allocUnsafe(size);
+    const at = this.writeInto(out);
+    return at === size ? out : out.subarray(0, at);
+  }
+
+  /** At least the UTF-8 length of the text (short strings counted at their worst case), the room writeInto needs. */
+  byteLengthBound(): number {
+    let size = 0;
+    for (const p of this.pieces) size += typeof p !== 'string' ? p.byteLength : p.length > MEASURE_ABOVE_CHARS ? Buffer.byteLength(p) : p.length * 3;
+    return size;
+  }
+
+  /** Writes the UTF-8 bytes of the text at the start of `out` (at least byteLengthBound() long); returns their length. */
+  writeInto(out: Buffer): number {
     let at = 0;
-    for (const p of pieces) {
+    for (const p of this.pieces) {
       if (typeof p === 'string') at += writeUtf8(out, p, at);
       else {
         out.set(p, at);
         at += p.byteLength;
       }
     }
-    return at === size ? out : out.subarray(0, at);
+    return at;
   }
 }

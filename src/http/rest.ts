@@ -12,6 +12,7 @@ import { LargeBody } from './large-body.js';
 import { NdjsonBody } from './ndjson-body.js';
 import { JsonPieces } from '../common/json-pieces.js';
 import { JsonChunks } from './json-chunks.js';
+import { responseBytes } from './response-buffers.js';
 
 export interface RestRequest {
   readonly method: string;
@@ -199,7 +200,7 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
     const query = reply.request.query as Query;
     if (query.filter_path !== undefined || query.pretty !== undefined) return reply.send(body.toString());
     reply.header('content-type', reply.request.responseType ?? 'application/json');
-    return reply.send(body.toBuffer());
+    return reply.send(responseBytes(body, reply.raw));
   }
   if (body instanceof JsonChunks) {
     const query = reply.request.query as Query;

@@ -20,7 +20,7 @@ export * from './segment/segment-builder.js';
 export * from './segment/segment-merger.js';
 export * from './segment/feature-weights.js';
 export { accumulateLinear, decodeFeatureBlock, decodeFeatureTerm, type FeaturePostings, type TermPostingArrays } from './segment/feature-postings.js';
-export { decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodePostingsBlock, decodeSubBlockFor, freqAt, markBlockDocs, type PackedPostings } from './segment/packed-postings.js';
+export { decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodePostingsBlock, decodeSubBlockFor, findBlockDocs, freqAt, markBlockDocs, type PackedPostings } from './segment/packed-postings.js';
 export { forEachTermBlock, readTermPostings, type TermPostings } from './segment/term-postings.js';
 export * from './segment/segment-memory.js';
 export { ScratchPool, withScratchPool } from './segment/scratch-pool.js';

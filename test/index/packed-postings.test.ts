@@ -13,7 +13,7 @@ import {
   BLOCK_SIZE, FORMAT_VERSION, Section, mergeSegments, openSegment, readId, readTermPostings, termAt, termOrd, writeSegment, type Segment,
 } from '../../src/index/index.js';
 import {
-  SUB_BLOCK, decodeBlockDocsTail, decodePostingsBlock, decodeSubBlockFor, encodePostings, freqAt, markBlockDocs, type PackedPostings,
+  SUB_BLOCK, decodeBlockDocsTail, decodePostingsBlock, decodeSubBlockFor, encodePostings, findBlockDocs, freqAt, markBlockDocs, type PackedPostings,
 } from '../../src/index/segment/packed-postings.js';
 import { SectionWriter } from '../../src/index/segment/sab-layout.js';
 import { DIRECTORY_ENTRY_BYTES, HEADER_BYTES } from '../../src/index/segment/format.js';
@@ -128,6 +128,38 @@ describe('packed postings codec', () => {
             const set: number[] = [];
             for (let l = 0; l < bits.length * 32; l++) if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) set.push(l);
             expect(set).toEqual([...new Set([...preset, ...marked])].sort((x, y) => x - y));
+          }
+        }
+      }
+    }), { numRuns: 100 });
+  });
+
+  it('finds the docs of a block\'s postings [from, to) whose bit is set, and their postings, without decoding the block', () => {
+    fc.assert(fc.property(termPostings, fc.nat(), (terms, seed) => {
+      const { docs, start, termCount, blockStart } = flatten(terms);
+      const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
+      const hits = new Int32Array(BLOCK_SIZE);
+      const hitAt = new Int32Array(BLOCK_SIZE);
+      for (let t = 0; t < termCount; t++) {
+        for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
+          const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
+          const last = docs[p + n - 1];
+          const offset = docs[p] - 3;
+          if (last - offset >= 1 << 20) continue; // a bitset of at most 128 KB
+          const bits = new Uint32Array(((last - offset) >>> 5) + 2);
+          const set = new Set<number>();
+          for (let k = 0; k < n; k++) if ((k * 5 + seed) % 3 === 0) set.add(docs[p + k] - offset);
+          set.add(0);
+          for (const l of set) bits[l >>> 5] |= 1 << (l & 31);
+          const before = bits.slice();
+          for (const [from, to] of [[0, n], [1, n], [0, n - 1], [SUB_BLOCK, n], [n - 1, n], [1, SUB_BLOCK + 1], [0, 0]]) {
+            if (from > to || to > n) continue;
+            const count = findBlockDocs(packed, b, n, last, from, to, bits, offset, hits, hitAt);
+            const want = [];
+            for (let k = to - 1; k >= from; k--) if (set.has(docs[p + k] - offset)) want.push(k);
+            expect([...hitAt.subarray(0, count)]).toEqual(want);
+            for (let j = 0; j < count; j++) expect(hits[j]).toBe(docs[p + hitAt[j]] - offset);
+            expect(bits).toEqual(before);
           }
         }
       }

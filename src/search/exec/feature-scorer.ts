@@ -41,6 +41,15 @@ export class FeatureScorer extends TermScorer {
     return this.markLoaded(p, bits, offset, dups, dupScores);
   }
 
+  /** The same for the union's pass 2. */
+  override findBlock(p: number, to: number, bits: Uint32Array, offset: number, hits: Int32Array, hitAt: Int32Array): number {
+    return this.findLoaded(p, to, bits, offset, hits, hitAt);
+  }
+
+  override addScoreOfHit(out: Float64Array, i: number, p: number, doc: number): void {
+    this.addScoreAt(out, i, p, doc);
+  }
+
   /** Feature functions are not bounded by the weight: the best block's score. */
   override scoreCeiling(): number {
     return this.maxScore();

@@ -4,7 +4,7 @@
  * positions for phrase matching.
  */
 import {
-  BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodeSubBlockFor, freqAt, markBlockDocs, type PackedPostings,
+  BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_NORMS_BYTE, decodeBlockDocs, decodeBlockDocsTail, decodeBlockFreqs, decodeSubBlockFor, findBlockDocs, freqAt, markBlockDocs, type PackedPostings,
   type SegmentField,
 } from '../../index/index.js';
 import { bm25Score } from '../bm25.js';
@@ -362,6 +362,54 @@ export class TermScorer extends Scorer {
       }
     }
     return d;
+  }
+
+  /**
+   * Pass 2 of the union (union-window.ts): the docs of postings [p, to) — within one block — whose
+   * bit `doc − offset` is set in `bits` go to hits[0 …] (as doc − offset, in descending order) and
+   * their postings to hitAt[0 …]; returns how many. Tested straight from the packed gaps (the
+   * loaded block stays as it was), so the block is not decoded again after markBlock. `hits` and
+   * `hitAt` must hold BLOCK_SIZE.
+   */
+  findBlock(p: number, to: number, bits: Uint32Array, offset: number, hits: Int32Array, hitAt: Int32Array): number {
+    if (this.packed === null) return this.findLoaded(p, to, bits, offset, hits, hitAt);
+    const b = this.blockOf(p);
+    const first = this.firstPostingOfBlock(b);
+    const d = findBlockDocs(this.packed, b, Math.min(BLOCK_SIZE, this.end - first), this.blockLastDoc[b], p - first, to - first, bits, offset, hits, hitAt);
+    for (let j = 0; j < d; j++) hitAt[j] += first;
+    return d;
+  }
+
+  /** findBlock through the loaded block (formats without packed term postings). */
+  protected findLoaded(p: number, to: number, bits: Uint32Array, offset: number, hits: Int32Array, hitAt: Int32Array): number {
+    this.load(p);
+    const docs = this.docs;
+    const base = this.blockBase;
+    let d = 0;
+    for (let q = to - 1; q >= p; q--) {
+      const l = docs[q - base] - offset;
+      if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) {
+        hitAt[d] = q;
+        hits[d++] = l;
+      }
+    }
+    return d;
+  }
+
+  /**
+   * Adds the BM25 of posting p (doc `doc`), one the last findBlock found, to out[i]: its freq read
+   * in place, as markBlock reads the freqs of its dups.
+   */
+  addScoreOfHit(out: Float64Array, i: number, p: number, doc: number): void {
+    if (this.packed === null) {
+      this.addScoreAt(out, i, p, doc); // findLoaded loaded p's block
+      return;
+    }
+    const b = this.blockOf(p);
+    const first = this.firstPostingOfBlock(b);
+    const freq = freqAt(this.packed, b, Math.min(BLOCK_SIZE, this.end - first), p - first);
+    const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
+    out[i] += bm25Score(this.weight, freq, this.cache[norm]);
   }
 
   /**

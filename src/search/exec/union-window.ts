@@ -377,11 +377,11 @@ function probeMulti(s: TermScorer, term: number, from: number, windowStart: numb
 
 /**
  * Adds the scores of `s`'s (term `term`'s) postings [from, to) that are listed docs it did not
- * find, testing multiBits; returns how many listed docs it has.
+ * find, testing multiBits block by block straight from the packed gaps (findBlock: pass 1 decoded
+ * these blocks already, and decoding them again cost as much as the test); returns how many listed
+ * docs it has.
  */
 function scanMulti(s: TermScorer, term: number, from: number, to: number, windowStart: number): number {
-  const docs = s.docs;
-  const bits = multiBits;
   const listed = multiDocs;
   const terms = multiTerms;
   let found = 0;
@@ -389,25 +389,27 @@ function scanMulti(s: TermScorer, term: number, from: number, to: number, window
   let a = 0;
   let scored = 0;
   while (p < to) {
-    s.load(p);
-    const first = s.blockBase;
-    const n = Math.min(s.blockEnd, to) - first;
-    for (let k = p - first; k < n; k++) {
-      const l = docs[k] - windowStart;
-      if ((bits[l >>> 5] & (1 << (l & 31))) === 0) continue;
+    const next = Math.min(to, s.firstPostingOfBlock(s.blockOf(p) + 1));
+    // Hits come from the block's last doc down: taken in doc order, as the listed docs are.
+    for (let j = s.findBlock(p, next, multiBits, windowStart, hits, hitAt) - 1; j >= 0; j--) {
+      const l = hits[j];
       while (listed[a] < l) a++;
       if (terms[a] === term) {
         found++;
         continue;
       }
-      s.addScoreAt(multiScores, a, first + k, docs[k]);
+      s.addScoreOfHit(multiScores, a, hitAt[j], windowStart + l);
       scored++;
     }
-    p = first + n;
+    p = next;
   }
   maxScoreStats.postingsScored += scored;
   return found + scored;
 }
+
+/** scanMulti's hits in one block (findBlock). */
+const hits = new Int32Array(BLOCK_SIZE);
+const hitAt = new Int32Array(BLOCK_SIZE);
 
 /**
  * Pass 3 for one term: offers its postings [from, to) that are docs of this term alone, block by

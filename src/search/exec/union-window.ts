@@ -54,6 +54,40 @@ let firstPosting = new Int32Array(8);
 let nextPosting = new Int32Array(8);
 /** Term numbers by descending scoreCeiling (pass 3's order). */
 let byCeiling = new Int32Array(8);
+/**
+ * Per term: its place in pass 1's marking order (a probed term, marked by none, comes after every
+ * other), which multiTerms records for each listed doc's finder; and the terms in that order.
+ */
+let rank = new Int32Array(8);
+let byPostings = new Int32Array(8);
+/**
+ * Scores of listed docs that pass 1 found in a third term (or later) — a doc already listed when
+ * that term marked it —, as window-relative doc and score: pass 2 adds them (addExtras), so that a
+ * term marked after a doc's finder need not find it again.
+ */
+let extraDocs = new Int32Array(64);
+let extraScores = new Float64Array(64);
+let extraCount = 0;
+
+/**
+ * Fills byPostings[0, n) with the terms other than `probed` by ascending postings left, and rank[]
+ * with their places (probed: n − 1). Pass 2 skips the last one marked, so it is best the largest.
+ */
+function sortByPostings(order: readonly TermScorer[], n: number, probed: number): void {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === probed) continue;
+    const c = order[i].end - order[i].i;
+    let j = m++;
+    while (j > 0 && order[byPostings[j - 1]].end - order[byPostings[j - 1]].i > c) {
+      byPostings[j] = byPostings[j - 1];
+      j--;
+    }
+    byPostings[j] = i;
+  }
+  for (let j = 0; j < m; j++) rank[byPostings[j]] = j;
+  if (probed >= 0) rank[probed] = n - 1;
+}
 
 /** Fills byCeiling[0, n) (insertion sort: n is small). */
 function sortByCeiling(order: readonly TermScorer[], n: number): void {
@@ -88,21 +122,25 @@ export function unionWindow(
     firstPosting = new Int32Array(n);
     nextPosting = new Int32Array(n);
     byCeiling = new Int32Array(n);
+    rank = new Int32Array(n);
+    byPostings = new Int32Array(n);
   }
   multiCount = 0;
+  extraCount = 0;
   lastSeen = 0;
   const probed = probedTerm(order, n, live);
+  sortByPostings(order, n, probed);
   let counted = 0;
-  for (let i = 0; i < n; i++) {
-    const s = order[i];
-    firstPosting[i] = s.i;
-    if (i !== probed) counted += markTerm(s, i, windowStart, windowEnd, live);
-    nextPosting[i] = s.i;
+  for (let i = 0; i < n; i++) firstPosting[i] = order[i].i;
+  for (let j = 0, m = probed < 0 ? n : n - 1; j < m; j++) {
+    const i = byPostings[j];
+    counted += markTerm(order[i], j, windowStart, windowEnd, live);
+    nextPosting[i] = order[i].i;
   }
   if (probed >= 0) {
     // The docs of the other terms it has join the listed ones; its own it adds by subtraction.
     const s = order[probed];
-    for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, probed, firstPosting[probed], windowStart);
+    for (let i = 0; i < n; i++) if (i !== probed) listProbed(order[i], firstPosting[i], nextPosting[i], s, rank[probed], firstPosting[probed], windowStart);
     s.positionBefore(firstPosting[probed]);
     s.advance(windowEnd);
     nextPosting[probed] = s.i;
@@ -200,8 +238,11 @@ function markTerm(s: TermScorer, term: number, windowStart: number, windowEnd: n
     // markBlock finds them from the block's last doc down: listed in doc order, a run (sortMulti).
     for (let j = dupCount - 1; j >= 0; j--) {
       const l = dups[j];
-      // Listed already (a third term): pass 2 adds this term's score, as it is not the finder.
-      if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) continue;
+      // Listed already: this term is a third one there, its score an extra.
+      if ((multiBits[l >>> 5] & (1 << (l & 31))) !== 0) {
+        addExtra(l, dupScores[j]);
+        continue;
+      }
       multiBits[l >>> 5] |= 1 << (l & 31);
       const a = addMulti(l, term); // first: growing the lists replaces multiScores
       multiScores[a] = dupScores[j];
@@ -245,11 +286,45 @@ function markPostings(s: TermScorer, term: number, p: number, windowStart: numbe
       multiBits[l >>> 5] |= bit;
       const a = addMulti(l, term); // first: growing the lists replaces multiScores
       s.addScoreAt(multiScores, a, first + k, doc);
+    } else {
+      const e = addExtra(l, 0); // first: growing the extras replaces extraScores
+      s.addScoreAt(extraScores, e, first + k, doc);
     }
     if (l > lastSeen) lastSeen = l;
   }
   addedPostings = added;
   return first + k;
+}
+
+/** Records `score` of a third term at listed doc l; returns its entry. */
+function addExtra(l: number, score: number): number {
+  if (extraCount === extraDocs.length) {
+    const docs = new Int32Array(extraCount * 2);
+    docs.set(extraDocs);
+    extraDocs = docs;
+    const scores = new Float64Array(extraCount * 2);
+    scores.set(extraScores);
+    extraScores = scores;
+  }
+  extraDocs[extraCount] = l;
+  extraScores[extraCount] = score;
+  return extraCount++;
+}
+
+/** Adds the extras to their listed docs (sorted: binary search, as docs with three terms are few). */
+function addExtras(count: number): void {
+  const docs = multiDocs;
+  for (let e = 0; e < extraCount; e++) {
+    const l = extraDocs[e];
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] < l) lo = mid + 1;
+      else hi = mid;
+    }
+    multiScores[lo] += extraScores[e];
+  }
 }
 
 /** Lists doc l, found by `term`, with score 0; returns its entry. */
@@ -329,16 +404,27 @@ function mergeRuns(from: number, mid: number, end: number): void {
 /**
  * Pass 2: the exact scores of the docs with several terms, offered to the heap. Returns how many of
  * them term `probed` has (0 for −1).
+ *
+ * A listed doc has its finder's score and its extras' (the terms marked after the finder); of the
+ * terms marked before the finder exactly one has it — the one that set its bit —, so a marked term
+ * adds its score only where it was marked before the finder (rank < multiTerms), and the last term
+ * marked never does: it is skipped when no term is probed (a probed term's finds are docs of one
+ * marked term, which may be the last). A probed term marks nothing: it adds its score wherever it
+ * is not the finder.
  */
 function scoreMulti(order: readonly TermScorer[], n: number, probed: number, windowStart: number, live: Uint32Array | null, top: TopScoreDocs, base: number): number {
   const count = multiCount;
   sortMulti(count);
+  if (extraCount > 0) addExtras(count);
   let probedListed = 0;
-  // Each term adds its score to the listed docs it has and did not find itself.
   for (let i = 0; i < n; i++) {
+    const r = rank[i];
+    if (probed < 0 && r === n - 1) continue;
+    // Listed docs found by terms of rank [skipFrom, r] already have this term's score.
+    const skipFrom = i === probed ? r : 0;
     const found = nextPosting[i] - firstPosting[i] > SCAN_RATIO * count
-      ? probeMulti(order[i], i, firstPosting[i], windowStart, count)
-      : scanMulti(order[i], i, firstPosting[i], nextPosting[i], windowStart);
+      ? probeMulti(order[i], r, skipFrom, firstPosting[i], windowStart, count)
+      : scanMulti(order[i], r, skipFrom, firstPosting[i], nextPosting[i], windowStart);
     if (i === probed) probedListed = found;
   }
   for (let a = 0; a < count; a++) {
@@ -350,18 +436,20 @@ function scoreMulti(order: readonly TermScorer[], n: number, probed: number, win
 }
 
 /**
- * Adds the scores of `s` (term `term`) at the listed docs it did not find, skipping to each with
- * `advance`; returns how many listed docs it has.
+ * Adds the scores of `s` (term of rank `term`) at the listed docs whose finder's rank is not in
+ * [skipFrom, term], skipping to each with `advance`; returns how many listed docs it found or
+ * scored (for a probed term: how many it has).
  */
-function probeMulti(s: TermScorer, term: number, from: number, windowStart: number, count: number): number {
+function probeMulti(s: TermScorer, term: number, skipFrom: number, from: number, windowStart: number, count: number): number {
   s.positionBefore(from);
   const docs = multiDocs;
   const terms = multiTerms;
   let found = 0;
   let scored = 0;
   for (let a = 0; a < count; a++) {
-    if (terms[a] === term) {
-      found++;
+    const t = terms[a];
+    if (t <= term && t >= skipFrom) {
+      if (t === term) found++;
       continue;
     }
     const doc = windowStart + docs[a];
@@ -376,12 +464,12 @@ function probeMulti(s: TermScorer, term: number, from: number, windowStart: numb
 }
 
 /**
- * Adds the scores of `s`'s (term `term`'s) postings [from, to) that are listed docs it did not
- * find, testing multiBits block by block straight from the packed gaps (findBlock: pass 1 decoded
- * these blocks already, and decoding them again cost as much as the test); returns how many listed
- * docs it has.
+ * Adds the scores of `s`'s (term of rank `term`'s) postings [from, to) that are listed docs whose
+ * finder's rank is not in [skipFrom, term], testing multiBits block by block straight from the
+ * packed gaps (findBlock: pass 1 decoded these blocks already, and decoding them again cost as much
+ * as the test); returns how many listed docs it found or scored (for a probed term: how many it has).
  */
-function scanMulti(s: TermScorer, term: number, from: number, to: number, windowStart: number): number {
+function scanMulti(s: TermScorer, term: number, skipFrom: number, from: number, to: number, windowStart: number): number {
   const listed = multiDocs;
   const terms = multiTerms;
   let found = 0;
@@ -394,8 +482,9 @@ function scanMulti(s: TermScorer, term: number, from: number, to: number, window
     for (let j = s.findBlock(p, next, multiBits, windowStart, hits, hitAt) - 1; j >= 0; j--) {
       const l = hits[j];
       while (listed[a] < l) a++;
-      if (terms[a] === term) {
-        found++;
+      const t = terms[a];
+      if (t <= term && t >= skipFrom) {
+        if (t === term) found++;
         continue;
       }
       s.addScoreOfHit(multiScores, a, hitAt[j], windowStart + l);

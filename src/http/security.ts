@@ -26,7 +26,12 @@ declare module 'fastify' {
  */
 export function authenticateRequest(keys: ApiKeyService, req: FastifyRequest): Authentication | Promise<Authentication> | null {
   if (req.method === 'OPTIONS') return null;
-  return keys.authenticate(req.headers.authorization, req.url);
+  // By connection: a keep-alive socket that sends the header it authenticated with last is not
+  // decoded and hashed again (ApiKeyService.authenticateConnection). fastify's inject gives each
+  // request a socket of its own; a request without one takes the full path.
+  const socket = req.raw.socket as object | null;
+  if (socket === null || socket === undefined) return keys.authenticate(req.headers.authorization, req.url);
+  return keys.authenticateConnection(socket, req.headers.authorization, req.url);
 }
 
 function caller(req: RestRequest): Authentication {

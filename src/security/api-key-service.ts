@@ -4,14 +4,16 @@
  *
  * The bootstrap key authenticates as the built-in `elastic` superuser; every other key is owned by
  * whoever created it and is limited by the creator's permission (`limited_by`). Successful
- * verifications are cached as a fast salted digest, so a valid key costs one SHA-256 per request;
- * invalidation and expiry are checked on every request, so they take effect at once.
+ * verifications are cached as a fast salted digest, so a valid key costs one SHA-256 per request,
+ * and a keep-alive connection that sends the header it authenticated with last costs none (see
+ * ConnectionAuthentication); invalidation and expiry are checked on every request, so they take
+ * effect at once.
  */
 import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XContentParseError } from '../errors/index.js';
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { decodeCanonicalApiKey, newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
-import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, verifySecret, type CacheDigest } from './key-hasher.js';
+import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, headerCodes, headerMatches, verifySecret, type CacheDigest } from './key-hasher.js';
 import { Permission } from './permission.js';
 import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
 
@@ -122,6 +124,63 @@ class KeyIdStrings {
   }
 }
 
+/**
+ * What one connection (a keep-alive socket) authenticated with last: its `Authorization` header and
+ * who that header ran as. Clients send the same header on every request of a connection (the
+ * official ES clients, Search UI, Rally, load generators), and on a secured server decoding that
+ * header and hashing its secret were most of what security cost a request's main thread (~9,000 of
+ * ~10,000 instructions, docs/benchmarks/issue-19-request-hot-path.md security-i19s2 and i19k). A
+ * request whose header is exactly the remembered one (headerMatches: constant time over its full
+ * length) reuses the authentication without decoding or hashing.
+ *
+ * What keeps that as safe as the full path:
+ * - Only a header that authenticated synchronously is remembered (a secret scrypt verified before);
+ *   any other header, or one that fails, takes the full path and clears or replaces the memo.
+ * - Invalidation and expiry still take effect at once: a hit requires the service's `generation`
+ *   (bumped by every change to keys or the bootstrap key: create, invalidate, load, a new bootstrap
+ *   key) to be the one the header was remembered at, and re-checks the key's record (invalidated,
+ *   expired: `now()` against its expiration, as keyAuthentication does). A miss takes the full path,
+ *   so a refused key gets exactly the full path's 401.
+ * - Nothing outlives the connection or crosses to another one: ApiKeyService keeps one memo per
+ *   connection object in a WeakMap, so it goes with the socket. There is no cache by header or by
+ *   secret across connections (a global one would let one caller's timing probe another's secret,
+ *   and it would keep secrets for the process's life).
+ * The header's characters stay in memory while the connection lives, as the request's own header
+ * strings do until the GC reclaims them; they are zeroed when the memo is cleared or replaced.
+ */
+class ConnectionAuthentication {
+  /** Headers longer than this are not remembered (every key this server issues encodes to ~60 characters). */
+  static readonly MAX_HEADER = 1024;
+  /** The remembered header's UTF-16 code units (its first `length`). */
+  codes: Uint16Array = new Uint16Array(0);
+  /** The remembered header's length; -1: nothing remembered. */
+  length = -1;
+  /** Who the remembered header ran as; null: nothing remembered. */
+  auth: Authentication | null = null;
+  /** The API key it authenticated with, for the checks on a hit; null: the bootstrap key. */
+  key: ApiKeyRecord | null = null;
+  /** The service's generation when the header was remembered. */
+  generation = -1;
+
+  /** Forgets the header (its characters zeroed) and who it ran as. */
+  clear(): void {
+    for (let i = 0; i < this.length; i++) this.codes[i] = 0;
+    this.length = -1;
+    this.auth = null;
+    this.key = null;
+  }
+
+  remember(header: string, auth: Authentication, key: ApiKeyRecord | null, generation: number): void {
+    if (header.length > ConnectionAuthentication.MAX_HEADER) return;
+    if (this.codes.length < header.length) this.codes = new Uint16Array(Math.max(64, header.length));
+    headerCodes(header, this.codes);
+    this.length = header.length;
+    this.auth = auth;
+    this.key = key;
+    this.generation = generation;
+  }
+}
+
 function indexOfColon(bytes: Uint8Array, length: number): number {
   for (let i = 0; i < length; i++) if (bytes[i] === 0x3a) return i;
   return -1;
@@ -150,11 +209,19 @@ export class ApiKeyService {
   private readonly authentications = new Map<string, Authentication>();
   /** The ids of keys that authenticated, by their bytes (see KeyIdStrings). */
   private readonly idStrings = new KeyIdStrings();
+  /**
+   * Bumped by every change to the keys or the bootstrap key (create, invalidate, load, initBootstrap):
+   * a connection's remembered authentication holds only while this is unchanged (ConnectionAuthentication).
+   */
+  private generation = 0;
+  /** Each connection's last authentication, by its connection object (a socket): gone with the connection. */
+  private readonly connections = new WeakMap<object, ConnectionAuthentication>();
 
   /** `persist` makes the current state durable (the cluster state); mutations await it before answering. */
   constructor(private readonly persist: () => Promise<void>, private readonly now: () => number = Date.now) {}
 
   load(state: SecurityState | undefined): void {
+    this.generation++;
     this.bootstrap = state?.bootstrap ?? null;
     this.keys.clear();
     for (const k of state?.apiKeys ?? []) this.keys.set(k.id, { ...k });
@@ -173,6 +240,7 @@ export class ApiKeyService {
       const same = this.bootstrap?.id === configured.id && (await verifySecret(configured.secret, this.bootstrap.hash));
       if (!same) {
         this.bootstrap = { id: configured.id, hash: await hashSecret(configured.secret) };
+        this.generation++;
         this.verified.delete(configured.id);
         await this.persist();
       }
@@ -181,6 +249,7 @@ export class ApiKeyService {
     if (this.bootstrap) return null;
     const generated = newApiKeyCredentials();
     this.bootstrap = { id: generated.id, hash: await hashSecret(generated.secret) };
+    this.generation++;
     await this.persist();
     return encodeApiKey(generated);
   }
@@ -203,6 +272,33 @@ export class ApiKeyService {
       // The secret is not left behind in the scratch buffer, whatever the answer.
       for (let i = 0; i < decodedLength; i++) DECODED[i] = 0;
     }
+  }
+
+  /**
+   * authenticate for a request that arrived on `connection` (its socket): the header this connection
+   * authenticated with last is not decoded or hashed again while no key changed and its key has not
+   * expired (ConnectionAuthentication); any other header goes through authenticate, and its answer
+   * replaces what the connection remembers (a failure clears it).
+   */
+  authenticateConnection(connection: object, header: string | undefined, uri: string): Authentication | Promise<Authentication> {
+    let memo = this.connections.get(connection);
+    if (memo === undefined) {
+      memo = new ConnectionAuthentication();
+      this.connections.set(connection, memo);
+    } else if (memo.auth !== null && header !== undefined && memo.generation === this.generation && headerMatches(memo.codes, memo.length, header)) {
+      const key = memo.key;
+      // The bootstrap key neither expires nor is invalidated; it changes only with the generation.
+      if (key === null || (!key.invalidated && (key.expiration === null || this.now() < key.expiration))) return memo.auth;
+    }
+    memo.clear();
+    const auth = this.authenticate(header, uri);
+    // A promise: the secret is being verified (scrypt); the connection's next request, answered
+    // synchronously from the verified digests, is the one remembered.
+    if (!(auth instanceof Promise)) {
+      const key = auth.apiKey === null ? null : this.keys.get(auth.apiKey.id);
+      if (key !== undefined) memo.remember(header!, auth, key, this.generation);
+    }
+    return auth;
   }
 
   private authenticateDecoded(header: string, decodedLength: number): Authentication | Promise<Authentication> {
@@ -328,6 +424,7 @@ export class ApiKeyService {
       limitedBy: auth.permission.chain,
     };
     this.keys.set(record.id, record);
+    this.generation++;
     await this.persist();
     return {
       id: record.id,
@@ -417,6 +514,7 @@ export class ApiKeyService {
       }
       k.invalidated = true;
       k.invalidation = this.now();
+      this.generation++;
       this.verified.delete(k.id);
       this.authentications.delete(k.id);
       invalidated.push(k.id);

@@ -129,3 +129,25 @@ export function digestMatches(stored: Uint8Array, digest: CacheDigest): boolean 
   for (let i = 0; i < stored.length; i++) diff |= stored[i] ^ digest.charCodeAt(i);
   return diff === 0;
 }
+
+/**
+ * Whether `header` is the header `codes` holds (its UTF-16 code units, see headerCodes), in time that
+ * depends on the lengths only: a different length is a miss at once (lengths are not secret: every
+ * key this server issues encodes to the same length), an equal length compares every character with
+ * no early exit. The per-connection authentication memo compares a request's `Authorization`
+ * header with the one that authenticated last on that socket; behind a reverse proxy that pools its
+ * upstream connections one socket carries several users' requests, and an early exit would tell a
+ * caller how long a prefix of another user's header it had guessed. As in digestMatches, only the
+ * new header is read with `charCodeAt` (the dear part of the loop); the kept one is read from its codes.
+ */
+export function headerMatches(codes: Uint16Array, length: number, header: string): boolean {
+  if (header.length !== length) return false;
+  let diff = 0;
+  for (let i = 0; i < length; i++) diff |= codes[i] ^ header.charCodeAt(i);
+  return diff === 0;
+}
+
+/** `header`'s UTF-16 code units into `codes` (at least `header.length` long), for headerMatches. */
+export function headerCodes(header: string, codes: Uint16Array): void {
+  for (let i = 0; i < header.length; i++) codes[i] = header.charCodeAt(i);
+}

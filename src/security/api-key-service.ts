@@ -13,7 +13,7 @@ import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XCon
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { decodeCanonicalApiKey, newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
-import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, headerCodes, headerMatches, verifySecret, type CacheDigest } from './key-hasher.js';
+import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, headerCodes, headerMatches, headersMatch, verifySecret, type CacheDigest } from './key-hasher.js';
 import { Permission } from './permission.js';
 import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
 
@@ -130,8 +130,8 @@ class KeyIdStrings {
  * official ES clients, Search UI, Rally, load generators), and on a secured server decoding that
  * header and hashing its secret were most of what security cost a request's main thread (~9,000 of
  * ~10,000 instructions, docs/benchmarks/issue-19-request-hot-path.md security-i19s2 and i19k). A
- * request whose header is exactly the remembered one (headerMatches: constant time over its full
- * length) reuses the authentication without decoding or hashing.
+ * request whose header is exactly the remembered one (headersMatch, then headerMatches: constant
+ * time over its full length) reuses the authentication without decoding or hashing.
  *
  * What keeps that as safe as the full path:
  * - Only a header that authenticated synchronously is remembered (a secret scrypt verified before);
@@ -145,15 +145,26 @@ class KeyIdStrings {
  *   connection object in a WeakMap, so it goes with the socket. There is no cache by header or by
  *   secret across connections (a global one would let one caller's timing probe another's secret,
  *   and it would keep secrets for the process's life).
- * The header's characters stay in memory while the connection lives, as the request's own header
- * strings do until the GC reclaims them; they are zeroed when the memo is cleared or replaced.
+ * The header's characters stay in memory while the connection lives (its request's string until the
+ * first hit, then a copy), as every request's own header strings do until the GC reclaims them; the
+ * copy is zeroed when the memo is cleared or replaced.
  */
 class ConnectionAuthentication {
   /** Headers longer than this are not remembered (every key this server issues encodes to ~60 characters). */
   static readonly MAX_HEADER = 1024;
-  /** The remembered header's UTF-16 code units (its first `length`). */
-  codes: Uint16Array = new Uint16Array(0);
-  /** The remembered header's length; -1: nothing remembered. */
+  /**
+   * The remembered header as its request's own string, until the connection sends it again: a
+   * connection that makes one request (no keep-alive) costs no copy and no typed array, only this
+   * object and its WeakMap entry.
+   */
+  header: string | null = null;
+  /**
+   * The remembered header's UTF-16 code units (its first `length`), copied from `header` at its first
+   * hit: headerMatches reads only the new header with `charCodeAt` (~1,000 instructions fewer per
+   * request than comparing two strings, headersMatch). Null until the connection's first hit.
+   */
+  codes: Uint16Array | null = null;
+  /** How many of `codes` are the remembered header; -1: `codes` hold nothing. */
   length = -1;
   /** Who the remembered header ran as; null: nothing remembered. */
   auth: Authentication | null = null;
@@ -162,19 +173,31 @@ class ConnectionAuthentication {
   /** The service's generation when the header was remembered. */
   generation = -1;
 
-  /** Forgets the header (its characters zeroed) and who it ran as. */
+  /** Whether `header` is the remembered one, in time that depends on the lengths only. */
+  matches(header: string): boolean {
+    if (this.length >= 0) return headerMatches(this.codes!, this.length, header);
+    const kept = this.header;
+    if (kept === null || !headersMatch(kept, header)) return false;
+    // Sent again: the connection keeps it alive and repeats its header, so the later hits compare with codes.
+    if (this.codes === null || this.codes.length < kept.length) this.codes = new Uint16Array(Math.max(64, kept.length));
+    headerCodes(kept, this.codes);
+    this.length = kept.length;
+    this.header = null;
+    return true;
+  }
+
+  /** Forgets the header (the copied characters zeroed) and who it ran as. */
   clear(): void {
-    for (let i = 0; i < this.length; i++) this.codes[i] = 0;
+    for (let i = 0; i < this.length; i++) this.codes![i] = 0;
     this.length = -1;
+    this.header = null;
     this.auth = null;
     this.key = null;
   }
 
   remember(header: string, auth: Authentication, key: ApiKeyRecord | null, generation: number): void {
     if (header.length > ConnectionAuthentication.MAX_HEADER) return;
-    if (this.codes.length < header.length) this.codes = new Uint16Array(Math.max(64, header.length));
-    headerCodes(header, this.codes);
-    this.length = header.length;
+    this.header = header;
     this.auth = auth;
     this.key = key;
     this.generation = generation;
@@ -285,7 +308,7 @@ export class ApiKeyService {
     if (memo === undefined) {
       memo = new ConnectionAuthentication();
       this.connections.set(connection, memo);
-    } else if (memo.auth !== null && header !== undefined && memo.generation === this.generation && headerMatches(memo.codes, memo.length, header)) {
+    } else if (memo.auth !== null && header !== undefined && memo.generation === this.generation && memo.matches(header)) {
       const key = memo.key;
       // The bootstrap key neither expires nor is invalidated; it changes only with the generation.
       if (key === null || (!key.invalidated && (key.expiration === null || this.now() < key.expiration))) return memo.auth;

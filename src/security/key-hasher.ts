@@ -151,3 +151,15 @@ export function headerMatches(codes: Uint16Array, length: number, header: string
 export function headerCodes(header: string, codes: Uint16Array): void {
   for (let i = 0; i < header.length; i++) codes[i] = header.charCodeAt(i);
 }
+
+/**
+ * Whether two headers are the same string, in time that depends on the lengths only (as
+ * headerMatches, reading both with `charCodeAt`): the memo's first hit on a connection, before the
+ * remembered header is copied to codes.
+ */
+export function headersMatch(kept: string, header: string): boolean {
+  if (header.length !== kept.length) return false;
+  let diff = 0;
+  for (let i = 0; i < kept.length; i++) diff |= kept.charCodeAt(i) ^ header.charCodeAt(i);
+  return diff === 0;
+}

@@ -9,7 +9,7 @@
 import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiKeyService, encodeApiKey, type Authentication } from '../../src/security/index.js';
-import { headerCodes, headerMatches } from '../../src/security/key-hasher.js';
+import { headerCodes, headerMatches, headersMatch } from '../../src/security/key-hasher.js';
 import { createSecureTestApp, role, SUPERUSER_KEY, type SecureTestApp } from '../support/secure-app.js';
 
 interface Answer {
@@ -246,18 +246,21 @@ describe('ApiKeyService.authenticateConnection', () => {
   });
 });
 
-describe('headerMatches', () => {
+describe('headerMatches and headersMatch (constant-time header compares)', () => {
   it('is true exactly for the same string, over equal and different lengths', () => {
     const kept = 'ApiKey ' + encodeApiKey({ id: 'abcdefghijklmnopqrst', secret: 'uvwxyzABCDEFGHIJKLMNOP' });
     const codes = new Uint16Array(kept.length + 8);
     headerCodes(kept, codes);
     expect(headerMatches(codes, kept.length, kept)).toBe(true);
+    expect(headersMatch(kept, Buffer.from(kept, 'latin1').toString('latin1'))).toBe(true);
+    for (const other of [kept.slice(0, -1), kept + 'A', '']) expect(headersMatch(kept, other)).toBe(false);
     expect(headerMatches(codes, kept.length, kept.slice(0, -1))).toBe(false);
     expect(headerMatches(codes, kept.length, kept + 'A')).toBe(false);
     expect(headerMatches(codes, kept.length, '')).toBe(false);
     for (let i = 0; i < kept.length; i++) {
       const changed = kept.slice(0, i) + String.fromCharCode(kept.charCodeAt(i) ^ 1) + kept.slice(i + 1);
       expect(headerMatches(codes, kept.length, changed), `position ${i}`).toBe(false);
+      expect(headersMatch(kept, changed), `position ${i}`).toBe(false);
     }
     // Code units above latin1 compare exactly too.
     const wide = 'ApiKey ключ';
@@ -277,11 +280,15 @@ describe('headerMatches', () => {
       const probe = { length: text.length, charCodeAt: (i: number) => (read.push(i), text.charCodeAt(i)) } as unknown as string;
       expect(headerMatches(codes, kept.length, probe)).toBe(false);
       expect(read).toEqual([...Array(kept.length).keys()]);
+      read.length = 0;
+      expect(headersMatch(kept, probe)).toBe(false);
+      expect(read).toEqual([...Array(kept.length).keys()]);
     }
     // A different length reads nothing.
     const read: number[] = [];
     const shorter = { length: kept.length - 1, charCodeAt: (i: number) => (read.push(i), 0) } as unknown as string;
     expect(headerMatches(codes, kept.length, shorter)).toBe(false);
+    expect(headersMatch(kept, shorter)).toBe(false);
     expect(read).toEqual([]);
   });
 });

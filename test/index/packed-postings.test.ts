@@ -60,6 +60,40 @@ function flatten(terms: Array<{ gaps: number[]; freqs: number[] }>) {
   return { docs, freqs, start, termCount, blockStart };
 }
 
+interface BitsetBlock {
+  packed: PackedPostings;
+  docs: number[];
+  /** The block's first posting, its number, its postings and last doc, and the bitset's doc offset. */
+  p: number;
+  b: number;
+  n: number;
+  last: number;
+  offset: number;
+}
+
+/** Encodes `terms` (no freqs) and visits every block whose docs fit a bitset of at most 128 KB from a few docs below its first. */
+function forEachBitsetBlock(terms: Array<{ gaps: number[]; freqs: number[] }>, visit: (block: BitsetBlock) => void): void {
+  const { docs, start, termCount, blockStart } = flatten(terms);
+  const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
+  for (let t = 0; t < termCount; t++) {
+    for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
+      const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
+      const last = docs[p + n - 1];
+      const offset = docs[p] - 3;
+      if (last - offset < 1 << 20) visit({ packed, docs, p, b, n, last, offset });
+    }
+  }
+}
+
+/** A bitset over the block's docs (less `offset`) with bit 0 and the docs of the postings `pick` chooses set. */
+function bitsetOf(docs: number[], p: number, n: number, last: number, offset: number, pick: (k: number) => boolean): { bits: Uint32Array; set: Set<number> } {
+  const bits = new Uint32Array(((last - offset) >>> 5) + 2);
+  const set = new Set<number>([0]);
+  for (let k = 0; k < n; k++) if (pick(k)) set.add(docs[p + k] - offset);
+  for (const l of set) bits[l >>> 5] |= 1 << (l & 31);
+  return { bits, set };
+}
+
 describe('packed postings codec', () => {
   it('decodes every doc and freq as written, reads any freq in place, and finds any target decoding one sub-block', () => {
     fc.assert(fc.property(termPostings, fc.boolean(), (terms, withFreqs) => {
@@ -103,66 +137,42 @@ describe('packed postings codec', () => {
 
   it('marks a block\'s docs from any posting in a bitset, listing the docs whose bit was already set and their postings', () => {
     fc.assert(fc.property(termPostings, fc.nat(), (terms, seed) => {
-      const { docs, start, termCount, blockStart } = flatten(terms);
-      const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
       const dups = new Int32Array(BLOCK_SIZE);
       const dupAt = new Int32Array(BLOCK_SIZE);
-      for (let t = 0; t < termCount; t++) {
-        for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
-          const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
-          const last = docs[p + n - 1];
-          const offset = docs[p] - 3;
-          if (last - offset >= 1 << 20) continue; // a bitset of at most 128 KB
-          for (const from of [0, 1, SUB_BLOCK, n - 1]) {
-            if (from >= n) continue;
-            const bits = new Uint32Array(((last - offset) >>> 5) + 2);
-            // Some docs of the block (and some others) are set already.
-            const preset = new Set<number>();
-            for (let k = 0; k < n; k++) if ((k * 7 + seed) % 3 === 0) preset.add(docs[p + k] - offset);
-            preset.add(0);
-            for (const l of preset) bits[l >>> 5] |= 1 << (l & 31);
-            const count = markBlockDocs(packed, b, n, last, from, bits, offset, dups, dupAt);
-            const marked = docs.slice(p + from, p + n).map((d) => d - offset);
-            for (let j = 0; j < count; j++) expect(docs[p + dupAt[j]] - offset).toBe(dups[j]);
-            expect([...dups.subarray(0, count)].sort((x, y) => x - y)).toEqual(marked.filter((l) => preset.has(l)));
-            const set: number[] = [];
-            for (let l = 0; l < bits.length * 32; l++) if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) set.push(l);
-            expect(set).toEqual([...new Set([...preset, ...marked])].sort((x, y) => x - y));
-          }
+      forEachBitsetBlock(terms, ({ packed, docs, p, b, n, last, offset }) => {
+        for (const from of [0, 1, SUB_BLOCK, n - 1]) {
+          if (from >= n) continue;
+          // Some docs of the block (and some others) are set already.
+          const { bits, set: preset } = bitsetOf(docs, p, n, last, offset, (k) => (k * 7 + seed) % 3 === 0);
+          const count = markBlockDocs(packed, b, n, last, from, bits, offset, dups, dupAt);
+          const marked = docs.slice(p + from, p + n).map((d) => d - offset);
+          for (let j = 0; j < count; j++) expect(docs[p + dupAt[j]] - offset).toBe(dups[j]);
+          expect([...dups.subarray(0, count)].sort((x, y) => x - y)).toEqual(marked.filter((l) => preset.has(l)));
+          const set: number[] = [];
+          for (let l = 0; l < bits.length * 32; l++) if ((bits[l >>> 5] & (1 << (l & 31))) !== 0) set.push(l);
+          expect(set).toEqual([...new Set([...preset, ...marked])].sort((x, y) => x - y));
         }
-      }
+      });
     }), { numRuns: 100 });
   });
 
   it('finds the docs of a block\'s postings [from, to) whose bit is set, and their postings, without decoding the block', () => {
     fc.assert(fc.property(termPostings, fc.nat(), (terms, seed) => {
-      const { docs, start, termCount, blockStart } = flatten(terms);
-      const packed = encodePostings(Uint32Array.from(start), termCount, blockStart, Uint32Array.from(docs), null);
       const hits = new Int32Array(BLOCK_SIZE);
       const hitAt = new Int32Array(BLOCK_SIZE);
-      for (let t = 0; t < termCount; t++) {
-        for (let b = blockStart[t], p = start[t]; p < start[t + 1]; b++, p += BLOCK_SIZE) {
-          const n = Math.min(BLOCK_SIZE, start[t + 1] - p);
-          const last = docs[p + n - 1];
-          const offset = docs[p] - 3;
-          if (last - offset >= 1 << 20) continue; // a bitset of at most 128 KB
-          const bits = new Uint32Array(((last - offset) >>> 5) + 2);
-          const set = new Set<number>();
-          for (let k = 0; k < n; k++) if ((k * 5 + seed) % 3 === 0) set.add(docs[p + k] - offset);
-          set.add(0);
-          for (const l of set) bits[l >>> 5] |= 1 << (l & 31);
-          const before = bits.slice();
-          for (const [from, to] of [[0, n], [1, n], [0, n - 1], [SUB_BLOCK, n], [n - 1, n], [1, SUB_BLOCK + 1], [0, 0]]) {
-            if (from > to || to > n) continue;
-            const count = findBlockDocs(packed, b, n, last, from, to, bits, offset, hits, hitAt);
-            const want = [];
-            for (let k = to - 1; k >= from; k--) if (set.has(docs[p + k] - offset)) want.push(k);
-            expect([...hitAt.subarray(0, count)]).toEqual(want);
-            for (let j = 0; j < count; j++) expect(hits[j]).toBe(docs[p + hitAt[j]] - offset);
-            expect(bits).toEqual(before);
-          }
+      forEachBitsetBlock(terms, ({ packed, docs, p, b, n, last, offset }) => {
+        const { bits, set } = bitsetOf(docs, p, n, last, offset, (k) => (k * 5 + seed) % 3 === 0);
+        const before = bits.slice();
+        for (const [from, to] of [[0, n], [1, n], [0, n - 1], [SUB_BLOCK, n], [n - 1, n], [1, SUB_BLOCK + 1], [0, 0]]) {
+          if (from > to || to > n) continue;
+          const count = findBlockDocs(packed, b, n, last, from, to, bits, offset, hits, hitAt);
+          const want = [];
+          for (let k = to - 1; k >= from; k--) if (set.has(docs[p + k] - offset)) want.push(k);
+          expect([...hitAt.subarray(0, count)]).toEqual(want);
+          for (let j = 0; j < count; j++) expect(hits[j]).toBe(docs[p + hitAt[j]] - offset);
+          expect(bits).toEqual(before);
         }
-      }
+      });
     }), { numRuns: 100 });
   });
 

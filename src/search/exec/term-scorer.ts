@@ -338,10 +338,8 @@ export class TermScorer extends Scorer {
     const d = markBlockDocs(this.packed, b, n, this.blockLastDoc[b], p - first, bits, offset, dups, dupAt);
     // Docs with several terms are few: each freq is read in place.
     for (let j = 0; j < d; j++) {
-      const doc = dups[j] + offset;
-      const freq = freqAt(this.packed, b, n, dupAt[j]);
-      const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
-      dupScores[j] = bm25Score(this.weight, freq, this.cache[norm]);
+      dupScores[j] = 0;
+      this.addScoreInBlock(dupScores, j, b, n, dupAt[j], dups[j] + offset);
     }
     return d;
   }
@@ -407,7 +405,16 @@ export class TermScorer extends Scorer {
     }
     const b = this.blockOf(p);
     const first = this.firstPostingOfBlock(b);
-    const freq = freqAt(this.packed, b, Math.min(BLOCK_SIZE, this.end - first), p - first);
+    this.addScoreInBlock(out, i, b, Math.min(BLOCK_SIZE, this.end - first), p - first, doc);
+  }
+
+  /**
+   * Adds the BM25 of the k-th posting of packed block b (n postings; doc `doc`) to out[i], its freq
+   * read in place: nothing is decoded or loaded (markBlock's dups, findBlock's hits). Through a
+   * store, as addScoreAt, so no double crosses the call.
+   */
+  private addScoreInBlock(out: Float64Array, i: number, b: number, n: number, k: number, doc: number): void {
+    const freq = freqAt(this.packed!, b, n, k);
     const norm = this.norms === null ? NO_NORMS_BYTE : this.norms[doc];
     out[i] += bm25Score(this.weight, freq, this.cache[norm]);
   }

@@ -13,7 +13,7 @@ import { ActionRequestValidationError, IllegalArgumentError, SecurityError, XCon
 import { isPlainObject } from '../common/json.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { decodeCanonicalApiKey, newApiKeyCredentials, encodeApiKey, parseAuthorization, type ApiKeyCredentials } from './credentials.js';
-import { cacheDigest, cacheDigestOf, digestBytes, digestMatches, hashSecret, headerCodes, headerMatches, headersMatch, verifySecret, type CacheDigest } from './key-hasher.js';
+import { cacheDigest, cacheDigestOf, charCodes, codesMatch, hashSecret, verifySecret, type CacheDigest } from './key-hasher.js';
 import { Permission } from './permission.js';
 import { parseRoleDescriptors, renderRoleDescriptors, SUPERUSER, type RoleDescriptors } from './role-descriptors.js';
 
@@ -130,8 +130,8 @@ class KeyIdStrings {
  * official ES clients, Search UI, Rally, load generators), and on a secured server decoding that
  * header and hashing its secret were most of what security cost a request's main thread (~9,000 of
  * ~10,000 instructions, docs/benchmarks/issue-19-request-hot-path.md security-i19s2 and i19k). A
- * request whose header is exactly the remembered one (headersMatch, then headerMatches: constant
- * time over its full length) reuses the authentication without decoding or hashing.
+ * request whose header is exactly the remembered one (codesMatch: constant time over its full length)
+ * reuses the authentication without decoding or hashing.
  *
  * What keeps that as safe as the full path:
  * - Only a header that authenticated synchronously is remembered (a secret scrypt verified before);
@@ -146,26 +146,24 @@ class KeyIdStrings {
  *   secret across connections (a global one would let one caller's timing probe another's secret,
  *   and it would keep secrets for the process's life).
  * The header's characters stay in memory while the connection lives (its request's string until the
- * first hit, then a copy), as every request's own header strings do until the GC reclaims them; the
+ * connection sends a header again, then a copy), as every request's own header strings do until the GC reclaims them; the
  * copy is zeroed when the memo is cleared or replaced.
  */
 class ConnectionAuthentication {
   /** Headers longer than this are not remembered (every key this server issues encodes to ~60 characters). */
   static readonly MAX_HEADER = 1024;
   /**
-   * The remembered header as its request's own string, until the connection sends it again: a
+   * The remembered header as its request's own string, until the connection sends a header again: a
    * connection that makes one request (no keep-alive) costs no copy and no typed array, only this
    * object and its WeakMap entry.
    */
   header: string | null = null;
   /**
-   * The remembered header's UTF-16 code units (its first `length`), copied from `header` at its first
-   * hit: headerMatches reads only the new header with `charCodeAt` (~1,000 instructions fewer per
-   * request than comparing two strings, headersMatch). Null until the connection's first hit.
+   * The remembered header's UTF-16 code units, copied from `header` when the connection sends a
+   * header again: codesMatch then reads only the new header with `charCodeAt` (~1,000 instructions
+   * fewer per request than comparing two strings). Null until then.
    */
   codes: Uint16Array | null = null;
-  /** How many of `codes` are the remembered header; -1: `codes` hold nothing. */
-  length = -1;
   /** Who the remembered header ran as; null: nothing remembered. */
   auth: Authentication | null = null;
   /** The API key it authenticated with, for the checks on a hit; null: the bootstrap key. */
@@ -175,21 +173,19 @@ class ConnectionAuthentication {
 
   /** Whether `header` is the remembered one, in time that depends on the lengths only. */
   matches(header: string): boolean {
-    if (this.length >= 0) return headerMatches(this.codes!, this.length, header);
-    const kept = this.header;
-    if (kept === null || !headersMatch(kept, header)) return false;
-    // Sent again: the connection keeps it alive and repeats its header, so the later hits compare with codes.
-    if (this.codes === null || this.codes.length < kept.length) this.codes = new Uint16Array(Math.max(64, kept.length));
-    headerCodes(kept, this.codes);
-    this.length = kept.length;
-    this.header = null;
-    return true;
+    if (this.codes === null) {
+      if (this.header === null) return false;
+      // A header again: the connection is kept alive and likely repeats it, so every compare from now reads codes.
+      this.codes = charCodes(this.header);
+      this.header = null;
+    }
+    return codesMatch(this.codes, header);
   }
 
   /** Forgets the header (the copied characters zeroed) and who it ran as. */
   clear(): void {
-    for (let i = 0; i < this.length; i++) this.codes![i] = 0;
-    this.length = -1;
+    this.codes?.fill(0);
+    this.codes = null;
     this.header = null;
     this.auth = null;
     this.key = null;
@@ -222,8 +218,8 @@ export interface KeyQuery {
 export class ApiKeyService {
   private bootstrap: { id: string; hash: string } | null = null;
   private readonly keys = new Map<string, ApiKeyRecord>();
-  /** id → digest of a secret that verified (see cacheDigest), as bytes (see digestMatches). */
-  private readonly verified = new Map<string, Uint8Array>();
+  /** id → digest of a secret that verified (see cacheDigest), as code units (see codesMatch). */
+  private readonly verified = new Map<string, Uint16Array>();
   /** Who the bootstrap key runs as. */
   private readonly superuserAuthentication: Authentication = {
     username: SUPERUSER_NAME, roles: ['superuser'], realm: RESERVED_REALM, apiKey: null, permission: new Permission([SUPERUSER]),
@@ -374,14 +370,14 @@ export class ApiKeyService {
   /** Whether `digest` (cacheDigest of the secret sent) is that of a secret verified for `id` before. */
   private isVerified(id: string, digest: CacheDigest): boolean {
     const cached = this.verified.get(id);
-    return cached !== undefined && digestMatches(cached, digest);
+    return cached !== undefined && codesMatch(cached, digest);
   }
 
   /** Verifies `secret` against the stored `hash` (scrypt, off the main thread) and caches its digest, or throws the 401. */
   private async verify(id: string, secret: string, digest: CacheDigest, hash: string): Promise<void> {
     if (!(await verifySecret(secret, hash))) throw SecurityError.unableToAuthenticate(`API key: invalid credentials for API key [${id}]`);
     if (this.verified.size >= CACHE_LIMIT) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(id, digestBytes(digest));
+    this.verified.set(id, charCodes(digest));
   }
 
   /** Who a verified key runs as, checked afresh on every request: invalidation and expiry take effect at once. */

@@ -86,7 +86,7 @@ for (let n = 0; n <= SCRATCH_SECRET_BYTES; n++) VIEWS.push(SALTED.subarray(0, SA
 
 /**
  * A cache digest: SHA-256's 32 bytes as a 32-character latin1 string (one character per byte; node's
- * types call that encoding 'binary'): no base64 encoding, and 32 characters for digestMatches to
+ * types call that encoding 'binary'): no base64 encoding, and 32 characters for codesMatch to
  * compare instead of base64's 44.
  */
 export type CacheDigest = string;
@@ -108,58 +108,31 @@ export function cacheDigest(secret: string): CacheDigest {
   return cacheDigestOf(bytes, 0, bytes.length);
 }
 
-/** A verified secret's cache digest as bytes, kept for digestMatches. */
-export function digestBytes(digest: CacheDigest): Uint8Array {
-  const bytes = new Uint8Array(digest.length);
-  for (let i = 0; i < digest.length; i++) bytes[i] = digest.charCodeAt(i);
-  return bytes;
+/**
+ * `text`'s UTF-16 code units, kept for codesMatch: a verified secret's cache digest (one code unit per
+ * digest byte) and the header a connection authenticated with.
+ */
+export function charCodes(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
 }
 
 /**
- * Whether `digest` equals the verified digest kept as `stored` (digestBytes), in time that depends
- * on their length only (fixed: 32), as `timingSafeEqual` compares bytes: every byte is compared, no
- * early exit. Only the new digest is read a character at
- * a time: `charCodeAt` is the dear part of the loop (~20 instructions a call in TurboFan's code),
- * and reading the kept digest from bytes halves the calls — ~450 of ~1,450 instructions per
- * request for a 32-character digest (security-i19s2).
+ * Whether `text` is the string whose code units `codes` holds (charCodes), in time that depends on the
+ * lengths only, as `timingSafeEqual` compares bytes: a different length is a miss at once (lengths are
+ * not secret: a cache digest has 32 characters, and every key this server issues encodes to the same
+ * length), an equal length compares every character with no early exit. Two callers: the verified
+ * digest against a request's (security-i19s2), and the per-connection memo's header against a
+ * request's `Authorization` header (behind a reverse proxy that pools its upstream connections one
+ * socket carries several users' requests, and an early exit would tell a caller how long a prefix of
+ * another user's header it had guessed). Only `text` is read with `charCodeAt`, the dear part of the
+ * loop (~20 instructions a call in TurboFan's code); the kept side is read from its codes, which
+ * halves the calls.
  */
-export function digestMatches(stored: Uint8Array, digest: CacheDigest): boolean {
-  if (stored.length !== digest.length) return false;
+export function codesMatch(codes: Uint16Array, text: string): boolean {
+  if (text.length !== codes.length) return false;
   let diff = 0;
-  for (let i = 0; i < stored.length; i++) diff |= stored[i] ^ digest.charCodeAt(i);
-  return diff === 0;
-}
-
-/**
- * Whether `header` is the header `codes` holds (its UTF-16 code units, see headerCodes), in time that
- * depends on the lengths only: a different length is a miss at once (lengths are not secret: every
- * key this server issues encodes to the same length), an equal length compares every character with
- * no early exit. The per-connection authentication memo compares a request's `Authorization`
- * header with the one that authenticated last on that socket; behind a reverse proxy that pools its
- * upstream connections one socket carries several users' requests, and an early exit would tell a
- * caller how long a prefix of another user's header it had guessed. As in digestMatches, only the
- * new header is read with `charCodeAt` (the dear part of the loop); the kept one is read from its codes.
- */
-export function headerMatches(codes: Uint16Array, length: number, header: string): boolean {
-  if (header.length !== length) return false;
-  let diff = 0;
-  for (let i = 0; i < length; i++) diff |= codes[i] ^ header.charCodeAt(i);
-  return diff === 0;
-}
-
-/** `header`'s UTF-16 code units into `codes` (at least `header.length` long), for headerMatches. */
-export function headerCodes(header: string, codes: Uint16Array): void {
-  for (let i = 0; i < header.length; i++) codes[i] = header.charCodeAt(i);
-}
-
-/**
- * Whether two headers are the same string, in time that depends on the lengths only (as
- * headerMatches, reading both with `charCodeAt`): the memo's first hit on a connection, before the
- * remembered header is copied to codes.
- */
-export function headersMatch(kept: string, header: string): boolean {
-  if (header.length !== kept.length) return false;
-  let diff = 0;
-  for (let i = 0; i < kept.length; i++) diff |= kept.charCodeAt(i) ^ header.charCodeAt(i);
+  for (let i = 0; i < codes.length; i++) diff |= codes[i] ^ text.charCodeAt(i);
   return diff === 0;
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyService, decodeCanonicalApiKey, encodeApiKey, parseAuthorization } from '../../src/security/index.js';
-import { cacheDigest, cacheDigestOf, digestBytes, digestMatches } from '../../src/security/key-hasher.js';
+import { cacheDigest, cacheDigestOf, charCodes, codesMatch } from '../../src/security/key-hasher.js';
 
 /** The 401's detail (ES's `additional_unsuccessful_credentials`). */
 async function detail(answer: unknown): Promise<string> {
@@ -21,27 +21,27 @@ async function detail(answer: unknown): Promise<string> {
 
 describe('cache digest', () => {
   it('depends on every byte of the secret and compares in full', () => {
-    const a = digestBytes(cacheDigest('secret-one'));
-    expect(digestMatches(a, cacheDigest('secret-one'))).toBe(true);
-    expect(digestMatches(a, cacheDigest('secret-onf'))).toBe(false);
-    expect(digestMatches(a, cacheDigest('secret-on'))).toBe(false);
+    const a = charCodes(cacheDigest('secret-one'));
+    expect(codesMatch(a, cacheDigest('secret-one'))).toBe(true);
+    expect(codesMatch(a, cacheDigest('secret-onf'))).toBe(false);
+    expect(codesMatch(a, cacheDigest('secret-on'))).toBe(false);
     // UTF-8 of the secret, as crypto.hash read the string
-    expect(digestMatches(digestBytes(cacheDigest('ключ')), cacheDigest('ключ'))).toBe(true);
-    expect(digestMatches(digestBytes(cacheDigest('ключ')), cacheDigest('ключа'))).toBe(false);
+    expect(codesMatch(charCodes(cacheDigest('ключ')), cacheDigest('ключ'))).toBe(true);
+    expect(codesMatch(charCodes(cacheDigest('ключ')), cacheDigest('ключа'))).toBe(false);
   });
 
-  it('matches a kept digest (as bytes) exactly when the digests are the same string', () => {
+  it('matches a kept digest (as code units) exactly when the digests are the same string', () => {
     const kept = cacheDigest('secret-one');
-    const bytes = digestBytes(kept);
+    const bytes = charCodes(kept);
     expect(bytes).toHaveLength(32);
     for (const other of ['secret-one', 'secret-onf', 'secret-on', 'ключ', '']) {
-      expect(digestMatches(bytes, cacheDigest(other)), other).toBe(kept === cacheDigest(other));
+      expect(codesMatch(bytes, cacheDigest(other)), other).toBe(kept === cacheDigest(other));
     }
-    expect(digestMatches(bytes, kept.slice(0, 31))).toBe(false);
+    expect(codesMatch(bytes, kept.slice(0, 31))).toBe(false);
     // every byte position counts
     for (let i = 0; i < 32; i++) {
       const changed = kept.slice(0, i) + String.fromCharCode(kept.charCodeAt(i) ^ 1) + kept.slice(i + 1);
-      expect(digestMatches(bytes, changed)).toBe(false);
+      expect(codesMatch(bytes, changed)).toBe(false);
     }
   });
 

@@ -8,9 +8,29 @@
  * from malloc's heap, whose pages are reused.
  */
 import { Buffer } from 'node:buffer';
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
 export const JSON_CHUNK_BYTES = 64 * 1024;
+/**
+ * Free 64 KB chunks kept for the next responses (2 MB: two 5,000-item bulks in flight use ~13 each).
+ * Why reuse them: V8 counts every ArrayBuffer byte allocated since the last mark-compact against the
+ * old generation's limit and starts incremental marking once what is left of it is less than the
+ * young generation; a 5,000-doc `_bulk` allocated ~0.8 MB of fresh response chunks on the
+ * coordinator, on top of its body's ~2.4 MB, and those bytes, not the heap, started most of its
+ * mark-compacts (issue 19, `gc-i19bulk`; `_msearch` had the same cause, `gc-i19g`).
+ */
+const KEEP_CHUNKS = 32;
+const freeChunks: Buffer[] = [];
+
+function takeChunk(): Buffer {
+  return freeChunks.pop() ?? Buffer.allocUnsafeSlow(JSON_CHUNK_BYTES);
+}
+
+/** Free chunks held now (tests). */
+export function freeJsonChunks(): number {
+  return freeChunks.length;
+}
 /** Items stringified per JSON.stringify call (~36 KB of bulk items, a young-generation string): one call per item costs ~3× as much. */
 const ITEMS_PER_PIECE = 256;
 
@@ -20,11 +40,23 @@ export class JsonChunks {
   constructor(
     readonly chunks: readonly Buffer[],
     readonly byteLength: number,
+    /** The whole 64 KB buffers under `chunks` that came from the free list (given back by `release`). */
+    private pooled: Buffer[] = [],
   ) {}
 
   /** The JSON text (for `filter_path` and `pretty`, which rewrite it). */
   toString(): string {
     return Buffer.concat(this.chunks as Buffer[], this.byteLength).toString('utf8');
+  }
+
+  /**
+   * Gives the chunks back to the free list: only once nothing reads them any more (the text was
+   * copied out, or the response was written to the socket). Once only; the chunks must not be read after.
+   */
+  release(): void {
+    const pooled = this.pooled;
+    this.pooled = [];
+    for (let i = 0; i < pooled.length && freeChunks.length < KEEP_CHUNKS; i++) freeChunks.push(pooled[i]);
   }
 
   /** The body to send: the one buffer, or a stream of the chunks. */
@@ -36,7 +68,8 @@ export class JsonChunks {
 /** Appends JSON text into chunks. */
 export class ChunkWriter {
   private readonly chunks: Buffer[] = [];
-  private chunk = Buffer.allocUnsafe(JSON_CHUNK_BYTES);
+  private readonly pooled: Buffer[] = [];
+  private chunk = this.take(0);
   /** Where the first chunk's text starts: room left before it for a head written last (finishWithHead). */
   private readonly headRoom: number;
   private at: number;
@@ -112,7 +145,15 @@ export class ChunkWriter {
 
   private next(atLeast: number): void {
     if (this.at > 0) this.push();
-    this.chunk = Buffer.allocUnsafe(Math.max(JSON_CHUNK_BYTES, atLeast));
+    this.chunk = this.take(atLeast);
+  }
+
+  /** A 64 KB chunk from the free list, or a buffer of its own for a larger non-ASCII piece. */
+  private take(atLeast: number): Buffer {
+    if (atLeast > JSON_CHUNK_BYTES) return Buffer.allocUnsafe(atLeast);
+    const chunk = takeChunk();
+    this.pooled.push(chunk);
+    return chunk;
   }
 
   private push(): void {
@@ -124,7 +165,7 @@ export class ChunkWriter {
 
   finish(): JsonChunks {
     if (this.at > 0 || this.chunks.length === 0) this.push();
-    return new JsonChunks(this.chunks, this.total);
+    return new JsonChunks(this.chunks, this.total, this.pooled);
   }
 
   /**
@@ -142,8 +183,30 @@ export class ChunkWriter {
     buffer.write(head, 0, head.length, 'latin1');
     this.chunks[0] = buffer;
     this.total += head.length;
-    return new JsonChunks(this.chunks, this.total);
+    return new JsonChunks(this.chunks, this.total, this.pooled);
   }
+}
+
+const SENT = Symbol('jsonChunks');
+type ChunkedResponse = ServerResponse & { [SENT]?: JsonChunks };
+
+/** The `finish` listener of every response sent from chunks (one function, no closure per response). */
+function releaseSent(this: ChunkedResponse): void {
+  const body = this[SENT];
+  if (body === undefined) return;
+  this[SENT] = undefined;
+  body.release();
+}
+
+/**
+ * The payload to send `body` on `res`; its chunks go back to the free list once the response has
+ * been written to the socket (`finish`). A response whose connection closes before it finished
+ * does not give them back (a write may still hold one); the collector frees them then.
+ */
+export function sendChunks(body: JsonChunks, res: ServerResponse): Buffer | Readable {
+  (res as ChunkedResponse)[SENT] = body;
+  res.on('finish', releaseSent);
+  return body.payload();
 }
 
 /**

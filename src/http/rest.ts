@@ -11,7 +11,7 @@ import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } fro
 import { LargeBody } from './large-body.js';
 import { NdjsonBody } from './ndjson-body.js';
 import { JsonPieces } from '../common/json-pieces.js';
-import { JsonChunks } from './json-chunks.js';
+import { JsonChunks, sendChunks } from './json-chunks.js';
 import { responseBytes } from './response-buffers.js';
 
 export interface RestRequest {
@@ -204,10 +204,14 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
   }
   if (body instanceof JsonChunks) {
     const query = reply.request.query as Query;
-    if (query.filter_path !== undefined || query.pretty !== undefined) return reply.send(body.toString());
+    if (query.filter_path !== undefined || query.pretty !== undefined) {
+      const text = body.toString();
+      body.release();
+      return reply.send(text);
+    }
     reply.header('content-type', reply.request.responseType ?? 'application/json');
     reply.header('content-length', String(body.byteLength));
-    return reply.send(body.payload());
+    return reply.send(sendChunks(body, reply.raw));
   }
   return reply.send(typeof body === 'string' ? body : JSON.stringify(body));
 }

@@ -8,7 +8,14 @@
 export class NdjsonBody {
   private text: string | null = null;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    /**
+     * The reused buffer `bytes` lies in (body-reader.ts), or null: given back once the request's
+     * response has been written (rest.ts sendRest), after which neither may be read.
+     */
+    readonly pooled: Buffer | null = null,
+  ) {}
 
   /** The body's text (UTF-8, invalid sequences as U+FFFD), decoded on first use. */
   decode(): string {

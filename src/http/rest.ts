@@ -10,6 +10,7 @@ import { checkParams, type Query } from './params.js';
 import { authorizeRequest, type RequestAuthorizer, type RouteAuthorization } from './authorization.js';
 import { LargeBody } from './large-body.js';
 import { NdjsonBody } from './ndjson-body.js';
+import { releaseBodyOnFinish } from './body-reader.js';
 import { JsonPieces } from '../common/json-pieces.js';
 import { JsonChunks, sendChunks } from './json-chunks.js';
 import { responseBytes } from './response-buffers.js';
@@ -188,6 +189,9 @@ export function jsonObjectBody(req: RestRequest, what?: string): Record<string, 
 }
 
 export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
+  // The handler is done with its body: a reused buffer goes back once this response is written.
+  const request = reply.request.body;
+  if (request instanceof NdjsonBody && request.pooled !== null) releaseBodyOnFinish(request.pooled, reply.raw);
   reply.code(res.status ?? 200);
   // The onSend hook sets Content-Type from the request's response type.
   if (res.contentType) reply.request.responseType = res.contentType;

@@ -17,6 +17,7 @@ import { applyFilterPath } from './filter-path.js';
 import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { NdjsonBody } from './ndjson-body.js';
+import { giveBodyBuffer, readBody } from './body-reader.js';
 import { LargeBody } from './large-body.js';
 import { gzipStatedSize } from '../common/gzip-trailer.js';
 import { Admission, type AdmissionLimits } from './admission.js';
@@ -171,8 +172,16 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (route.config?.queryBody === true) route.bodyLimit = queryBodyLimit;
     });
   }
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxContentLength }, (req: FastifyRequest, body: string | Buffer, done) => {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  // The body is read as fastify's `parseAs: 'buffer'` reads it, but an NDJSON one (`_bulk`) of a
+  // few hundred KB or more into a reused buffer (body-reader.ts), which its NdjsonBody holds.
+  app.addContentTypeParser('*', { bodyLimit: maxContentLength }, (req: FastifyRequest, payload, done) => {
+    const route = req.routeOptions;
+    readBody(req, payload, route.bodyLimit ?? maxContentLength, route.config?.ndjson === true, (error, bytes, pooled) => {
+      if (error !== null) done(error, undefined);
+      else parseBody(req, bytes!, pooled, done);
+    });
+  });
+  const parseBody = (req: FastifyRequest, bytes: Buffer, pooled: Buffer | null, done: (error: Error | null, body?: unknown) => void): void => {
     const coding = req.bodyCoding;
     // A query DSL body is held to http.max_query_* (dsl/json-limits.ts; fastify has cut one sent
     // plain at the byte limit already), any other to http.max_content_length.
@@ -189,6 +198,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       // A body the worker does not read is checked here (only one longer than the token limit can pass it).
       if (queryLimits !== null && inflated !== null && !toWorker(inflated) && inflated.length > queryLimits.maxTokenCount) checkJsonLimits(inflated, queryLimits.maxTokenCount);
     } catch (e) {
+      if (pooled !== null) giveBodyBuffer(pooled);
       done(e as Error, undefined);
       return;
     }
@@ -201,9 +211,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return;
     }
     // An NDJSON body (`_bulk`, `_msearch`) stays bytes: `_bulk` decodes it line by line (ndjson-body.ts).
-    if (req.routeOptions.config?.ndjson === true && inflated.length > 0) done(null, new NdjsonBody(inflated));
-    else done(null, inflated.toString('utf8'));
-  });
+    // (Only an NDJSON body is ever in a reused buffer, and one sent as it is: `inflated` is `bytes`.)
+    if (req.routeOptions.config?.ndjson === true && inflated.length > 0) done(null, new NdjsonBody(inflated, pooled));
+    else {
+      if (pooled !== null) giveBodyBuffer(pooled);
+      done(null, inflated.toString('utf8'));
+    }
+  };
 
   // Order matters: CORS answers preflights without a key; admission bounds work before any of it
   // is spent on authentication; authentication runs before the body is read.

@@ -24,8 +24,9 @@ export const POOLED_BODY_MIN_BYTES = 256 * 1024;
 export const POOLED_BODY_MAX_BYTES = 8 * 1024 * 1024;
 /** Buffers are sized in steps of this, so bodies of about one size share them. */
 const POOLED_BODY_STEP = 256 * 1024;
-/** Free buffers kept: two `_bulk` requests in flight, and a little slack. */
+/** Free buffers kept: two `_bulk` requests in flight, and a little slack; at most KEEP_BYTES in all. */
 const KEEP = 4;
+const KEEP_BYTES = 8 * 1024 * 1024;
 
 const free: Buffer[] = [];
 
@@ -42,15 +43,28 @@ function takeBodyBuffer(length: number): Buffer {
   return buffer;
 }
 
-/** Gives a buffer from takeBodyBuffer back (the smallest goes when more than KEEP are free). */
+/**
+ * Gives a buffer from takeBodyBuffer back. Past KEEP buffers or KEEP_BYTES the smallest ones go (the
+ * collector frees them): a large buffer serves small bodies too.
+ */
 export function giveBodyBuffer(buffer: Buffer): void {
   free.push(buffer);
-  if (free.length > KEEP) {
+  let bytes = 0;
+  for (let i = 0; i < free.length; i++) bytes += free[i].length;
+  while (free.length > KEEP || (bytes > KEEP_BYTES && free.length > 0)) {
     let smallest = 0;
     for (let i = 1; i < free.length; i++) if (free[i].length < free[smallest].length) smallest = i;
+    bytes -= free[smallest].length;
     free[smallest] = free[free.length - 1];
     free.pop();
   }
+}
+
+/** Bytes of the free body buffers held now (tests). */
+export function freeBodyBufferBytes(): number {
+  let bytes = 0;
+  for (let i = 0; i < free.length; i++) bytes += free[i].length;
+  return bytes;
 }
 
 /** Free body buffers held now (tests). */

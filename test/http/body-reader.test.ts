@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { freeBodyBuffers, POOLED_BODY_MIN_BYTES, readBody, releaseBodyOnFinish } from '../../src/http/body-reader.js';
+import { freeBodyBufferBytes, freeBodyBuffers, giveBodyBuffer, POOLED_BODY_MAX_BYTES, POOLED_BODY_MIN_BYTES, readBody, releaseBodyOnFinish } from '../../src/http/body-reader.js';
 
 let t: TestApp;
 let url = '';
@@ -118,5 +118,19 @@ describe('large NDJSON bodies in reused buffers', () => {
       raw.end('{}');
     });
     expect(small!.toString()).toBe('{}');
+  });
+
+  it('keeps at most four free buffers and 8 MB of them, dropping the smallest', () => {
+    for (let i = 0; i < 6; i++) {
+      giveBodyBuffer(Buffer.allocUnsafeSlow(POOLED_BODY_MIN_BYTES));
+      expect(freeBodyBuffers()).toBeLessThanOrEqual(4);
+    }
+    for (let i = 0; i < 3; i++) {
+      giveBodyBuffer(Buffer.allocUnsafeSlow(POOLED_BODY_MAX_BYTES));
+      expect(freeBodyBufferBytes()).toBeLessThanOrEqual(8 * 1024 * 1024);
+    }
+    // The largest stays: it serves any body a smaller one would.
+    expect(freeBodyBuffers()).toBe(1);
+    expect(freeBodyBufferBytes()).toBe(POOLED_BODY_MAX_BYTES);
   });
 });

@@ -51,7 +51,12 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * allocated ~1.8 KB per document instead of ~2.7 KB (issue 22, i22i): 16 MB took ~39 MB of V8 pages
  * off the 1M-doc load's peak and the main thread's extra CPU was gone (~+1%), but server CPU was
  * still ~5% higher in 12 symmetric warm pairs (the other threads'), so it stays 32 (docs/benchmarks/issue-22-memory.md,
- * memory-summary-i22i).
+ * memory-summary-i22i). Once a `_bulk` request's body and response no longer came in fresh
+ * ArrayBuffers (issue 19, gc-i19bulk), 16 MB cost `_bulk` nothing (server CPU 0.98–1.00× in
+ * symmetric pairs) and took 15–29 MB off the 1M-doc load's peak, but `_msearch` at 100 connections
+ * now pays for it: with its responses' buffers reused (gc-i19g) its young generation is what
+ * decides, and at 16 MB ~5× the bytes per query were promoted, 3× the mark-compacts, +7–23% CPU
+ * per query — so it stays 32.
  *
  * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag
  * is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again before they

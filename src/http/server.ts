@@ -178,16 +178,20 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const route = req.routeOptions;
     readBody(req, payload, route.bodyLimit ?? maxContentLength, route.config?.ndjson === true, (error, bytes, pooled) => {
       if (error !== null) done(error, undefined);
-      else parseBody(req, bytes!, pooled, done);
+      else parseBody(req, route.config, bytes!, pooled, done);
     });
   });
-  const parseBody = (req: FastifyRequest, bytes: Buffer, pooled: Buffer | null, done: (error: Error | null, body?: unknown) => void): void => {
+  // `config`: the route's (req.routeOptions makes a new object at each read: read once per request).
+  const parseBody = (
+    req: FastifyRequest, config: FastifyRequest['routeOptions']['config'], bytes: Buffer, pooled: Buffer | null, done: (error: Error | null, body?: unknown) => void,
+  ): void => {
     const coding = req.bodyCoding;
+    const ndjson = config?.ndjson === true;
     // A query DSL body is held to http.max_query_* (dsl/json-limits.ts; fastify has cut one sent
     // plain at the byte limit already), any other to http.max_content_length.
-    const queryLimits = req.routeOptions.config?.queryBody === true ? queryBodyLimits : null;
+    const queryLimits = config?.queryBody === true ? queryBodyLimits : null;
     const limit = queryLimits === null ? maxContentLength : Math.min(maxContentLength, queryLimits.maxContentLength);
-    const toWorker = (decoded: Buffer) => readLargeBody !== undefined && decoded.length >= LARGE_BODY_BYTES && req.routeOptions.config?.ndjson !== true;
+    const toWorker = (decoded: Buffer) => readLargeBody !== undefined && decoded.length >= LARGE_BODY_BYTES && !ndjson;
     let inflated: Buffer | null = bytes;
     try {
       // ES checks the media type of content only; an empty body (a GET with a Content-Type) is none.
@@ -212,7 +216,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
     // An NDJSON body (`_bulk`, `_msearch`) stays bytes: `_bulk` decodes it line by line (ndjson-body.ts).
     // (Only an NDJSON body is ever in a reused buffer, and one sent as it is: `inflated` is `bytes`.)
-    if (req.routeOptions.config?.ndjson === true && inflated.length > 0) done(null, new NdjsonBody(inflated, pooled));
+    if (ndjson && inflated.length > 0) done(null, new NdjsonBody(inflated, pooled));
     else {
       if (pooled !== null) giveBodyBuffer(pooled);
       done(null, inflated.toString('utf8'));

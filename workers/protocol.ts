@@ -13,6 +13,7 @@ import type { DocumentParseLimits, IndexCodec, IndexTextSettings, RootMapping } 
 import type { Exec, ShardSearchRequest, ShardSearchResult } from '../src/search/index.js';
 import type { ModelSpec } from '../src/ml/index.js';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { leasePages } from '../src/common/page-leases.js';
 
 export const SEGMENT_CHANNEL = 'threadsearch:segments';
 
@@ -114,6 +115,8 @@ export interface SearchPortAnnouncement {
   readonly threadId: number;
   readonly port: MessagePort;
   readonly poolTask: Int32Array;
+  /** The worker's page slot states (workers/page-slots.ts), which the coordinator sets back to 0 (common/page-leases.ts); absent: no slots. */
+  readonly pageSlots?: Int32Array;
 }
 
 /**
@@ -196,23 +199,28 @@ export interface SearchChannelReply {
   readonly rows?: Float64Array | null;
   /** The row results' hits, one after another. */
   readonly hits?: Float64Array | null;
-  /** The batch's rendered pages (transferred). */
-  readonly pages?: ArrayBuffer | null;
+  /**
+   * The batch's rendered pages: transferred, or the worker's page slot `pageSlot` (shared, not
+   * copied; the coordinator leases its pages and gives the slot back once they are read out).
+   */
+  readonly pages?: ArrayBuffer | SharedArrayBuffer | null;
+  /** The page slot `pages` is (workers/page-slots.ts), or −1. */
+  readonly pageSlot?: number;
 }
 
 /** Numbers per reply in SearchChannelReply.rows. */
 export const REPLY_ROW = 8;
 
 /** A batch's replies as rows (the worker's side; `transfer`: what to move rather than copy). */
-export function encodeChannelReply(replies: SearchBatchReply, runMs: number): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
+export function encodeChannelReply(replies: SearchBatchReply, runMs: number, pageSlot = -1): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
   const n = replies.length;
   const rows = new Float64Array(n * REPLY_ROW);
   const objects: SearchShardReply[] = [];
-  // The batch's one page buffer (workers/search.ts movePages), moved whatever goes as rows.
-  let pages: ArrayBuffer | null = null;
+  // The batch's one page buffer (workers/search.ts movePages), moved (or shared: a page slot) whatever goes as rows.
+  let pages: ArrayBuffer | SharedArrayBuffer | null = null;
   for (let i = 0; i < n && pages === null; i++) {
     const r = replies[i];
-    if (r.ok && r.value.rendered !== undefined) pages = r.value.rendered.buffer as ArrayBuffer;
+    if (r.ok && r.value.rendered !== undefined) pages = r.value.rendered.buffer;
   }
   let hitCount = 0;
   for (let i = 0; i < n; i++) {
@@ -243,22 +251,31 @@ export function encodeChannelReply(replies: SearchBatchReply, runMs: number): { 
       rows[o + 7] = v.rendered.byteLength;
     }
   }
-  return { answer: { replies: objects, runMs, rows, hits, pages }, transfer: pages === null ? [] : [pages] };
+  return { answer: { replies: objects, runMs, rows, hits, pages, pageSlot }, transfer: pages === null || pageSlot >= 0 ? [] : [pages as ArrayBuffer] };
 }
 
 /** A result a reply row can carry: nothing but the numbers, the hits and a page in `pages`. */
-function asRow(v: ShardSearchResult, pages: ArrayBuffer | null): boolean {
+function asRow(v: ShardSearchResult, pages: ArrayBuffer | SharedArrayBuffer | null): boolean {
   return v.sortValues === null && v.aggs === undefined && v.suggest === undefined && (v.rendered === undefined || v.rendered.buffer === pages);
 }
 
-/** The coordinator's side: the replies, in batch order, as the worker's objects were. */
-export function decodeChannelReply(answer: SearchChannelReply): SearchBatchReply {
+/**
+ * The coordinator's side: the replies, in batch order, as the worker's objects were. `pageSlots`:
+ * the worker's page slot states (its announcement's), to lease the pages of a batch that came in a slot.
+ */
+export function decodeChannelReply(answer: SearchChannelReply, pageSlots: Int32Array | null = null): SearchBatchReply {
   const rows = answer.rows;
-  if (rows === undefined || rows === null) return answer.replies;
+  const slot = answer.pageSlot ?? -1;
+  const pages = answer.pages ?? null;
+  // Every page in the slot, rows' and objects' alike, is leased: the slot goes back when all are read.
+  const leased: Uint8Array[] | null = slot >= 0 && pageSlots !== null ? [] : null;
+  if (rows === undefined || rows === null) {
+    if (leased !== null) leaseSlot(answer.replies, pages as SharedArrayBuffer, pageSlots!, slot, leased);
+    return answer.replies;
+  }
   const n = rows.length / REPLY_ROW;
   const out = new Array<SearchShardReply>(n);
   const hits = answer.hits!;
-  const pages = answer.pages ?? null;
   let at = 0;
   let next = 0;
   for (let i = 0; i < n; i++) {
@@ -279,7 +296,14 @@ export function decodeChannelReply(answer: SearchChannelReply): SearchBatchReply
     };
     at += length;
   }
+  if (leased !== null) leaseSlot(out, pages as SharedArrayBuffer, pageSlots!, slot, leased);
   return out;
+}
+
+/** Leases the pages of `replies` that are views of the slot `pages` (common/page-leases.ts). */
+function leaseSlot(replies: SearchBatchReply, pages: SharedArrayBuffer, pageSlots: Int32Array, slot: number, leased: Uint8Array[]): void {
+  for (const r of replies) if (r.ok && r.value.rendered !== undefined && r.value.rendered.buffer === pages) leased.push(r.value.rendered);
+  leasePages(pages, pageSlots, slot, leased);
 }
 
 export type WorkerReply<T> =

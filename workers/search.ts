@@ -12,6 +12,7 @@ import {
   type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask,
 } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
+import { pageSlot, pageSlotStates, takePageSlot } from './page-slots.js';
 
 export function search(task: SearchShardTask): SearchShardReply {
   return reply(() => {
@@ -29,12 +30,22 @@ export function searchBatch(task: SearchBatchTask): SearchBatchReply {
 /** Plans the coordinator sent once and names by id (protocol.ts SearchChannelRequest), for this thread's channel. */
 const keptPlans = new Map<number, Exec>();
 
-/** A channel batch: kept plans updated first, then each search — a row, or an object with its plan inline or by id. */
-export function channelBatch(request: SearchChannelRequest): SearchBatchReply {
+/**
+ * The page slot (workers/page-slots.ts) the last batch run with `slotted` wrote its pages into, or
+ * −1: they are in a buffer of their own.
+ */
+let batchPageSlot = -1;
+
+/**
+ * A channel batch: kept plans updated first, then each search — a row, or an object with its plan
+ * inline or by id. `slotted`: the pages may go into a page slot (only when the reply goes back on
+ * the channel, whose coordinator end gives slots back: workers/page-slots.ts).
+ */
+export function channelBatch(request: SearchChannelRequest, slotted = false): SearchBatchReply {
   if (request.dropPlans !== null) for (const id of request.dropPlans) keptPlans.delete(id);
   if (request.plans !== null) for (const [id, plan] of request.plans) keptPlans.set(id, plan);
   const rows = request.rows ?? null;
-  if (rows === null) return runBatch(request.searches.length, (i) => objectSearch(request.searches[i]));
+  if (rows === null) return runBatch(request.searches.length, (i) => objectSearch(request.searches[i]), slotted);
   // runBatch runs the searches in order: the objects are taken as their rows come.
   let next = 0;
   return runBatch(rows.length / CHANNEL_ROW, (i) => {
@@ -44,7 +55,7 @@ export function channelBatch(request: SearchChannelRequest): SearchBatchReply {
     const plan = keptPlans.get(planId);
     if (plan === undefined) return notKept(planId);
     return search({ segments: request.refs![rows[o + 6]], request: rowRequest(rows, o, plan, request.fetches) });
-  });
+  }, slotted);
 }
 
 function objectSearch(s: ChannelSearch): SearchShardReply {
@@ -61,33 +72,45 @@ function notKept(planId: number): SearchShardReply {
   return { ok: false, error: new InternalError(`search plan [${planId}] is not kept by this worker`).toPlain() };
 }
 
-/** `n` searches' replies, their rendered pages in one buffer (transferred, or cloned, once). */
-function runBatch(n: number, run: (i: number) => SearchShardReply): SearchShardReply[] {
+/** `n` searches' replies, their rendered pages in one buffer (a page slot when `slotted` and one is free; else transferred, or cloned, once). */
+function runBatch(n: number, run: (i: number) => SearchShardReply, slotted = false): SearchShardReply[] {
   const replies = new Array<SearchShardReply>(n);
   beginPages();
   try {
     for (let i = 0; i < n; i++) replies[i] = run(i);
   } finally {
-    movePages(replies);
+    movePages(replies, slotted);
   }
   return replies;
 }
 
 /** Moves the replies' rendered pages (views of the render scratch) to the batch's one buffer. */
-function movePages(replies: SearchBatchReply): void {
+function movePages(replies: SearchBatchReply, slotted: boolean): void {
   const pages: Uint8Array[] = [];
-  for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) pages.push(r.value.rendered);
-  const moved = endPages(pages);
+  let size = 0;
+  for (const r of replies) {
+    if (r !== undefined && r.ok && r.value.rendered !== undefined) {
+      pages.push(r.value.rendered);
+      size += r.value.rendered.byteLength;
+    }
+  }
+  batchPageSlot = slotted && pages.length > 0 ? takePageSlot(size) : -1;
+  const moved = endPages(pages, batchPageSlot < 0 ? null : pageSlot(batchPageSlot));
   let p = 0;
   for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
+}
+
+/** A batch that came on this thread's channel, answered as the channel's reply (its pages in a page slot when one is free). */
+export function answerChannelBatch(request: SearchChannelRequest): ReturnType<typeof encodeChannelReply> {
+  const started = performance.now();
+  const replies = channelBatch(request, true);
+  return encodeChannelReply(replies, performance.now() - started, batchPageSlot);
 }
 
 if (parentPort !== null) {
   const { port1, port2 } = new MessageChannel();
   const answerBatch = (request: SearchChannelRequest): void => {
-    const started = performance.now();
-    const replies = channelBatch(request);
-    const { answer, transfer } = encodeChannelReply(replies, performance.now() - started);
+    const { answer, transfer } = answerChannelBatch(request);
     port1.postMessage(answer, transfer);
   };
   port1.on('message', answerBatch);
@@ -106,6 +129,6 @@ if (parentPort !== null) {
   });
   // The channel never keeps the thread alive: the pool decides when it ends.
   port1.unref();
-  const announcement: SearchPortAnnouncement = { op: SEARCH_PORT, threadId, port: port2 as never, poolTask: poolTaskFlag };
+  const announcement: SearchPortAnnouncement = { op: SEARCH_PORT, threadId, port: port2 as never, poolTask: poolTaskFlag, pageSlots: pageSlotStates };
   parentPort.postMessage(announcement, [port2]);
 }

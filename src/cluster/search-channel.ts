@@ -54,6 +54,8 @@ export class SearchChannel {
   readonly threadId: number;
   private readonly port: MessagePort;
   private readonly poolTask: Int32Array;
+  /** The worker's page slot states (protocol.ts SearchPortAnnouncement.pageSlots), or null. */
+  private readonly pageSlots: Int32Array | null;
   /**
    * Batches posted and not yet answered, oldest first (the worker answers in the order it got
    * them): at most two, the second only while the first runs (see `canQueue`).
@@ -77,9 +79,11 @@ export class SearchChannel {
     this.threadId = announcement.threadId;
     this.port = announcement.port;
     this.poolTask = announcement.poolTask;
+    this.pageSlots = announcement.pageSlots ?? null;
     this.port.on('message', (reply: SearchChannelReply) => {
-      // Reply rows become the result objects the pool settles searches with (protocol.ts).
-      this.pending.shift()?.resolve({ replies: decodeChannelReply(reply), runMs: reply.runMs });
+      // Reply rows become the result objects the pool settles searches with (protocol.ts); pages in
+      // a page slot are leased until read out (common/page-leases.ts).
+      this.pending.shift()?.resolve({ replies: decodeChannelReply(reply, this.pageSlots), runMs: reply.runMs });
     });
     // The worker's end went away: the thread exited or was terminated. No batch goes down the
     // channel any more, but one in flight fails only once the pool has let go of the thread

@@ -5,6 +5,8 @@
  * `_source` is never decoded to a string and encoded again (ES splices `_source` the same way).
  * Anything that needs the value (`filter_path`, `pretty`, rank evaluation) reads `toString()`.
  */
+import { releasePage } from './page-leases.js';
+
 export type JsonPiece = string | Uint8Array;
 
 /** Strings up to this length are sized by their worst case (3 UTF-8 bytes per UTF-16 unit) instead of measured. */
@@ -77,12 +79,18 @@ export class JsonPieces {
     return new JsonPieces(pieces);
   }
 
-  /** The JSON text (decoding the byte pieces). */
+  /** The JSON text (decoding the byte pieces). Reads a leased page once (common/page-leases.ts). */
   toString(): string {
     const pieces = this.pieces;
     if (pieces.length === 1) return pieces[0] as string;
     let out = '';
-    for (const p of pieces) out += typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8');
+    for (const p of pieces) {
+      if (typeof p === 'string') out += p;
+      else {
+        out += Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8');
+        releasePage(p);
+      }
+    }
     return out;
   }
 
@@ -101,7 +109,11 @@ export class JsonPieces {
     return size;
   }
 
-  /** Writes the UTF-8 bytes of the text at the start of `out` (at least byteLengthBound() long); returns their length. */
+  /**
+   * Writes the UTF-8 bytes of the text at the start of `out` (at least byteLengthBound() long);
+   * returns their length. Reads a leased page once: a search worker's page slot may be rewritten
+   * once its pages are copied out (common/page-leases.ts).
+   */
   writeInto(out: Buffer): number {
     let at = 0;
     for (const p of this.pieces) {
@@ -109,6 +121,7 @@ export class JsonPieces {
       else {
         out.set(p, at);
         at += p.byteLength;
+        releasePage(p);
       }
     }
     return at;

@@ -282,20 +282,21 @@ export function beginPages(): void {
 
 /**
  * Closes the batch beginPages opened: `pages`, the views renderHitsBytes returned since (any
- * subset, in any order), are copied into one new buffer; returns their views of it, in the same
- * order. Must be called before anything else renders on this thread (the views are the scratch's).
+ * subset, in any order), are copied into `into` (at least their total length: a reused slot, see
+ * workers/page-slots.ts) or else one new buffer; returns their views of it, in the same order.
+ * Must be called before anything else renders on this thread (the views are the scratch's).
  */
-export function endPages(pages: readonly Uint8Array[]): Uint8Array[] {
+export function endPages(pages: readonly Uint8Array[], into: Uint8Array | null = null): Uint8Array[] {
   pagesAt = -1;
   let size = 0;
   for (const p of pages) size += p.byteLength;
-  const out = Buffer.allocUnsafeSlow(size);
+  const out = into ?? Buffer.allocUnsafeSlow(size);
   const views = new Array<Uint8Array>(pages.length);
   let at = 0;
   for (let i = 0; i < pages.length; i++) {
     const p = pages[i];
     out.set(p, at);
-    views[i] = new Uint8Array(out.buffer, at, p.byteLength);
+    views[i] = new Uint8Array(out.buffer, out.byteOffset + at, p.byteLength);
     at += p.byteLength;
   }
   if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);

@@ -95,7 +95,7 @@ function movePages(replies: SearchBatchReply, slotted: boolean): void {
     }
   }
   batchPageSlot = slotted && pages.length > 0 ? takePageSlot(size) : -1;
-  const moved = endPages(pages, batchPageSlot < 0 ? null : pageSlot(batchPageSlot));
+  const moved = endPages(pages, batchPageSlot < 0 ? null : pageSlot(batchPageSlot, size));
   let p = 0;
   for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
 }

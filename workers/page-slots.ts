@@ -16,7 +16,7 @@
  * 64 held all (37–42 in use at most); `_search` at 100 connections used three.
  */
 export const PAGE_SLOTS = 64;
-/** Most bytes a slot holds (a full batch of 16 ten-hit pages took 35–40 KB in the benchmark); a larger batch takes a fresh buffer. */
+/** Most bytes a slot holds (a full batch of 16 ten-hit pages took 35–45 KB in the benchmark); a larger batch takes a fresh buffer. */
 export const PAGE_SLOT_BYTES = 128 * 1024;
 /** A slot is allocated in steps of this, at the size its batch needs, and grows when a later batch needs more. */
 const SLOT_STEP = 16 * 1024;

@@ -115,8 +115,6 @@ export interface SearchPortAnnouncement {
   readonly threadId: number;
   readonly port: MessagePort;
   readonly poolTask: Int32Array;
-  /** The worker's page slot states (workers/page-slots.ts), which the coordinator sets back to 0 (common/page-leases.ts); absent: no slots. */
-  readonly pageSlots?: Int32Array;
 }
 
 /**
@@ -151,6 +149,8 @@ export interface SearchChannelRequest {
   readonly refs?: ReadonlyArray<readonly SegmentRef[]> | null;
   /** The distinct fetches the rows name (usually one shared object: search-phase.ts shardFetch). */
   readonly fetches?: ReadonlyArray<NonNullable<ShardSearchRequest['fetch']>> | null;
+  /** Page buffers of earlier replies whose pages have all been read out, sent back for reuse (transferred). */
+  readonly spares?: ArrayBuffer[] | null;
 }
 
 /** Numbers per search in SearchChannelRequest.rows. */
@@ -199,28 +199,28 @@ export interface SearchChannelReply {
   readonly rows?: Float64Array | null;
   /** The row results' hits, one after another. */
   readonly hits?: Float64Array | null;
+  /** The batch's rendered pages (transferred). */
+  readonly pages?: ArrayBuffer | null;
   /**
-   * The batch's rendered pages: transferred, or the worker's page slot `pageSlot` (shared, not
-   * copied; the coordinator leases its pages and gives the slot back once they are read out).
+   * `pages` goes round: the coordinator sends it back (SearchChannelRequest.spares) once it has read
+   * every page (common/page-leases.ts, workers/page-buffers.ts).
    */
-  readonly pages?: ArrayBuffer | SharedArrayBuffer | null;
-  /** The page slot `pages` is (workers/page-slots.ts), or −1. */
-  readonly pageSlot?: number;
+  readonly returnable?: boolean;
 }
 
 /** Numbers per reply in SearchChannelReply.rows. */
 export const REPLY_ROW = 8;
 
 /** A batch's replies as rows (the worker's side; `transfer`: what to move rather than copy). */
-export function encodeChannelReply(replies: SearchBatchReply, runMs: number, pageSlot = -1): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
+export function encodeChannelReply(replies: SearchBatchReply, runMs: number, returnable = false): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
   const n = replies.length;
   const rows = new Float64Array(n * REPLY_ROW);
   const objects: SearchShardReply[] = [];
-  // The batch's one page buffer (workers/search.ts movePages), moved (or shared: a page slot) whatever goes as rows.
-  let pages: ArrayBuffer | SharedArrayBuffer | null = null;
+  // The batch's one page buffer (workers/search.ts movePages), moved whatever goes as rows.
+  let pages: ArrayBuffer | null = null;
   for (let i = 0; i < n && pages === null; i++) {
     const r = replies[i];
-    if (r.ok && r.value.rendered !== undefined) pages = r.value.rendered.buffer;
+    if (r.ok && r.value.rendered !== undefined) pages = r.value.rendered.buffer as ArrayBuffer;
   }
   let hitCount = 0;
   for (let i = 0; i < n; i++) {
@@ -251,26 +251,26 @@ export function encodeChannelReply(replies: SearchBatchReply, runMs: number, pag
       rows[o + 7] = v.rendered.byteLength;
     }
   }
-  return { answer: { replies: objects, runMs, rows, hits, pages, pageSlot }, transfer: pages === null || pageSlot >= 0 ? [] : [pages as ArrayBuffer] };
+  return { answer: { replies: objects, runMs, rows, hits, pages, returnable: returnable && pages !== null }, transfer: pages === null ? [] : [pages] };
 }
 
 /** A result a reply row can carry: nothing but the numbers, the hits and a page in `pages`. */
-function asRow(v: ShardSearchResult, pages: ArrayBuffer | SharedArrayBuffer | null): boolean {
+function asRow(v: ShardSearchResult, pages: ArrayBuffer | null): boolean {
   return v.sortValues === null && v.aggs === undefined && v.suggest === undefined && (v.rendered === undefined || v.rendered.buffer === pages);
 }
 
 /**
- * The coordinator's side: the replies, in batch order, as the worker's objects were. `pageSlots`:
- * the worker's page slot states (its announcement's), to lease the pages of a batch that came in a slot.
+ * The coordinator's side: the replies, in batch order, as the worker's objects were. `spares`: where
+ * a returnable page buffer goes once every page in it has been read out (its channel's list of
+ * buffers to send back, at most `keep`); null: not sent back.
  */
-export function decodeChannelReply(answer: SearchChannelReply, pageSlots: Int32Array | null = null): SearchBatchReply {
+export function decodeChannelReply(answer: SearchChannelReply, spares: ArrayBuffer[] | null = null, keep = 0): SearchBatchReply {
   const rows = answer.rows;
-  const slot = answer.pageSlot ?? -1;
   const pages = answer.pages ?? null;
-  // Every page in the slot, rows' and objects' alike, is leased: the slot goes back when all are read.
-  const leased: Uint8Array[] | null = slot >= 0 && pageSlots !== null ? [] : null;
+  // Every page in the buffer, rows' and objects' alike, is leased: it goes back when all are read.
+  const leased: Uint8Array[] | null = answer.returnable === true && pages !== null && spares !== null ? [] : null;
   if (rows === undefined || rows === null) {
-    if (leased !== null) leaseSlot(answer.replies, pages as SharedArrayBuffer, pageSlots!, slot, leased);
+    if (leased !== null) lease(answer.replies, pages!, leased, spares!, keep);
     return answer.replies;
   }
   const n = rows.length / REPLY_ROW;
@@ -296,14 +296,14 @@ export function decodeChannelReply(answer: SearchChannelReply, pageSlots: Int32A
     };
     at += length;
   }
-  if (leased !== null) leaseSlot(out, pages as SharedArrayBuffer, pageSlots!, slot, leased);
+  if (leased !== null) lease(out, pages!, leased, spares!, keep);
   return out;
 }
 
-/** Leases the pages of `replies` that are views of the slot `pages` (common/page-leases.ts). */
-function leaseSlot(replies: SearchBatchReply, pages: SharedArrayBuffer, pageSlots: Int32Array, slot: number, leased: Uint8Array[]): void {
+/** Leases the pages of `replies` that are views of `pages` (common/page-leases.ts). */
+function lease(replies: SearchBatchReply, pages: ArrayBuffer, leased: Uint8Array[], spares: ArrayBuffer[], keep: number): void {
   for (const r of replies) if (r.ok && r.value.rendered !== undefined && r.value.rendered.buffer === pages) leased.push(r.value.rendered);
-  leasePages(pages, pageSlots, slot, leased);
+  leasePages(pages, leased, spares, keep);
 }
 
 export type WorkerReply<T> =

@@ -12,7 +12,7 @@ import {
   type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask,
 } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
-import { pageSlot, pageSlotStates, takePageSlot } from './page-slots.js';
+import { addSpares, takePageBuffer } from './page-buffers.js';
 
 export function search(task: SearchShardTask): SearchShardReply {
   return reply(() => {
@@ -31,21 +31,22 @@ export function searchBatch(task: SearchBatchTask): SearchBatchReply {
 const keptPlans = new Map<number, Exec>();
 
 /**
- * The page slot (workers/page-slots.ts) the last batch run with `slotted` wrote its pages into, or
- * −1: they are in a buffer of their own.
+ * Whether the last batch run with `returnable` wrote its pages into a buffer that goes round
+ * (workers/page-buffers.ts), which the coordinator sends back once it has read every page.
  */
-let batchPageSlot = -1;
+let batchReturnable = false;
 
 /**
  * A channel batch: kept plans updated first, then each search — a row, or an object with its plan
- * inline or by id. `slotted`: the pages may go into a page slot (only when the reply goes back on
- * the channel, whose coordinator end gives slots back: workers/page-slots.ts).
+ * inline or by id. `returnable`: the pages go into a spare buffer the coordinator sends back (only
+ * when the reply goes back on the channel, whose coordinator end does: workers/page-buffers.ts).
  */
-export function channelBatch(request: SearchChannelRequest, slotted = false): SearchBatchReply {
+export function channelBatch(request: SearchChannelRequest, returnable = false): SearchBatchReply {
+  if (request.spares !== undefined && request.spares !== null) addSpares(request.spares);
   if (request.dropPlans !== null) for (const id of request.dropPlans) keptPlans.delete(id);
   if (request.plans !== null) for (const [id, plan] of request.plans) keptPlans.set(id, plan);
   const rows = request.rows ?? null;
-  if (rows === null) return runBatch(request.searches.length, (i) => objectSearch(request.searches[i]), slotted);
+  if (rows === null) return runBatch(request.searches.length, (i) => objectSearch(request.searches[i]), returnable);
   // runBatch runs the searches in order: the objects are taken as their rows come.
   let next = 0;
   return runBatch(rows.length / CHANNEL_ROW, (i) => {
@@ -55,7 +56,7 @@ export function channelBatch(request: SearchChannelRequest, slotted = false): Se
     const plan = keptPlans.get(planId);
     if (plan === undefined) return notKept(planId);
     return search({ segments: request.refs![rows[o + 6]], request: rowRequest(rows, o, plan, request.fetches) });
-  }, slotted);
+  }, returnable);
 }
 
 function objectSearch(s: ChannelSearch): SearchShardReply {
@@ -72,20 +73,20 @@ function notKept(planId: number): SearchShardReply {
   return { ok: false, error: new InternalError(`search plan [${planId}] is not kept by this worker`).toPlain() };
 }
 
-/** `n` searches' replies, their rendered pages in one buffer (a page slot when `slotted` and one is free; else transferred, or cloned, once). */
-function runBatch(n: number, run: (i: number) => SearchShardReply, slotted = false): SearchShardReply[] {
+/** `n` searches' replies, their rendered pages in one buffer (one that goes round when `returnable`; transferred, or cloned, once). */
+function runBatch(n: number, run: (i: number) => SearchShardReply, returnable = false): SearchShardReply[] {
   const replies = new Array<SearchShardReply>(n);
   beginPages();
   try {
     for (let i = 0; i < n; i++) replies[i] = run(i);
   } finally {
-    movePages(replies, slotted);
+    movePages(replies, returnable);
   }
   return replies;
 }
 
 /** Moves the replies' rendered pages (views of the render scratch) to the batch's one buffer. */
-function movePages(replies: SearchBatchReply, slotted: boolean): void {
+function movePages(replies: SearchBatchReply, returnable: boolean): void {
   const pages: Uint8Array[] = [];
   let size = 0;
   for (const r of replies) {
@@ -94,17 +95,17 @@ function movePages(replies: SearchBatchReply, slotted: boolean): void {
       size += r.value.rendered.byteLength;
     }
   }
-  batchPageSlot = slotted && pages.length > 0 ? takePageSlot(size) : -1;
-  const moved = endPages(pages, batchPageSlot < 0 ? null : pageSlot(batchPageSlot, size));
+  batchReturnable = returnable && pages.length > 0;
+  const moved = endPages(pages, batchReturnable ? takePageBuffer(size) : null);
   let p = 0;
   for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
 }
 
-/** A batch that came on this thread's channel, answered as the channel's reply (its pages in a page slot when one is free). */
+/** A batch that came on this thread's channel, answered as the channel's reply (its pages in a buffer that goes round). */
 export function answerChannelBatch(request: SearchChannelRequest): ReturnType<typeof encodeChannelReply> {
   const started = performance.now();
   const replies = channelBatch(request, true);
-  return encodeChannelReply(replies, performance.now() - started, batchPageSlot);
+  return encodeChannelReply(replies, performance.now() - started, batchReturnable);
 }
 
 if (parentPort !== null) {
@@ -129,6 +130,6 @@ if (parentPort !== null) {
   });
   // The channel never keeps the thread alive: the pool decides when it ends.
   port1.unref();
-  const announcement: SearchPortAnnouncement = { op: SEARCH_PORT, threadId, port: port2 as never, poolTask: poolTaskFlag, pageSlots: pageSlotStates };
+  const announcement: SearchPortAnnouncement = { op: SEARCH_PORT, threadId, port: port2 as never, poolTask: poolTaskFlag };
   parentPort.postMessage(announcement, [port2]);
 }

@@ -47,6 +47,9 @@ function positionIn<T>(list: T[], item: T): number {
   return i >= 0 ? i : list.push(item) - 1;
 }
 
+/** Read-out page buffers a channel holds for its worker at most (the worker keeps as many spares: workers/page-buffers.ts). */
+const KEEP_SPARES = 64;
+
 /** How long a batch in flight on a channel whose worker end closed waits for the pool to report the thread gone. */
 const DETACHED_FAIL_MS = 1000;
 
@@ -54,8 +57,11 @@ export class SearchChannel {
   readonly threadId: number;
   private readonly port: MessagePort;
   private readonly poolTask: Int32Array;
-  /** The worker's page slot states (protocol.ts SearchPortAnnouncement.pageSlots), or null. */
-  private readonly pageSlots: Int32Array | null;
+  /**
+   * The worker's page buffers whose pages have all been read out (common/page-leases.ts), sent back
+   * with the next batch for the worker to reuse (workers/page-buffers.ts).
+   */
+  private readonly spares: ArrayBuffer[] = [];
   /**
    * Batches posted and not yet answered, oldest first (the worker answers in the order it got
    * them): at most two, the second only while the first runs (see `canQueue`).
@@ -79,11 +85,10 @@ export class SearchChannel {
     this.threadId = announcement.threadId;
     this.port = announcement.port;
     this.poolTask = announcement.poolTask;
-    this.pageSlots = announcement.pageSlots ?? null;
     this.port.on('message', (reply: SearchChannelReply) => {
-      // Reply rows become the result objects the pool settles searches with (protocol.ts); pages in
-      // a page slot are leased until read out (common/page-leases.ts).
-      this.pending.shift()?.resolve({ replies: decodeChannelReply(reply, this.pageSlots), runMs: reply.runMs });
+      // Reply rows become the result objects the pool settles searches with (protocol.ts); the page
+      // buffer is leased until its pages are read out, then goes back (common/page-leases.ts).
+      this.pending.shift()?.resolve({ replies: decodeChannelReply(reply, this.spares, KEEP_SPARES), runMs: reply.runMs });
     });
     // The worker's end went away: the thread exited or was terminated. No batch goes down the
     // channel any more, but one in flight fails only once the pool has let go of the thread
@@ -201,9 +206,12 @@ export class SearchChannel {
         }
         searches.push({ segments: task.segments, request, planId: id });
       }
-      const message: SearchChannelRequest = { searches, plans, dropPlans, rows, refs, fetches };
+      // Page buffers read out since the last batch go back with this one (moved, not copied).
+      const spares = this.spares.length === 0 ? null : this.spares.splice(0);
+      const message: SearchChannelRequest = { searches, plans, dropPlans, rows, refs, fetches, spares };
       try {
-        this.port.postMessage(message);
+        if (spares === null) this.port.postMessage(message);
+        else this.port.postMessage(message, spares);
       } catch (e) {
         // The worker did not get these plans: later batches send them again.
         if (plans !== null) for (const [id] of plans) this.kept.delete(id);

@@ -282,8 +282,8 @@ export function beginPages(): void {
 
 /**
  * Closes the batch beginPages opened: `pages`, the views renderHitsBytes returned since (any
- * subset, in any order), are copied into `into` (at least their total length: a reused slot, see
- * workers/page-slots.ts) or else one new buffer; returns their views of it, in the same order.
+ * subset, in any order), are copied into `into` (at least their total length: a buffer that goes round, see
+ * workers/page-buffers.ts) or else one new buffer; returns their views of it, in the same order.
  * Must be called before anything else renders on this thread (the views are the scratch's).
  */
 export function endPages(pages: readonly Uint8Array[], into: Uint8Array | null = null): Uint8Array[] {

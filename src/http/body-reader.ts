@@ -17,6 +17,7 @@ import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyRequest } from 'fastify';
+import { releaseWhenWritten } from './release-when-written.js';
 
 /** Bodies below this are read as before (a concatenation of Node's chunks): `_msearch`, small bulks. */
 export const POOLED_BODY_MIN_BYTES = 256 * 1024;
@@ -140,19 +141,7 @@ export function readBody(
   payload.resume();
 }
 
-const TAKEN = Symbol('bodyBuffer');
-type BodyResponse = ServerResponse & { [TAKEN]?: Buffer };
-
-/** The `finish` listener of every response whose request's body was in a reused buffer. */
-function giveBack(this: BodyResponse): void {
-  const buffer = this[TAKEN];
-  if (buffer === undefined) return;
-  this[TAKEN] = undefined;
-  giveBodyBuffer(buffer);
-}
-
 /** Gives `buffer` back once `res` has been written to the socket: its request is answered by then. */
 export function releaseBodyOnFinish(buffer: Buffer, res: ServerResponse): void {
-  (res as BodyResponse)[TAKEN] = buffer;
-  res.on('finish', giveBack);
+  releaseWhenWritten(res, giveBodyBuffer, buffer);
 }

@@ -10,6 +10,7 @@
 import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { releaseWhenWritten } from './release-when-written.js';
 
 export const JSON_CHUNK_BYTES = 64 * 1024;
 /**
@@ -187,14 +188,7 @@ export class ChunkWriter {
   }
 }
 
-const SENT = Symbol('jsonChunks');
-type ChunkedResponse = ServerResponse & { [SENT]?: JsonChunks };
-
-/** The `finish` listener of every response sent from chunks (one function, no closure per response). */
-function releaseSent(this: ChunkedResponse): void {
-  const body = this[SENT];
-  if (body === undefined) return;
-  this[SENT] = undefined;
+function releaseChunks(body: JsonChunks): void {
   body.release();
 }
 
@@ -204,8 +198,7 @@ function releaseSent(this: ChunkedResponse): void {
  * does not give them back (a write may still hold one); the collector frees them then.
  */
 export function sendChunks(body: JsonChunks, res: ServerResponse): Buffer | Readable {
-  (res as ChunkedResponse)[SENT] = body;
-  res.on('finish', releaseSent);
+  releaseWhenWritten(res, releaseChunks, body);
   return body.payload();
 }
 

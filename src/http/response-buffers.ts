@@ -13,6 +13,7 @@
 import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
 import type { JsonPieces } from '../common/json-pieces.js';
+import { releaseWhenWritten } from './release-when-written.js';
 
 export const RESPONSE_BUFFER_BYTES = 64 * 1024;
 /** Up to this a body is allocated as before (from Node's 8 KB pool below 4 KB): every `_search` page. */
@@ -21,14 +22,8 @@ const OWN_BUFFER_ABOVE = 8 * 1024;
 const KEEP = 16;
 
 const free: Buffer[] = [];
-const TAKEN = Symbol('responseBuffer');
-type BufferedResponse = ServerResponse & { [TAKEN]?: Buffer };
 
-/** The `finish` listener of every response that took a buffer (one function, no closure per response). */
-function giveBack(this: BufferedResponse): void {
-  const buffer = this[TAKEN];
-  if (buffer === undefined) return;
-  this[TAKEN] = undefined;
+function giveBack(buffer: Buffer): void {
   if (free.length < KEEP) free.push(buffer);
 }
 
@@ -41,8 +36,7 @@ export function responseBytes(body: JsonPieces, res: ServerResponse): Buffer {
   if (bound <= OWN_BUFFER_ABOVE || bound > RESPONSE_BUFFER_BYTES) return body.toBuffer();
   const buffer = free.pop() ?? Buffer.allocUnsafeSlow(RESPONSE_BUFFER_BYTES);
   const length = body.writeInto(buffer);
-  (res as BufferedResponse)[TAKEN] = buffer;
-  res.on('finish', giveBack);
+  releaseWhenWritten(res, giveBack, buffer);
   return buffer.subarray(0, length);
 }
 

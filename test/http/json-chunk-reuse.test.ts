@@ -4,7 +4,7 @@
  * and ones a slow client has not read yet — keep their own bytes, while later responses take the
  * chunks given back instead of allocating.
  */
-import { request } from 'node:http';
+import { getText } from '../support/slow-reader.js';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,24 +39,7 @@ afterAll(async () => {
 });
 
 function get(n: number, count: number, readAfterMs = 0, query = ''): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: `/?n=${n}&count=${count}${query}`, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      const read = () => {
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-      };
-      if (readAfterMs > 0) {
-        res.pause();
-        setTimeout(() => {
-          read();
-          res.resume();
-        }, readAfterMs);
-      } else read();
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return getText(port, `/?n=${n}&count=${count}${query}`, readAfterMs);
 }
 
 describe('reused JSON response chunks', () => {

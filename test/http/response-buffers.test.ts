@@ -3,7 +3,8 @@
  * its response has been written, so responses in flight at once — and ones a slow client has not read
  * yet — keep their own bytes.
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { getText } from '../support/slow-reader.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonPieces } from '../../src/common/json-pieces.js';
@@ -37,24 +38,7 @@ afterAll(async () => {
 });
 
 function get(n: number, bytes: number, readAfterMs = 0): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: `/?n=${n}&bytes=${bytes}`, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      const read = () => {
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-      };
-      if (readAfterMs > 0) {
-        res.pause();
-        setTimeout(() => {
-          read();
-          res.resume();
-        }, readAfterMs);
-      } else read();
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return getText(port, `/?n=${n}&bytes=${bytes}`, readAfterMs);
 }
 
 describe('responseBytes', () => {

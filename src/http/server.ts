@@ -18,6 +18,7 @@ import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { NdjsonBody } from './ndjson-body.js';
 import { giveBodyBuffer, readBody } from './body-reader.js';
+import { esClientErrorHandler } from './client-errors.js';
 import { LargeBody } from './large-body.js';
 import { gzipStatedSize } from '../common/gzip-trailer.js';
 import { Admission, type AdmissionLimits } from './admission.js';
@@ -157,6 +158,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // Nothing logs through a per-request logger (failures go to the server's log), and building a
     // child logger with a request-id binding costs more per request than fastify's own routing.
     childLoggerFactory: (logger) => logger,
+    // Requests Node's parser refuses get ES's error bodies (client-errors.ts).
+    clientErrorHandler: esClientErrorHandler(requestTimeout),
   });
   const routes = new RouteTable();
   // ES reads a body sent with GET (e.g. _search, _count); fastify ignores GET bodies by default.

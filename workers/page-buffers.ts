@@ -2,8 +2,9 @@
  * A search worker's spare buffers for the rendered pages of the batches it answers on its channel:
  * buffers the coordinator sent back once it had copied every page out (src/common/page-leases.ts
  * says why). A batch takes a spare big enough for its pages, or a new buffer, sized in steps so
- * later batches fit; a batch larger than MAX_PAGE_BUFFER_BYTES gets a buffer of its own size, which
- * is not sent back.
+ * later batches fit. A batch whose pages take more than MAX_PAGE_BUFFER_BYTES gets a fresh buffer of
+ * its own size (endPages), which does not go round: what a worker keeps is bounded by KEEP_PAGE_BUFFERS ×
+ * MAX_PAGE_BUFFER_BYTES (8 MB), whatever one large request rendered.
  */
 
 /** Spares kept: about the batches whose pages wait on the coordinator at once (37–42 under `_msearch` at 100 connections here). */
@@ -18,10 +19,10 @@ let allocated = 0;
 
 /** Buffers sent back by the coordinator (SearchChannelRequest.spares), for later batches. */
 export function addSpares(buffers: readonly ArrayBuffer[]): void {
-  for (const b of buffers) if (spares.length < KEEP_PAGE_BUFFERS && b.byteLength > 0) spares.push(b);
+  for (const b of buffers) if (spares.length < KEEP_PAGE_BUFFERS && b.byteLength > 0 && b.byteLength <= MAX_PAGE_BUFFER_BYTES) spares.push(b);
 }
 
-/** A buffer for a batch's pages of `bytes`: the last spare that fits, or a new one. */
+/** A buffer for a batch's pages of `bytes` (at most MAX_PAGE_BUFFER_BYTES): the last spare that fits, or a new one. */
 export function takePageBuffer(bytes: number): Uint8Array {
   for (let i = spares.length - 1; i >= 0; i--) {
     const b = spares[i];
@@ -31,7 +32,7 @@ export function takePageBuffer(bytes: number): Uint8Array {
     return new Uint8Array(b);
   }
   allocated++;
-  return new Uint8Array(new ArrayBuffer(bytes > MAX_PAGE_BUFFER_BYTES ? bytes : Math.ceil(bytes / STEP) * STEP));
+  return new Uint8Array(new ArrayBuffer(Math.ceil(bytes / STEP) * STEP));
 }
 
 /** Spares held now, and buffers allocated so far (tests). */

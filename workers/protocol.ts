@@ -211,8 +211,12 @@ export interface SearchChannelReply {
 /** Numbers per reply in SearchChannelReply.rows. */
 export const REPLY_ROW = 8;
 
-/** A batch's replies as rows (the worker's side; `transfer`: what to move rather than copy). */
-export function encodeChannelReply(replies: SearchBatchReply, runMs: number, returnable = false): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
+/**
+ * A batch's replies as rows (the worker's side; `transfer`: what to move rather than copy). The page
+ * buffer goes round (`returnable`, workers/page-buffers.ts) when it is no larger than `returnableUpTo`:
+ * a larger one was written fresh for one large batch. 0: none goes round.
+ */
+export function encodeChannelReply(replies: SearchBatchReply, runMs: number, returnableUpTo = 0): { readonly answer: SearchChannelReply; readonly transfer: ArrayBuffer[] } {
   const n = replies.length;
   const rows = new Float64Array(n * REPLY_ROW);
   const objects: SearchShardReply[] = [];
@@ -251,7 +255,8 @@ export function encodeChannelReply(replies: SearchBatchReply, runMs: number, ret
       rows[o + 7] = v.rendered.byteLength;
     }
   }
-  return { answer: { replies: objects, runMs, rows, hits, pages, returnable: returnable && pages !== null }, transfer: pages === null ? [] : [pages] };
+  const goesRound = pages !== null && pages.byteLength > 0 && pages.byteLength <= returnableUpTo;
+  return { answer: { replies: objects, runMs, rows, hits, pages, returnable: goesRound }, transfer: pages === null ? [] : [pages] };
 }
 
 /** A result a reply row can carry: nothing but the numbers, the hits and a page in `pages`. */

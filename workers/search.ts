@@ -12,7 +12,7 @@ import {
   type SearchPortAnnouncement, type SearchShardReply, type SearchShardTask,
 } from './protocol.js';
 import { reply, resolveRefs } from './segment-cache.js';
-import { addSpares, takePageBuffer } from './page-buffers.js';
+import { MAX_PAGE_BUFFER_BYTES, addSpares, takePageBuffer } from './page-buffers.js';
 
 export function search(task: SearchShardTask): SearchShardReply {
   return reply(() => {
@@ -29,12 +29,6 @@ export function searchBatch(task: SearchBatchTask): SearchBatchReply {
 
 /** Plans the coordinator sent once and names by id (protocol.ts SearchChannelRequest), for this thread's channel. */
 const keptPlans = new Map<number, Exec>();
-
-/**
- * Whether the last batch run with `returnable` wrote its pages into a buffer that goes round
- * (workers/page-buffers.ts), which the coordinator sends back once it has read every page.
- */
-let batchReturnable = false;
 
 /**
  * A channel batch: kept plans updated first, then each search — a row, or an object with its plan
@@ -95,8 +89,8 @@ function movePages(replies: SearchBatchReply, returnable: boolean): void {
       size += r.value.rendered.byteLength;
     }
   }
-  batchReturnable = returnable && pages.length > 0;
-  const moved = endPages(pages, batchReturnable ? takePageBuffer(size) : null);
+  // Only a buffer no larger than MAX_PAGE_BUFFER_BYTES goes round (answerChannelBatch tells encodeChannelReply so).
+  const moved = endPages(pages, returnable && pages.length > 0 && size <= MAX_PAGE_BUFFER_BYTES ? takePageBuffer(size) : null);
   let p = 0;
   for (const r of replies) if (r !== undefined && r.ok && r.value.rendered !== undefined) (r.value as { rendered: Uint8Array }).rendered = moved[p++];
 }
@@ -105,7 +99,7 @@ function movePages(replies: SearchBatchReply, returnable: boolean): void {
 export function answerChannelBatch(request: SearchChannelRequest): ReturnType<typeof encodeChannelReply> {
   const started = performance.now();
   const replies = channelBatch(request, true);
-  return encodeChannelReply(replies, performance.now() - started, batchReturnable);
+  return encodeChannelReply(replies, performance.now() - started, MAX_PAGE_BUFFER_BYTES);
 }
 
 if (parentPort !== null) {

@@ -111,8 +111,8 @@ export class JsonPieces {
 
   /**
    * Writes the UTF-8 bytes of the text at the start of `out` (at least byteLengthBound() long);
-   * returns their length. Reads a leased page once: a search worker's page slot may be rewritten
-   * once its pages are copied out (common/page-leases.ts).
+   * returns their length. Reads a leased page once: once all its pages are copied out, a search
+   * worker's page buffer goes back to the worker, to be written again (common/page-leases.ts).
    */
   writeInto(out: Buffer): number {
     let at = 0;

@@ -49,9 +49,10 @@ function takeBodyBuffer(length: number): Buffer {
  * collector frees them): a large buffer serves small bodies too.
  */
 export function giveBodyBuffer(buffer: Buffer): void {
+  // Given back twice, it would be handed to two bodies at once.
+  if (free.includes(buffer)) return;
   free.push(buffer);
-  let bytes = 0;
-  for (let i = 0; i < free.length; i++) bytes += free[i].length;
+  let bytes = freeBodyBufferBytes();
   while (free.length > KEEP || (bytes > KEEP_BYTES && free.length > 0)) {
     let smallest = 0;
     for (let i = 1; i < free.length; i++) if (free[i].length < free[smallest].length) smallest = i;
@@ -71,6 +72,11 @@ export function freeBodyBufferBytes(): number {
 /** Free body buffers held now (tests). */
 export function freeBodyBuffers(): number {
   return free.length;
+}
+
+/** Lets every free body buffer go to the collector (tests). */
+export function dropFreeBodyBuffers(): void {
+  free.length = 0;
 }
 
 type Payload = Readable & { receivedEncodedLength?: number };

@@ -15,8 +15,10 @@ import type { Socket } from 'node:net';
 import { EsError } from '../errors/index.js';
 
 type ClientError = Error & { code?: string; reason?: string };
+/** Node's own field: the response being written on the connection, if any (Node's default handler reads it too). */
+type HttpSocket = Socket & { _httpMessage?: { headersSent: boolean } | null };
 
-function answerOf(err: ClientError, requestTimeoutMs: number): { status: number; line: string; error: EsError } {
+function answerOf(err: ClientError): { status: number; line: string; error: EsError } {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     return { status: 400, line: 'Bad Request', error: new EsError('too_long_frame_exception', `HTTP header is larger than ${maxHeaderSize} bytes.`, 400) };
   }
@@ -29,16 +31,17 @@ function answerOf(err: ClientError, requestTimeoutMs: number): { status: number;
   return { status: 400, line: 'Bad Request', error: new EsError('illegal_argument_exception', `invalid HTTP request: ${reason}`, 400) };
 }
 
-/** fastify's `clientErrorHandler`, for a server whose whole-request deadline is `requestTimeoutMs`. */
-export function esClientErrorHandler(requestTimeoutMs: number): (err: ClientError, socket: Socket) => void {
-  return (err, socket) => {
-    // A reset connection has nobody to answer.
-    if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    if (socket.writable) {
-      const { status, line, error } = answerOf(err, requestTimeoutMs);
-      const body = JSON.stringify(error.toBody());
-      socket.write(`HTTP/1.1 ${status} ${line}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    }
-    socket.destroy(err);
-  };
+/** fastify's `clientErrorHandler`. */
+export function esClientError(err: ClientError, socket: HttpSocket): void {
+  // A reset connection has nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // As Node's default: no answer in the middle of a response already on its way (a pipelined
+  // request's parse error), which would corrupt what the client reads.
+  const writing = socket._httpMessage;
+  if (socket.writable && (writing === undefined || writing === null || !writing.headersSent)) {
+    const { status, line, error } = answerOf(err);
+    const body = JSON.stringify(error.toBody());
+    socket.write(`HTTP/1.1 ${status} ${line}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }

@@ -18,7 +18,7 @@ import { checkBodyContentType, negotiate } from './media-types.js';
 import { requestContent, RouteTable } from './rest.js';
 import { NdjsonBody } from './ndjson-body.js';
 import { giveBodyBuffer, readBody } from './body-reader.js';
-import { esClientErrorHandler } from './client-errors.js';
+import { esClientError } from './client-errors.js';
 import { LargeBody } from './large-body.js';
 import { gzipStatedSize } from '../common/gzip-trailer.js';
 import { Admission, type AdmissionLimits } from './admission.js';
@@ -159,7 +159,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // child logger with a request-id binding costs more per request than fastify's own routing.
     childLoggerFactory: (logger) => logger,
     // Requests Node's parser refuses get ES's error bodies (client-errors.ts).
-    clientErrorHandler: esClientErrorHandler(requestTimeout),
+    clientErrorHandler: esClientError,
   });
   const routes = new RouteTable();
   // ES reads a body sent with GET (e.g. _search, _count); fastify ignores GET bodies by default.

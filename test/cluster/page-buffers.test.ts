@@ -13,7 +13,7 @@ import { releasePage, returnedPageBuffers } from '../../src/common/page-leases.j
 import { SearchChannel, sharePlan } from '../../src/cluster/search-channel.js';
 import { answerChannelBatch, search } from '../../workers/search.js';
 import { MAX_PAGE_BUFFER_BYTES, addSpares, pageBufferCounts, takePageBuffer } from '../../workers/page-buffers.js';
-import type { SearchChannelRequest, SearchShardReply, SearchShardTask } from '../../workers/protocol.js';
+import { encodeChannelReply, type SearchChannelRequest, type SearchShardReply, type SearchShardTask } from '../../workers/protocol.js';
 import type { Exec, FetchSpec, ShardSearchRequest } from '../../src/search/index.js';
 import { InProcessIndex } from '../support/engine-harness.js';
 
@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 describe('takePageBuffer', () => {
-  it('takes a spare that fits, else allocates in steps; a batch above the largest buffer gets its own size', () => {
+  it('takes a spare that fits, else allocates in steps; a buffer above the largest is never kept as a spare', () => {
     const before = pageBufferCounts();
     const a = takePageBuffer(100);
     expect(a.byteLength).toBe(16 * 1024);
@@ -45,8 +45,25 @@ describe('takePageBuffer', () => {
     expect(pageBufferCounts().spares).toBe(before.spares + 1);
     expect(takePageBuffer(40_000).byteLength).toBe(48 * 1024);
     expect(takePageBuffer(16 * 1024).buffer).toBe(a.buffer);
-    expect(takePageBuffer(MAX_PAGE_BUFFER_BYTES + 1).byteLength).toBe(MAX_PAGE_BUFFER_BYTES + 1);
-    expect(pageBufferCounts().allocated).toBe(before.allocated + 3);
+    expect(pageBufferCounts().allocated).toBe(before.allocated + 2);
+    const spares = pageBufferCounts().spares;
+    addSpares([new ArrayBuffer(MAX_PAGE_BUFFER_BYTES + 1)]);
+    expect(pageBufferCounts().spares).toBe(spares);
+  });
+});
+
+describe('encodeChannelReply', () => {
+  const replyWith = (page: Uint8Array): SearchShardReply => ({
+    ok: true,
+    value: { hits: new Float64Array(0), totalHits: 0, totalRelation: 'eq', maxScore: 0, terminatedEarly: false, timedOut: false, sortValues: null, rendered: page },
+  } as unknown as SearchShardReply);
+
+  it('lets a batch buffer go round only up to the largest buffer the worker keeps', () => {
+    const small = new Uint8Array(new ArrayBuffer(MAX_PAGE_BUFFER_BYTES), 0, 10);
+    expect(encodeChannelReply([replyWith(small)], 0, MAX_PAGE_BUFFER_BYTES).answer.returnable).toBe(true);
+    expect(encodeChannelReply([replyWith(small)], 0).answer.returnable).toBe(false);
+    const large = new Uint8Array(new ArrayBuffer(MAX_PAGE_BUFFER_BYTES + 1), 0, 10);
+    expect(encodeChannelReply([replyWith(large)], 0, MAX_PAGE_BUFFER_BYTES).answer.returnable).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { freeBodyBufferBytes, freeBodyBuffers, giveBodyBuffer, POOLED_BODY_MAX_BYTES, POOLED_BODY_MIN_BYTES, readBody, releaseBodyOnFinish } from '../../src/http/body-reader.js';
+import { dropFreeBodyBuffers, freeBodyBufferBytes, freeBodyBuffers, giveBodyBuffer, POOLED_BODY_MAX_BYTES, POOLED_BODY_MIN_BYTES, readBody, releaseBodyOnFinish } from '../../src/http/body-reader.js';
 
 let t: TestApp;
 let url = '';
@@ -132,5 +132,15 @@ describe('large NDJSON bodies in reused buffers', () => {
     // The largest stays: it serves any body a smaller one would.
     expect(freeBodyBuffers()).toBe(1);
     expect(freeBodyBufferBytes()).toBe(POOLED_BODY_MAX_BYTES);
+  });
+
+  it('keeps a buffer given back twice once, so two bodies never share it', () => {
+    dropFreeBodyBuffers();
+    const buffer = Buffer.allocUnsafeSlow(POOLED_BODY_MIN_BYTES);
+    giveBodyBuffer(buffer);
+    giveBodyBuffer(buffer);
+    expect(freeBodyBuffers()).toBe(1);
+    giveBodyBuffer(Buffer.allocUnsafeSlow(POOLED_BODY_MIN_BYTES));
+    expect(freeBodyBuffers()).toBe(2);
   });
 });

@@ -5,7 +5,9 @@
 import { connect } from 'node:net';
 import { maxHeaderSize } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'node:net';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { esClientError } from '../../src/http/client-errors.js';
 
 let t: TestApp;
 let port: number;
@@ -64,5 +66,41 @@ describe('malformed HTTP gets ES error bodies', () => {
   it('the server answers the next request as usual', async () => {
     const text = await raw('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
+describe('esClientError on a connection with a response on its way', () => {
+  function socketWith(headersSent: boolean | null): { socket: Socket; written: string[]; destroyed: () => boolean } {
+    const written: string[] = [];
+    let destroyed = false;
+    const socket = {
+      destroyed: false,
+      writable: true,
+      _httpMessage: headersSent === null ? null : { headersSent },
+      write: (s: string) => written.push(s),
+      destroy: () => {
+        destroyed = true;
+      },
+    } as unknown as Socket;
+    return { socket, written, destroyed: () => destroyed };
+  }
+  const parseError = Object.assign(new Error('Parse Error'), { code: 'HPE_INVALID_METHOD', reason: 'Invalid method encountered' });
+
+  it('writes nothing into a response whose headers are sent (a pipelined request\'s parse error), and closes', () => {
+    const s = socketWith(true);
+    esClientError(parseError, s.socket);
+    expect(s.written).toEqual([]);
+    expect(s.destroyed()).toBe(true);
+  });
+
+  it('answers when no response has started on the connection', () => {
+    for (const state of [null, false]) {
+      const s = socketWith(state);
+      esClientError(parseError, s.socket);
+      expect(s.written).toHaveLength(1);
+      expect(s.written[0]).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(s.written[0]).toContain('"reason":"invalid HTTP request: Invalid method encountered"');
+      expect(s.destroyed()).toBe(true);
+    }
   });
 });

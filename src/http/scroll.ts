@@ -59,10 +59,10 @@ export function scrollRoutes(contexts: SearchContexts): RouteDef[] {
       queryBody: true,
       authz: { action: 'indices:data/read/open_point_in_time' },
       params: [...INDICES_OPTIONS, 'keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests'],
-      handler: (req) => {
+      handler: async (req) => {
         if (req.query.keep_alive === undefined) throw new ActionRequestValidationError(['[keep_alive] is not specified']);
         const keepAlive = contexts.keepAlive(req.query.keep_alive, 'keep_alive');
-        const { id, shards } = contexts.openPointInTime(req.params.index, keepAlive, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
+        const { id, shards } = await contexts.openPointInTime(req.params.index, keepAlive, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
         return { body: { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } } };
       },
     },

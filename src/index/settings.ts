@@ -29,6 +29,10 @@ export interface ResolvedIndexSettings {
   readonly routingNumShards: number | null;
   /** Milliseconds; -1 = periodic refresh disabled. */
   readonly refreshIntervalMs: number;
+  /** Whether `index.refresh_interval` is set on the index (ES's isExplicitRefresh): then a search-idle shard still refreshes on schedule. */
+  readonly explicitRefresh: boolean;
+  /** `index.search.idle.after` in ms: a shard no search has read for this long skips its scheduled refreshes. */
+  readonly searchIdleAfterMs: number;
   readonly totalFieldsLimit: number;
   readonly ignoreDynamicBeyondLimit: boolean;
   readonly depthLimit: number;
@@ -139,6 +143,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.number_of_replicas': { dynamic: true, validate: intSetting(0) },
   'index.number_of_routing_shards': { dynamic: false, validate: intSetting(1, 1024) },
   'index.refresh_interval': { dynamic: true, validate: timeSetting },
+  'index.search.idle.after': { dynamic: true, validate: minTimeSetting(0, '0m') },
   'index.mapping.total_fields.limit': { dynamic: true, validate: intSetting(0) },
   'index.mapping.total_fields.ignore_dynamic_beyond_limit': { dynamic: true, validate: boolSetting },
   'index.mapping.depth.limit': { dynamic: true, validate: intSetting(1) },
@@ -238,6 +243,8 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     numberOfReplicas: num('index.number_of_replicas', 1),
     routingNumShards: flat.has('index.number_of_routing_shards') ? num('index.number_of_routing_shards', 0) : null,
     refreshIntervalMs: refresh !== undefined && refresh !== '' ? parseTimeValue(refresh, 'index.refresh_interval') : 1000,
+    explicitRefresh: refresh !== undefined && refresh !== '',
+    searchIdleAfterMs: flat.has('index.search.idle.after') && get('index.search.idle.after') !== '' ? parseTimeValue(get('index.search.idle.after')!, 'index.search.idle.after') : 30_000,
     totalFieldsLimit: num('index.mapping.total_fields.limit', 1000),
     ignoreDynamicBeyondLimit: get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
     depthLimit: num('index.mapping.depth.limit', 20),

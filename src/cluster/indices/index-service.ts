@@ -132,7 +132,9 @@ export class IndexService {
     const interval = this.resolvedSettings.refreshIntervalMs;
     if (interval > 0) {
       this.refreshTimer = setInterval(() => {
-        for (const shard of this.shards) if (shard.pendingOps > 0) void shard.refresh().catch(() => undefined);
+        const s = this.resolvedSettings;
+        const idleAfterMs = s.explicitRefresh ? null : s.searchIdleAfterMs;
+        for (const shard of this.shards) shard.scheduledRefresh(idleAfterMs);
       }, interval);
       this.refreshTimer.unref();
     }
@@ -358,6 +360,19 @@ export class IndexService {
     await Promise.all(this.shards.map((s) => s.refresh()));
   }
 
+  /**
+   * Every shard is about to be searched (IndexShard.awaitSearchActive): a promise only when one of
+   * them skipped a scheduled refresh while search idle and refreshes first.
+   */
+  awaitSearchActive(): Promise<unknown> | null {
+    let owed: Promise<void>[] | null = null;
+    for (const shard of this.shards) {
+      const refresh = shard.awaitSearchActive();
+      if (refresh !== null) (owed ??= []).push(refresh);
+    }
+    return owed === null ? null : owed.length === 1 ? owed[0] : Promise.all(owed);
+  }
+
   async forceMerge(maxSegments: number): Promise<void> {
     await Promise.all(this.shards.map((s) => s.forceMerge(maxSegments)));
   }
@@ -396,3 +411,16 @@ function deepMerge(target: Record<string, unknown>, patch: Record<string, unknow
   return { value: out, changed };
 }
 
+/**
+ * Marks every shard of `indices` searched (ES's search idle); a promise only when a search-idle shard
+ * owes a refresh, which the search awaits before it captures its snapshots.
+ */
+export function awaitSearchActive(indices: readonly IndexService[]): Promise<unknown> | null {
+  if (indices.length === 1) return indices[0].awaitSearchActive();
+  let owed: Promise<unknown>[] | null = null;
+  for (const index of indices) {
+    const refresh = index.awaitSearchActive();
+    if (refresh !== null) (owed ??= []).push(refresh);
+  }
+  return owed === null ? null : Promise.all(owed);
+}

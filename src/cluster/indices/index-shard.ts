@@ -49,6 +49,10 @@ export class IndexShard {
   /** Notified after each refresh publishes (refresh=wait_for listeners). */
   private refreshListeners: Array<() => void> = [];
   private flushScheduled = false;
+  /** When a search last read this shard (performance.now(); ES `lastSearcherAccess`): its creation until then. */
+  private lastSearcherAccess = performance.now();
+  /** A scheduled refresh was skipped while the shard was search idle: the next search refreshes first. */
+  private refreshOwedToSearch = false;
   /** Set when recovery found damage: the index reports red health. */
   recoveredWithLoss = false;
   private readonly segments: ShardSegments;
@@ -204,11 +208,45 @@ export class IndexShard {
 
   // ---- refresh ----------------------------------------------------------------------------------
 
+  /** Milliseconds since a search last read this shard (ES `search_idle_time`). */
+  searchIdleTimeMs(now = performance.now()): number {
+    return now - this.lastSearcherAccess;
+  }
+
+  /**
+   * The refresh timer's tick (ES IndexShard.scheduledRefresh). With `idleAfterMs` (the index has no
+   * explicit `refresh_interval`), a shard that no search has read for that long skips the refresh
+   * and owes it to the next search instead, so a bulk load nobody searches builds fewer, larger
+   * segments; a `refresh=wait_for` write still gets its refresh.
+   */
+  scheduledRefresh(idleAfterMs: number | null): void {
+    if (this.pendingOps === 0) return;
+    if (idleAfterMs !== null && this.refreshListeners.length === 0 && this.searchIdleTimeMs() >= idleAfterMs) {
+      this.refreshOwedToSearch = true;
+      return;
+    }
+    void this.refresh().catch(() => undefined);
+  }
+
+  /**
+   * A search is about to read this shard (ES awaitShardSearchActive): it is active again, and when it
+   * skipped a scheduled refresh while idle, that refresh runs first and the search waits for it. Null
+   * (nothing to wait for) on every other search, so the common path does not await.
+   */
+  awaitSearchActive(): Promise<void> | null {
+    this.lastSearcherAccess = performance.now();
+    if (!this.refreshOwedToSearch) return null;
+    this.refreshOwedToSearch = false;
+    // A failed refresh keeps its writes buffered (doRefresh); the search reads what is published.
+    return this.pendingOps > 0 ? this.refresh().catch(() => undefined) : null;
+  }
+
   /** Resolves once every write made before the call is searchable. */
   refresh(): Promise<void> {
     if (this.refreshPending) return this.refreshPending;
     const run = this.refreshQueue.then(async () => {
       this.refreshPending = null;
+      this.refreshOwedToSearch = false;
       const start = performance.now();
       await this.doRefresh();
       this.stats.refreshTotal++;

@@ -11,7 +11,7 @@ import { isLive, readId, readSource, type Segment } from '../../index/index.js';
 import { SegmentStatsSource, NO_DEADLINE, planQuery, HIT_STRIDE } from '../../search/index.js';
 import type { QueryNode } from '../../dsl/index.js';
 import type { SparseInference } from '../../ml/index.js';
-import type { IndexService } from '../indices/index-service.js';
+import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { resolveQueryInference } from '../search/query-inference.js';
 import type { SearchPool } from '../search-pool.js';
 import type { ShardSnapshot } from '../indices/shard-state.js';
@@ -76,6 +76,8 @@ export class DocScan {
       const q = queries.get(index)!;
       return q === null || q.kind === 'match_all';
     };
+    const owed = awaitSearchActive(indices);
+    if (owed !== null) await owed;
     // Snapshots are captured and the shard tasks posted in one tick (the pool then keeps their buffers).
     const targets = indices.flatMap((index) => index.shards.map((shard) => ({ index, shard, snapshot: shard.snapshot })));
     if (indices.every(matchesAll)) {

@@ -25,6 +25,7 @@ import { validateFusion } from '../../dsl/rank.js';
 import { fusionLeaves, withLeafQueries, type CompoundNode } from '../../dsl/retriever.js';
 import { HIT_STRIDE, type ShardSearchRequest, type ShardSearchResult } from '../../search/index.js';
 import type { SparseInference } from '../../ml/index.js';
+import { awaitSearchActive } from '../indices/index-service.js';
 import { resolveQueryInference } from './query-inference.js';
 import { linearCombination } from './linear-fusion.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
@@ -70,6 +71,8 @@ export async function hybridSearch(phase: SearchPhase, expression: string | unde
   }
   phase.checkResultWindow(indices, Math.max(req.from + req.size, ...windows));
   if (req.searchAfter !== null) throw shardFailure(indices, new IllegalArgumentError('search_after needs a sort'));
+  const owed = awaitSearchActive(indices);
+  if (owed !== null) await owed;
 
   const targets = phase.targets(indices);
   const stats = phase.stats(targets);

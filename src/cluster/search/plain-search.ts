@@ -9,7 +9,7 @@ import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
 import { HIT_STRIDE, compareSortValues, type ExecSort, type ShardSearchResult, type SortValue } from '../../search/index.js';
-import type { IndexService } from '../indices/index-service.js';
+import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
@@ -40,6 +40,10 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   const context = opts.context ?? null;
   const indices = context ? (context.indices ?? [...new Set(context.targets.map((t) => t.index))]) : phase.resolve(expression, opts.resolve);
   phase.checkResultWindow(indices, req.from + req.size);
+  if (context === null) {
+    const owed = awaitSearchActive(indices);
+    if (owed !== null) await owed;
+  }
   const targets = context ? context.targets : phase.targets(indices);
   const stats = phase.stats(targets);
   const now = Date.now();

@@ -19,7 +19,7 @@ import type { JsonPieces } from '../../common/json-pieces.js';
 import type { SearchRequest, SortSpec } from '../../dsl/index.js';
 import type { SortValue } from '../../search/index.js';
 import type { IndicesService } from '../indices/indices-service.js';
-import type { IndexService } from '../indices/index-service.js';
+import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import type { ResolveOptions } from '../indices/index-resolver.js';
 import type { SearchPool } from '../search-pool.js';
 import { NODE_ID, type SearchOptions, type SearchService, type ShardTarget } from './search-service.js';
@@ -103,12 +103,15 @@ export class SearchContexts {
     return ms;
   }
 
-  private open(kind: 'scroll' | 'pit', expression: string | undefined, keepAliveMs: number, resolve: ResolveOptions | undefined): SearchContext {
+  private async open(kind: 'scroll' | 'pit', expression: string | undefined, keepAliveMs: number, resolve: ResolveOptions | undefined): Promise<SearchContext> {
+    const indices = this.indices.resolve(expression, resolve);
+    const owed = awaitSearchActive(indices);
+    if (owed !== null) await owed;
+    // From here to the context's registration in one tick: the limit holds, the snapshots are current.
     this.sweep(Date.now());
     if (kind === 'scroll' && this.openCount('scroll') >= this.limits.maxOpenScrollContexts) {
       throw new SearchPhaseExecutionError('query', [{ shard: -1, index: expression ?? '_all', node: NODE_ID, cause: new TooManyScrollContextsError(this.limits.maxOpenScrollContexts) }]);
     }
-    const indices = this.indices.resolve(expression, resolve);
     const targets: ShardTarget[] = [];
     indices.forEach((index, indexPos) => {
       for (const shard of index.shards) targets.push({ index, indexPos, shardId: shard.shardId, snapshot: shard.snapshot });
@@ -153,7 +156,7 @@ export class SearchContexts {
 
   /** `_search?scroll=`: opens a scroll context and returns its first page with `_scroll_id`. */
   async startScroll(expression: string | undefined, req: SearchRequest, keepAliveMs: number, opts: SearchOptions): Promise<JsonPieces> {
-    const c = this.open('scroll', expression, keepAliveMs, opts.resolve);
+    const c = await this.open('scroll', expression, keepAliveMs, opts.resolve);
     const request: SearchRequest = { ...req, sort: [...(req.sort ?? [SCORE]), TIEBREAKER] };
     c.request = request;
     c.searchOptions = opts;
@@ -210,8 +213,8 @@ export class SearchContexts {
   // ---- point in time ----------------------------------------------------------------------------
 
   /** `POST /{index}/_pit?keep_alive=`: the id and the shards it covers. */
-  openPointInTime(expression: string, keepAliveMs: number, resolve: ResolveOptions | undefined): { id: string; shards: number } {
-    const c = this.open('pit', expression, keepAliveMs, resolve);
+  async openPointInTime(expression: string, keepAliveMs: number, resolve: ResolveOptions | undefined): Promise<{ id: string; shards: number }> {
+    const c = await this.open('pit', expression, keepAliveMs, resolve);
     return { id: this.encode(c), shards: c.targets.length };
   }
 

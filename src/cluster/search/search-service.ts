@@ -4,6 +4,7 @@
  * phase (search-phase.ts: targets, plan, scatter with failures, totals, fetch, response).
  */
 import type { QueryNode, SearchRequest } from '../../dsl/index.js';
+import { awaitSearchActive } from '../indices/index-service.js';
 import type { IndicesService } from '../indices/indices-service.js';
 import type { SearchPool } from '../search-pool.js';
 import { hybridSearch } from './hybrid-search.js';
@@ -44,6 +45,8 @@ export class SearchService {
     query = await resolveQueryInference(query, phase.inference);
     const deadline = phase.deadline(null);
     const indices = phase.resolve(expression, opts.resolve);
+    const owed = awaitSearchActive(indices);
+    if (owed !== null) await owed;
     const targets = phase.targets(indices);
     const plans = phase.plan(indices, query, phase.stats(targets), Date.now());
     const { results, failures } = await phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {

@@ -11,7 +11,7 @@ import {
   SnapshotsService, WriteFlow, type SnapshotsOptions, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
-  aliasRoutes, analyzeRoutes, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
+  aliasRoutes, analyzeRoutes, dropFreeBuffers, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
   termVectorsRoutes, validateQueryRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes,
   registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes, snapshotRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
@@ -92,7 +92,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
     const stored = state.section<{ cluster_uuid: string }>('cluster');
     const node = { nodeName: 'threadsearch-0', clusterName: 'threadsearch', clusterUuid: stored?.cluster_uuid ?? randomBase64Uuid() };
     state.register('cluster', () => ({ cluster_uuid: node.clusterUuid }));
-    pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir(), logger: options.logger });
+    pool = new SearchPool({ threads: config.threads, maxQueue: config.searchQueueSize, workerDir: workerDir(), logger: options.logger, releaseCaches: dropFreeBuffers });
     const bodyPool = new BodyPool({ workerDir: workerDir() });
     // Slow-log lines go to the server's log; thresholds are per index (index.*.slowlog.threshold.*).
     const slowLog = options.logger ? new SlowLog(options.logger) : null;

@@ -63,6 +63,8 @@ export interface IdleCollectorOptions {
   readonly collectHere?: () => void;
   /** Returns the process's free malloc memory (MallocTrim); none by default. */
   readonly releaseHeap?: () => void;
+  /** Drops this thread's free lists of reusable buffers, just before its collection frees them. */
+  readonly releaseCaches?: () => void;
 }
 
 export class IdleCollector {
@@ -81,6 +83,7 @@ export class IdleCollector {
   private readonly shrinkMs: number;
   private readonly collectHere: () => void;
   private readonly releaseHeap: () => void;
+  private readonly releaseCaches: () => void;
 
   /**
    * `askWorkers` asks every worker to collect and resolves once they have (or gave up waiting);
@@ -91,6 +94,7 @@ export class IdleCollector {
     this.shrinkMs = options.shrinkMs ?? SHRINK_MS;
     this.collectHere = options.collectHere ?? (() => fullGc?.());
     this.releaseHeap = options.releaseHeap ?? (() => {});
+    this.releaseCaches = options.releaseCaches ?? (() => {});
   }
 
   /** A build or merge starts: no collection until it has ended and IDLE_MS passed with none. */
@@ -169,6 +173,7 @@ export class IdleCollector {
   private collect(): void {
     this.droppedBytes = 0;
     const workers = this.askWorkers();
+    this.releaseCaches();
     this.collectHere();
     // Not when segment work resumed meanwhile (a force-merge right after `collectNow`): the trim
     // locks each arena while it walks it, and the next build would fault the pages in again.

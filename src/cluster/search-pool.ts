@@ -77,6 +77,8 @@ export interface SearchPoolOptions {
   readonly workerDir: URL;
   /** For the heap trim's debug lines (malloc-trim.ts). */
   readonly logger?: Logger;
+  /** The coordinator's free lists of reusable buffers, dropped at each idle collection (idle-collector.ts). */
+  readonly releaseCaches?: () => void;
 }
 
 /** How long the idle collection waits for the workers' GCs before trimming the heap anyway (a busy worker answers after its task). */
@@ -129,6 +131,7 @@ export class SearchPool {
     this.mallocTrim = new MallocTrim(options.logger);
     this.idleCollector = new IdleCollector(() => this.askWorkers({ op: 'gc' }, WORKER_GC_WAIT_MS), {
       releaseHeap: () => void this.mallocTrim.trim(),
+      releaseCaches: options.releaseCaches,
     });
     this.pool = new Piscina({
       filename: this.searchFile,

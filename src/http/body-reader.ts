@@ -74,7 +74,7 @@ export function freeBodyBuffers(): number {
   return free.length;
 }
 
-/** Lets every free body buffer go to the collector (tests). */
+/** Lets every free body buffer go to the collector (free-buffers.ts, tests). */
 export function dropFreeBodyBuffers(): void {
   free.length = 0;
 }

@@ -4,6 +4,7 @@
  * requests into calls on cluster/ services and render results. Imported only by app.ts.
  */
 export * from './server.js';
+export { dropFreeBuffers } from './free-buffers.js';
 export * from './rest.js';
 export * from './root.js';
 export * from './indices.js';

@@ -32,6 +32,11 @@ function takeChunk(): Buffer {
 export function freeJsonChunks(): number {
   return freeChunks.length;
 }
+
+/** Lets every free chunk go to the collector (free-buffers.ts). */
+export function dropFreeJsonChunks(): void {
+  freeChunks.length = 0;
+}
 /** Items stringified per JSON.stringify call (~36 KB of bulk items, a young-generation string): one call per item costs ~3× as much. */
 const ITEMS_PER_PIECE = 256;
 

@@ -40,6 +40,18 @@ describe('IdleCollector', () => {
     expect(collected).toBe(1);
   });
 
+  it('drops the free lists it is given just before this thread collects', () => {
+    const order: string[] = [];
+    const c = new IdleCollector(() => void order.push('workers'), {
+      idleMs: IDLE, shrinkMs: SHRINK, collectHere: () => void order.push('collect'), releaseCaches: () => void order.push('caches'),
+    });
+    c.begin();
+    c.end();
+    vi.advanceTimersByTime(IDLE);
+    expect(order).toEqual(['workers', 'caches', 'collect']);
+    c.close();
+  });
+
   it('collects once more a while after the idle collection (V8 shrinks young generations only then), and no more', () => {
     collector.begin();
     collector.end();

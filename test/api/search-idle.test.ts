@@ -48,7 +48,7 @@ describe('index.search.idle.after', () => {
     expect(after.docs).toBe(1);
   });
 
-  it('_count, a point in time and a scroll each refresh an idle shard before they read it', async () => {
+  it('_count, a point in time, a scroll and _explain each refresh an idle shard before they read it', async () => {
     await t.request('PUT', '/idle-reads', { settings: { number_of_shards: 1, 'index.search.idle.after': '0ms' } });
     await t.request('PUT', '/idle-reads/_doc/1', { n: 1 });
     await sleep(PAST_A_TICK);
@@ -66,6 +66,11 @@ describe('index.search.idle.after', () => {
     await sleep(PAST_A_TICK);
     const scroll = await t.request('POST', '/idle-reads/_search?scroll=1m', { size: 10 });
     expect(scroll.body.hits.total.value).toBe(3);
+
+    await t.request('PUT', '/idle-reads/_doc/4', { n: 4 });
+    await sleep(PAST_A_TICK);
+    const explain = await t.request('POST', '/idle-reads/_explain/4', { query: { term: { n: 4 } } });
+    expect(explain.body.matched).toBe(true);
   });
 
   it('an explicit refresh_interval keeps the scheduled refreshes of an idle shard', async () => {

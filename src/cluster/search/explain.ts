@@ -48,6 +48,9 @@ export async function explainDocument(
 ): Promise<{ status: number; body: string }> {
   const resolvedQuery = await resolveQueryInference(query, inference);
   const index = indices.require(name);
+  // As ES's explain action: a search-idle shard that owes a refresh refreshes before it is read.
+  const owed = index.awaitSearchActive();
+  if (owed !== null) await owed;
   const indexJson = JSON.stringify(index.name);
   const { exec, stats } = planForIndex(indices, index, resolvedQuery);
   const found = locateDocument(index, id, routing);

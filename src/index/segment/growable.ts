@@ -22,7 +22,15 @@ export class GrowableUint32 {
   toArray(): Uint32Array {
     return trimmed(this.data, this.length);
   }
+  /** Empties it and gives its storage back to the scope's pool for the build's later phases (no view of it may be in use). */
+  release(): void {
+    releaseScratch(this.data);
+    this.data = EMPTY_U32;
+    this.length = 0;
+  }
 }
+
+const EMPTY_U32 = new Uint32Array(0);
 
 export class GrowableFloat64 {
   data: Float64Array;

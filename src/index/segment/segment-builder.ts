@@ -7,6 +7,7 @@
  * Runs in a worker at refresh. Documents are added in the order they were written, so doc ids
  * follow write order (the shard's tie-break order).
  */
+import { Buffer } from 'node:buffer';
 import type { Analyzer, Normalizer } from '../../analysis/index.js';
 import { filterSource } from '../../common/source-filter.js';
 import { DocumentParser, type DocumentParseLimits } from '../mapping/document-parser.js';
@@ -23,7 +24,7 @@ import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import { GrowableFloat64, GrowableUint32 } from './growable.js';
-import { releaseScratch, scratchInt32, scratchUint32 } from './scratch-pool.js';
+import { releaseScratch, scratchInt32, scratchUint16, scratchUint32, scratchUint8 } from './scratch-pool.js';
 import { TermHash } from './term-hash.js';
 import { TokenHash } from './token-hash.js';
 import { bitsetWords, setBit } from './live-docs.js';
@@ -49,8 +50,11 @@ abstract class FieldAccumulator {
     if (doc !== this.lastDoc) {
       this.docsWithField.push(doc);
       this.lastDoc = doc;
+      this.startDoc();
     }
   }
+  /** A document's first value in this field (after docsWithField has it). */
+  protected startDoc(): void {}
   abstract add(doc: number, value: IndexableValue): void;
   abstract finishDoc(doc: number): void;
   abstract build(maxDoc: number): FieldInput;
@@ -63,15 +67,18 @@ abstract class FieldAccumulator {
 
 /**
  * Shared term dictionary logic for text and keyword fields, inverted the way Lucene's indexing
- * chain avoids per-term objects: every token appends a (term, doc, position) event to one growable
+ * chain avoids per-term objects: every token appends a (term, position) event to one growable
  * log; `buildTerms` counting-sorts the log by sorted term ordinal, which yields CSR postings with
- * docs ascending and positions in order (events are appended in doc order).
+ * docs ascending and positions in order. Events are appended in doc order, so a doc's are one run
+ * of the log: where each doc's run starts is kept per doc (docEventStart, beside docsWithField),
+ * not a doc per event (that was a u32 per token, ~2 MB per 16k short docs; issue 22).
  */
 abstract class TermsAccumulator extends FieldAccumulator {
   protected readonly termIds = new TermHash();
   protected readonly termList: string[] = this.termIds.terms;
   protected readonly eventTerms = new GrowableUint32(1024);
-  protected readonly eventDocs = new GrowableUint32(1024);
+  /** docsWithField[i]'s events are eventTerms[docEventStart[i], docEventStart[i + 1]) (the last run ends at eventTerms.length). */
+  protected readonly docEventStart = new GrowableUint32();
   private readonly eventPositions: GrowableUint32 | null;
   /** Feature fields: each event's frequency is given (the encoded weight), never counted. */
   protected readonly eventFreqs: GrowableUint32 | null;
@@ -80,45 +87,66 @@ abstract class TermsAccumulator extends FieldAccumulator {
     this.eventPositions = withPositions ? new GrowableUint32(1024) : null;
     this.eventFreqs = withGivenFreqs ? new GrowableUint32(1024) : null;
   }
+  /** The raw-token hash in front of the term hash, if any: given back with it (see buildTerms). */
+  protected releaseTokens(): void {}
+  /** Gives the event logs back to the scope's pool (a build's later phases reuse them); `buildTerms` does unless told to keep them. */
+  protected releaseEvents(): void {
+    this.eventTerms.release();
+    this.docEventStart.release();
+  }
+  protected override startDoc(): void {
+    this.docEventStart.push(this.eventTerms.length);
+  }
   protected addToken(doc: number, term: string, position: number): void {
     this.addTermId(doc, this.termIds.add(term), position);
   }
   protected addTermId(doc: number, termId: number, position: number): void {
     this.eventTerms.push(termId);
-    this.eventDocs.push(doc);
     if (this.eventPositions) this.eventPositions.push(position);
   }
   /**
    * Sorted terms and CSR postings (+ the term id → sorted ordinal map, for doc values; + with
    * `withEventOrder`, each term's events in doc order: slots [eventStart[t], eventStart[t + 1]) of
    * eventOrder hold event indexes, for per-event data such as completion entries).
+   *
+   * Each phase's arrays go back to the scope's pool as soon as it is over, so the later phases and
+   * the writer reuse them rather than adding to the build's peak (issue 22): the hashes once the
+   * terms are sorted, the event logs once they are placed (the terms and docs logs only with
+   * `keepEvents` false: doc values and completion entries read them after, then release them).
    */
-  protected buildTerms(structure: FieldStructure, withFreqs: boolean, withEventOrder = false): {
+  protected buildTerms(structure: FieldStructure, withFreqs: boolean, withEventOrder = false, keepEvents = false): {
     input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[]; ordOf: Uint32Array;
     eventStart: Uint32Array; eventOrder: Uint32Array | null;
   } {
     const termCount = this.termList.length;
+    this.releaseTokens();
+    this.termIds.releaseSlots();
     const sortedIds = this.termIds.sortedIds();
     const ordOf = scratchUint32(termCount, false);
     const sorted = sortedTerms(this.termList, sortedIds, ordOf);
+    releaseScratch(sortedIds);
 
     // Counting sort of the events by term ordinal, straight into the CSR arrays (stable: events
     // come in doc order, so a term's docs ascend and its positions stay in order). The first pass
     // counts each term's events and postings (its distinct docs), the second places them.
     const events = this.eventTerms.length;
     const evTerms = this.eventTerms.data;
-    const evDocs = this.eventDocs.data;
+    // Each doc's run of events: runDocs[r]'s are [runStart[r], runStart[r + 1]).
+    const runs = this.docsWithField.length;
+    const runDocs = this.docsWithField.data;
+    this.docEventStart.push(events);
+    const runStart = this.docEventStart.data;
     const evPositions = this.eventPositions ? this.eventPositions.data : null;
     const evFreqs = this.eventFreqs ? this.eventFreqs.data : null;
     const eventStart = scratchUint32(termCount + 1);
     const postingsStart = scratchUint32(termCount + 1);
     const lastDoc = scratchInt32(termCount, false).fill(-1);
-    countTermEvents(evTerms, evDocs, events, ordOf, eventStart, postingsStart, lastDoc);
+    countTermEvents(evTerms, runDocs, runStart, runs, ordOf, eventStart, postingsStart, lastDoc);
     prefixSums(eventStart, postingsStart, termCount);
     const postings = postingsStart[termCount];
     const docs = scratchUint32(postings, false);
     const freqs = withFreqs ? scratchUint32(postings, false) : null;
-    const positions = evPositions ? scratchUint32(events, false) : null;
+    const positions = evPositions ? positionsArray(largest(evPositions, events), events) : null;
     const eventOrder = withEventOrder ? scratchUint32(events, false) : null;
     const eventCursor = scratchUint32(termCount, false);
     eventCursor.set(eventStart.subarray(0, termCount));
@@ -126,10 +154,13 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const postingEnd = scratchUint32(termCount, false);
     postingEnd.set(postingsStart.subarray(0, termCount));
     lastDoc.fill(-1);
-    placeTermEvents({ evTerms, evDocs, evPositions, evFreqs, events, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder });
+    placeTermEvents({ evTerms, runDocs, runStart, runs, evPositions, evFreqs, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder });
     releaseScratch(eventCursor);
     releaseScratch(postingEnd);
     releaseScratch(lastDoc);
+    this.eventPositions?.release();
+    this.eventFreqs?.release();
+    if (!keepEvents) this.releaseEvents();
     return {
       input: {
         name: this.field.path, type: this.field.type, structure, indexed: this.field.indexed, terms: encodeStrings(sorted),
@@ -159,16 +190,35 @@ function sortedTerms(termList: readonly string[], sortedIds: Uint32Array, ordOf:
   return sorted;
 }
 
+/** The largest of values[0, n). */
+function largest(values: Uint32Array, n: number): number {
+  let max = 0;
+  for (let i = 0; i < n; i++) if (values[i] > max) max = values[i];
+  return max;
+}
+
+/**
+ * The CSR positions in the narrowest type that holds `max`, as the writer stores them (short docs'
+ * positions fit a byte): the writer takes a narrow array as it is, so neither a u32 array of all
+ * the segment's positions nor the writer's narrowed copy of it is made (issue 22).
+ */
+function positionsArray(max: number, n: number): Uint8Array | Uint16Array | Uint32Array {
+  return max < 0x100 ? scratchUint8(n, false) : max < 0x10000 ? scratchUint16(n, false) : scratchUint32(n, false);
+}
+
 /** Per ordinal (at o + 1): its events and its postings (distinct docs). */
 function countTermEvents(
-  evTerms: Uint32Array, evDocs: Uint32Array, events: number, ordOf: Uint32Array, eventStart: Uint32Array, postingsStart: Uint32Array, lastDoc: Int32Array,
+  evTerms: Uint32Array, runDocs: Uint32Array, runStart: Uint32Array, runs: number, ordOf: Uint32Array, eventStart: Uint32Array, postingsStart: Uint32Array, lastDoc: Int32Array,
 ): void {
-  for (let e = 0; e < events; e++) {
-    const o = ordOf[evTerms[e]];
-    eventStart[o + 1]++;
-    if (lastDoc[o] !== evDocs[e]) {
-      lastDoc[o] = evDocs[e];
-      postingsStart[o + 1]++;
+  for (let r = 0; r < runs; r++) {
+    const d = runDocs[r];
+    for (let e = runStart[r], end = runStart[r + 1]; e < end; e++) {
+      const o = ordOf[evTerms[e]];
+      eventStart[o + 1]++;
+      if (lastDoc[o] !== d) {
+        lastDoc[o] = d;
+        postingsStart[o + 1]++;
+      }
     }
   }
 }
@@ -182,37 +232,40 @@ function prefixSums(eventStart: Uint32Array, postingsStart: Uint32Array, termCou
 
 interface EventPlacement {
   readonly evTerms: Uint32Array;
-  readonly evDocs: Uint32Array;
+  readonly runDocs: Uint32Array;
+  readonly runStart: Uint32Array;
+  readonly runs: number;
   readonly evPositions: Uint32Array | null;
   readonly evFreqs: Uint32Array | null;
-  readonly events: number;
   readonly ordOf: Uint32Array;
   readonly eventCursor: Uint32Array;
   readonly postingEnd: Uint32Array;
   readonly lastDoc: Int32Array;
   readonly docs: Uint32Array;
   readonly freqs: Uint32Array | null;
-  readonly positions: Uint32Array | null;
+  readonly positions: Uint8Array | Uint16Array | Uint32Array | null;
   readonly eventOrder: Uint32Array | null;
 }
 
 /** The counting sort's second pass: each event to its term's next slot, docs and freqs per posting. */
 function placeTermEvents(p: EventPlacement): void {
-  const { evTerms, evDocs, evPositions, evFreqs, events, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder } = p;
-  for (let e = 0; e < events; e++) {
-    const o = ordOf[evTerms[e]];
-    const slot = eventCursor[o]++;
-    if (positions) positions[slot] = evPositions![e];
-    if (eventOrder) eventOrder[slot] = e;
-    const d = evDocs[e];
-    if (lastDoc[o] !== d) {
-      lastDoc[o] = d;
-      const at = postingEnd[o]++;
-      docs[at] = d;
-      // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
-      if (freqs) freqs[at] = evFreqs ? evFreqs[e] : 1;
-    } else if (freqs) {
-      freqs[postingEnd[o] - 1]++;
+  const { evTerms, runDocs, runStart, runs, evPositions, evFreqs, ordOf, eventCursor, postingEnd, lastDoc, docs, freqs, positions, eventOrder } = p;
+  for (let r = 0; r < runs; r++) {
+    const d = runDocs[r];
+    for (let e = runStart[r], end = runStart[r + 1]; e < end; e++) {
+      const o = ordOf[evTerms[e]];
+      const slot = eventCursor[o]++;
+      if (positions) positions[slot] = evPositions![e];
+      if (eventOrder) eventOrder[slot] = e;
+      if (lastDoc[o] !== d) {
+        lastDoc[o] = d;
+        const at = postingEnd[o]++;
+        docs[at] = d;
+        // A feature occurs once per doc (the document parser rejects repeats): its freq is given.
+        if (freqs) freqs[at] = evFreqs ? evFreqs[e] : 1;
+      } else if (freqs) {
+        freqs[postingEnd[o] - 1]++;
+      }
     }
   }
 }
@@ -258,6 +311,9 @@ class TextAccumulator extends TermsAccumulator {
       ? this.analyzer.analyzeInterned!(text, this.tokens, this.onTermId, this.nextPosition)
       : this.analyzer.analyze(text, this.onTerm, this.nextPosition);
   }
+  protected override releaseTokens(): void {
+    this.tokens?.release();
+  }
   finishDoc(doc: number): void {
     if (this.currentDoc !== doc) return;
     if (doc >= this.norms.length) {
@@ -296,6 +352,9 @@ class FeaturesAccumulator extends TermsAccumulator {
     this.addToken(doc, feature, 0);
     this.eventFreqs!.push(encodeFeatureWeight(weight));
   }
+  protected override releaseTokens(): void {
+    this.names.release();
+  }
   finishDoc(): void {}
   build(maxDoc: number): FieldInput {
     const { input } = this.buildTerms('features', true);
@@ -319,27 +378,32 @@ class KeywordAccumulator extends TermsAccumulator {
   }
   finishDoc(): void {}
   build(maxDoc: number): FieldInput {
-    const { input, ordOf } = this.buildTerms('keyword', false);
+    const { input, ordOf } = this.buildTerms('keyword', false, false, this.field.docValues);
     let docValueOffsets: Uint32Array | null = null;
     let docValueOrds: Uint32Array | null = null;
     if (this.field.docValues) {
       // Sorted-set doc values: per doc, its distinct ordinals ascending. Events are in doc order.
       docValueOffsets = new Uint32Array(maxDoc + 1);
-      const ords = new GrowableUint32(Math.max(16, this.eventDocs.length));
-      const evDocs = this.eventDocs.data;
+      const ords = new GrowableUint32(Math.max(16, this.eventTerms.length));
       const evTerms = this.eventTerms.data;
-      const events = this.eventDocs.length;
+      // Each doc's run of events (buildTerms closed the last run).
+      const runs = this.docsWithField.length;
+      const runDocs = this.docsWithField.data;
+      const runStart = this.docEventStart.data;
       const values: number[] = [];
-      let e = 0;
+      let r = 0;
       for (let d = 0; d < maxDoc; d++) {
         docValueOffsets[d] = ords.length;
+        if (r >= runs || runDocs[r] !== d) continue;
         values.length = 0;
-        while (e < events && evDocs[e] === d) values.push(ordOf[evTerms[e++]]);
+        for (let e = runStart[r], end = runStart[r + 1]; e < end; e++) values.push(ordOf[evTerms[e]]);
+        r++;
         if (values.length > 1) values.sort((a, b) => a - b);
         for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) ords.push(values[i]);
       }
       docValueOffsets[maxDoc] = ords.length;
       docValueOrds = ords.toArray();
+      this.releaseEvents();
     }
     return { ...input, freqs: null, norms: null, docsWithField: this.bitset(maxDoc), docValueOffsets, docValueNumbers: null, docValueOrds };
   }
@@ -368,23 +432,33 @@ class CompletionAccumulator extends TermsAccumulator {
   }
   finishDoc(): void {}
   build(maxDoc: number): FieldInput {
-    const { input, eventStart, eventOrder } = this.buildTerms('completion', false, true);
+    const { input, eventStart, eventOrder } = this.buildTerms('completion', false, true, true);
     const order = eventOrder!;
     const n = order.length;
+    const docOf = eventDocs(this.docsWithField, this.docEventStart.data, n);
     const docs = new Uint32Array(n);
     const weights = new Uint32Array(n);
     const surfaces: string[] = new Array<string>(n);
     for (let i = 0; i < n; i++) {
       const e = order[i];
-      docs[i] = this.eventDocs.data[e];
+      docs[i] = docOf[e];
       weights[i] = this.weights.data[e];
       surfaces[i] = this.surfaces[e];
     }
+    this.releaseEvents();
+    this.weights.release();
     return {
       ...input, norms: null, docsWithField: this.bitset(maxDoc), docValueOffsets: null, docValueNumbers: null, docValueOrds: null,
       completion: { entryStart: eventStart, docs, weights, surfaces: encodeStrings(surfaces) },
     };
   }
+}
+
+/** Each event's doc, from the docs' runs (runStart closed at `events`). */
+function eventDocs(docsWithField: GrowableUint32, runStart: Uint32Array, events: number): Uint32Array {
+  const docOf = new Uint32Array(events);
+  for (let r = 0; r < docsWithField.length; r++) docOf.fill(docsWithField.data[r], runStart[r], runStart[r + 1]);
+  return docOf;
 }
 
 class NumericAccumulator extends FieldAccumulator {
@@ -496,11 +570,21 @@ export class SegmentBuilder {
   }
 }
 
-/** The builder's sources (strings, '' = none stored) as compressed stored-field blocks. */
+/**
+ * The builder's sources (strings, '' = none stored) as compressed stored-field blocks. Each source
+ * is encoded to UTF-8 when the encoder asks for it, into one buffer reused doc after doc (the
+ * encoder copies what it is handed before its next call): all of them at once in one table was the
+ * largest array of a refresh's build, ~4 MB per 16k short docs, held to the end of the build (issue 22).
+ */
 function encodeSources(sources: readonly string[], codec: IndexCodec): StoredFieldsSections {
-  const table = encodeStrings(sources);
-  const { bytes, offsets } = table;
-  return encodeStoredFields(sources.length, (d) => bytes.subarray(offsets[d], offsets[d + 1]), codec);
+  let buffer = Buffer.allocUnsafe(4096);
+  const sourceAt = (d: number): Uint8Array => {
+    const s = sources[d];
+    // 3 bytes per UTF-16 unit at most (a surrogate pair is 4 bytes for 2 units; a lone one 3).
+    if (s.length * 3 > buffer.length) buffer = Buffer.allocUnsafe(Math.max(s.length * 3, buffer.length * 2));
+    return buffer.subarray(0, buffer.write(s, 0, 'utf8'));
+  };
+  return encodeStoredFields(sources.length, sourceAt, codec);
 }
 
 /** What `_source` keeps: nothing when disabled, the filtered object with includes/excludes, else the text as sent. */

@@ -221,6 +221,18 @@ export class TermHash {
     return ids;
   }
 
+  /**
+   * Gives the slots back to the scope's pool once every term is in (issue 22: a later phase of the
+   * build reuses them); `terms` stays, `add` must not be called again.
+   */
+  releaseSlots(): void {
+    releaseScratch(this.slotIds);
+    releaseScratch(this.slotHashes);
+    this.slotIds = new Int32Array(16);
+    this.slotHashes = new Int32Array(16);
+    this.mask = 15;
+  }
+
   private grow(): void {
     const size = this.slotIds.length * 2;
     const mask = size - 1;

@@ -89,6 +89,20 @@ export class TokenHash implements TokenInterner {
     if (++this.count * 2 >= this.mask + 1) this.grow();
   }
 
+  /**
+   * Gives the table and the chars back to the scope's pool once the segment's tokens are all in
+   * (issue 22: a later phase of the build reuses them); the hash is empty afterwards.
+   */
+  release(): void {
+    releaseScratch(this.table);
+    releaseScratch(this.chars);
+    this.table = new Int32Array(16 * SLOT);
+    this.mask = 15;
+    this.chars = new Uint16Array(64);
+    this.charCount = 0;
+    this.count = 0;
+  }
+
   /** Doubles the table; records keep their hashes, so no chars are hashed again. */
   private grow(): void {
     const old = this.table;

@@ -1,14 +1,16 @@
 /**
  * What a refresh's build takes from its thread's scratch pool (issue 22): the memory-timeline load's
- * documents (short synthetic text + an integer) built as SIZE-doc segments one after another inside
+ * documents (short synthetic text + an integer) built as segments of SIZE docs (a list: one size per
+ * build, in turn — a load's refreshes vary) one after another inside
  * one ScratchPool, as a build worker does (workers/build-segment.ts). The pool is instrumented
  * (take/give/reclaim wrapped): per call site (the first stack frame outside the pool and the
  * growables, with the growable's caller), the buffers taken, bytes requested and size-class bytes;
  * the peak of the bytes leased at once within one build and which sites held them then; the pool's
  * footprint (every buffer it ever made: what stays mapped between builds).
  *
- *   node dist/bench/build-scratch.js [--size 16000] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed]
+ *   node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree]
  *
+ * `--tree`: probe that tree's build instead of this one's (its dist, the same pool API).
  * `--mixed`: every kind of field the builder inverts (text with arrays and long docs, so positions
  * of every width; keyword arrays with doc values; completion; rank_features; sparse_vector;
  * search_as_you_type; numbers), for the byte comparison rather than the load's figures.
@@ -22,19 +24,22 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { benchArgs, numberOption } from './lib/args.js';
+import { benchArgs, numberListOption, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
 import { SERVER_MALLOC_ENV } from '../src/cli/server-process.js';
 
-const USAGE = 'node dist/bench/build-scratch.js [--size 16000] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed]';
-const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' } } });
+const USAGE = 'node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree]';
+const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' }, tree: { type: 'string' } } });
 if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
   const child = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
   process.exit(child.status ?? 1);
 }
-const SIZE = numberOption(USAGE, values.size, 'size', 16_000);
+const SIZES = numberListOption(USAGE, values.size, 'size', [16_000]);
 const BUILDS = numberOption(USAGE, values.builds, 'builds', 4);
+/** Build b's docs are [START[b], START[b + 1]). */
+const START = [0];
+for (let b = 0; b < BUILDS; b++) START.push(START[b] + SIZES[b % SIZES.length]);
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
 const MB = 1024 * 1024;
 
@@ -45,8 +50,8 @@ const TAGS = ['red', 'green', 'blue', 'cyan', 'magenta', 'yellow', 'black', 'whi
 function mixedSource(text: string, i: number): object {
   const words = text.split(' ');
   // Build 0 has positions past 65535 (u32), build 1 past 255 (u16), the others fit a byte.
-  const long = i % 97 === 0 && i < 2 * SIZE ? Array.from({ length: 30 }, () => text).join(' ') : null;
-  const huge = i === SIZE - 1 ? Array.from({ length: 70_000 }, (_, k) => words[k % words.length]).join(' ') : null;
+  const long = i % 97 === 0 && i < START[Math.min(2, BUILDS)] ? Array.from({ length: 30 }, () => text).join(' ') : null;
+  const huge = i === START[1] - 1 ? Array.from({ length: 70_000 }, (_, k) => words[k % words.length]).join(' ') : null;
   return {
     text: huge ?? long ?? (i % 5 === 0 ? [text, words.slice(0, 3).join(' ')] : text),
     ...(i % 3 === 0 ? { title: words.slice(0, 4).join(' ') } : {}),
@@ -58,7 +63,7 @@ function mixedSource(text: string, i: number): object {
     price: (i * 0.37) % 100,
   };
 }
-const docs: Doc[] = generateBm25Corpus({ docs: SIZE * BUILDS, queries: 1 }).docs.map((d, i) => ({
+const docs: Doc[] = generateBm25Corpus({ docs: START[BUILDS], queries: 1 }).docs.map((d, i) => ({
   id: d.id, source: JSON.stringify(MIXED ? mixedSource(d.text, i) : { text: d.text, n: i }), seqNo: i, version: 1, indexOrder: i,
 }));
 
@@ -152,7 +157,7 @@ function probe(m: IndexModule): { pool: Pool; sites: Map<string, Site>; startBui
 function buildOne(m: IndexModule, mapping: unknown, pool: Pool, b: number): SharedArrayBuffer {
   return m.withScratchPool(pool, () => {
     const builder = new m.SegmentBuilder(mapping, LIMITS);
-    for (let i = b * SIZE; i < (b + 1) * SIZE; i++) builder.add(docs[i]);
+    for (let i = START[b]; i < START[b + 1]; i++) builder.add(docs[i]);
     return m.writeSegment(builder.finish());
   });
 }
@@ -162,7 +167,8 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-const here = await load(findRepoRoot());
+const HERE = values.tree ?? findRepoRoot();
+const here = await load(HERE);
 const MAPPING_JSON = MIXED
   ? {
     properties: {
@@ -187,7 +193,7 @@ for (let b = 0; b < BUILDS; b++) {
 }
 const rows = [...p.sites.entries()].map(([site, s]) => ({ site, ...s, atPeak: lastAtPeak.get(site) ?? 0 })).sort((a, b) => b.classBytes - a.classBytes);
 const f = (n: number) => (n / MB).toFixed(2);
-process.stdout.write(`build-scratch: ${BUILDS} builds of ${SIZE} docs (${MIXED ? 'mixed fields' : 'text + integer'}), this tree ${findRepoRoot()}\n`);
+process.stdout.write(`build-scratch: ${BUILDS} builds of ${SIZES.join(', ')} docs (${MIXED ? 'mixed fields' : 'text + integer'}), tree ${HERE}\n`);
 process.stdout.write(`leased peak per build MiB: ${peaks.map(f).join(', ')}; pool footprint (buffers made) ${f(p.created())} MiB; retained after ${f(p.pool.retainedBytes)} MiB\n\n`);
 process.stdout.write('| site (last build) | takes | requested MiB | size-class MiB | largest one MiB | held at the peak MiB |\n|---|---:|---:|---:|---:|---:|\n');
 for (const r of rows) process.stdout.write(`| ${r.site} | ${r.takes} | ${f(r.requested)} | ${f(r.classBytes)} | ${f(r.maxOne)} | ${f(r.atPeak)} |\n`);
@@ -221,4 +227,4 @@ if (values.baseline !== undefined) {
   process.stdout.write(`CPU ms per build, median of ${cpu.here.length} (min): here ${median(cpu.here).toFixed(0)} (${Math.min(...cpu.here).toFixed(0)}), baseline ${median(cpu.baseline).toFixed(0)} (${Math.min(...cpu.baseline).toFixed(0)})\n`);
 }
 
-writeResult(`build-scratch${values.label ? `-${values.label}` : ''}`, { size: SIZE, builds: BUILDS, peaks, footprint: p.created(), retained: p.pool.retainedBytes, sites: rows, identical, cpu });
+writeResult(`build-scratch${values.label ? `-${values.label}` : ''}`, { sizes: SIZES, builds: BUILDS, peaks, footprint: p.created(), retained: p.pool.retainedBytes, sites: rows, identical, cpu });

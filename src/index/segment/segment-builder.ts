@@ -23,7 +23,7 @@ import { DEFAULT_TEXT_SETTINGS, type IndexTextSettings } from '../text-analysis.
 import { encodeFeatureWeight } from './feature-weights.js';
 import { compareCodePoints, encodeStrings } from './bytes.js';
 import type { FieldStructure } from './format.js';
-import { GrowableFloat64, GrowableUint32 } from './growable.js';
+import { GrowableFloat64, GrowableNarrow, GrowableUint32 } from './growable.js';
 import { releaseScratch, scratchInt32, scratchUint16, scratchUint32, scratchUint8 } from './scratch-pool.js';
 import { TermHash } from './term-hash.js';
 import { TokenHash } from './token-hash.js';
@@ -79,12 +79,13 @@ abstract class TermsAccumulator extends FieldAccumulator {
   protected readonly eventTerms = new GrowableUint32(1024);
   /** docsWithField[i]'s events are eventTerms[docEventStart[i], docEventStart[i + 1]) (the last run ends at eventTerms.length). */
   protected readonly docEventStart = new GrowableUint32();
-  private readonly eventPositions: GrowableUint32 | null;
+  /** Each event's position, in the narrowest type that holds them all. */
+  private readonly eventPositions: GrowableNarrow | null;
   /** Feature fields: each event's frequency is given (the encoded weight), never counted. */
   protected readonly eventFreqs: GrowableUint32 | null;
   constructor(field: ResolvedField, withPositions: boolean, withGivenFreqs = false) {
     super(field);
-    this.eventPositions = withPositions ? new GrowableUint32(1024) : null;
+    this.eventPositions = withPositions ? new GrowableNarrow(1024) : null;
     this.eventFreqs = withGivenFreqs ? new GrowableUint32(1024) : null;
   }
   /** The raw-token hash in front of the term hash, if any: given back with it (see buildTerms). */
@@ -146,7 +147,7 @@ abstract class TermsAccumulator extends FieldAccumulator {
     const postings = postingsStart[termCount];
     const docs = scratchUint32(postings, false);
     const freqs = withFreqs ? scratchUint32(postings, false) : null;
-    const positions = evPositions ? positionsArray(largest(evPositions, events), events) : null;
+    const positions = evPositions ? sameType(evPositions, events) : null;
     const eventOrder = withEventOrder ? scratchUint32(events, false) : null;
     const eventCursor = scratchUint32(termCount, false);
     eventCursor.set(eventStart.subarray(0, termCount));
@@ -190,20 +191,14 @@ function sortedTerms(termList: readonly string[], sortedIds: Uint32Array, ordOf:
   return sorted;
 }
 
-/** The largest of values[0, n). */
-function largest(values: Uint32Array, n: number): number {
-  let max = 0;
-  for (let i = 0; i < n; i++) if (values[i] > max) max = values[i];
-  return max;
-}
-
 /**
- * The CSR positions in the narrowest type that holds `max`, as the writer stores them (short docs'
- * positions fit a byte): the writer takes a narrow array as it is, so neither a u32 array of all
- * the segment's positions nor the writer's narrowed copy of it is made (issue 22).
+ * The CSR positions in the type of the event log's, the narrowest that holds them all, as the
+ * writer stores them (short docs' positions fit a byte): the writer takes a narrow array as it is,
+ * so neither a u32 array of all the segment's positions nor the writer's narrowed copy of it is
+ * made (issue 22).
  */
-function positionsArray(max: number, n: number): Uint8Array | Uint16Array | Uint32Array {
-  return max < 0x100 ? scratchUint8(n, false) : max < 0x10000 ? scratchUint16(n, false) : scratchUint32(n, false);
+function sameType(log: Uint8Array | Uint16Array | Uint32Array, n: number): Uint8Array | Uint16Array | Uint32Array {
+  return log instanceof Uint8Array ? scratchUint8(n, false) : log instanceof Uint16Array ? scratchUint16(n, false) : scratchUint32(n, false);
 }
 
 /** Per ordinal (at o + 1): its events and its postings (distinct docs). */
@@ -235,7 +230,7 @@ interface EventPlacement {
   readonly runDocs: Uint32Array;
   readonly runStart: Uint32Array;
   readonly runs: number;
-  readonly evPositions: Uint32Array | null;
+  readonly evPositions: Uint8Array | Uint16Array | Uint32Array | null;
   readonly evFreqs: Uint32Array | null;
   readonly ordOf: Uint32Array;
   readonly eventCursor: Uint32Array;

@@ -8,9 +8,12 @@
  * the peak of the bytes leased at once within one build and which sites held them then; the pool's
  * footprint (every buffer it ever made: what stays mapped between builds).
  *
- *   node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree]
+ *   node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--rss] [--codec best_compression]
  *
  * `--tree`: probe that tree's build instead of this one's (its dist, the same pool API).
+ * `--rss`: no probe, the process's own memory instead: its peak RSS during the builds (VmHWM, reset
+ * first through /proc/self/clear_refs) and its RSS after them (collected; the pool holds its
+ * buffers), each above its RSS before the first build. Run it once per tree (`--tree`).
  * `--mixed`: every kind of field the builder inverts (text with arrays and long docs, so positions
  * of every width; keyword arrays with doc values; completion; rank_features; sparse_vector;
  * search_as_you_type; numbers), for the byte comparison rather than the load's figures.
@@ -24,15 +27,16 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { benchArgs, numberListOption, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
 import { SERVER_MALLOC_ENV } from '../src/cli/server-process.js';
 
-const USAGE = 'node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree]';
-const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' }, tree: { type: 'string' } } });
+const USAGE = 'node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--rss] [--codec best_compression]';
+const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' }, tree: { type: 'string' }, rss: { type: 'boolean' }, codec: { type: 'string' } } });
 if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
-  const child = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
+  const child = spawnSync(process.execPath, ['--expose-gc', ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
   process.exit(child.status ?? 1);
 }
 const SIZES = numberListOption(USAGE, values.size, 'size', [16_000]);
@@ -69,7 +73,7 @@ const docs: Doc[] = generateBm25Corpus({ docs: START[BUILDS], queries: 1 }).docs
 
 interface Pool { take(bytes: number): ArrayBuffer; give(buffer: ArrayBufferLike): void; reclaim(): void; readonly retainedBytes: number }
 interface IndexModule {
-  SegmentBuilder: new (mapping: unknown, limits: typeof LIMITS) => { add(doc: Doc): void; finish(): unknown };
+  SegmentBuilder: new (mapping: unknown, limits: typeof LIMITS, text?: unknown, codec?: string) => { add(doc: Doc): void; finish(): unknown };
   writeSegment(input: unknown): SharedArrayBuffer;
   parseRootMapping(json: unknown): unknown;
   ScratchPool: new () => Pool;
@@ -82,6 +86,8 @@ async function load(root: string): Promise<IndexModule> {
 
 /** Per call site. */
 interface Site { takes: number; requested: number; classBytes: number; atPeak: number; maxOne: number }
+/** Bytes of the buffers each site made (the pool had none free of its class), over every build. */
+const madeBy = new Map<string, number>();
 
 /** The caller of the pool: the first frame outside scratch-pool.js (and, for a growable, its caller too). */
 function siteOf(stack: string): string {
@@ -94,11 +100,12 @@ function siteOf(stack: string): string {
 }
 
 /** A pool that records who takes what; its bookkeeping runs outside the measured builds' timings. */
-function probe(m: IndexModule): { pool: Pool; sites: Map<string, Site>; startBuild(): void; endBuild(): { peak: number; atPeak: Map<string, number> }; created: () => number } {
+function probe(m: IndexModule): { pool: Pool; sites: Map<string, Site>; startBuild(): void; endBuild(): { peak: number; atPeak: Map<string, number> }; created: () => number; touched: () => number } {
   const pool = new m.ScratchPool();
   const sites = new Map<string, Site>();
   const leased = new Map<ArrayBufferLike, { site: string; bytes: number }>();
-  const known = new Set<ArrayBuffer>();
+  /** Per buffer made: the most bytes any lease of it asked for (its pages past that are never touched). */
+  const known = new Map<ArrayBuffer, number>();
   let live = 0;
   let peak = 0;
   let atPeak = new Map<string, number>();
@@ -108,12 +115,13 @@ function probe(m: IndexModule): { pool: Pool; sites: Map<string, Site>; startBui
   const reclaim = pool.reclaim.bind(pool);
   pool.take = (bytes: number) => {
     const buffer = take(bytes);
-    if (!known.has(buffer)) {
-      known.add(buffer);
-      createdBytes += buffer.byteLength;
-    }
     Error.stackTraceLimit = 12;
     const site = siteOf(new Error().stack ?? '');
+    if (!known.has(buffer)) {
+      createdBytes += buffer.byteLength;
+      madeBy.set(site, (madeBy.get(site) ?? 0) + buffer.byteLength);
+    }
+    known.set(buffer, Math.max(known.get(buffer) ?? 0, bytes));
     let s = sites.get(site);
     if (s === undefined) sites.set(site, (s = { takes: 0, requested: 0, classBytes: 0, atPeak: 0, maxOne: 0 }));
     s.takes++;
@@ -151,12 +159,13 @@ function probe(m: IndexModule): { pool: Pool; sites: Map<string, Site>; startBui
     },
     endBuild: () => ({ peak, atPeak }),
     created: () => createdBytes,
+    touched: () => [...known.values()].reduce((a, b) => a + b, 0),
   };
 }
 
 function buildOne(m: IndexModule, mapping: unknown, pool: Pool, b: number): SharedArrayBuffer {
   return m.withScratchPool(pool, () => {
-    const builder = new m.SegmentBuilder(mapping, LIMITS);
+    const builder = new m.SegmentBuilder(mapping, LIMITS, undefined, values.codec ?? 'default');
     for (let i = START[b]; i < START[b + 1]; i++) builder.add(docs[i]);
     return m.writeSegment(builder.finish());
   });
@@ -179,6 +188,36 @@ const MAPPING_JSON = MIXED
   : { properties: { text: { type: 'text' }, n: { type: 'integer' } } };
 const mapping = here.parseRootMapping(MAPPING_JSON);
 
+if (values.rss === true) {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const status = () => {
+    const text = readFileSync('/proc/self/status', 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)![1]) * 1024;
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  };
+  const pool = new here.ScratchPool();
+  gc();
+  const before = status().rss;
+  writeFileSync('/proc/self/clear_refs', '5');
+  const t0 = cpuMs();
+  for (let b = 0; b < BUILDS; b++) buildOne(here, mapping, pool, b);
+  const ms = cpuMs() - t0;
+  const { hwm } = status();
+  gc();
+  const after = status().rss;
+  // What the pool holds resident: what RSS drops by once its buffers are dropped and collected
+  // (each is a mapping of its own past the mmap threshold, unmapped when collected).
+  const retained = pool.retainedBytes;
+  (pool as unknown as { clear(): void }).clear();
+  gc();
+  const poolResident = after - status().rss;
+  process.stdout.write(`build-scratch --rss: ${BUILDS} builds of ${SIZES.join(', ')} docs, tree ${HERE}\n`);
+  process.stdout.write(`the pool's buffers: ${(retained / MB).toFixed(1)} MiB, of which resident ${(poolResident / MB).toFixed(1)} MiB (RSS drop once dropped and collected)\n`);
+  process.stdout.write(`RSS before ${(before / MB).toFixed(1)} MiB; peak during the builds +${((hwm - before) / MB).toFixed(1)} MiB; after them (collected, the pool kept) +${((after - before) / MB).toFixed(1)} MiB; CPU ${(ms / BUILDS).toFixed(0)} ms per build\n`);
+  writeResult(`build-scratch-rss${values.label ? `-${values.label}` : ''}`, { tree: HERE, sizes: SIZES, builds: BUILDS, before, peakAbove: hwm - before, afterAbove: after - before, poolResident, retained, cpuMsPerBuild: ms / BUILDS });
+  process.exit(0);
+}
+
 // 1. The probe: every build's leased peak; sites summed over the last build (they repeat build by build).
 const p = probe(here);
 const peaks: number[] = [];
@@ -191,14 +230,14 @@ for (let b = 0; b < BUILDS; b++) {
   peaks.push(peak);
   lastAtPeak = atPeak;
 }
-const rows = [...p.sites.entries()].map(([site, s]) => ({ site, ...s, atPeak: lastAtPeak.get(site) ?? 0 })).sort((a, b) => b.classBytes - a.classBytes);
+const rows = [...p.sites.entries()].map(([site, s]) => ({ site, ...s, atPeak: lastAtPeak.get(site) ?? 0, made: madeBy.get(site) ?? 0 })).sort((a, b) => b.classBytes - a.classBytes);
 const f = (n: number) => (n / MB).toFixed(2);
 process.stdout.write(`build-scratch: ${BUILDS} builds of ${SIZES.join(', ')} docs (${MIXED ? 'mixed fields' : 'text + integer'}), tree ${HERE}\n`);
-process.stdout.write(`leased peak per build MiB: ${peaks.map(f).join(', ')}; pool footprint (buffers made) ${f(p.created())} MiB; retained after ${f(p.pool.retainedBytes)} MiB\n\n`);
-process.stdout.write('| site (last build) | takes | requested MiB | size-class MiB | largest one MiB | held at the peak MiB |\n|---|---:|---:|---:|---:|---:|\n');
-for (const r of rows) process.stdout.write(`| ${r.site} | ${r.takes} | ${f(r.requested)} | ${f(r.classBytes)} | ${f(r.maxOne)} | ${f(r.atPeak)} |\n`);
-const sum = (k: 'requested' | 'classBytes' | 'atPeak') => rows.reduce((a, r) => a + r[k], 0);
-process.stdout.write(`| total | ${rows.reduce((a, r) => a + r.takes, 0)} | ${f(sum('requested'))} | ${f(sum('classBytes'))} | | ${f(sum('atPeak'))} |\n\n`);
+process.stdout.write(`leased peak per build MiB: ${peaks.map(f).join(', ')}; pool footprint (buffers made) ${f(p.created())} MiB, of which ever asked for (the bound of its resident pages) ${f(p.touched())} MiB; retained after ${f(p.pool.retainedBytes)} MiB\n\n`);
+process.stdout.write('| site (last build) | takes | requested MiB | size-class MiB | largest one MiB | held at the peak MiB | buffers it made, all builds MiB |\n|---|---:|---:|---:|---:|---:|---:|\n');
+for (const r of rows) process.stdout.write(`| ${r.site} | ${r.takes} | ${f(r.requested)} | ${f(r.classBytes)} | ${f(r.maxOne)} | ${f(r.atPeak)} | ${f(r.made)} |\n`);
+const sum = (k: 'requested' | 'classBytes' | 'atPeak' | 'made') => rows.reduce((a, r) => a + r[k], 0);
+process.stdout.write(`| total | ${rows.reduce((a, r) => a + r.takes, 0)} | ${f(sum('requested'))} | ${f(sum('classBytes'))} | | ${f(sum('atPeak'))} | ${f(sum('made'))} |\n\n`);
 
 // 2. Same bytes and CPU per build against the baseline (no probe).
 let identical: boolean | null = null;
@@ -227,4 +266,4 @@ if (values.baseline !== undefined) {
   process.stdout.write(`CPU ms per build, median of ${cpu.here.length} (min): here ${median(cpu.here).toFixed(0)} (${Math.min(...cpu.here).toFixed(0)}), baseline ${median(cpu.baseline).toFixed(0)} (${Math.min(...cpu.baseline).toFixed(0)})\n`);
 }
 
-writeResult(`build-scratch${values.label ? `-${values.label}` : ''}`, { sizes: SIZES, builds: BUILDS, peaks, footprint: p.created(), retained: p.pool.retainedBytes, sites: rows, identical, cpu });
+writeResult(`build-scratch${values.label ? `-${values.label}` : ''}`, { sizes: SIZES, builds: BUILDS, peaks, footprint: p.created(), touched: p.touched(), retained: p.pool.retainedBytes, sites: rows, identical, cpu });

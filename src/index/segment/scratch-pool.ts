@@ -139,6 +139,6 @@ export function releaseScratch(array: ArrayBufferView): void {
  * `array[0, length)` as its own array: a view when the array is the scope's scratch (it dies with
  * the scope anyway), otherwise a trimmed copy, which does not pin the larger buffer.
  */
-export function trimmed<T extends Uint32Array | Float64Array>(array: T, length: number): T {
+export function trimmed<T extends Uint8Array | Uint32Array | Float64Array>(array: T, length: number): T {
   return (current !== null && current.owns(array.buffer) ? array.subarray(0, length) : array.slice(0, length)) as T;
 }

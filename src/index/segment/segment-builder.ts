@@ -579,7 +579,10 @@ function encodeSources(sources: readonly string[], codec: IndexCodec): StoredFie
     if (s.length * 3 > buffer.length) buffer = Buffer.allocUnsafe(Math.max(s.length * 3, buffer.length * 2));
     return buffer.subarray(0, buffer.write(s, 0, 'utf8'));
   };
-  return encodeStoredFields(sources.length, sourceAt, codec);
+  // Their length in UTF-16 units: the stored blocks' buffer is sized once (compressed, they are less).
+  let chars = 0;
+  for (let d = 0; d < sources.length; d++) chars += sources[d].length;
+  return encodeStoredFields(sources.length, sourceAt, codec, undefined, chars);
 }
 
 /** What `_source` keeps: nothing when disabled, the filtered object with includes/excludes, else the text as sent. */

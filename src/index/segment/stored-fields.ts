@@ -18,6 +18,7 @@ import type { Buffer } from 'node:buffer';
 import { BlockCodec, compressBlock, compressDoc, decompressBlock, isDocBlock, MAX_DEFLATE_DICTIONARY_BYTES, readVarint, writeBlockHead, writeVarints, type BlockOutput, type IndexCodec } from './source-codec.js';
 import { Lz4DocEncoder } from './lz4-wasm-encode.js';
 import { GrowableUint32 } from './growable.js';
+import { releaseScratch, scratchUint8, trimmed } from './scratch-pool.js';
 import { lastAtMost } from '../../common/sorted-search.js';
 
 /** Docs and bytes per `best_compression` block: a zlib call has a fixed cost, so fewer, larger blocks. */
@@ -71,7 +72,9 @@ export type BlockWriteThrough = (bytes: Uint8Array) => void;
 /**
  * Blocks appended one by one into one growing buffer, with their offsets — or, with `through`,
  * handed on as they come (a merge's: it writes them into the new segment, so the stored source, the
- * largest section, is never held twice).
+ * largest section, is never held twice). In a build's scratch scope the buffer is the pool's, and
+ * `finish` hands out a view of it rather than a copy: its doublings (1, 2 then 4 MB for 16k short
+ * docs) and the copy were fresh mappings every build, left for the next collection (issue 22).
  */
 class BlockSink implements BlockOutput {
   readonly offsets: GrowableUint32;
@@ -80,7 +83,7 @@ class BlockSink implements BlockOutput {
   constructor(blocks: number, bytesHint: number, private readonly through?: BlockWriteThrough) {
     this.offsets = new GrowableUint32(blocks + 1);
     // With `through`, only a block's head is staged here (a codec byte and a varint).
-    this.bytes = new Uint8Array(through ? 16 : Math.max(1024, bytesHint));
+    this.bytes = through ? new Uint8Array(16) : scratchUint8(Math.max(1024, bytesHint), false);
   }
   add(kind: BlockCodec, rawLength: number, payload: Uint8Array): void {
     this.offsets.push(this.length);
@@ -95,8 +98,9 @@ class BlockSink implements BlockOutput {
     const size = this.length + 11 + payload.length;
     if (size > 0xffffffff) throw new Error(`stored fields too large (${size} bytes)`);
     if (size > this.bytes.length) {
-      const grown = new Uint8Array(Math.min(0xffffffff + 11, Math.max(size, this.bytes.length * 2)));
+      const grown = scratchUint8(Math.min(0xffffffff + 11, Math.max(size, this.bytes.length * 2)), false);
       grown.set(this.bytes.subarray(0, this.length));
+      releaseScratch(this.bytes);
       this.bytes = grown;
     }
     const pos = writeBlockHead(this.bytes, this.length, kind, rawLength);
@@ -105,7 +109,7 @@ class BlockSink implements BlockOutput {
   }
   finish(): { blockOffsets: Uint32Array; blocks: Uint8Array } {
     this.offsets.push(this.length);
-    return { blockOffsets: this.offsets.toArray(), blocks: this.through ? new Uint8Array(0) : this.bytes.slice(0, this.length) };
+    return { blockOffsets: this.offsets.toArray(), blocks: this.through ? new Uint8Array(0) : trimmed(this.bytes, this.length) };
   }
 }
 
@@ -121,26 +125,28 @@ export const BLOCK_SINK_SHAPE: object = new BlockSink(0, 0);
  * Compresses `count` documents' sources into blocks. `sourceAt` is called in doc order once per doc
  * (after a few samples for the dictionary); what it returns is copied before the next call. With
  * `through`, the blocks' bytes are handed to it as they are made and `blocks` comes back empty.
+ * `bytesHint`: the sources' length when the caller knows it, the blocks buffer's first size (their
+ * compressed bytes are less; a pooled buffer's untouched tail is never faulted in).
  */
-export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec, through?: BlockWriteThrough): StoredFieldsSections {
-  return codec === 'best_compression' ? encodeDeflateBlocks(count, sourceAt, through) : encodeDocBlocks(count, sourceAt, through);
+export function encodeStoredFields(count: number, sourceAt: SourceAt, codec: IndexCodec, through?: BlockWriteThrough, bytesHint?: number): StoredFieldsSections {
+  return codec === 'best_compression' ? encodeDeflateBlocks(count, sourceAt, through, bytesHint ?? count * 32) : encodeDocBlocks(count, sourceAt, through, bytesHint ?? count * 64);
 }
 
 /** `default`: one LZ4 block per doc; SourceBlockDocs is just [count] (block = doc). */
-function encodeDocBlocks(count: number, sourceAt: SourceAt, through?: BlockWriteThrough): StoredFieldsSections {
+function encodeDocBlocks(count: number, sourceAt: SourceAt, through: BlockWriteThrough | undefined, bytesHint: number): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt, LZ4_DICTIONARY_BYTES);
   const encoder = new Lz4DocEncoder(dictionary);
-  const sink = new BlockSink(count, count * 64, through);
+  const sink = new BlockSink(count, bytesHint, through);
   const empty = new Uint8Array(0);
   for (let doc = 0; doc < count; doc++) compressDoc(sourceAt(doc) ?? empty, encoder, sink);
   return { blockDocs: Uint32Array.of(count), ...sink.finish(), dictionary };
 }
 
-function encodeDeflateBlocks(count: number, sourceAt: SourceAt, through?: BlockWriteThrough): StoredFieldsSections {
+function encodeDeflateBlocks(count: number, sourceAt: SourceAt, through: BlockWriteThrough | undefined, bytesHint: number): StoredFieldsSections {
   const dictionary = sampleDictionary(count, sourceAt, MAX_DEFLATE_DICTIONARY_BYTES);
   const limits = DEFLATE_BLOCK_LIMITS;
   const blockDocs = new GrowableUint32(Math.ceil(count / limits.docs) + 1);
-  const sink = new BlockSink(Math.ceil(count / limits.docs), count * 32, through);
+  const sink = new BlockSink(Math.ceil(count / limits.docs), bytesHint, through);
   // The pending block: its docs' lengths, and their bytes copied into `body` as they come (the
   // caller may reuse the memory it hands out: a decoded block, an encode buffer).
   let lengths: number[] = [];

@@ -6,14 +6,14 @@
  * (take/give/reclaim wrapped): per call site (the first stack frame outside the pool and the
  * growables, with the growable's caller), the buffers taken, bytes requested and size-class bytes;
  * the peak of the bytes leased at once within one build and which sites held them then; the pool's
- * footprint (every buffer it ever made: what stays mapped between builds).
+ * footprint (every buffer it ever made: what stays mapped between builds), and of that the most
+ * bytes any lease asked of each buffer (a bound of its resident pages: a buffer's pages past every
+ * request are never touched). Runs with the server's glibc malloc settings (SERVER_MALLOC_ENV).
  *
- *   node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--rss] [--codec best_compression]
+ *   node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--codec best_compression]
  *
  * `--tree`: probe that tree's build instead of this one's (its dist, the same pool API).
- * `--rss`: no probe, the process's own memory instead: its peak RSS during the builds (VmHWM, reset
- * first through /proc/self/clear_refs) and its RSS after them (collected; the pool holds its
- * buffers), each above its RSS before the first build. Run it once per tree (`--tree`).
+ * `--codec`: the index codec of the builds (`default`, LZ4; or `best_compression`).
  * `--mixed`: every kind of field the builder inverts (text with arrays and long docs, so positions
  * of every width; keyword arrays with doc values; completion; rank_features; sparse_vector;
  * search_as_you_type; numbers), for the byte comparison rather than the load's figures.
@@ -27,16 +27,15 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { benchArgs, numberListOption, numberOption } from './lib/args.js';
 import { generateBm25Corpus } from '../src/cli/corpus/corpus.js';
 import { findRepoRoot, writeResult } from './lib/report.js';
 import { SERVER_MALLOC_ENV } from '../src/cli/server-process.js';
 
-const USAGE = 'node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--rss] [--codec best_compression]';
-const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' }, tree: { type: 'string' }, rss: { type: 'boolean' }, codec: { type: 'string' } } });
+const USAGE = 'node dist/bench/build-scratch.js [--size 16000[,9000,…]] [--builds 4] [--baseline /path/to/other-tree] [--label x] [--mixed] [--tree /path/to/tree] [--codec best_compression]';
+const { values } = benchArgs(USAGE, { options: { size: { type: 'string' }, builds: { type: 'string' }, baseline: { type: 'string' }, label: { type: 'string' }, mixed: { type: 'boolean' }, tree: { type: 'string' }, codec: { type: 'string' } } });
 if (process.env.MALLOC_MMAP_THRESHOLD_ === undefined) {
-  const child = spawnSync(process.execPath, ['--expose-gc', ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
+  const child = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...SERVER_MALLOC_ENV } });
   process.exit(child.status ?? 1);
 }
 const SIZES = numberListOption(USAGE, values.size, 'size', [16_000]);
@@ -187,36 +186,6 @@ const MAPPING_JSON = MIXED
   }
   : { properties: { text: { type: 'text' }, n: { type: 'integer' } } };
 const mapping = here.parseRootMapping(MAPPING_JSON);
-
-if (values.rss === true) {
-  const gc = (globalThis as { gc?: () => void }).gc!;
-  const status = () => {
-    const text = readFileSync('/proc/self/status', 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)![1]) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  };
-  const pool = new here.ScratchPool();
-  gc();
-  const before = status().rss;
-  writeFileSync('/proc/self/clear_refs', '5');
-  const t0 = cpuMs();
-  for (let b = 0; b < BUILDS; b++) buildOne(here, mapping, pool, b);
-  const ms = cpuMs() - t0;
-  const { hwm } = status();
-  gc();
-  const after = status().rss;
-  // What the pool holds resident: what RSS drops by once its buffers are dropped and collected
-  // (each is a mapping of its own past the mmap threshold, unmapped when collected).
-  const retained = pool.retainedBytes;
-  (pool as unknown as { clear(): void }).clear();
-  gc();
-  const poolResident = after - status().rss;
-  process.stdout.write(`build-scratch --rss: ${BUILDS} builds of ${SIZES.join(', ')} docs, tree ${HERE}\n`);
-  process.stdout.write(`the pool's buffers: ${(retained / MB).toFixed(1)} MiB, of which resident ${(poolResident / MB).toFixed(1)} MiB (RSS drop once dropped and collected)\n`);
-  process.stdout.write(`RSS before ${(before / MB).toFixed(1)} MiB; peak during the builds +${((hwm - before) / MB).toFixed(1)} MiB; after them (collected, the pool kept) +${((after - before) / MB).toFixed(1)} MiB; CPU ${(ms / BUILDS).toFixed(0)} ms per build\n`);
-  writeResult(`build-scratch-rss${values.label ? `-${values.label}` : ''}`, { tree: HERE, sizes: SIZES, builds: BUILDS, before, peakAbove: hwm - before, afterAbove: after - before, poolResident, retained, cpuMsPerBuild: ms / BUILDS });
-  process.exit(0);
-}
 
 // 1. The probe: every build's leased peak; sites summed over the last build (they repeat build by build).
 const p = probe(here);

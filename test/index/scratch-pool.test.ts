@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScratchPool, SegmentBuilder, mergeSegments, openSegment, parseRootMapping, withScratchPool, writeSegment } from '../../src/index/index.js';
 import { scratchUint32, releaseScratch } from '../../src/index/segment/scratch-pool.js';
-import { GrowableUint32 } from '../../src/index/segment/growable.js';
+import { GrowableNarrow, GrowableUint32 } from '../../src/index/segment/growable.js';
 
 const LIMITS = { totalFieldsLimit: 1000, depthLimit: 20, ignoreDynamicBeyondLimit: false };
 const MAPPING = parseRootMapping({
@@ -49,6 +49,45 @@ describe('ScratchPool', () => {
     expect(pool.retainedBytes).toBeGreaterThan(1 << 20);
     expect(Buffer.compare(withScratchPool(pool, () => build(b)), expectedB)).toBe(0);
     expect(Buffer.compare(withScratchPool(pool, () => build(a)), expectedA)).toBe(0);
+  });
+
+  it('builds long documents (positions past a byte and past 16 bits) in a reused pool to the bytes of fresh arrays', () => {
+    // The position log widens u8 → u16 → u32 as it goes, and each phase gives its arrays back for
+    // the next to reuse within the build: a buffer given back while still read would show here.
+    const long = (n: number, seed: number) => docs(n, seed).map((d, i) => {
+      const source = JSON.parse(d.source) as { text: string };
+      const repeat = i === 0 ? 7000 : i % 10 === 0 ? 30 : 1;
+      return { ...d, source: JSON.stringify({ ...source, text: Array.from({ length: repeat }, () => source.text).join(' ') }) };
+    });
+    for (const batch of [long(1500, 6), long(1200, 7).slice(1)]) {
+      const expected = build(batch);
+      const pool = new ScratchPool();
+      withScratchPool(pool, () => build(docs(3000, 8)));
+      expect(Buffer.compare(withScratchPool(pool, () => build(batch)), expected)).toBe(0);
+      expect(Buffer.compare(withScratchPool(pool, () => build(batch)), expected)).toBe(0);
+    }
+  });
+
+  it('keeps a position log in the narrowest type that holds it', () => {
+    const withPool = (fn: () => void) => withScratchPool(new ScratchPool(), fn);
+    for (const run of [withPool, (fn: () => void) => fn()]) {
+      run(() => {
+        const g = new GrowableNarrow(4);
+        const values = [3, 255, 0, 256, 65535, 65536, 7, 2 ** 32 - 1];
+        const types: string[] = [];
+        for (const v of values) {
+          g.push(v);
+          types.push(g.data.constructor.name);
+        }
+        for (let i = 0; i < 100_000; i++) g.push(i & 0xff); // grows past the pool's threshold
+        expect(types).toEqual(['Uint8Array', 'Uint8Array', 'Uint8Array', 'Uint16Array', 'Uint16Array', 'Uint32Array', 'Uint32Array', 'Uint32Array']);
+        expect(Array.from(g.data.subarray(0, values.length))).toEqual(values);
+        expect(g.length).toBe(values.length + 100_000);
+        expect(g.data[g.length - 1]).toBe(99_999 & 0xff);
+        g.release();
+        expect(g.length).toBe(0);
+      });
+    }
   });
 
   it('merges in a reused pool to the very bytes of a merge with fresh arrays', () => {

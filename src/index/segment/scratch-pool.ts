@@ -1,9 +1,10 @@
 /**
  * Reused typed-array buffers for a thread's segment builds (issues 19 and 22).
  *
- * A refresh's build allocates ~30 MB of transient arrays per 10k short docs (event logs, hash
- * tables, CSR postings, string tables, the writer's per-block arrays) and drops them once the
- * SharedArrayBuffer is written. The server runs with `MALLOC_MMAP_THRESHOLD_=131072` (RSS, issue
+ * A refresh's build takes ~25 MB of transient arrays per 16k short docs (event logs, hash tables,
+ * CSR postings, string tables, the stored blocks, the writer's per-block arrays; ~14 MB at once, as
+ * each phase gives its arrays back when it ends: bench/build-scratch.ts, issue 22) and drops them
+ * once the SharedArrayBuffer is written. The server runs with `MALLOC_MMAP_THRESHOLD_=131072` (RSS, issue
  * 22), so each of those arrays above 128 KB was a fresh mapping whose pages the kernel faulted in
  * one by one and unmapped again: ~0.8 page faults and 7–10 µs of system time per document in the
  * build workers, a third of their CPU.

@@ -112,8 +112,9 @@ abstract class TermsAccumulator extends FieldAccumulator {
    *
    * Each phase's arrays go back to the scope's pool as soon as it is over, so the later phases and
    * the writer reuse them rather than adding to the build's peak (issue 22): the hashes once the
-   * terms are sorted, the event logs once they are placed (the terms and docs logs only with
-   * `keepEvents` false: doc values and completion entries read them after, then release them).
+   * terms are sorted, the event logs once they are placed (the term-id log and the docs' runs only
+   * with `keepEvents` false: doc values and completion entries read them after, then release them).
+   * So a field builds once.
    */
   protected buildTerms(structure: FieldStructure, withFreqs: boolean, withEventOrder = false, keepEvents = false): {
     input: Omit<FieldInput, 'norms' | 'docsWithField' | 'docValueOffsets' | 'docValueNumbers' | 'docValueOrds'>; sorted: string[]; ordOf: Uint32Array;
@@ -551,6 +552,7 @@ export class SegmentBuilder {
     return this.maxDoc;
   }
 
+  /** The segment's input; once (the accumulators give their hashes and logs back as they build). */
   finish(): SegmentInput {
     const fields = [...this.fields.values()].sort((a, b) => compareCodePoints(a.field.path, b.field.path)).map((f) => f.build(this.maxDoc));
     return {

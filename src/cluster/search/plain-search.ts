@@ -8,17 +8,17 @@
 import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, type ExecSort, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import { HIT_STRIDE, compareSortValues, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
-import { fetchPhaseEnded } from './search-stats.js';
+import { fetchPhaseEndedOn } from './search-stats.js';
 import {
   addTotals, fetchPage, fetchSpec, isScoreOnly, renderSearchResponse, shardFailure, shardFetch, shardsHeader,
-  type PageHit, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardTarget,
+  type PageHit, type QueryPhaseResults, type SearchContextView, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardFetch, type ShardTarget,
 } from './search-phase.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
@@ -29,20 +29,54 @@ interface MergedHit extends PageHit {
   readonly sortKeys: readonly ExecSort[] | null;
 }
 
-export async function plainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
+/**
+ * What a plain search keeps from its planning for when its shards have answered: only this object
+ * waits with the search (no suspended async frame holding every local, no closures over them).
+ * Under `_msearch` at 100 connections ~400 searches wait at once, and what they hold is what the
+ * coordinator's scavenges copy, and promote when a search outlives two of them (issue 22, gc-i22young).
+ */
+interface PlainSearchState {
+  readonly phase: SearchPhase;
+  readonly req: SearchRequest;
+  readonly opts: SearchOptions;
+  /** performance.now() when the search started (`took`). */
+  readonly start: number;
+  readonly context: SearchContextView | null;
+  readonly targets: readonly ShardTarget[];
+  readonly sorts: ReadonlyMap<IndexService, ExecSort[] | null>;
+  readonly highlights: ReadonlyMap<IndexService, HighlightSpec> | null;
+  readonly aggPlans: SearchAggPlans | null;
+  readonly suggestPlans: SearchSuggestPlans | null;
+  /** The shard's fetch when one shard queries and fetches (query_and_fetch); null: the coordinator fetches. */
+  readonly singleShard: ShardFetch | null;
+  /** With `explain`: each index's explanation renderer (from the plans and statistics the query phase ran with). */
+  readonly explain: ((index: IndexService) => (h: { segment: Segment; doc: number }) => string) | null;
+}
+
+export function plainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
   const start = performance.now();
-  // Model inference first: snapshots below are captured and searched with no await in between.
-  const resolved = resolveQueryInference(req.query, phase.inference);
-  const query = resolved instanceof Promise ? await resolved : resolved;
-  if (query !== req.query) req = { ...req, query };
+  try {
+    // Model inference first: snapshots below are captured and searched with no await in between.
+    const resolved = resolveQueryInference(req.query, phase.inference);
+    if (resolved instanceof Promise) return resolved.then((query) => startPlainSearch(phase, expression, query !== req.query ? { ...req, query } : req, opts, start));
+    return startPlainSearch(phase, expression, resolved !== req.query ? { ...req, query: resolved } : req, opts, start);
+  } catch (e) {
+    // As the async function it was: a failure while planning rejects, never throws.
+    return Promise.reject(e);
+  }
+}
+
+/** Plans and scatters (synchronously: the snapshots are captured and searched in one turn); throws on a planning failure. */
+function startPlainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions, start: number): Promise<SearchOutcome> {
   const deadline = phase.deadline(req.timeoutMs);
   const allowPartial = opts.allowPartialSearchResults ?? true;
   const context = opts.context ?? null;
   const indices = context ? (context.indices ?? [...new Set(context.targets.map((t) => t.index))]) : phase.resolve(expression, opts.resolve);
   phase.checkResultWindow(indices, req.from + req.size);
   if (context === null) {
+    // A search-idle shard that owes a refresh refreshes first; the search then starts again from here.
     const owed = awaitSearchActive(indices);
-    if (owed !== null) await owed;
+    if (owed !== null) return owed.then(() => startPlainSearch(phase, expression, req, opts, start));
   }
   const targets = context ? context.targets : phase.targets(indices);
   const stats = phase.stats(targets);
@@ -58,15 +92,16 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
   );
   const suggestPlans: SearchSuggestPlans | null = req.suggest === null ? null
     : planSearchSuggest(indices, req.suggest, (index, e) => shardFailure([index], e));
-  const highlights = planHighlight(indices, req.highlight, queryPlans, (q) => phase.plan(indices, q, stats, now), false);
-  const sorts = new Map<IndexService, ExecSort[] | null>();
+  const highlights = req.highlight === null ? null : planHighlight(indices, req.highlight, queryPlans, (q) => phase.plan(indices, q, stats, now), false);
+  // Only indices with sort keys have an entry (a score-ordered search, nearly all, makes no map).
+  let sortKeys: Map<IndexService, ExecSort[] | null> | null = null;
   const k = req.from + req.size;
   let searchAfter: SortValue[] | null = null;
   for (let indexPos = 0; indexPos < indices.length; indexPos++) {
     const index = indices[indexPos];
     try {
       const keys = req.sort && !isScoreOnly(req.sort) ? resolveSort(req.sort, index, indexPos) : null;
-      sorts.set(index, keys);
+      if (keys !== null) (sortKeys ??= new Map()).set(index, keys);
       if (context?.searchAfter) searchAfter = [...context.searchAfter];
       else if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
       else if (req.searchAfter) throw new IllegalArgumentError('search_after needs a sort');
@@ -75,21 +110,18 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
       throw e;
     }
   }
+  const sorts: ReadonlyMap<IndexService, ExecSort[] | null> = sortKeys ?? NO_SORT_KEYS;
 
-  // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
-  const shown = (keys: readonly ExecSort[] | null): readonly ExecSort[] | null => {
-    if (keys === null || context?.visibleSortKeys == null) return keys;
-    return context.visibleSortKeys === 0 ? null : keys.slice(0, context.visibleSortKeys);
-  };
   // Explanations are computed by the coordinator's fetch, from the plans and statistics the query
   // phase ran with, so each `_explanation.value` is the hit's `_score`.
   const explain = req.explain
     ? (index: IndexService) => (h: { segment: Segment; doc: number }) => renderExplanation(explainDoc(plans.get(index)!, h.segment, h.doc, stats).explanation)
     : null;
+  // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
   const singleShard = targets.length === 1 && explain === null
-    ? shardFetch(req, targets[0].index, shown(sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
+    ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const { results, failures } = await phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
+  const queried = phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
     trackTotalHitsUpTo: req.trackTotalHitsUpTo,
@@ -103,30 +135,46 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
   }), { allowPartial, timedOut: shardTimedOut, slowLog: { source: opts.source ?? null, totalHits: shardTotalHits } });
+  return afterQueryPhase({ phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain }, queried);
+}
 
-  const answered = results.filter(isAnswered);
+/** The continuation, made here so that its closure holds the state alone (not the planner's locals). */
+function afterQueryPhase(s: PlainSearchState, queried: Promise<QueryPhaseResults<ShardSearchResult>>): Promise<SearchOutcome> {
+  return queried.then((q) => finishPlainSearch(s, q));
+}
+
+/** The sort keys hits show (a scroll hides its tiebreaker). */
+function shownSortKeys(context: SearchContextView | null, keys: readonly ExecSort[] | null): readonly ExecSort[] | null {
+  if (keys === null || context?.visibleSortKeys == null) return keys;
+  return context.visibleSortKeys === 0 ? null : keys.slice(0, context.visibleSortKeys);
+}
+
+/** Totals, the page (the shard's rendered one, or merged and fetched here) and the response. */
+function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhaseResults<ShardSearchResult>): SearchOutcome {
+  const { req, opts, context, targets, sorts, highlights, aggPlans, suggestPlans, explain } = s;
+  const answered = results.length === 1 && results[0] !== null ? results as readonly ShardSearchResult[] : results.filter(isAnswered);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
   if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
   let hitsJson: string | Uint8Array;
   let empty: boolean;
   let lastSort: readonly SortValue[] | null = null;
-  if (singleShard) {
+  if (s.singleShard) {
     // The only shard answered: with it failed, the query phase has thrown.
     const only = results[0]!;
     hitsJson = only.rendered ?? '[]';
     empty = only.hits.length / HIT_STRIDE <= req.from;
     // The shard fetched in the same task as its query (its time is in the query's).
-    if (!empty) fetchPhaseEnded(1, () => targets[0], 0);
+    if (!empty) fetchPhaseEndedOn(targets[0], 0);
     lastSort = only.sortValues?.at(-1) ?? null;
   } else {
     const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
-    hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shown(first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
-      log: phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
+    hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
+      log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
     });
     empty = page.length === 0;
   }
-  const took = Math.round(performance.now() - start);
+  const took = Math.round(performance.now() - s.start);
   return {
     lastSort,
     total: { value: totals.total, gte: totals.gte },
@@ -144,6 +192,8 @@ export async function plainSearch(phase: SearchPhase, expression: string | undef
     }),
   };
 }
+
+const NO_SORT_KEYS: ReadonlyMap<IndexService, ExecSort[] | null> = new Map();
 
 // Module functions rather than arrows at the call: a search allocates no closures for them.
 const shardTimedOut = (r: ShardSearchResult): boolean => r.timedOut;

@@ -16,11 +16,20 @@ import type { Exec } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import { sharePlan } from '../search-channel.js';
 
-interface Entry {
-  readonly segments: readonly Segment[];
-  readonly mapping: IndexService['resolvedMapping'];
-  readonly settings: IndexService['resolvedSettings'];
-  readonly exec: Exec;
+class Entry {
+  /** The plans of a search of this index alone, made once: a one-index search takes this instead of a map of its own. */
+  private only: ReadonlyMap<IndexService, Exec> | null = null;
+
+  constructor(
+    readonly segments: readonly Segment[],
+    readonly mapping: IndexService['resolvedMapping'],
+    readonly settings: IndexService['resolvedSettings'],
+    readonly exec: Exec,
+  ) {}
+
+  alone(index: IndexService): ReadonlyMap<IndexService, Exec> {
+    return (this.only ??= new Map([[index, this.exec]]));
+  }
 }
 
 export class PlanCache {
@@ -30,10 +39,15 @@ export class PlanCache {
   misses = 0;
 
   get(index: IndexService, query: QueryNode, segments: readonly Segment[]): Exec | undefined {
+    return this.entry(index, query, segments)?.exec;
+  }
+
+  /** The entry for `query` on `index` over exactly `segments`, if kept (its `exec`, or `alone` for a one-index search). */
+  entry(index: IndexService, query: QueryNode, segments: readonly Segment[]): Entry | undefined {
     const e = this.byQuery.get(query)?.get(index);
     if (e !== undefined && e.mapping === index.resolvedMapping && e.settings === index.resolvedSettings && sameSegments(e.segments, segments)) {
       this.hits++;
-      return e.exec;
+      return e;
     }
     this.misses++;
     return undefined;
@@ -42,7 +56,7 @@ export class PlanCache {
   set(index: IndexService, query: QueryNode, segments: readonly Segment[], exec: Exec): void {
     let perIndex = this.byQuery.get(query);
     if (perIndex === undefined) this.byQuery.set(query, (perIndex = new Map()));
-    perIndex.set(index, { segments, mapping: index.resolvedMapping, settings: index.resolvedSettings, exec });
+    perIndex.set(index, new Entry(segments, index.resolvedMapping, index.resolvedSettings, exec));
     // Reused by later searches: each worker channel gets its tree once (search-channel.ts).
     sharePlan(exec);
   }

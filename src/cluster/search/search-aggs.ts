@@ -19,7 +19,7 @@ export interface SearchAggPlans {
 }
 
 export function planSearchAggs(
-  indices: readonly IndexService[], aggs: readonly AggNode[], queries: Map<IndexService, Exec>, stats: StatsSource, now: number,
+  indices: readonly IndexService[], aggs: readonly AggNode[], queries: ReadonlyMap<IndexService, Exec>, stats: StatsSource, now: number,
   fail: (index: IndexService, e: EsError) => Error,
 ): SearchAggPlans {
   const plans = new Map<IndexService, ExecAgg[]>();

@@ -16,11 +16,11 @@ export function planHighlight(
   indices: readonly IndexService[],
   request: HighlightRequest | null,
   searchPlans: ReadonlyMap<IndexService, Exec>,
-  plan: (query: QueryNode) => Map<IndexService, Exec>,
+  plan: (query: QueryNode) => ReadonlyMap<IndexService, Exec>,
   fused: boolean,
 ): Map<IndexService, HighlightSpec> | null {
   if (request === null || request.fields.length === 0) return null;
-  const highlightQueries = new Map<QueryNode, Map<IndexService, Exec>>();
+  const highlightQueries = new Map<QueryNode, ReadonlyMap<IndexService, Exec>>();
   const specs = new Map<IndexService, HighlightSpec>();
   for (const index of indices) {
     specs.set(index, buildHighlightSpec({

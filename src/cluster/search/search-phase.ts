@@ -118,8 +118,22 @@ export class SearchPhase {
     return this.indices.resolve(expression, opts);
   }
 
-  /** Every shard of `indices` with the snapshot it publishes now (searches see exactly that). */
-  targets(indices: readonly IndexService[]): ShardTarget[] {
+  /**
+   * Every shard of `indices` with the snapshot it publishes now (searches see exactly that). An
+   * index of one shard searched alone (most searches) gets the same array while that snapshot is
+   * published, not one of its own per search.
+   */
+  targets(indices: readonly IndexService[]): readonly ShardTarget[] {
+    if (indices.length === 1 && indices[0].shards.length === 1) {
+      const index = indices[0];
+      const shard = index.shards[0];
+      const snapshot = shard.snapshot;
+      let only = ONE_SHARD_TARGETS.get(snapshot);
+      if (only === undefined || only[0].index !== index || only[0].shardId !== shard.shardId) {
+        ONE_SHARD_TARGETS.set(snapshot, (only = [{ index, indexPos: 0, shardId: shard.shardId, snapshot }]));
+      }
+      return only;
+    }
     const out: ShardTarget[] = [];
     for (let indexPos = 0; indexPos < indices.length; indexPos++) {
       const index = indices[indexPos];
@@ -133,17 +147,21 @@ export class SearchPhase {
     return new SegmentStatsSource(targets.length === 1 ? segmentReaders(targets[0].snapshot) : targets.flatMap((t) => segmentReaders(t.snapshot)));
   }
 
-  /** Plans per index; query-building failures become ES's shard-level failure response. */
-  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): Map<IndexService, Exec> {
+  /**
+   * Plans per index; query-building failures become ES's shard-level failure response. A search of
+   * one index whose plan is cached gets the cache entry's own one-entry map (no map per search).
+   */
+  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): ReadonlyMap<IndexService, Exec> {
     const plans = new Map<IndexService, Exec>();
     const failures: ShardFailure[] = [];
     for (const index of indices) {
       try {
         const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
         const node = this.indices.searchQuery(indices, index, query);
-        const cached = node === null ? undefined : this.planCache.get(index, node, stats.segments);
+        const cached = node === null ? undefined : this.planCache.entry(index, node, stats.segments);
         if (cached !== undefined) {
-          plans.set(index, cached);
+          if (indices.length === 1) return cached.alone(index);
+          plans.set(index, cached.exec);
           continue;
         }
         let readsNow = false;
@@ -198,50 +216,51 @@ export class SearchPhase {
    * (checkShardFailures). Callers capture the snapshots and call this in the same tick (no await in
    * between): the pool keeps every buffer a search names from then until it ends.
    */
-  async queryPhase<R>(
+  queryPhase<R>(
     targets: readonly ShardTarget[],
     run: (pool: SearchPool, segments: readonly SegmentRef[], target: ShardTarget) => Promise<R>,
-    opts: {
-      readonly allowPartial: boolean; readonly timedOut?: (result: R) => boolean;
-      /** For the slow log: the request, and a result's hit count. */
-      readonly slowLog?: { readonly source: SlowLogSource; readonly totalHits: (result: R) => number };
-    },
+    opts: QueryPhaseOptions<R>,
+  ): Promise<QueryPhaseResults<R>> {
+    if (targets.length !== 1) return this.queryPhaseOfMany(targets, run, opts);
+    // One shard (most searches): its task continued with `.then`, without an async frame, a
+    // Promise.all or a `.catch` promise waiting with it. `run` throwing synchronously still fails
+    // the request, as in the many-shard path.
+    const started = queryPhaseStarted(targets);
+    const t = targets[0];
+    let task: Promise<R>;
+    try {
+      task = this.logged(t, run(this.pool, segmentRefs(t.snapshot), t), started, 1, opts);
+    } catch (e) {
+      queryPhaseEnded(targets, started);
+      return Promise.reject(e);
+    }
+    return oneShardPhase(targets, started, opts, task);
+  }
+
+  /** The task, with the slow log's line when the shard's index has a query threshold (only then an extra promise). */
+  private logged<R>(t: ShardTarget, task: Promise<R>, started: number, totalShards: number, opts: QueryPhaseOptions<R>): Promise<R> {
+    const slowLog = this.options.slowLog ?? null;
+    if (slowLog === null || opts.slowLog === undefined || t.index.resolvedSettings.slowLog.query === null) return task;
+    const { source, totalHits } = opts.slowLog;
+    return task.then((r) => {
+      slowLog.onQueryPhase(t, performance.now() - started, totalHits(r), { source, totalShards });
+      return r;
+    });
+  }
+
+  private async queryPhaseOfMany<R>(
+    targets: readonly ShardTarget[],
+    run: (pool: SearchPool, segments: readonly SegmentRef[], target: ShardTarget) => Promise<R>,
+    opts: QueryPhaseOptions<R>,
   ): Promise<QueryPhaseResults<R>> {
     const failed: Array<ShardFailure | undefined> = [];
     const started = queryPhaseStarted(targets);
-    const slowLog = this.options.slowLog ?? null;
-    const logged = (t: ShardTarget, task: Promise<R>): Promise<R> => {
-      // Only a shard of an index with a query threshold set pays for the extra promise.
-      if (slowLog === null || opts.slowLog === undefined || t.index.resolvedSettings.slowLog.query === null) return task;
-      const { source, totalHits } = opts.slowLog;
-      return task.then((r) => {
-        slowLog.onQueryPhase(t, performance.now() - started, totalHits(r), { source, totalShards: targets.length });
-        return r;
-      });
-    };
-    const shardFailed = (t: ShardTarget, i: number, e: unknown): null => {
-      if (!(e instanceof EsError) || e.status === 429) throw e;
-      failed[i] = { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
-      return null;
-    };
     let results: Array<R | null>;
     try {
-      if (targets.length === 1) {
-        // One shard (most searches): its task awaited as it is, without Promise.all, a `.catch`
-        // promise and their extra microtask turns. `run` throwing synchronously still fails the
-        // request, as in the many-shard path below.
-        const t = targets[0];
-        const task = logged(t, run(this.pool, segmentRefs(t.snapshot), t));
-        let only: R | null;
-        try {
-          only = await task;
-        } catch (e) {
-          only = shardFailed(t, 0, e);
-        }
-        results = [only];
-      } else {
-        results = await Promise.all(targets.map((t, i) => logged(t, run(this.pool, segmentRefs(t.snapshot), t)).catch((e: unknown) => shardFailed(t, i, e))));
-      }
+      results = await Promise.all(targets.map((t, i) => this.logged(t, run(this.pool, segmentRefs(t.snapshot), t), started, targets.length, opts).catch((e: unknown) => {
+        failed[i] = shardFailureOf(t, e);
+        return null;
+      })));
     } finally {
       queryPhaseEnded(targets, started);
     }
@@ -250,10 +269,7 @@ export class SearchPhase {
       results.forEach((r, i) => {
         if (r === null || !timedOut(r)) return;
         results[i] = null;
-        failed[i] = {
-          shard: targets[i].shardId, index: targets[i].index.name, node: NODE_ID,
-          cause: new QueryPhaseExecutionError('Failed to execute main query', new QueryPhaseExecutionError('Time exceeded')),
-        };
+        failed[i] = timeExceeded(targets[i]);
       });
     }
     const failures = failed.filter((f) => f !== undefined);
@@ -261,6 +277,48 @@ export class SearchPhase {
     return { results, failures };
   }
 }
+
+/** How a query phase treats its shards' answers (SearchPhase.queryPhase). */
+export interface QueryPhaseOptions<R> {
+  readonly allowPartial: boolean;
+  readonly timedOut?: (result: R) => boolean;
+  /** For the slow log: the request, and a result's hit count. */
+  readonly slowLog?: { readonly source: SlowLogSource; readonly totalHits: (result: R) => number };
+}
+
+/** The one shard's outcome; made here so that its closures hold these four values alone. */
+function oneShardPhase<R>(targets: readonly ShardTarget[], started: number, opts: QueryPhaseOptions<R>, task: Promise<R>): Promise<QueryPhaseResults<R>> {
+  return task.then(
+    (r) => {
+      queryPhaseEnded(targets, started);
+      // A shard out of time with partial results disallowed has failed (ES QueryPhase): every shard did.
+      if (!opts.allowPartial && opts.timedOut && opts.timedOut(r)) checkShardFailures(1, [timeExceeded(targets[0])], false);
+      return { results: [r], failures: [] };
+    },
+    (e: unknown) => {
+      queryPhaseEnded(targets, started);
+      // The only shard failed: "all shards failed" (checkShardFailures), or the error as it is.
+      checkShardFailures(1, [shardFailureOf(targets[0], e)], opts.allowPartial);
+      throw e;
+    },
+  );
+}
+
+/** A shard's failed query phase as a shard failure; a 429 or an error that is not ES's fails the whole request. */
+function shardFailureOf(t: ShardTarget, e: unknown): ShardFailure {
+  if (!(e instanceof EsError) || e.status === 429) throw e;
+  return { shard: t.shardId, index: t.index.name, node: NODE_ID, cause: e };
+}
+
+function timeExceeded(t: ShardTarget): ShardFailure {
+  return {
+    shard: t.shardId, index: t.index.name, node: NODE_ID,
+    cause: new QueryPhaseExecutionError('Failed to execute main query', new QueryPhaseExecutionError('Time exceeded')),
+  };
+}
+
+/** The targets of a one-shard index searched alone, per published snapshot (SearchPhase.targets). */
+const ONE_SHARD_TARGETS = new WeakMap<ShardSnapshot, readonly ShardTarget[]>();
 
 /**
  * The segments a shard search names, one array per snapshot (snapshots are immutable). Every search
@@ -473,18 +531,24 @@ export interface ResponseMeta {
   readonly suggest?: string;
 }
 
-/** The response envelope around an already rendered `hits.hits` array (text, or UTF-8 bytes). */
+/**
+ * The response envelope around an already rendered `hits.hits` array (text, or UTF-8 bytes). The
+ * head is joined from its parts into one flat string rather than built by `+=`: under `_msearch` an
+ * item's head waits for the request's other items, and a chain of concatenations is a tree of
+ * string nodes the young-generation collections copy (and would be flattened when written anyway).
+ */
 export function renderSearchResponse(req: SearchRequest, hitsJson: JsonPiece, m: ResponseMeta): JsonPieces {
-  let out = `{"took":${m.took},"timed_out":${m.timedOut}`;
-  if (m.terminatedEarly) out += ',"terminated_early":true';
-  out += `,"_shards":${shardsJson(m.shards)},"hits":{`;
-  if (req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED) {
-    out += m.restTotalHitsAsInt ? `"total":${m.total},` : `"total":{"value":${m.total},"relation":"${m.gte ? 'gte' : 'eq'}"},`;
-  }
+  const counted = req.trackTotalHitsUpTo !== TRACK_TOTAL_HITS_DISABLED;
   const maxScore = tracksScores(req) && !m.empty && !Number.isNaN(m.maxScore) ? float32ToJson(m.maxScore) : 'null';
-  out += `"max_score":${maxScore},"hits":`;
+  const head = [
+    '{"took":', m.took, m.timedOut ? ',"timed_out":true' : ',"timed_out":false', m.terminatedEarly ? ',"terminated_early":true' : '',
+    ',"_shards":', shardsJson(m.shards), ',"hits":{',
+    !counted ? '' : m.restTotalHitsAsInt ? '"total":' : '"total":{"value":', counted ? m.total : '',
+    !counted ? '' : m.restTotalHitsAsInt ? ',' : m.gte ? ',"relation":"gte"},' : ',"relation":"eq"},',
+    '"max_score":', maxScore, ',"hits":',
+  ].join('');
   let tail = '}';
   if (m.aggregations !== undefined) tail += `,"aggregations":${m.aggregations}`;
   if (m.suggest !== undefined) tail += `,"suggest":${m.suggest}`;
-  return JsonPieces.object(out, hitsJson, tail + '}');
+  return JsonPieces.object(head, hitsJson, tail + '}');
 }

@@ -35,6 +35,14 @@ export function queryPhaseEnded(targets: readonly ShardTarget[], started: number
 /** Round marks: a shard with several hits on the page counts one fetch, without a set per request. */
 let fetchRound = 0;
 
+/** One fetch on one shard, taking `ms` (a single-shard page: no target function to allocate per search). */
+export function fetchPhaseEndedOn(target: ShardTarget, ms: number): void {
+  const s = statsOf(target);
+  s.fetchRound = ++fetchRound;
+  s.fetchTotal++;
+  s.fetchTimeMs += ms;
+}
+
 /** One fetch per shard with a hit on the page (`targetAt(i)`: the i-th hit's target), taking `ms`. */
 export function fetchPhaseEnded(count: number, targetAt: (i: number) => ShardTarget, ms: number): void {
   const round = ++fetchRound;

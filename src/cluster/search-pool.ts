@@ -374,11 +374,19 @@ export class SearchPool {
         `rejected execution of search task on search pool [threads = ${this.threads}, queue capacity = ${this.maxQueue}, queued tasks = ${this.waiting.length}]`,
       ));
     }
-    return new Promise<ShardSearchResult>((resolve, reject) => {
+    // The executor is a module function, not a closure per search: it hands the settlers over here.
+    const promise = new Promise<ShardSearchResult>(takeSettlers);
+    const resolve = takenResolve!;
+    const reject = takenReject!;
+    takenResolve = takenReject = null;
+    try {
       this.useRefs(segments);
       this.waiting.push(new PendingSearch({ segments, request }, performance.now(), this.unuseRefs, resolve, reject));
       this.scheduleDispatch();
-    });
+    } catch (e) {
+      reject(e);
+    }
+    return promise;
   }
 
   /**
@@ -612,6 +620,14 @@ function settle(b: PendingSearch, reply: SearchShardReply): void {
   } catch (e) {
     b.reject(e);
   }
+}
+
+/** The settlers of the promise SearchPool.search just made (Promise runs its executor at once). */
+let takenResolve: ((result: ShardSearchResult) => void) | null = null;
+let takenReject: ((error: unknown) => void) | null = null;
+function takeSettlers(resolve: (result: ShardSearchResult) => void, reject: (error: unknown) => void): void {
+  takenResolve = resolve;
+  takenReject = reject;
 }
 
 /** Whether every live thread has answered. */

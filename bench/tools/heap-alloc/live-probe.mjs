@@ -13,6 +13,17 @@ if (isMainThread) {
   const out = process.env.LIVE_OUT ?? '/tmp/live';
   const interval = Number(process.env.LIVE_INTERVAL ?? 1024);
   const all = process.env.LIVE_MODE === 'all';
+  // LIVE_MODE=promoted: samples go only when a scavenge collects them, so at the stop (after one
+  // more scavenge) what is left is what was promoted in the window (dead in old space since, or
+  // alive) plus what the young generation still holds.
+  const promoted = process.env.LIVE_MODE === 'promoted';
+  let minorGc = null;
+  if (promoted) {
+    v8.setFlagsFromString('--expose-gc');
+    const { runInNewContext } = await import('node:vm');
+    const gc = runInNewContext('gc');
+    minorGc = () => gc({ type: 'minor' });
+  }
   const session = new Session();
   session.connect();
   const post = (m, p) => new Promise((res, rej) => session.post(m, p, (e, r) => (e ? rej(e) : res(r))));
@@ -28,7 +39,7 @@ if (isMainThread) {
       on = true;
       h0 = v8.getHeapStatistics();
       gcp = new v8.GCProfiler(); gcp.start();
-      await post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: all, includeObjectsCollectedByMinorGC: all });
+      await post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: all || promoted, includeObjectsCollectedByMinorGC: all });
       t0 = performance.now();
       process.stderr.write('LIVE START\n');
     } else {
@@ -36,7 +47,8 @@ if (isMainThread) {
       stops++;
       const gc = gcp.stop();
       const h1 = v8.getHeapStatistics();
-      if (!all) await post('HeapProfiler.collectGarbage');
+      if (promoted) minorGc();
+      else if (!all) await post('HeapProfiler.collectGarbage');
       const prof = (await post('HeapProfiler.stopSampling')).profile;
       if (process.env.LIVE_SNAPSHOT) v8.writeHeapSnapshot(out + '.heapsnapshot');
       writeFileSync(out + '.gc.json', JSON.stringify({ h0, h1, gc, ms: performance.now() - t0 }));

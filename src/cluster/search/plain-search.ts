@@ -18,10 +18,11 @@ import { planHighlight } from './search-highlight.js';
 import { fetchPhaseEndedOn } from './search-stats.js';
 import {
   addTotals, fetchPage, fetchSpec, isScoreOnly, renderSearchResponse, shardFailure, shardFetch, shardsHeader,
-  type PageHit, type QueryPhaseResults, type SearchContextView, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardFetch, type ShardTarget,
+  type PageHit, type QueryPhaseOptions, type QueryPhaseResults, type SearchContextView, type SearchOptions, type SearchOutcome, type SearchPhase, type ShardFetch, type ShardTarget,
 } from './search-phase.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
+import type { SlowLogSource } from '../slow-log.js';
 
 interface MergedHit extends PageHit {
   readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
@@ -121,7 +122,8 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   const singleShard = targets.length === 1 && explain === null
     ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const queried = phase.queryPhase(targets, (pool, segments, t) => pool.search(segments, {
+  const state: PlainSearchState = { phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain };
+  return phase.queryPhaseThen(targets, (pool, segments, t) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
     trackTotalHitsUpTo: req.trackTotalHitsUpTo,
@@ -134,13 +136,13 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
     deadline,
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
-  }), { allowPartial, timedOut: shardTimedOut, slowLog: { source: opts.source ?? null, totalHits: shardTotalHits } });
-  return afterQueryPhase({ phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain }, queried);
+  }), queryPhaseOptions(allowPartial, opts.source ?? null), state, finishPlainSearch);
 }
 
-/** The continuation, made here so that its closure holds the state alone (not the planner's locals). */
-function afterQueryPhase(s: PlainSearchState, queried: Promise<QueryPhaseResults<ShardSearchResult>>): Promise<SearchOutcome> {
-  return queried.then((q) => finishPlainSearch(s, q));
+/** How the query phase treats the shard's answer; the same object for every search that quotes no source in the slow log (`_msearch` items). */
+function queryPhaseOptions(allowPartial: boolean, source: SlowLogSource): QueryPhaseOptions<ShardSearchResult> {
+  if (source === null) return allowPartial ? ALLOW_PARTIAL : NO_PARTIAL;
+  return { allowPartial, timedOut: shardTimedOut, slowLog: { source, totalHits: shardTotalHits } };
 }
 
 /** The sort keys hits show (a scroll hides its tiebreaker). */
@@ -198,6 +200,8 @@ const NO_SORT_KEYS: ReadonlyMap<IndexService, ExecSort[] | null> = new Map();
 // Module functions rather than arrows at the call: a search allocates no closures for them.
 const shardTimedOut = (r: ShardSearchResult): boolean => r.timedOut;
 const shardTotalHits = (r: ShardSearchResult): number => r.totalHits;
+const ALLOW_PARTIAL: QueryPhaseOptions<ShardSearchResult> = { allowPartial: true, timedOut: shardTimedOut, slowLog: { source: null, totalHits: shardTotalHits } };
+const NO_PARTIAL: QueryPhaseOptions<ShardSearchResult> = { allowPartial: false, timedOut: shardTimedOut, slowLog: { source: null, totalHits: shardTotalHits } };
 const isAnswered = (r: ShardSearchResult | null): r is ShardSearchResult => r !== null;
 
 function compareHits(a: MergedHit, b: MergedHit, keys: readonly ExecSort[] | null): number {

@@ -152,8 +152,9 @@ export class SearchPhase {
    * one index whose plan is cached gets the cache entry's own one-entry map (no map per search).
    */
   plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): ReadonlyMap<IndexService, Exec> {
-    const plans = new Map<IndexService, Exec>();
-    const failures: ShardFailure[] = [];
+    // Made on first use: a one-index search with a cached plan makes neither.
+    let plans: Map<IndexService, Exec> | null = null;
+    let failures: ShardFailure[] | null = null;
     for (const index of indices) {
       try {
         const max = this.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
@@ -161,7 +162,7 @@ export class SearchPhase {
         const cached = node === null ? undefined : this.planCache.entry(index, node, stats.segments);
         if (cached !== undefined) {
           if (indices.length === 1) return cached.alone(index);
-          plans.set(index, cached.exec);
+          (plans ??= new Map()).set(index, cached.exec);
           continue;
         }
         let readsNow = false;
@@ -175,14 +176,14 @@ export class SearchPhase {
         }, node);
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
         if (node !== null && !readsNow) this.planCache.set(index, node, stats.segments, exec);
-        plans.set(index, exec);
+        (plans ??= new Map()).set(index, exec);
       } catch (e) {
         if (!(e instanceof EsError)) throw e;
-        for (const shard of index.shards) failures.push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });
+        for (const shard of index.shards) (failures ??= []).push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });
       }
     }
-    if (failures.length > 0) throw new SearchPhaseExecutionError('query', failures);
-    return plans;
+    if (failures !== null) throw new SearchPhaseExecutionError('query', failures);
+    return plans ?? new Map();
   }
 
   /** `from + size` (or a hybrid list's window) beyond `index.max_result_window` fails every shard of that index. */
@@ -221,10 +222,23 @@ export class SearchPhase {
     run: (pool: SearchPool, segments: readonly SegmentRef[], target: ShardTarget) => Promise<R>,
     opts: QueryPhaseOptions<R>,
   ): Promise<QueryPhaseResults<R>> {
-    if (targets.length !== 1) return this.queryPhaseOfMany(targets, run, opts);
-    // One shard (most searches): its task continued with `.then`, without an async frame, a
-    // Promise.all or a `.catch` promise waiting with it. `run` throwing synchronously still fails
-    // the request, as in the many-shard path.
+    return this.queryPhaseThen(targets, run, opts, null, resultsAsThey);
+  }
+
+  /**
+   * queryPhase continued by `finish(state, results)` in the same step as the shard's answer: a
+   * one-shard search (most of them) waits on its task alone, with no async frame, Promise.all,
+   * `.catch` promise or second promise waiting with it. `run` throwing synchronously still fails
+   * the request, as in the many-shard path.
+   */
+  queryPhaseThen<R, S, T>(
+    targets: readonly ShardTarget[],
+    run: (pool: SearchPool, segments: readonly SegmentRef[], target: ShardTarget) => Promise<R>,
+    opts: QueryPhaseOptions<R>,
+    state: S,
+    finish: (state: S, results: QueryPhaseResults<R>) => T,
+  ): Promise<T> {
+    if (targets.length !== 1) return this.queryPhaseOfMany(targets, run, opts).then((q) => finish(state, q));
     const started = queryPhaseStarted(targets);
     const t = targets[0];
     let task: Promise<R>;
@@ -234,7 +248,7 @@ export class SearchPhase {
       queryPhaseEnded(targets, started);
       return Promise.reject(e);
     }
-    return oneShardPhase(targets, started, opts, task);
+    return oneShardPhase(targets, started, opts, task, state, finish);
   }
 
   /** The task, with the slow log's line when the shard's index has a query threshold (only then an extra promise). */
@@ -286,14 +300,18 @@ export interface QueryPhaseOptions<R> {
   readonly slowLog?: { readonly source: SlowLogSource; readonly totalHits: (result: R) => number };
 }
 
-/** The one shard's outcome; made here so that its closures hold these four values alone. */
-function oneShardPhase<R>(targets: readonly ShardTarget[], started: number, opts: QueryPhaseOptions<R>, task: Promise<R>): Promise<QueryPhaseResults<R>> {
+const resultsAsThey = <R>(_state: null, results: QueryPhaseResults<R>): QueryPhaseResults<R> => results;
+
+/** The one shard's outcome, continued by `finish`; made here so that its closures hold these values alone. */
+function oneShardPhase<R, S, T>(
+  targets: readonly ShardTarget[], started: number, opts: QueryPhaseOptions<R>, task: Promise<R>, state: S, finish: (state: S, results: QueryPhaseResults<R>) => T,
+): Promise<T> {
   return task.then(
     (r) => {
       queryPhaseEnded(targets, started);
       // A shard out of time with partial results disallowed has failed (ES QueryPhase): every shard did.
       if (!opts.allowPartial && opts.timedOut && opts.timedOut(r)) checkShardFailures(1, [timeExceeded(targets[0])], false);
-      return { results: [r], failures: [] };
+      return finish(state, { results: [r], failures: [] });
     },
     (e: unknown) => {
       queryPhaseEnded(targets, started);

@@ -56,7 +56,11 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * symmetric pairs) and took 15–29 MB off the 1M-doc load's peak, but `_msearch` at 100 connections
  * now pays for it: with its responses' buffers reused (gc-i19g) its young generation is what
  * decides, and at 16 MB ~5× the bytes per query were promoted, 3× the mark-compacts, +7–23% CPU
- * per query — so it stays 32.
+ * per query — so it stays 32. Once a waiting `_msearch` search held one small object instead of async
+ * frames and closures (issue 22, gc-i22young: ~38% less heap per in-flight request, ~28% fewer bytes
+ * allocated per query), 16 MB still promoted ~0.4 KB per query against ~0.12 at 32 and brought 2.5–3×
+ * the mark-compacts, the V8 helper threads ~+23% CPU (median of 6 pairs; total CPU per query inside
+ * this machine's noise) — so it stays 32.
  *
  * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag
  * is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again before they

@@ -36,8 +36,9 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
 };
 
 /**
- * Node flags for server processes (`npm start` passes the same). A 32 MB semi-space (V8's default
- * is 16) for the coordinator's young generation: with 100 `_msearch` requests in flight, what a
+ * Node flags for server processes (`npm start` passes the same): V8's 16 MB semi-space for the
+ * coordinator's young generation, with allocation-site pretenuring off (issue 22, gc-i22young; the
+ * history follows). It was 32 MB from issue 19: with 100 `_msearch` requests in flight, what a
  * request holds until it answers (item bodies, the workers' rendered hits, the response parts) lived
  * through two scavenges and was promoted, so old-space collections followed — GC took ~14% of the
  * main thread and ~45% of V8's helper threads (perf, issue 19), ~60 µs of CPU per query; with 32 MB,
@@ -60,13 +61,21 @@ export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = {
  * frames and closures (issue 22, gc-i22young: ~38% less heap per in-flight request, ~28% fewer bytes
  * allocated per query), 16 MB still promoted ~0.4 KB per query against ~0.12 at 32 and brought 2.5–3×
  * the mark-compacts, the V8 helper threads ~+23% CPU (median of 6 pairs; total CPU per query inside
- * this machine's noise) — so it stays 32.
+ * this machine's noise). What made the difference was V8's allocation-site pretenuring: at 16 MB the
+ * objects a request allocates first are still alive at most scavenges, so V8 tenures their sites and
+ * allocates them straight into old space, where they die and bring the mark-compacts. With
+ * `--no-allocation-site-pretenuring` a 16 MB semi-space promoted 0.105–0.112 KB per query and ran
+ * 0.011–0.012 mark-compacts per 1,000 `_msearch` queries — 32 MB's figures (0.10–0.15, 0.013–0.020) —
+ * with no CPU cost per query in paired runs, and took ~30–50 MB off a warm 100k `_bulk`'s peak RSS
+ * (gc-i22young; the 1M-doc load's VmHWM 613 against 666 MB, the coordinator's young generation 32
+ * against 64 MB). `_search` at 100 connections scavenges twice as often for it (~1 µs of pause per
+ * request, ~2%). So 16 MB, with pretenuring off.
  *
  * Must be on node's command line: V8 sizes the young generation when the heap is set up. The flag
  * is process-wide (a Worker's resourceLimits do not lower it); the pools lower it again before they
  * start workers, so those get 8 MB (cluster/worker-exec-argv.ts).
  */
-export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=32'];
+export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=16', '--no-allocation-site-pretenuring'];
 
 /** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profile of the server). */
 export function startProcess(script: string, args: readonly string[], cleanup?: () => void, nodeArgs: readonly string[] = []): Promise<ServerProcess> {

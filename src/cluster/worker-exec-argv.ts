@@ -36,13 +36,14 @@ function isV8Option(arg: string): boolean {
 /**
  * The worker threads' semi-space limit (MB): half of V8's own 64-bit default of 16.
  *
- * The coordinator runs with `--max-semi-space-size=32` (issue 19: what its in-flight requests hold
- * outlived a 16 MB young generation). V8's flags are process-wide, so every worker isolate could
- * grow its young generation to 2 × 32 MB as well, and build workers under a bulk load do (issue 22:
+ * The coordinator runs with `--max-semi-space-size=16` (32 until issue 22's gc-i22young: what its
+ * in-flight requests hold outlived a 16 MB young generation while V8 pretenured their allocation
+ * sites; see cli/server-process.ts). V8's flags are process-wide, so every worker isolate could
+ * grow its young generation to 2 × 16 MB (2 × 32 MB before) as well, and build workers under a bulk load do (issue 22:
  * the two workers' heaps reached 165 MB during a 1M-doc load, 94 MB after it) — though nothing in
  * them needs it. The flag is read when
  * an isolate's heap is set up, so once the coordinator's isolate exists, lowering it gives every
- * worker started afterwards the smaller size while the coordinator keeps its 32 MB. A smaller value
+ * worker started afterwards the smaller size while the coordinator keeps its own. A smaller value
  * given on the command line (or NODE_OPTIONS) is left alone.
  *
  * Not V8's 16 MB either (issue 22): under a bulk load each worker's young generation sat at its full

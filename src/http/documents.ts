@@ -8,7 +8,7 @@ import { filterSource } from '../common/source-filter.js';
 import { isPlainObject } from '../common/json.js';
 import { idTooLong, parseSourceParams, parseUpdateRequest } from '../dsl/index.js';
 import { TouchedShards, type Authorize, type IndexService, type IndicesService, type RefreshPolicy, type WriteFlow, type WriteOptions } from '../cluster/index.js';
-import { intParam, longParam, refreshParam, type Query } from './params.js';
+import { boolParam, intParam, longParam, refreshParam, type Query } from './params.js';
 import { jsonBody, jsonObjectBody, type RestRequest, type RestResponse, type RouteDef } from './rest.js';
 import { updateGetSection, writeBody, writeStatus } from './write-responses.js';
 
@@ -107,9 +107,21 @@ function sourceFilterFor(query: Query) {
   return parseSourceParams(query._source, query._source_includes ?? query._source_include, query._source_excludes ?? query._source_exclude);
 }
 
-function getDocument(indices: IndicesService, req: RestRequest) {
+/**
+ * ES's GET: realtime by default (the buffer, then segments). `refresh=true` refreshes the document's
+ * shard first; `realtime=false` reads what the last refresh published, once a search-idle shard that
+ * owes a refresh has made it (ES's get awaits search active there, as a search does).
+ */
+async function getDocument(indices: IndicesService, req: RestRequest) {
   const index = indices.require(req.params.index);
-  return { index, result: index.get(req.params.id, req.query.routing ?? null) };
+  const routing = req.query.routing ?? null;
+  const realtime = boolParam(req.query, 'realtime', true);
+  if (boolParam(req.query, 'refresh', false)) await index.shardFor(req.params.id, routing).refresh();
+  else if (!realtime) {
+    const owed = index.awaitSearchActive();
+    if (owed !== null) await owed;
+  }
+  return { index, result: index.get(req.params.id, routing, realtime) };
 }
 
 export function documentRoutes(writes: WriteFlow): RouteDef[] {
@@ -142,8 +154,8 @@ export function documentRoutes(writes: WriteFlow): RouteDef[] {
       authz: { action: 'indices:data/read/get' },
       takesBody: false,
       params: GET_PARAMS,
-      handler: (req) => {
-        const { index, result } = getDocument(indices, req);
+      handler: async (req) => {
+        const { index, result } = await getDocument(indices, req);
         if (!result.found) return { status: 404, body: { _index: index.name, _id: result.id, found: false } };
         const body: Record<string, unknown> = {
           _index: index.name, _id: result.id, _version: result.version, _seq_no: result.seqNo, _primary_term: result.primaryTerm, found: true,
@@ -165,14 +177,13 @@ export function documentRoutes(writes: WriteFlow): RouteDef[] {
       authz: { action: 'indices:data/read/get' },
       takesBody: false,
       params: GET_PARAMS,
-      handler: (req) => {
-        let index;
+      handler: async (req) => {
         try {
-          index = indices.require(req.params.index);
-        } catch {
-          return { status: 404 };
+          return { status: (await getDocument(indices, req)).result.found ? 200 : 404 };
+        } catch (e) {
+          // HEAD has no body: a missing index (or a bad parameter) is a bare status.
+          return { status: e instanceof EsError ? e.status : 404 };
         }
-        return { status: index.get(req.params.id, req.query.routing ?? null).found ? 200 : 404 };
       },
     },
     {
@@ -181,8 +192,8 @@ export function documentRoutes(writes: WriteFlow): RouteDef[] {
       authz: { action: 'indices:data/read/get' },
       takesBody: false,
       params: GET_PARAMS,
-      handler: (req) => {
-        const { index, result } = getDocument(indices, req);
+      handler: async (req) => {
+        const { index, result } = await getDocument(indices, req);
         if (!result.found || result.source === null) {
           throw new EsError('resource_not_found_exception', `Document not found [${index.name}]/[${result.id}]`, 404);
         }

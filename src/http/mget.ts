@@ -18,11 +18,11 @@ function urlSourceFilter(query: Query): SourceFilter | null {
 }
 
 /** One document's entry, rendered as GET renders it (stored `_source` spliced in unparsed when unfiltered). */
-function getOne(indices: IndicesService, req: RestRequest, item: MultiGetItem, urlFilter: SourceFilter | null): string {
+function getOne(indices: IndicesService, req: RestRequest, item: MultiGetItem, urlFilter: SourceFilter | null, realtime: boolean): string {
   try {
     req.authorizer?.require('indices:data/read/get', [item.index!]);
     const index = indices.require(item.index!);
-    const result = index.get(item.id, item.routing);
+    const result = index.get(item.id, item.routing, realtime);
     if (!result.found) return JSON.stringify({ _index: index.name, _id: result.id, found: false });
     const head = JSON.stringify({
       _index: index.name, _id: result.id, _version: result.version, _seq_no: result.seqNo, _primary_term: result.primaryTerm, found: true,
@@ -43,21 +43,25 @@ function getOne(indices: IndicesService, req: RestRequest, item: MultiGetItem, u
 async function executeMget(indices: IndicesService, req: RestRequest): Promise<RestResponse> {
   if (!hasBody(req)) throw new ActionRequestValidationError(['no documents to get']);
   const urlFilter = urlSourceFilter(req.query);
-  boolParam(req.query, 'realtime', true);
+  const realtime = boolParam(req.query, 'realtime', true);
   const items = parseMultiGetRequest(jsonObjectBody(req), req.params.index ?? null, req.query.routing ?? null);
-  // `refresh=true` makes the named indices' recent writes searchable first, as ES does for GET —
-  // only those the caller may read (a refused document fails alone below; its index is not touched).
-  if (boolParam(req.query, 'refresh', false)) {
+  // `refresh=true` makes the named indices' recent writes searchable first, as ES does for GET, and
+  // `realtime=false` lets a search-idle index make the refresh it owes (it reads what refreshes
+  // published) — only the indices the caller may read (a refused document fails alone below; its
+  // index is not touched).
+  const refresh = boolParam(req.query, 'refresh', false);
+  if (refresh || !realtime) {
     const names = [...new Set(items.map((i) => i.index!))].filter((n) => !req.authorizer?.denial('indices:data/read/get', [n]));
     await Promise.all(names.map((n) => {
       try {
-        return indices.require(n).refresh();
+        const index = indices.require(n);
+        return refresh ? index.refresh() : index.awaitSearchActive();
       } catch {
         return undefined;
       }
     }));
   }
-  return { body: `{"docs":[${items.map((item) => getOne(indices, req, item, urlFilter)).join(',')}]}` };
+  return { body: `{"docs":[${items.map((item) => getOne(indices, req, item, urlFilter, realtime)).join(',')}]}` };
 }
 
 export function mgetRoutes(indices: IndicesService): RouteDef[] {

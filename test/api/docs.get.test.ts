@@ -45,6 +45,27 @@ describe('GET /<index>/_doc/<id>', () => {
     expect(after.body.hits.total).toEqual({ value: 1, relation: 'eq' });
   });
 
+  it('with realtime=false reads what the last refresh published; refresh=true refreshes the shard first', async () => {
+    await t.request('PUT', '/notrealtime', { settings: { refresh_interval: '-1' } });
+    await t.request('PUT', '/notrealtime/_doc/1?refresh=true', { v: 1 });
+    await t.request('PUT', '/notrealtime/_doc/1', { v: 2 });
+    await t.request('PUT', '/notrealtime/_doc/2', { v: 1 });
+    const one = await t.request('GET', '/notrealtime/_doc/1?realtime=false');
+    expect([one.body._version, one.body._source]).toEqual([1, { v: 1 }]);
+    expect((await t.request('GET', '/notrealtime/_doc/2?realtime=false')).status).toBe(404);
+    expect((await t.request('HEAD', '/notrealtime/_doc/2?realtime=false')).status).toBe(404);
+    expect((await t.request('GET', '/notrealtime/_source/2?realtime=false')).status).toBe(404);
+    expect((await t.request('GET', '/notrealtime/_doc/1')).body._source).toEqual({ v: 2 });
+
+    const refreshed = await t.request('GET', '/notrealtime/_doc/2?realtime=false&refresh=true');
+    expect([refreshed.status, refreshed.body._source]).toEqual([200, { v: 1 }]);
+    expect((await t.request('GET', '/notrealtime/_doc/1?realtime=false')).body._source).toEqual({ v: 2 });
+    const bad = await t.request('GET', '/notrealtime/_doc/1?realtime=maybe');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('illegal_argument_exception');
+    expect((await t.request('HEAD', '/notrealtime/_doc/1?realtime=maybe')).status).toBe(400);
+  });
+
   it('is realtime for overwrites: the latest version is returned before any refresh', async () => {
     await t.request('PUT', '/shelf/_doc/overwritten?refresh=true', { v: 1 });
     await t.request('PUT', '/shelf/_doc/overwritten', { v: 2 });

@@ -64,6 +64,16 @@ describe('POST /_mget with "docs"', () => {
     expect(res.body.docs[0]._source).toEqual({ name: 'cy' });
   });
 
+  it('with realtime=false reads what the last refresh published', async () => {
+    await t.request('PUT', '/mget-nrt', { settings: { refresh_interval: '-1' } });
+    await t.request('PUT', '/mget-nrt/_doc/a?refresh=true', { n: 1 });
+    await t.request('PUT', '/mget-nrt/_doc/b', { n: 2 });
+    const res = await t.request('POST', '/mget-nrt/_mget?realtime=false', { ids: ['a', 'b'] });
+    expect(res.body.docs.map((d: any) => d.found)).toEqual([true, false]);
+    const refreshed = await t.request('POST', '/mget-nrt/_mget?realtime=false&refresh=true', { ids: ['a', 'b'] });
+    expect(refreshed.body.docs.map((d: any) => d._source)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
   it('numeric ids are read as strings', async () => {
     const res = await t.request('POST', '/users/_mget', { ids: [1, 2] });
     expect(res.body.docs.map((d: any) => d._id)).toEqual(['1', '2']);

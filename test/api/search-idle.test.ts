@@ -48,7 +48,7 @@ describe('index.search.idle.after', () => {
     expect(after.docs).toBe(1);
   });
 
-  it('_count, a point in time, a scroll and _explain each refresh an idle shard before they read it', async () => {
+  it('_count, a point in time, a scroll, _explain and a non-realtime GET each refresh an idle shard before they read it', async () => {
     await t.request('PUT', '/idle-reads', { settings: { number_of_shards: 1, 'index.search.idle.after': '0ms' } });
     await t.request('PUT', '/idle-reads/_doc/1', { n: 1 });
     await sleep(PAST_A_TICK);
@@ -71,6 +71,10 @@ describe('index.search.idle.after', () => {
     await sleep(PAST_A_TICK);
     const explain = await t.request('POST', '/idle-reads/_explain/4', { query: { term: { n: 4 } } });
     expect(explain.body.matched).toBe(true);
+
+    await t.request('PUT', '/idle-reads/_doc/5', { n: 5 });
+    await sleep(PAST_A_TICK);
+    expect((await t.request('GET', '/idle-reads/_doc/5?realtime=false')).body.found).toBe(true);
   });
 
   it('an explicit refresh_interval keeps the scheduled refreshes of an idle shard', async () => {

@@ -266,13 +266,14 @@ export class IndexService {
     return this.index(id, text, merged.value, { ...opts, ifSeqNo: null, ifPrimaryTerm: null });
   }
 
-  get(id: string, routing: string | null): GetResult {
+  /** A document by id: its newest state (realtime, as ES's GET by default), or with `realtime` false what the last refresh published. */
+  get(id: string, routing: string | null, realtime = true): GetResult {
     const shard = this.shardFor(id, routing);
-    const v: DocVersion | null = shard.lookup(id);
+    const v: DocVersion | null = realtime ? shard.lookup(id) : shard.lookupRefreshed(id);
     const found = v?.exists === true;
     // Realtime GET of a buffered doc returns what the segment will store (`_source` filtering applied).
     let source = found ? v.source : null;
-    if (found && source !== null && this.mapping.source !== null && shard.isBuffered(id)) {
+    if (realtime && found && source !== null && this.mapping.source !== null && shard.isBuffered(id)) {
       source = storedSource(this.mapping, source, JSON.parse(source) as Record<string, unknown>);
     }
     return {

@@ -90,8 +90,11 @@ export class IndexShard {
 
   /** The newest state of `id`: buffer, then a refresh in flight, then segments newest first. */
   lookup(id: string): DocVersion | null {
-    const buffered = this.buffer.lookup(id) ?? this.refreshingBuffer?.lookup(id);
-    if (buffered) return buffered;
+    return this.buffer.lookup(id) ?? this.refreshingBuffer?.lookup(id) ?? this.lookupRefreshed(id);
+  }
+
+  /** The state of `id` the last refresh published, segments newest first (a GET with `realtime=false`). */
+  lookupRefreshed(id: string): DocVersion | null {
     const segs = this.snapshot.segments;
     if (segs.length === 0) return null;
     setIdKey(id);

@@ -142,15 +142,12 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
           perIndex[index.name] = {
             uuid: index.uuid, health: health([index]).status, status: 'open', primaries: rendered, total: rendered,
             ...(level === 'shards' ? {
-              shards: Object.fromEntries(index.shards.map((s) => {
-                const idleMs = Math.floor(s.searchIdleTimeMs());
-                return [String(s.shardId), [{
-                  routing: { state: 'STARTED', primary: true, node: node.id, relocating_node: null },
-                  ...renderCommonStats(shardSums(s), metrics),
-                  search_idle: idleMs >= index.resolvedSettings.searchIdleAfterMs,
-                  search_idle_time: idleMs,
-                }]];
-              })),
+              shards: Object.fromEntries(index.shards.map((s) => [String(s.shardId), [{
+                routing: { state: 'STARTED', primary: true, node: node.id, relocating_node: null },
+                ...renderCommonStats(shardSums(s), metrics),
+                search_idle: s.isSearchIdle(index.resolvedSettings.searchIdleAfterMs),
+                search_idle_time: Math.floor(s.searchIdleTimeMs()),
+              }]])),
             } : {}),
           };
         }

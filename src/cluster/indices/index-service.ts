@@ -361,17 +361,9 @@ export class IndexService {
     await Promise.all(this.shards.map((s) => s.refresh()));
   }
 
-  /**
-   * Every shard is about to be searched (IndexShard.awaitSearchActive): a promise only when one of
-   * them skipped a scheduled refresh while search idle and refreshes first.
-   */
+  /** Every shard is about to be searched: awaitSearchActive([this]). */
   awaitSearchActive(): Promise<unknown> | null {
-    let owed: Promise<void>[] | null = null;
-    for (const shard of this.shards) {
-      const refresh = shard.awaitSearchActive();
-      if (refresh !== null) (owed ??= []).push(refresh);
-    }
-    return owed === null ? null : owed.length === 1 ? owed[0] : Promise.all(owed);
+    return awaitSearchActive([this]);
   }
 
   async forceMerge(maxSegments: number): Promise<void> {
@@ -417,11 +409,12 @@ function deepMerge(target: Record<string, unknown>, patch: Record<string, unknow
  * owes a refresh, which the search awaits before it captures its snapshots.
  */
 export function awaitSearchActive(indices: readonly IndexService[]): Promise<unknown> | null {
-  if (indices.length === 1) return indices[0].awaitSearchActive();
-  let owed: Promise<unknown>[] | null = null;
+  let owed: Promise<void>[] | null = null;
   for (const index of indices) {
-    const refresh = index.awaitSearchActive();
-    if (refresh !== null) (owed ??= []).push(refresh);
+    for (const shard of index.shards) {
+      const refresh = shard.awaitSearchActive();
+      if (refresh !== null) (owed ??= []).push(refresh);
+    }
   }
-  return owed === null ? null : Promise.all(owed);
+  return owed === null ? null : owed.length === 1 ? owed[0] : Promise.all(owed);
 }

@@ -216,6 +216,11 @@ export class IndexShard {
     return now - this.lastSearcherAccess;
   }
 
+  /** ES IndexShard.isSearchIdle: no search has read this shard for `idleAfterMs` (`index.search.idle.after`). */
+  isSearchIdle(idleAfterMs: number): boolean {
+    return this.searchIdleTimeMs() >= idleAfterMs;
+  }
+
   /**
    * The refresh timer's tick (ES IndexShard.scheduledRefresh). With `idleAfterMs` (the index has no
    * explicit `refresh_interval`), a shard that no search has read for that long skips the refresh
@@ -224,7 +229,7 @@ export class IndexShard {
    */
   scheduledRefresh(idleAfterMs: number | null): void {
     if (this.pendingOps === 0) return;
-    if (idleAfterMs !== null && this.refreshListeners.length === 0 && this.searchIdleTimeMs() >= idleAfterMs) {
+    if (idleAfterMs !== null && this.refreshListeners.length === 0 && this.isSearchIdle(idleAfterMs)) {
       this.refreshOwedToSearch = true;
       return;
     }

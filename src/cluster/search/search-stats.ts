@@ -37,20 +37,19 @@ let fetchRound = 0;
 
 /** One fetch on one shard, taking `ms` (a single-shard page: no target function to allocate per search). */
 export function fetchPhaseEndedOn(target: ShardTarget, ms: number): void {
-  const s = statsOf(target);
-  s.fetchRound = ++fetchRound;
-  s.fetchTotal++;
-  s.fetchTimeMs += ms;
+  countFetch(target, ++fetchRound, ms);
 }
 
 /** One fetch per shard with a hit on the page (`targetAt(i)`: the i-th hit's target), taking `ms`. */
 export function fetchPhaseEnded(count: number, targetAt: (i: number) => ShardTarget, ms: number): void {
   const round = ++fetchRound;
-  for (let i = 0; i < count; i++) {
-    const s = statsOf(targetAt(i));
-    if (s.fetchRound === round) continue;
-    s.fetchRound = round;
-    s.fetchTotal++;
-    s.fetchTimeMs += ms;
-  }
+  for (let i = 0; i < count; i++) countFetch(targetAt(i), round, ms);
+}
+
+function countFetch(target: ShardTarget, round: number, ms: number): void {
+  const s = statsOf(target);
+  if (s.fetchRound === round) return;
+  s.fetchRound = round;
+  s.fetchTotal++;
+  s.fetchTimeMs += ms;
 }

@@ -31,6 +31,7 @@ export class GrowableUint32 {
 }
 
 const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 export class GrowableFloat64 {
   data: Float64Array;
@@ -73,7 +74,7 @@ export class GrowableNarrow {
   /** Empties it and gives its storage back to the scope's pool (see GrowableUint32.release). */
   release(): void {
     releaseScratch(this.data);
-    this.data = new Uint8Array(0);
+    this.data = EMPTY_U8;
     this.length = 0;
     this.limit = 0x100;
   }

@@ -18,6 +18,7 @@ export * from './search-pool-stats.js';
 export * from './stats/index-stats.js';
 export * from './stats/health.js';
 export * from './stats/node-stats.js';
+export { segmentViews, type SegmentView } from './stats/segment-views.js';
 
 export { IndexTemplateService } from './indices/index-templates.js';
 export { explainDocument, locateDocument, planForIndex } from './search/explain.js';

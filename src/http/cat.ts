@@ -1,6 +1,6 @@
 /**
  * The `_cat` APIs an operator and the capacity tooling read (ES RestIndicesAction, RestShardsAction,
- * RestCountAction, RestHealthAction, RestNodesAction, RestThreadPoolAction,
+ * RestSegmentsAction, RestCountAction, RestHealthAction, RestNodesAction, RestThreadPoolAction,
  * RestCatTrainedModelsAction): ES's column names, aliases and default columns, rendered by
  * cat-table.ts (`v`, `h`, `s`, `help`, `bytes`, `time`, `format=json`).
  */
@@ -8,11 +8,12 @@ import { loadavg, freemem, totalmem } from 'node:os';
 import { globMatcher } from '../common/wildcard.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import {
-  health, indexSums, ipOf, shardSums, SEARCH_POOL, NODE_ROLES,
-  type IndexService, type IndicesService, type MlService, type NodeIdentity, type NodeStatsService, type SearchService, type StatsSums, type ThreadPoolView,
+  health, indexSums, ipOf, segmentViews, shardSums, SEARCH_POOL, NODE_ROLES,
+  type IndexService, type SegmentView, type IndicesService, type MlService, type NodeIdentity, type NodeStatsService, type SearchService, type StatsSums, type ThreadPoolView,
 } from '../cluster/index.js';
 import { CAT_PARAMS, renderCat, type CatColumn } from './cat-table.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
+import { ES_VERSION } from './root.js';
 import type { RouteDef } from './rest.js';
 
 /** Per-row counters shared by `_cat/indices` and `_cat/shards` (non-default columns). */
@@ -89,6 +90,33 @@ function shardColumns(node: NodeIdentity): CatColumn<ShardRow>[] {
     { name: 'node', aliases: ['n'], desc: 'name of node where it lives', default: true, value: (r) => (r.sums ? node.name : null) },
     { name: 'unassigned.reason', aliases: ['ur'], desc: 'reason shard became unassigned', value: (r) => (r.sums ? null : 'INDEX_CREATED') },
     ...counterColumns<ShardRow>((r) => r.sums),
+  ];
+}
+
+interface SegmentRow {
+  readonly index: IndexService;
+  readonly shard: number;
+  readonly segment: SegmentView;
+}
+
+function segmentColumns(node: NodeIdentity): CatColumn<SegmentRow>[] {
+  return [
+    { name: 'index', aliases: ['i', 'idx'], desc: 'index name', default: true, value: (r) => r.index.name },
+    { name: 'shard', aliases: ['s', 'sh'], desc: 'shard name', default: true, kind: 'number', value: (r) => r.shard },
+    { name: 'prirep', aliases: ['p', 'pr', 'primaryOrReplica'], desc: 'primary or replica', default: true, value: () => 'p' },
+    { name: 'ip', desc: 'ip of node where it lives', default: true, value: () => ipOf(node.address()) },
+    { name: 'id', desc: 'unique id of node where it lives', value: () => node.id },
+    { name: 'segment', aliases: ['seg'], desc: 'segment name', default: true, value: (r) => r.segment.name },
+    { name: 'generation', aliases: ['g', 'gen'], desc: 'segment generation', default: true, kind: 'number', value: (r) => r.segment.generation },
+    { name: 'docs.count', aliases: ['dc', 'docsCount'], desc: 'number of docs in segment', default: true, kind: 'number', value: (r) => r.segment.numDocs },
+    { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], desc: 'number of deleted docs in segment', default: true, kind: 'number', value: (r) => r.segment.deletedDocs },
+    { name: 'size', aliases: ['si'], desc: 'segment size in bytes', default: true, kind: 'bytes', value: (r) => r.segment.sizeBytes },
+    // Every byte of a segment is resident here (SharedArrayBuffers), unlike Lucene's mapped files.
+    { name: 'size.memory', aliases: ['sm', 'sizeMemory'], desc: 'segment memory in bytes', default: true, kind: 'bytes', value: (r) => r.segment.sizeBytes },
+    { name: 'committed', aliases: ['ic', 'isCommitted'], desc: 'is segment committed', default: true, value: (r) => String(r.segment.committed) },
+    { name: 'searchable', aliases: ['is', 'isSearchable'], desc: 'is segment searched', default: true, value: () => 'true' },
+    { name: 'version', aliases: ['v', 'ver'], desc: 'version', default: true, value: () => ES_VERSION.lucene_version },
+    { name: 'compound', aliases: ['ico', 'isCompound'], desc: 'is segment compound', default: true, value: () => 'true' },
   ];
 }
 
@@ -199,6 +227,7 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
   const shardCols = shardColumns(node);
   const nodeCols = nodeColumns(node);
   const poolCols = threadPoolColumns(node);
+  const segmentCols = segmentColumns(node);
   return [
     {
       methods: ['GET'],
@@ -229,6 +258,19 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
           }
         }
         return renderCat(req, shardCols, rows);
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_cat/segments', '/_cat/segments/:index'],
+      authz: { action: 'indices:monitor/segments' },
+      params: [...CAT_PARAMS, ...INDICES_OPTIONS],
+      handler: (req) => {
+        const rows: SegmentRow[] = [];
+        for (const index of resolve(req).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          for (const s of index.shards) for (const segment of segmentViews(s)) rows.push({ index, shard: s.shardId, segment });
+        }
+        return renderCat(req, segmentCols, rows);
       },
     },
     {

@@ -1,14 +1,17 @@
 /**
  * The operator's JSON views (ES RestNodesStatsAction, RestNodesInfoAction, RestIndicesStatsAction,
- * RestClusterStatsAction): `GET /_nodes/stats`, `/_nodes`, `/_stats`, `/{index}/_stats` and
- * `/_cluster/stats`, with their metric filters and the node-id filter of a one-node cluster.
+ * RestClusterStatsAction, RestIndicesSegmentsAction): `GET /_nodes/stats`, `/_nodes`, `/_stats`,
+ * `/{index}/_stats`, `/_cluster/stats` and `/{index}/_segments`, with their metric filters and the
+ * node-id filter of a one-node cluster.
  */
 import { IllegalArgumentError } from '../errors/index.js';
 import {
-  health, INDEX_STATS_METRICS, indexSums, renderCommonStats, shardSums, emptySums,
-  type IndexStatsMetric, type IndicesService, type NodeStatsService, type NodeIdentity,
+  health, INDEX_STATS_METRICS, indexSums, renderCommonStats, segmentViews, shardSums, emptySums,
+  type IndexService, type IndexShard, type IndexStatsMetric, type IndicesService, type NodeStatsService, type NodeIdentity,
 } from '../cluster/index.js';
+import { humanBytes } from './cat-table.js';
 import { INDICES_OPTIONS, resolveParams } from './params.js';
+import { ES_VERSION } from './root.js';
 import type { RestRequest, RouteDef } from './rest.js';
 
 /** Every metric ES's `_stats` knows; the ones this server keeps are INDEX_STATS_METRICS. */
@@ -48,6 +51,39 @@ function metricsParam(req: RestRequest, known: ReadonlySet<string>): Set<string>
     return null;
   }
   return new Set(list);
+}
+
+/** A broadcast response's `_shards`: every copy counts in `total`; one node holds the primaries only. */
+function broadcastShards(targets: readonly IndexService[]) {
+  let total = 0;
+  let successful = 0;
+  for (const index of targets) {
+    successful += index.shards.length;
+    total += index.shards.length * (1 + index.resolvedSettings.numberOfReplicas);
+  }
+  return { total, successful, failed: 0 };
+}
+
+/** One shard's copy in `_segments` (ES IndicesSegmentResponse). */
+function shardSegmentsBody(shard: IndexShard, nodeId: string, human: boolean) {
+  const views = segmentViews(shard);
+  return {
+    routing: { state: 'STARTED', primary: true, node: nodeId },
+    num_committed_segments: views.filter((v) => v.committed).length,
+    num_search_segments: views.length,
+    segments: Object.fromEntries(views.map((v) => [v.name, {
+      generation: v.generation,
+      num_docs: v.numDocs,
+      deleted_docs: v.deletedDocs,
+      ...(human ? { size: humanBytes(v.sizeBytes) } : {}),
+      size_in_bytes: v.sizeBytes,
+      committed: v.committed,
+      search: true,
+      version: ES_VERSION.lucene_version,
+      // A segment is one file holding every section, as a Lucene compound file does.
+      compound: true,
+    }])),
+  };
 }
 
 /** Whether the one node matches a `node_id` filter (ids, names, `_local`, `_all`, `_master`, wildcards, roles). */
@@ -118,6 +154,21 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
     },
     {
       methods: ['GET'],
+      paths: ['/_segments', '/:index/_segments'],
+      authz: { action: 'indices:monitor/segments' },
+      params: [...INDICES_OPTIONS, 'verbose', 'include_unloaded_segments'],
+      handler: (req) => {
+        const targets = indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
+        const human = req.query.human === 'true';
+        const perIndex: Record<string, unknown> = {};
+        for (const index of targets) {
+          perIndex[index.name] = { shards: Object.fromEntries(index.shards.map((s) => [String(s.shardId), [shardSegmentsBody(s, node.id, human)]])) };
+        }
+        return { body: { _shards: broadcastShards(targets), indices: perIndex } };
+      },
+    },
+    {
+      methods: ['GET'],
       paths: ['/_stats', '/_stats/:metric', '/:index/_stats', '/:index/_stats/:metric'],
       authz: { action: 'indices:monitor/stats' },
       params: [...INDICES_OPTIONS, 'level', 'completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'forbid_closed_indices'],
@@ -129,14 +180,10 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
         }
         const targets = indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
         const all = emptySums();
-        let shards = 0;
-        let copies = 0;
         const perIndex: Record<string, unknown> = {};
         for (const index of targets) {
           const sums = indexSums(index);
           indexSums(index, all);
-          shards += index.shards.length;
-          copies += index.shards.length * (1 + index.resolvedSettings.numberOfReplicas);
           // One node holds primaries only: `total` (all copies) equals `primaries`.
           const rendered = renderCommonStats(sums, metrics);
           perIndex[index.name] = {
@@ -154,7 +201,7 @@ export function statsRoutes(indices: IndicesService, nodeStats: NodeStatsService
         const allRendered = renderCommonStats(all, metrics);
         return {
           body: {
-            _shards: { total: copies, successful: shards, failed: 0 },
+            _shards: broadcastShards(targets),
             _all: { primaries: allRendered, total: allRendered },
             ...(level === 'cluster' ? {} : { indices: perIndex }),
           },

@@ -252,6 +252,17 @@ export function describeClientScenarios(flavour: ClientFlavour): void {
         expect(await client.indices.delete({ index: 'short-lived' })).toEqual({ acknowledged: true });
         expect(await client.indices.exists({ index: 'short-lived' })).toBe(false);
       });
+
+      it('indices.segments and cat.segments list the segments a refresh made', async () => {
+        await client.index({ index: 'segmented', id: '1', document: { a: 1 }, refresh: true });
+        const res = await client.indices.segments({ index: 'segmented' });
+        const [copy] = res.indices.segmented.shards['0'] as Array<{ num_search_segments: number; segments: Record<string, { num_docs: number }> }>;
+        expect(copy.num_search_segments).toBe(1);
+        expect(Object.values(copy.segments).map((s) => s.num_docs)).toEqual([1]);
+        const rows = await client.cat.segments({ index: 'segmented', format: 'json', h: ['index', 'docs.count'] });
+        expect(rows).toEqual([{ index: 'segmented', 'docs.count': '1' }]);
+        await client.indices.delete({ index: 'segmented' });
+      });
     });
 
     describe('the bulk helper', () => {

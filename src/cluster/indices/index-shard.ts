@@ -327,6 +327,11 @@ export class IndexShard {
   // ---- durability -------------------------------------------------------------------------------
 
   /** Persists the current snapshot and trims the translog (`_flush`, shutdown, translog size). */
+  /** Whether a published segment is in the last commit (`_segments`' `committed`). */
+  isCommitted(segmentId: string): boolean {
+    return this.durability.isCommitted(segmentId);
+  }
+
   flush(): Promise<void> {
     return this.durability.flush(() => this.refresh());
   }

@@ -38,8 +38,15 @@ export class ShardDurability {
   /** Files already written for segment ids and live-docs ids (a flush writes only new ones). */
   private readonly persistedFiles = new Map<string, string>();
   private committedCheckpoint = -1;
+  /** Ids of the segments in the last commit (ES's `committed` in `_segments`). */
+  private committedIds: ReadonlySet<string> = new Set();
 
   constructor(private readonly ctx: ShardContext, private readonly segments: ShardSegments, private readonly stats: ShardStats) {}
+
+  /** Whether the segment is in the last commit, i.e. on disk and recovered without the translog. */
+  isCommitted(segmentId: string): boolean {
+    return this.committedIds.has(segmentId);
+  }
 
   /** Persists the snapshot `refresh` publishes and trims the translog; flushes run one at a time. */
   async flush(refresh: () => Promise<void>): Promise<void> {
@@ -94,6 +101,7 @@ export class ShardDurability {
     const commit = { version: COMMIT_VERSION, checkpoint: snap.checkpoint, segments };
     await store.writeCommit(commit);
     this.committedCheckpoint = snap.checkpoint;
+    this.committedIds = new Set(snap.segments.map((s) => s.id));
     await translog.trim(snap.checkpoint);
     await store.removeUnreferenced(commit);
     const referenced = new Set(snap.segments.flatMap((s) => (s.liveDocsId ? [s.id, s.liveDocsId] : [s.id])));
@@ -152,6 +160,7 @@ export class ShardDurability {
     }
     const checkpoint = commit?.checkpoint ?? -1;
     this.segments.snapshot = { segments: segments.filter((s) => s.liveCount > 0), checkpoint };
+    this.committedIds = new Set(segments.map((s) => s.id));
     this.committedCheckpoint = lostDocs > 0 ? -2 : checkpoint;
     const log = await store.readTranslog();
     problems.push(...log.warnings);

@@ -10,6 +10,7 @@
 import { addSegmentMemory, emptySegmentMemory, type SegmentMemory } from '../../index/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import type { IndexShard } from '../indices/index-shard.js';
+import { segmentStoreBytes } from './segment-views.js';
 
 /** The sections ES's `_stats` returns by default, in its order. */
 export const INDEX_STATS_METRICS = ['docs', 'store', 'indexing', 'search', 'refresh', 'flush', 'merge', 'segments'] as const;
@@ -66,7 +67,7 @@ export function addShard(into: StatsSums, shard: IndexShard): StatsSums {
   for (const s of shard.snapshot.segments) {
     into.docs += s.liveCount;
     into.deleted += s.reader.maxDoc - s.liveCount;
-    into.storeBytes += s.sab.byteLength + (s.liveDocs ? s.liveDocs.byteLength : 0);
+    into.storeBytes += segmentStoreBytes(s);
     into.segments++;
     addSegmentMemory(into.segmentMemory, s.reader);
     into.liveDocsBytes += s.liveDocs ? s.liveDocs.byteLength : 0;

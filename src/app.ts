@@ -6,12 +6,15 @@
  */
 import { randomBase64Uuid } from './common/ids.js';
 import type { ServerConfig } from './config/config.js';
+import { SETTINGS_BY_KEY } from './config/settings-registry.js';
+import { SettingValueError } from './config/setting-types.js';
+import { IllegalArgumentError, previewInput } from './errors/index.js';
 import {
-  BodyPool, DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, RepositoriesService, SearchContexts, SearchPool, SearchService, SlowLog,
+  BodyPool, ClusterSettingsService, DEFAULT_SEARCH_CONTEXT_LIMITS, IndicesService, MlService, NODE_ID, NodeStatsService, RepositoriesService, SearchContexts, SearchPool, SearchService, SlowLog,
   SnapshotsService, WriteFlow, type SnapshotsOptions, type MlState, type NodeRecovery,
 } from './cluster/index.js';
 import {
-  aliasRoutes, analyzeRoutes, dropFreeBuffers, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
+  aliasRoutes, analyzeRoutes, clusterSettingsRoutes, dropFreeBuffers, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
   termVectorsRoutes, validateQueryRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes,
   registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes, snapshotRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
@@ -152,12 +155,31 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       id: NODE_ID, name: node.nodeName, clusterName: node.clusterName, clusterUuid: node.clusterUuid, address: () => address,
       version: ES_VERSION.number, buildFlavor: ES_VERSION.build_flavor, buildType: ES_VERSION.build_type, buildHash: ES_VERSION.build_hash,
     };
+    // The node settings `PUT /_cluster/settings` may change while it runs, and where each takes effect.
+    const dynamicSetting = (key: string, nodeValue: unknown, apply: (value: any) => void) => {
+      const def = SETTINGS_BY_KEY.get(key)!;
+      const parse = (raw: string) => {
+        try {
+          return def.type.parse(raw, key);
+        } catch (e) {
+          if (!(e instanceof SettingValueError)) throw e;
+          throw new IllegalArgumentError(e.message.includes(`[${key}]`) ? e.message : `failed to parse value [${previewInput(raw)}] for setting [${key}]: ${e.message}`);
+        }
+      };
+      return { key, nodeValue, parse, apply };
+    };
+    const clusterSettings = new ClusterSettingsService(state, [
+      dynamicSetting('search.default_search_timeout', config.searchTimeoutMs, (ms: number) => (search.options.defaultSearchTimeoutMs = ms)),
+      dynamicSetting('search.max_open_scroll_context', config.maxOpenScrollContexts, (max: number) => searchContexts.setMaxOpenScrollContexts(max)),
+      dynamicSetting('indices.breaker.total.limit', config.maxMemoryBytes, (bytes: number) => http.admission.setMaxMemoryBytes(bytes)),
+    ], config.effectiveSettings.map((s) => ({ key: s.key, value: s.value })));
     const nodeStats = new NodeStatsService(identity, indices, pool, mlService);
     const routeSecurity = apiKeys ? { existingIndices: () => [...indices.names(), ...indices.aliases.names()] } : null;
     registerRoutes(http.app, http.routes, [
       ...rootRoutes(node, { securityEnabled: config.securityEnabled }),
       ...securityRoutes(apiKeys),
       ...clusterRoutes(indices, node),
+      ...clusterSettingsRoutes(clusterSettings),
       ...indexRoutes(indices),
       ...analyzeRoutes(indices),
       ...aliasRoutes(indices),

@@ -19,6 +19,7 @@ export * from './stats/index-stats.js';
 export * from './stats/health.js';
 export * from './stats/node-stats.js';
 export { segmentViews, type SegmentView } from './stats/segment-views.js';
+export * from './cluster-settings.js';
 
 export { IndexTemplateService } from './indices/index-templates.js';
 export { explainDocument, locateDocument, planForIndex } from './search/explain.js';

@@ -45,7 +45,7 @@ export class Admission {
   /** The `close` listener of every admitted response (`this` is the response). */
   private readonly onResponseClose: (this: AdmittedResponse) => void;
 
-  constructor(private readonly limits: AdmissionLimits) {
+  constructor(private limits: AdmissionLimits) {
     const admission = this;
     this.onResponseClose = function onResponseClose(this: AdmittedResponse): void {
       const req = this[ADMITTED];
@@ -54,6 +54,11 @@ export class Admission {
       admission.inFlight--;
       admission.release(req);
     };
+  }
+
+  /** `indices.breaker.total.limit` changed through the cluster settings (Infinity: none). */
+  setMaxMemoryBytes(bytes: number): void {
+    this.limits = { ...this.limits, maxMemoryBytes: bytes };
   }
 
   /** Current usage, for node stats and tests. */

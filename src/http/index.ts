@@ -12,6 +12,7 @@ export * from './documents.js';
 export * from './bulk.js';
 export * from './search.js';
 export * from './cluster.js';
+export * from './cluster-settings.js';
 export * from './security.js';
 export * from './authorization.js';
 export * from './ml.js';

@@ -141,6 +141,17 @@ describe('the server default search timeout (search.default_search_timeout)', ()
     expect(late.body.hits.hits).toEqual([]);
   });
 
+  it('follows PUT /_cluster/settings while the node runs, and returns to the node\'s value on reset', async () => {
+    expect((await withExpiredDeadlines(() => t.request('POST', '/one/_search', QUERY))).body.timed_out).toBe(false);
+    expect((await t.request('PUT', '/_cluster/settings', { persistent: { 'search.default_search_timeout': '30s' } })).status).toBe(200);
+    try {
+      expect((await withExpiredDeadlines(() => t.request('POST', '/one/_search', QUERY))).body.timed_out).toBe(true);
+    } finally {
+      await t.request('PUT', '/_cluster/settings', { persistent: { 'search.default_search_timeout': null } });
+    }
+    expect((await withExpiredDeadlines(() => t.request('POST', '/one/_search', QUERY))).body.timed_out).toBe(false);
+  });
+
   it('gives way to the request timeout, -1 included', async () => {
     const none = await withExpiredDeadlines(() => withDefault.request('POST', '/one/_search', { ...QUERY, timeout: '-1' }));
     expect(none.body.timed_out).toBe(false);

@@ -253,6 +253,14 @@ export function describeClientScenarios(flavour: ClientFlavour): void {
         expect(await client.indices.exists({ index: 'short-lived' })).toBe(false);
       });
 
+      it('cluster.putSettings and getSettings change a dynamic setting and reset it', async () => {
+        const put = await client.cluster.putSettings({ persistent: { 'search.max_open_scroll_context': 100 } });
+        expect(put).toMatchObject({ acknowledged: true, persistent: { search: { max_open_scroll_context: '100' } } });
+        expect(await client.cluster.getSettings({ flat_settings: true })).toMatchObject({ persistent: { 'search.max_open_scroll_context': '100' } });
+        await client.cluster.putSettings({ persistent: { 'search.max_open_scroll_context': null } });
+        expect((await client.cluster.getSettings()).persistent).toEqual({});
+      });
+
       it('indices.segments and cat.segments list the segments a refresh made', async () => {
         await client.index({ index: 'segmented', id: '1', document: { a: 1 }, refresh: true });
         const res = await client.indices.segments({ index: 'segmented' });

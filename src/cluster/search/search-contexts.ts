@@ -65,10 +65,15 @@ export class SearchContexts {
     private readonly indices: IndicesService,
     private readonly search: SearchService,
     private readonly pool: SearchPool,
-    private readonly limits: SearchContextLimits = DEFAULT_SEARCH_CONTEXT_LIMITS,
+    private limits: SearchContextLimits = DEFAULT_SEARCH_CONTEXT_LIMITS,
   ) {
     this.sweeper = setInterval(() => this.sweep(Date.now()), 1000);
     this.sweeper.unref();
+  }
+
+  /** `search.max_open_scroll_context` changed through the cluster settings. */
+  setMaxOpenScrollContexts(max: number): void {
+    this.limits = { ...this.limits, maxOpenScrollContexts: max };
   }
 
   /** Open contexts by kind (for stats and tests). */

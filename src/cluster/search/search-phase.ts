@@ -73,8 +73,8 @@ export interface SearchContextView {
 }
 
 export interface SearchServiceOptions {
-  /** `search.default_search_timeout`: applies to searches without `timeout`; -1 = none. */
-  readonly defaultSearchTimeoutMs: number;
+  /** `search.default_search_timeout`: applies to searches without `timeout`; -1 = none (a dynamic cluster setting). */
+  defaultSearchTimeoutMs: number;
   /** `indices.query.bool.max_clause_count`: leaf clauses a planned query may have. */
   readonly maxClauseCount?: number;
   /** Encodes `text_expansion` / `sparse_vector` query texts (the ML service); null = none. */

@@ -176,6 +176,20 @@ export interface WildcardQuery extends Common {
   readonly caseInsensitive: boolean;
 }
 
+/**
+ * ES `fuzzy` (FuzzyQueryBuilder): the terms within `fuzziness` edits of the value (not analyzed; a
+ * keyword field's normalizer applies), rewritten as Lucene's `top_terms_blended_freqs_<max_expansions>`.
+ */
+export interface FuzzyQuery extends Common {
+  readonly kind: 'fuzzy';
+  readonly field: string;
+  readonly value: string;
+  readonly fuzziness: string;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly transpositions: boolean;
+}
+
 /** ES `regexp` (RegexpQueryBuilder): a Lucene regexp over the field's terms. */
 export interface RegexpQuery extends Common {
   readonly kind: 'regexp';
@@ -283,6 +297,7 @@ export type QueryNode =
   | PrefixQuery
   | WildcardQuery
   | RegexpQuery
+  | FuzzyQuery
   | ConstantScoreQuery
   | DisMaxQuery
   | TextExpansionQuery

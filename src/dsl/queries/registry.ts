@@ -13,7 +13,7 @@ import { parseSparseVector } from './sparse-vector.js';
 import { parseTextExpansion } from './text-expansion.js';
 import { parseWeightedTokens } from './weighted-tokens.js';
 import { parseRankFeature } from './rank-feature.js';
-import { parseExists, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard, parseRegexp } from './term-level.js';
+import { parseExists, parseFuzzy, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard, parseRegexp } from './term-level.js';
 
 const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   match_all: parseMatchAll,
@@ -35,6 +35,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   prefix: parsePrefix,
   wildcard: parseWildcard,
   regexp: parseRegexp,
+  fuzzy: parseFuzzy,
   text_expansion: parseTextExpansion,
   sparse_vector: parseSparseVector,
   weighted_tokens: parseWeightedTokens,

@@ -1,9 +1,9 @@
 /** Term-level clauses: `term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`, `regexp`. */
-import { ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
 import { forEachEntry, isObject, mapItems, readBoolean, readInt, readString, unknownParameter } from '../parse-helpers.js';
-import type { ExistsQuery, IdsQuery, PrefixQuery, RangeQuery, RegexpQuery, TermQuery, TermsQuery, TermValue, WildcardQuery } from '../query-nodes.js';
+import type { ExistsQuery, FuzzyQuery, IdsQuery, PrefixQuery, RangeQuery, RegexpQuery, TermQuery, TermsQuery, TermValue, WildcardQuery } from '../query-nodes.js';
 import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS, resolveRegexpFlags } from '../../common/pattern/index.js';
-import { forEachOption, newCommon, readCommon, splitFieldClause } from './common.js';
+import { forEachOption, newCommon, readCommon, readFuzziness, splitFieldClause } from './common.js';
 
 const MAX_TERMS_COUNT = 65536; // index.max_terms_count
 
@@ -147,6 +147,46 @@ export function parsePrefix(body: unknown): PrefixQuery {
 
 export function parseWildcard(body: unknown): WildcardQuery {
   return parsePatternQuery('wildcard', body);
+}
+
+/** Lucene's rewrite for a fuzzy query, `top_terms_blended_freqs_<n>` (ES's default, with n = max_expansions). */
+const BLENDED_REWRITE = /^top_terms_blended_freqs_(\d+)$/;
+
+/**
+ * ES FuzzyQueryBuilder.fromXContent: `value`, `fuzziness` (AUTO), `prefix_length` (0),
+ * `max_expansions` (50), `transpositions` (true), `rewrite`. Only the default, blended rewrite is
+ * implemented; another one is refused rather than scored differently.
+ */
+export function parseFuzzy(body: unknown): FuzzyQuery {
+  const q = 'fuzzy';
+  const clause = splitFieldClause(q, body, 'value');
+  const { field, outer } = clause;
+  const node = {
+    kind: q as typeof q, field, value: null as string | null, fuzziness: 'AUTO', prefixLength: 0, maxExpansions: 50, transpositions: true, ...outer,
+  };
+  let rewriteSize: number | null = null;
+  forEachOption(clause, (k, v) => {
+    if (readCommon(q, k, v, node)) return;
+    if (k === 'value') {
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new ParsingError(`[${q}] query value cannot be null`);
+      node.value = String(v);
+    } else if (k === 'fuzziness') node.fuzziness = readFuzziness(q, v)!;
+    else if (k === 'prefix_length') node.prefixLength = readInt(q, k, v);
+    else if (k === 'max_expansions') node.maxExpansions = readInt(q, k, v);
+    else if (k === 'transpositions') node.transpositions = readBoolean(q, k, v);
+    else if (k === 'rewrite') {
+      const rewrite = readString(q, k, v);
+      const blended = BLENDED_REWRITE.exec(rewrite);
+      if (blended === null) throw new IllegalArgumentError(`[${q}] rewrite [${rewrite.slice(0, 100)}] is not supported by this server yet (only top_terms_blended_freqs_<n>, the default)`);
+      rewriteSize = Number(blended[1]);
+    } else throw unknownParameter(q, k);
+  });
+  if (node.value === null) throw new ParsingError(`[${q}] query value cannot be null`);
+  // Lucene FuzzyQuery's checks, which ES reports as they are.
+  if (node.prefixLength < 0) throw new IllegalArgumentError('prefixLength cannot be negative.');
+  if (node.maxExpansions <= 0) throw new IllegalArgumentError('maxExpansions must be positive.');
+  if (rewriteSize !== null && rewriteSize <= 0) throw new IllegalArgumentError('size must be positive.');
+  return { ...node, value: node.value, maxExpansions: rewriteSize ?? node.maxExpansions };
 }
 
 /** ES RegexpQueryBuilder.fromXContent: `value`, `flags`, `flags_value`, `case_insensitive`, `max_determinized_states`, `rewrite`. */

@@ -14,7 +14,7 @@ import { planMultiMatch } from './multi-match.js';
 import { boolPrefixQuery } from './bool-prefix.js';
 import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
-import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
+import { existsQuery, fuzzyQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
 
@@ -108,6 +108,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return wildcardQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);
     case 'regexp':
       return regexpQuery(ctx, field(node.field), node.value, boost, node);
+    case 'fuzzy':
+      return fuzzyQuery(ctx, field(node.field), node, boost);
     case 'weighted_tokens':
       return sparseQuery(ctx, 'weighted_tokens', node.field, node.tokens, node.pruningConfig, boost);
     case 'text_expansion':

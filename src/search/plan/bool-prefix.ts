@@ -13,7 +13,8 @@ import type { Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { isTextLike } from './fields.js';
 import { exactValueQuery, prefixQuery } from './term-level.js';
-import { analyzeQueryText, boolOf, fuzzyOrTerm, zeroTerms, type MatchOptions } from './text.js';
+import { fuzzyOrTerm } from './fuzzy.js';
+import { analyzeQueryText, boolOf, zeroTerms, type MatchOptions } from './text.js';
 
 export function boolPrefixQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
   if (!isTextLike(field)) return asShardFailure(ctx, o.lenient, () => exactValueQuery(ctx, field, text, boost));

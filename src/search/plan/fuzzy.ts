@@ -1,6 +1,6 @@
 /**
  * Fuzzy term expansion as Lucene's FuzzyQuery + `top_terms_blended_freqs_N` rewrite (ES's default
- * for `fuzziness` in match queries): terms within `maxEdits` (Damerau–Levenshtein when
+ * for `fuzziness` in match queries and for the `fuzzy` query): terms within `maxEdits` (Damerau–Levenshtein when
  * transpositions are allowed) sharing the first `prefixLength` characters, at most
  * `maxExpansions` of them, best first; each scored as BM25 with the same blended document
  * frequency (the largest among the expansions) and boosted by its similarity
@@ -11,7 +11,12 @@
  */
 import { IllegalArgumentError } from '../../errors/index.js';
 import type { Fuzziness } from '../../dsl/index.js';
+import type { ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
+import { boolOf } from './bool-of.js';
+import { MATCH_NONE, type Exec } from './exec-nodes.js';
+import { scoredTerm } from './scored-term.js';
+import { keywordTerm, requireTextLike } from './term-level.js';
 
 /** ES `Fuzziness.asDistance`: AUTO → 0 edits for length 1–2, 1 for 3–5, 2 above (AUTO:low,high). */
 export function maxEditsFor(fuzziness: Fuzziness, term: string): number {
@@ -76,4 +81,39 @@ export function expandFuzzy(
   // Best (highest boost) first, then term order, keeping maxExpansions (Lucene TopTermsRewrite).
   found.sort((x, y) => y.boost - x.boost || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
   return found.slice(0, maxExpansions);
+}
+
+/** A term with optional fuzziness: the blended expansion of Lucene's fuzzy rewrite. */
+export function fuzzyOrTerm(
+  ctx: PlanContext, field: ResolvedField, term: string, boost: number,
+  fuzzy: { fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean } | null,
+): Exec {
+  const edits = fuzzy ? maxEditsFor(fuzzy.fuzziness, term) : 0;
+  if (!fuzzy || edits === 0) return scoredTerm(ctx, field.path, term, boost);
+  const expansions = expandFuzzy(ctx, field.path, term, edits, fuzzy.prefixLength, fuzzy.maxExpansions, fuzzy.transpositions);
+  if (expansions.length === 0) return MATCH_NONE;
+  let maxDf = 0;
+  for (const e of expansions) maxDf = Math.max(maxDf, ctx.stats.docFreq(field.path, e.term));
+  const clauses = expansions.map((e) => scoredTerm(ctx, field.path, e.term, Math.fround(boost * e.boost), maxDf));
+  return clauses.length === 1 ? clauses[0] : boolOf([], clauses, 0);
+}
+
+/**
+ * ES `fuzzy` (StringFieldType.fuzzyQuery): the value as it is (a keyword field's normalizer
+ * applied), expanded as `match`'s fuzziness is (fuzzyOrTerm): Lucene's FuzzyQuery with the
+ * blended top-terms rewrite.
+ */
+export function fuzzyQuery(ctx: PlanContext, field: ResolvedField | undefined, node: FuzzyOptions, boost: number): Exec {
+  if (!field) return MATCH_NONE;
+  requireTextLike(ctx, field, 'fuzzy');
+  const term = field.type === 'keyword' ? keywordTerm(field, node.value) : node.value;
+  return fuzzyOrTerm(ctx, field, term, boost, { fuzziness: node.fuzziness, prefixLength: node.prefixLength, maxExpansions: node.maxExpansions, transpositions: node.transpositions });
+}
+
+export interface FuzzyOptions {
+  readonly value: string;
+  readonly fuzziness: string;
+  readonly prefixLength: number;
+  readonly maxExpansions: number;
+  readonly transpositions: boolean;
 }

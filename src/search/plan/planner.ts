@@ -14,7 +14,8 @@ import { planMultiMatch } from './multi-match.js';
 import { boolPrefixQuery } from './bool-prefix.js';
 import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
-import { existsQuery, fuzzyQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
+import { fuzzyQuery } from './fuzzy.js';
+import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
 

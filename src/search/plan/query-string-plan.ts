@@ -17,7 +17,8 @@ import { combineGrouped, crossFields } from './multi-match.js';
 import { phraseQuery } from './match-phrase.js';
 import { existsQuery, ID_FIELD, idsQuery, rangeQuery, regexpExec, wildcardQuery, prefixQuery } from './term-level.js';
 import { DEFAULT_MAX_DETERMINIZED_STATES, REGEXP_FLAGS, checkRegexLength } from '../../common/pattern/index.js';
-import { analyzeQueryText, boolOf, fuzzyOrTerm, matchQuery, type MatchOptions } from './text.js';
+import { fuzzyOrTerm } from './fuzzy.js';
+import { analyzeQueryText, boolOf, matchQuery, type MatchOptions } from './text.js';
 import { asShardFailure } from './failures.js';
 
 

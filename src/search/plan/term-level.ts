@@ -1,5 +1,5 @@
 /**
- * Term-level queries (`term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`, `fuzzy`) and exact
+ * Term-level queries (`term`, `terms`, `range`, `exists`, `ids`, `prefix`, `wildcard`; `fuzzy` is in fuzzy.ts) and exact
  * values on non-text fields. Keyword/text terms are BM25-scored (`term`) or constant (`terms`,
  * ranges, patterns); numbers, dates and booleans are point queries with a constant score, as in ES.
  */
@@ -15,7 +15,6 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
 import { isTextLike } from './fields.js';
-import { fuzzyOrTerm } from './text.js';
 
 const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 
@@ -170,7 +169,7 @@ export function existsQuery(ctx: PlanContext, path: string, boost: number): Exec
   return { kind: 'exists', fields, score: Math.fround(boost) };
 }
 
-function requireTextLike(ctx: PlanContext, field: ResolvedField, query: string): void {
+export function requireTextLike(ctx: PlanContext, field: ResolvedField, query: string): void {
   if (!isTextLike(field)) {
     throw new QueryShardError(`Can only use ${query} queries on keyword and text fields - not on [${field.path}] which is of type [${field.type}]`, ctx.index);
   }
@@ -196,26 +195,6 @@ export function prefixQuery(ctx: PlanContext, field: ResolvedField | undefined, 
   // A keyword field's normalizer applies to the prefix (StringFieldType.prefixQuery's indexedValueForSearch).
   const indexed = field.type === 'keyword' ? keywordTerm(field, prefix) : prefix;
   return { kind: 'prefix', field: field.path, prefix: indexed, caseInsensitive, score: Math.fround(boost) };
-}
-
-/**
- * ES `fuzzy` (StringFieldType.fuzzyQuery): the value as it is (a keyword field's normalizer
- * applied), expanded as `match`'s fuzziness is (fuzzy.ts): Lucene's FuzzyQuery with the blended
- * top-terms rewrite.
- */
-export function fuzzyQuery(ctx: PlanContext, field: ResolvedField | undefined, node: FuzzyOptions, boost: number): Exec {
-  if (!field) return MATCH_NONE;
-  requireTextLike(ctx, field, 'fuzzy');
-  const term = field.type === 'keyword' ? keywordTerm(field, node.value) : node.value;
-  return fuzzyOrTerm(ctx, field, term, boost, { fuzziness: node.fuzziness, prefixLength: node.prefixLength, maxExpansions: node.maxExpansions, transpositions: node.transpositions });
-}
-
-export interface FuzzyOptions {
-  readonly value: string;
-  readonly fuzziness: string;
-  readonly prefixLength: number;
-  readonly maxExpansions: number;
-  readonly transpositions: boolean;
 }
 
 /** `\x` escapes and runs of `?`/`*`: what a wildcard pattern's normalization leaves alone. */

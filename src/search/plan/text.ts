@@ -12,7 +12,7 @@ import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { scoredTerm } from './scored-term.js';
-import { expandFuzzy, maxEditsFor } from './fuzzy.js';
+import { fuzzyOrTerm } from './fuzzy.js';
 import { exactValueQuery, keywordTerm } from './term-level.js';
 import { isTextLike } from './fields.js';
 import { DEFAULT_MAX_CLAUSE_COUNT } from './clause-count.js';
@@ -61,21 +61,6 @@ export function byPosition(tokens: readonly QueryToken[]): QueryToken[][] {
     else groups.push([t]);
   }
   return groups;
-}
-
-/** A term with optional fuzziness: the blended expansion of Lucene's fuzzy rewrite. */
-export function fuzzyOrTerm(
-  ctx: PlanContext, field: ResolvedField, term: string, boost: number,
-  fuzzy: { fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean } | null,
-): Exec {
-  const edits = fuzzy ? maxEditsFor(fuzzy.fuzziness, term) : 0;
-  if (!fuzzy || edits === 0) return scoredTerm(ctx, field.path, term, boost);
-  const expansions = expandFuzzy(ctx, field.path, term, edits, fuzzy.prefixLength, fuzzy.maxExpansions, fuzzy.transpositions);
-  if (expansions.length === 0) return MATCH_NONE;
-  let maxDf = 0;
-  for (const e of expansions) maxDf = Math.max(maxDf, ctx.stats.docFreq(field.path, e.term));
-  const clauses = expansions.map((e) => scoredTerm(ctx, field.path, e.term, Math.fround(boost * e.boost), maxDf));
-  return clauses.length === 1 ? clauses[0] : boolOf([], clauses, 0);
 }
 
 export interface MatchOptions {

@@ -1,7 +1,7 @@
 /**
  * Aggregations — terms and single-value metrics:
  * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/search-aggregations-bucket-terms-aggregation.html
- * and the min, max, avg, sum, value_count and cardinality pages (es-api.md §3.9). Every request runs
+ * and the min, max, avg, sum, value_count, cardinality and stats pages (es-api.md §3.9). Every request runs
  * against the same data in a 1-shard and a 3-shard index: results must not depend on sharding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,34 @@ describe('metrics', () => {
       count: { value_count: { field: 'price' } }, distinct: { cardinality: { field: 'price' } },
     }, { query: { term: { tag: 'none' } } });
     expect(none).toEqual({ min: { value: null }, max: { value: null }, avg: { value: null }, sum: { value: 0 }, count: { value: 0 }, distinct: { value: 0 } });
+  });
+
+  it('stats reports count, min, max, avg and sum at once, dates as strings too, and nulls when empty', async () => {
+    expect(await aggs({ s: { stats: { field: 'price' } }, r: { stats: { field: 'rating', missing: 1 } } })).toEqual({
+      s: { count: 8, min: 5, max: 40, avg: 150 / 8, sum: 150 },
+      r: { count: 6, min: 1, max: 5, avg: 20 / 6, sum: 20 },
+    });
+    expect((await aggs({ d: { stats: { field: 'published' } } })).d).toEqual({
+      count: 6, min: 1577836800000, max: 1688428800000, avg: expect.any(Number), sum: expect.any(Number),
+      min_as_string: '2020-01-01T00:00:00.000Z', max_as_string: '2023-07-04T00:00:00.000Z', avg_as_string: expect.any(String), sum_as_string: expect.any(String),
+    });
+    expect(await aggs({ s: { stats: { field: 'price' } } }, { query: { term: { tag: 'none' } } })).toEqual({ s: { count: 0, min: null, max: null, avg: null, sum: 0 } });
+  });
+
+  it('orders terms buckets by a stats value named in the path, and requires the name', async () => {
+    const res = await aggs({ t: { terms: { field: 'tag', order: { 'p.max': 'desc' } }, aggs: { p: { stats: { field: 'price' } } } } });
+    expect(res.t.buckets.map((b: any) => [b.key, b.p.max])).toEqual([['food', 40], ['grain', 40], ['animal', 20], ['classic', 10]]);
+    const byAvg = await aggs({ t: { terms: { field: 'tag', order: { 'p.avg': 'asc' } }, aggs: { p: { stats: { field: 'price' } } } } });
+    // Averages of every price value: classic 10, animal 15, grain 50/3, food 95/5.
+    expect(byAvg.t.buckets.map((b: any) => b.key)).toEqual(['classic', 'animal', 'grain', 'food']);
+    for (const [order, reason] of [
+      ['p', 'Invalid aggregation order path [p]. When ordering on a multi-value metrics aggregation a metric name must be specified'],
+      ['p.median', 'Invalid aggregation order path [p.median]. Unknown value key [median] for multi-value metric aggregation [p]. Valid value keys are: [count, min, max, avg, sum]'],
+    ]) {
+      const bad = await t.request('POST', '/aggs1/_search', { size: 0, aggs: { t: { terms: { field: 'tag', order: { [order]: 'desc' } }, aggs: { p: { stats: { field: 'price' } } } } } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.root_cause[0]).toMatchObject({ type: 'aggregation_execution_exception', reason });
+    }
   });
 
   it('uses `missing` for documents without a value', async () => {

@@ -37,7 +37,7 @@ export interface TermsAgg extends AggCommon {
   readonly exclude: TermsFilter | null;
 }
 
-export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality';
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats';
 
 export interface MetricAgg extends AggCommon {
   readonly kind: MetricKind;

@@ -1,6 +1,6 @@
 /**
- * Single-value metric aggregations (ES min, max, avg, sum, value_count, cardinality): a field and
- * an optional `missing`. `cardinality` is exact here, so `precision_threshold` is accepted and
+ * Metric aggregations over one field (ES min, max, avg, sum, value_count, cardinality, and `stats`,
+ * which reports the first five at once): a field and an optional `missing`. `cardinality` is exact here, so `precision_threshold` is accepted and
  * checked but changes nothing.
  */
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';

@@ -6,7 +6,7 @@
  */
 import type { Segment } from '../../index/index.js';
 import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
-import type { AggPartial, BucketSubs, ExecAgg, FixedBucketsPartial, KeyedBucketsPartial } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
@@ -18,7 +18,7 @@ import { collectFilter, collectFilters, renderFilter, renderFilters } from './fi
 const SUB_AGGS: SubAggregations = {
   collect: (subAggs, segments, buckets) => collectBucketSubs(subAggs, segments, buckets),
   render: (subAggs, bucket, budget) => renderBucketBody(subAggs, bucket, budget),
-  orderValue: (subAggs, bucket, path) => bucketOrderValue(subAggs, bucket, path),
+  orderValue: (subAggs, bucket, order) => bucketOrderValue(subAggs, bucket, order),
 };
 
 export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists): AggPartial[] {
@@ -82,7 +82,8 @@ function mergeFixed(parts: readonly FixedBucketsPartial[]): MergedBucket[] {
  * The value a bucket sorts by under a sub-aggregation order path (see ExecBucketOrder): reduces
  * just the aggregations on the path, for this bucket.
  */
-function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, path: readonly number[]): number {
+function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, order: ExecBucketOrder): number {
+  const path = order.path;
   let aggs = subAggs;
   let current = bucket;
   for (let i = 0; i < path.length; i++) {
@@ -90,7 +91,7 @@ function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, pat
     const agg = aggs[at];
     const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
     const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
-    if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value);
+    if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value, order.value ?? null);
     const inner = reduced.kind === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
     if (i === path.length - 1) return inner.count;
     aggs = agg.subs;

@@ -5,7 +5,7 @@
  */
 import type { Segment } from '../../index/index.js';
 import { DEFAULT_MAX_BUCKETS, TooManyBucketsError } from '../../errors/index.js';
-import type { AggPartial, BucketSubs, ExecAgg } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 
 export interface MergedBucket {
@@ -42,5 +42,5 @@ export interface SubAggregations {
   /** A bucket's `doc_count` and its sub-aggregations, reduced and rendered. */
   render(subAggs: readonly ExecAgg[], bucket: MergedBucket | undefined, budget: BucketBudget): Record<string, unknown>;
   /** The value a bucket sorts by under a sub-aggregation order path. */
-  orderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, path: readonly number[]): number;
+  orderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, order: ExecBucketOrder): number;
 }

@@ -38,6 +38,8 @@ export interface ExecBucketOrder {
   readonly key: '_count' | '_key' | 'path';
   readonly desc: boolean;
   readonly path: readonly number[];
+  /** The named value of a multi-value metric (`stats`) at the path's end. */
+  readonly value?: StatsValue;
 }
 
 export interface ExecTerms extends ExecAggCommon {
@@ -51,7 +53,11 @@ export interface ExecTerms extends ExecAggCommon {
   readonly exclude: TermsFilter | null;
 }
 
-export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality';
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats';
+
+/** The values a `stats` aggregation reports, which a bucket order names as `<agg>.<value>`. */
+export const STATS_VALUES = ['count', 'min', 'max', 'avg', 'sum'] as const;
+export type StatsValue = (typeof STATS_VALUES)[number];
 
 export interface ExecMetric extends ExecAggCommon {
   readonly kind: 'metric';

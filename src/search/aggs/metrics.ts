@@ -5,7 +5,7 @@
  * unions them. Sums use Kahan compensation, as ES's CompensatedSum does.
  */
 import { termAt, type Segment } from '../../index/index.js';
-import type { ExecMetric, MetricPartial } from './exec-aggs.js';
+import type { ExecMetric, MetricPartial, StatsValue } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
 import { formatAsString } from './key-format.js';
@@ -80,9 +80,13 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
   return out;
 }
 
-/** The value a bucket order sorts by (ES SingleValue.value()): empty min/max are ±Infinity, an empty avg NaN. */
-export function metricSortValue(agg: ExecMetric, m: MetricPartial): number {
-  switch (agg.type) {
+/**
+ * The value a bucket order sorts by (ES SingleValue.value(), or a multi-value metric's named
+ * value): empty min/max are ±Infinity, an empty avg NaN.
+ */
+export function metricSortValue(agg: ExecMetric, m: MetricPartial, value: StatsValue | null = null): number {
+  const type = agg.type === 'stats' ? (value === 'count' ? 'value_count' : value!) : agg.type;
+  switch (type) {
     case 'min': return m.count > 0 ? m.min : Infinity;
     case 'max': return m.count > 0 ? m.max : -Infinity;
     case 'avg': return m.count > 0 ? m.sum / m.count : NaN;
@@ -92,8 +96,20 @@ export function metricSortValue(agg: ExecMetric, m: MetricPartial): number {
   }
 }
 
+/** ES InternalStats: count, then min, max, avg and sum (null, and sum 0, when nothing was counted). */
+function renderStats(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
+  if (m.count === 0) return { count: 0, min: null, max: null, avg: null, sum: 0 };
+  const values = { min: m.min, max: m.max, avg: m.sum / m.count, sum: m.sum };
+  const out: Record<string, unknown> = { count: m.count, ...values };
+  if (formatAsString(agg.source, m.min) !== null) {
+    for (const [k, v] of Object.entries(values)) out[`${k}_as_string`] = formatAsString(agg.source, v);
+  }
+  return out;
+}
+
 /** `{ value }` (+ `value_as_string` for dates and booleans), null where ES prints null for no values. */
 export function renderMetric(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
+  if (agg.type === 'stats') return renderStats(agg, m);
   let value: number | null;
   switch (agg.type) {
     case 'min': value = m.count > 0 ? m.min : null; break;

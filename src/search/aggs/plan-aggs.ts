@@ -11,7 +11,7 @@ import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs
 import { parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
-import type { ExecAgg, ExecBucketOrder, ExecRangeBucket, ValuesSource, ValuesType } from './exec-aggs.js';
+import { STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
 
 /** ES TextFieldMapper's error for aggregations and sorting on a text field without fielddata. */
 export function fielddataError(field: string, index: string): IllegalArgumentError {
@@ -94,17 +94,22 @@ function rangeBound(agg: RangeAgg, v: number | string | null, source: ValuesSour
 
 /**
  * A bucket order's sub-aggregation path (ES AggregationPath): `a>b>c`, each step but the last a
- * single-bucket aggregation, the last a single-value metric (optionally `.value`) or a single-bucket
- * aggregation (its doc_count).
+ * single-bucket aggregation, the last a single-value metric (optionally `.value`), a `stats`
+ * aggregation with the value it sorts by (`.avg`, `.count`…), or a single-bucket aggregation (its
+ * doc_count). A name may hold dots itself: the exact name is looked up first.
  */
 function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder {
   if (o.key === '_count' || o.key === '_key') return { key: o.key, desc: o.desc, path: [] };
   const steps = o.key.split('>');
   const path: number[] = [];
+  let value: StatsValue | undefined;
   let level = subs;
   steps.forEach((step, i) => {
     const last = i === steps.length - 1;
-    const name = last && step.endsWith('.value') ? step.slice(0, -'.value'.length) : step;
+    const dot = step.lastIndexOf('.');
+    const exact = level.some((a) => a.name === step);
+    const name = !last || exact || dot < 0 ? step : step.slice(0, dot);
+    const key = name === step ? null : step.slice(dot + 1);
     const at = level.findIndex((a) => a.name === name);
     if (at < 0) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
@@ -114,10 +119,19 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
     if (!usable) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
+    if (last && sub.kind === 'metric' && sub.type === 'stats') {
+      if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
+      if (!(STATS_VALUES as readonly string[]).includes(key)) {
+        throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${STATS_VALUES.join(', ')}]`);
+      }
+      value = key as StatsValue;
+    } else if (key !== null && key !== 'value') {
+      throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${step}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
+    }
     path.push(at);
     level = sub.subs;
   });
-  return { key: 'path', desc: o.desc, path };
+  return value === undefined ? { key: 'path', desc: o.desc, path } : { key: 'path', desc: o.desc, path, value };
 }
 
 export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): ExecAgg[] {
@@ -138,7 +152,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
         kind: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
         size: agg.size, order: agg.order.map((o) => resolveOrder(o, subs)), minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
       };
-    case 'min': case 'max': case 'avg': case 'sum':
+    case 'min': case 'max': case 'avg': case 'sum': case 'stats':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
     case 'value_count': case 'cardinality':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };

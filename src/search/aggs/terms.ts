@@ -99,7 +99,7 @@ export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedB
     eligible.push(entry);
   }
   // Sub-aggregation orders reduce the path's aggregations once per bucket, before sorting.
-  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, sub.orderValue(agg.subs, b, o.path)])) : null));
+  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, sub.orderValue(agg.subs, b, o)])) : null));
   eligible.sort(([ka, a], [kb, b]) => {
     for (let i = 0; i < agg.order.length; i++) {
       const o = agg.order[i];

@@ -1,7 +1,7 @@
 /**
  * Aggregations — terms and single-value metrics:
  * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/search-aggregations-bucket-terms-aggregation.html
- * and the min, max, avg, sum, value_count, cardinality and stats pages (es-api.md §3.9). Every request runs
+ * and the min, max, avg, sum, value_count, cardinality, stats and extended_stats pages (es-api.md §3.9). Every request runs
  * against the same data in a 1-shard and a 3-shard index: results must not depend on sharding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,32 @@ describe('metrics', () => {
       min_as_string: '2020-01-01T00:00:00.000Z', max_as_string: '2023-07-04T00:00:00.000Z', avg_as_string: expect.any(String), sum_as_string: expect.any(String),
     });
     expect(await aggs({ s: { stats: { field: 'price' } } }, { query: { term: { tag: 'none' } } })).toEqual({ s: { count: 0, min: null, max: null, avg: null, sum: 0 } });
+  });
+
+  it('extended_stats adds the sum of squares, variances, standard deviations and their bounds', async () => {
+    // price values 10, 20, 30, 15, 25, 5, 5, 40: n 8, Σ 150, Σx² 3900.
+    const mean = 150 / 8;
+    const population = (3900 - (150 * 150) / 8) / 8;
+    const sampling = (3900 - (150 * 150) / 8) / 7;
+    const res = (await aggs({ e: { extended_stats: { field: 'price', sigma: 1 } } })).e;
+    expect(Object.keys(res)).toEqual([
+      'count', 'min', 'max', 'avg', 'sum', 'sum_of_squares', 'variance', 'variance_population', 'variance_sampling',
+      'std_deviation', 'std_deviation_population', 'std_deviation_sampling', 'std_deviation_bounds',
+    ]);
+    expect(res).toMatchObject({ count: 8, min: 5, max: 40, sum: 150, sum_of_squares: 3900 });
+    expect(res.variance).toBeCloseTo(population, 10);
+    expect(res.variance_sampling).toBeCloseTo(sampling, 10);
+    expect(res.std_deviation).toBeCloseTo(Math.sqrt(population), 10);
+    expect(res.std_deviation_bounds.upper).toBeCloseTo(mean + Math.sqrt(population), 10);
+    expect(res.std_deviation_bounds.lower_sampling).toBeCloseTo(mean - Math.sqrt(sampling), 10);
+    const empty = (await aggs({ e: { extended_stats: { field: 'price' } } }, { query: { term: { tag: 'none' } } })).e;
+    expect(empty).toMatchObject({ count: 0, min: null, sum: 0, sum_of_squares: null, variance: null, std_deviation: null });
+    expect(empty.std_deviation_bounds).toEqual({ upper: null, lower: null, upper_population: null, lower_population: null, upper_sampling: null, lower_sampling: null });
+    const byStd = await aggs({ t: { terms: { field: 'tag', order: { 'p.std_deviation': 'desc' } }, aggs: { p: { extended_stats: { field: 'price' } } } } });
+    expect(byStd.t.buckets[0].key).toBe('grain');
+    const bad = await t.request('POST', '/aggs1/_search', { size: 0, aggs: { e: { extended_stats: { field: 'price', sigma: -1 } } } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('[sigma] must be greater than or equal to 0. Found [-1] in [e]');
   });
 
   it('orders terms buckets by a stats value named in the path, and requires the name', async () => {

@@ -37,12 +37,14 @@ export interface TermsAgg extends AggCommon {
   readonly exclude: TermsFilter | null;
 }
 
-export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats';
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats' | 'extended_stats';
 
 export interface MetricAgg extends AggCommon {
   readonly kind: MetricKind;
   readonly field: string;
   readonly missing: MissingValue | null;
+  /** extended_stats: the standard deviations its bounds lie from the mean (ES default 2). */
+  readonly sigma?: number;
 }
 
 /** One `range` / `date_range` entry; `from` inclusive, `to` exclusive, as ES does. */

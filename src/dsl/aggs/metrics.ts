@@ -1,10 +1,11 @@
 /**
- * Metric aggregations over one field (ES min, max, avg, sum, value_count, cardinality, and `stats`,
- * which reports the first five at once): a field and an optional `missing`. `cardinality` is exact here, so `precision_threshold` is accepted and
+ * Metric aggregations over one field (ES min, max, avg, sum, value_count, cardinality, `stats`,
+ * which reports the first five at once, and `extended_stats`, which adds the variance and standard
+ * deviation): a field and an optional `missing`. `cardinality` is exact here, so `precision_threshold` is accepted and
  * checked but changes nothing.
  */
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
-import { intValue, readString } from '../parse-helpers.js';
+import { doubleValue, intValue, readString } from '../parse-helpers.js';
 import type { AggNode, MetricAgg, MetricKind } from './agg-nodes.js';
 import { parseAggBody, readField, readMissing, requireField } from './agg-parse.js';
 
@@ -23,6 +24,13 @@ export function parseMetric(kind: MetricKind, name: string, body: unknown, subs:
     };
     handlers.execution_hint = (v) => { readString(kind, 'execution_hint', v); };
   }
+  let sigma: number | undefined;
+  if (kind === 'extended_stats') {
+    handlers.sigma = (v) => {
+      sigma = doubleValue(v);
+      if (!(sigma >= 0)) throw new IllegalArgumentError(`[sigma] must be greater than or equal to 0. Found [${sigma}] in [${name}]`);
+    };
+  }
   parseAggBody(kind, body, handlers);
-  return { kind, name, subs, field: requireField(field), missing };
+  return kind === 'extended_stats' ? { kind, name, subs, field: requireField(field), missing, sigma: sigma ?? 2 } : { kind, name, subs, field: requireField(field), missing };
 }

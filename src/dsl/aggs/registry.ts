@@ -25,6 +25,7 @@ const PARSERS: Record<string, AggParser> = {
   value_count: (n, b, s) => parseMetric('value_count', n, b, s),
   cardinality: (n, b, s) => parseMetric('cardinality', n, b, s),
   stats: (n, b, s) => parseMetric('stats', n, b, s),
+  extended_stats: (n, b, s) => parseMetric('extended_stats', n, b, s),
   range: (n, b, s) => parseRangeAgg('range', n, b, s),
   date_range: (n, b, s) => parseRangeAgg('date_range', n, b, s),
   histogram: parseHistogram,
@@ -33,11 +34,11 @@ const PARSERS: Record<string, AggParser> = {
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
-export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats']);
+export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats', 'extended_stats']);
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
-  'date_histogram', 'extended_stats', 'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
+  'date_histogram', 'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'missing', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'median_absolute_deviation', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',

@@ -53,17 +53,24 @@ export interface ExecTerms extends ExecAggCommon {
   readonly exclude: TermsFilter | null;
 }
 
-export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats';
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats' | 'extended_stats';
 
 /** The values a `stats` aggregation reports, which a bucket order names as `<agg>.<value>`. */
 export const STATS_VALUES = ['count', 'min', 'max', 'avg', 'sum'] as const;
-export type StatsValue = (typeof STATS_VALUES)[number];
+/** ES InternalExtendedStats.Metrics: what `extended_stats` adds, also nameable in an order path. */
+export const EXTENDED_STATS_VALUES = [
+  ...STATS_VALUES, 'sum_of_squares', 'variance', 'variance_population', 'variance_sampling', 'std_deviation', 'std_deviation_population',
+  'std_deviation_sampling', 'std_upper', 'std_lower', 'std_upper_population', 'std_lower_population', 'std_upper_sampling', 'std_lower_sampling',
+] as const;
+export type StatsValue = (typeof EXTENDED_STATS_VALUES)[number];
 
 export interface ExecMetric extends ExecAggCommon {
   readonly kind: 'metric';
   /** The metric aggregation's ES type name (`avg`, `cardinality`…). */
   readonly type: MetricKind;
   readonly source: ValuesSource;
+  /** extended_stats: how many standard deviations its bounds lie from the mean. */
+  readonly sigma?: number;
 }
 
 export interface ExecRangeBucket {
@@ -134,6 +141,8 @@ export interface MetricPartial {
   sum: number;
   min: number;
   max: number;
+  /** extended_stats only (0 for the others): the sum of the values' squares. */
+  sumOfSquares: number;
   /** cardinality only: the distinct values seen (exact). */
   distinct: Array<string | number> | null;
 }

@@ -1,5 +1,5 @@
 /**
- * Single-value metrics (ES Min/Max/Avg/Sum/ValueCount/CardinalityAggregator): every value of
+ * Metrics (ES Min/Max/Avg/Sum/ValueCount/Cardinality/Stats/ExtendedStatsAggregator): every value of
  * every matching doc counts (multi-valued fields contribute each value; `missing` stands in for
  * docs without one). Cardinality is exact: shards send their distinct values, the coordinator
  * unions them. Sums use Kahan compensation, as ES's CompensatedSum does.
@@ -11,13 +11,15 @@ import { segmentValues } from './field-values.js';
 import { formatAsString } from './key-format.js';
 
 function emptyMetric(distinct: boolean): MetricPartial {
-  return { kind: 'metric', count: 0, sum: 0, min: Infinity, max: -Infinity, distinct: distinct ? [] : null };
+  return { kind: 'metric', count: 0, sum: 0, min: Infinity, max: -Infinity, sumOfSquares: 0, distinct: distinct ? [] : null };
 }
 
 export function collectMetric(agg: ExecMetric, segments: readonly Segment[], docs: DocLists): MetricPartial {
   const out = emptyMetric(agg.type === 'cardinality');
   const distinct = agg.type === 'cardinality' ? new Set<string | number>() : null;
+  const squares = agg.type === 'extended_stats';
   let compensation = 0;
+  let squaresCompensation = 0;
   const add = (v: number): void => {
     out.count++;
     // Kahan summation: keeps sums of many doubles as exact as ES's.
@@ -27,6 +29,12 @@ export function collectMetric(agg: ExecMetric, segments: readonly Segment[], doc
     out.sum = t;
     if (v < out.min) out.min = v;
     if (v > out.max) out.max = v;
+    if (squares) {
+      const ys = v * v - squaresCompensation;
+      const ts = out.sumOfSquares + ys;
+      squaresCompensation = ts - out.sumOfSquares - ys;
+      out.sumOfSquares = ts;
+    }
   };
   const missing = agg.source.missing;
   for (let s = 0; s < segments.length; s++) {
@@ -66,12 +74,17 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
   const out = emptyMetric(parts.some((p) => p.distinct !== null));
   const distinct = new Set<string | number>();
   let compensation = 0;
+  let squaresCompensation = 0;
   for (const p of parts) {
     out.count += p.count;
     const y = p.sum - compensation;
     const t = out.sum + y;
     compensation = t - out.sum - y;
     out.sum = t;
+    const ys = p.sumOfSquares - squaresCompensation;
+    const ts = out.sumOfSquares + ys;
+    squaresCompensation = ts - out.sumOfSquares - ys;
+    out.sumOfSquares = ts;
     if (p.min < out.min) out.min = p.min;
     if (p.max > out.max) out.max = p.max;
     if (p.distinct) for (const v of p.distinct) distinct.add(v);
@@ -85,8 +98,11 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
  * value): empty min/max are ±Infinity, an empty avg NaN.
  */
 export function metricSortValue(agg: ExecMetric, m: MetricPartial, value: StatsValue | null = null): number {
-  const type = agg.type === 'stats' ? (value === 'count' ? 'value_count' : value!) : agg.type;
-  switch (type) {
+  if (agg.type === 'stats' || agg.type === 'extended_stats') {
+    if (m.count === 0) return value === 'min' ? Infinity : value === 'max' ? -Infinity : value === 'count' || value === 'sum' ? 0 : NaN;
+    return namedValues(m, agg.sigma ?? 2)[value!];
+  }
+  switch (agg.type) {
     case 'min': return m.count > 0 ? m.min : Infinity;
     case 'max': return m.count > 0 ? m.max : -Infinity;
     case 'avg': return m.count > 0 ? m.sum / m.count : NaN;
@@ -94,6 +110,27 @@ export function metricSortValue(agg: ExecMetric, m: MetricPartial, value: StatsV
     case 'value_count': return m.count;
     case 'cardinality': return m.distinct!.length;
   }
+}
+
+/**
+ * Every value `extended_stats` reports, for a non-empty partial (ES InternalExtendedStats): the
+ * variances as (Σx² − (Σx)²/n) / n (population) or / (n − 1) (sampling), never below 0; the bounds
+ * the mean ± sigma standard deviations.
+ */
+function namedValues(m: MetricPartial, sigma: number): Record<StatsValue, number> {
+  const avg = m.sum / m.count;
+  const spread = m.sumOfSquares - (m.sum * m.sum) / m.count;
+  const population = Math.max(0, spread / m.count);
+  const sampling = Math.max(0, spread / (m.count - 1));
+  const std = Math.sqrt(population);
+  const stdSampling = Math.sqrt(sampling);
+  return {
+    count: m.count, min: m.min, max: m.max, avg, sum: m.sum, sum_of_squares: m.sumOfSquares,
+    variance: population, variance_population: population, variance_sampling: sampling,
+    std_deviation: std, std_deviation_population: std, std_deviation_sampling: stdSampling,
+    std_upper: avg + sigma * std, std_lower: avg - sigma * std, std_upper_population: avg + sigma * std, std_lower_population: avg - sigma * std,
+    std_upper_sampling: avg + sigma * stdSampling, std_lower_sampling: avg - sigma * stdSampling,
+  };
 }
 
 /** ES InternalStats: count, then min, max, avg and sum (null, and sum 0, when nothing was counted). */
@@ -107,9 +144,35 @@ function renderStats(agg: ExecMetric, m: MetricPartial): Record<string, unknown>
   return out;
 }
 
+const BOUNDS = ['upper', 'lower', 'upper_population', 'lower_population', 'upper_sampling', 'lower_sampling'] as const;
+const SPREADS = ['sum_of_squares', 'variance', 'variance_population', 'variance_sampling', 'std_deviation', 'std_deviation_population', 'std_deviation_sampling'] as const;
+
+/**
+ * ES InternalExtendedStats: the stats, then the sum of squares, variances, standard deviations and
+ * `std_deviation_bounds` (all null when nothing was counted); `_as_string` forms for dates.
+ */
+function renderExtendedStats(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
+  const out = renderStats(agg, m);
+  if (m.count === 0) {
+    for (const k of SPREADS) out[k] = null;
+    out.std_deviation_bounds = Object.fromEntries(BOUNDS.map((b) => [b, null]));
+    return out;
+  }
+  const v = namedValues(m, agg.sigma ?? 2);
+  for (const k of SPREADS) out[k] = v[k];
+  const bounds = Object.fromEntries(BOUNDS.map((b) => [b, v[`std_${b}` as StatsValue]]));
+  out.std_deviation_bounds = bounds;
+  if (formatAsString(agg.source, m.min) !== null) {
+    for (const k of SPREADS) out[`${k}_as_string`] = formatAsString(agg.source, v[k]);
+    out.std_deviation_bounds_as_string = Object.fromEntries(BOUNDS.map((b) => [b, formatAsString(agg.source, bounds[b])]));
+  }
+  return out;
+}
+
 /** `{ value }` (+ `value_as_string` for dates and booleans), null where ES prints null for no values. */
 export function renderMetric(agg: ExecMetric, m: MetricPartial): Record<string, unknown> {
   if (agg.type === 'stats') return renderStats(agg, m);
+  if (agg.type === 'extended_stats') return renderExtendedStats(agg, m);
   let value: number | null;
   switch (agg.type) {
     case 'min': value = m.count > 0 ? m.min : null; break;

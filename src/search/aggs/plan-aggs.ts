@@ -11,7 +11,7 @@ import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs
 import { parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
-import { STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
+import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
 
 /** ES TextFieldMapper's error for aggregations and sorting on a text field without fielddata. */
 export function fielddataError(field: string, index: string): IllegalArgumentError {
@@ -119,10 +119,11 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
     if (!usable) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
-    if (last && sub.kind === 'metric' && sub.type === 'stats') {
+    if (last && sub.kind === 'metric' && (sub.type === 'stats' || sub.type === 'extended_stats')) {
+      const names: readonly string[] = sub.type === 'stats' ? STATS_VALUES : EXTENDED_STATS_VALUES;
       if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
-      if (!(STATS_VALUES as readonly string[]).includes(key)) {
-        throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${STATS_VALUES.join(', ')}]`);
+      if (!names.includes(key)) {
+        throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${names.join(', ')}]`);
       }
       value = key as StatsValue;
     } else if (key !== null && key !== 'value') {
@@ -154,6 +155,8 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
       };
     case 'min': case 'max': case 'avg': case 'sum': case 'stats':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
+    case 'extended_stats':
+      return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true), sigma: agg.sigma ?? 2 };
     case 'value_count': case 'cardinality':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
     case 'range': case 'date_range': {

@@ -1,5 +1,5 @@
 /**
- * Aggregations — range, date_range, histogram, filter, filters and nested sub-aggregations:
+ * Aggregations — range, date_range, histogram, date_histogram, filter, filters and nested sub-aggregations:
  * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/search-aggregations-bucket.html
  * (es-api.md §3.9), in the shapes the Search UI connector reads (search-ui-connector.md). Every
  * request runs on a 1-shard and a 3-shard copy of the data and must give the same aggregations.
@@ -132,6 +132,67 @@ describe('histogram', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.root_cause[0].type).toBe('too_many_buckets_exception');
     expect(res.body.error.root_cause[0].reason).toBe('Trying to create too many buckets. Must be less than or equal to: [65536] but was [350001]. This limit can be set by changing the [search.max_buckets] cluster level setting.');
+  });
+});
+
+describe('date_histogram', () => {
+  const Y2020 = Date.UTC(2020, 0, 1);
+  it('buckets by calendar year, filling empty years, with key_as_string in the field\'s format', async () => {
+    expect((await aggs({ d: { date_histogram: { field: 'published', calendar_interval: 'year' } } })).d.buckets).toEqual([
+      { key_as_string: '2020-01-01T00:00:00.000Z', key: Y2020, doc_count: 2 },
+      { key_as_string: '2021-01-01T00:00:00.000Z', key: Date.UTC(2021, 0, 1), doc_count: 2 },
+      { key_as_string: '2022-01-01T00:00:00.000Z', key: Date.UTC(2022, 0, 1), doc_count: 1 },
+      { key_as_string: '2023-01-01T00:00:00.000Z', key: Date.UTC(2023, 0, 1), doc_count: 1 },
+    ]);
+  });
+
+  it('rounds months, quarters and ISO weeks on the wall clock of time_zone, and takes format, offset and min_doc_count', async () => {
+    const months = await aggs({ d: { date_histogram: { field: 'published', calendar_interval: '1M', min_doc_count: 1, format: 'yyyy-MM' } } });
+    expect(months.d.buckets.map((b: any) => [b.key_as_string, b.doc_count])).toEqual([['2020-01', 2], ['2021-06', 2], ['2022-03', 1], ['2023-07', 1]]);
+    // 2020-01-01T00:00Z is still 2019 in New York: its quarter starts 2019-10-01 local time.
+    const quarters = await aggs({ d: { date_histogram: { field: 'published', calendar_interval: 'quarter', time_zone: 'America/New_York', min_doc_count: 1 } } });
+    expect(quarters.d.buckets[0]).toEqual({ key_as_string: '2019-10-01T00:00:00.000-04:00', key: Date.UTC(2019, 9, 1, 4), doc_count: 2 });
+    // 2021-06-15 is a Tuesday: its week starts Monday 2021-06-14.
+    const weeks = await aggs({ d: { date_histogram: { field: 'published', calendar_interval: 'week', min_doc_count: 1 } } }, { query: { term: { price: 20 } } });
+    expect(weeks.d.buckets).toEqual([{ key_as_string: '2021-06-14T00:00:00.000Z', key: Date.UTC(2021, 5, 14), doc_count: 1 }]);
+    const shifted = await aggs({ d: { date_histogram: { field: 'published', calendar_interval: 'day', offset: '+6h', min_doc_count: 1 } } }, { query: { term: { price: 20 } } });
+    expect(shifted.d.buckets[0].key).toBe(Date.UTC(2021, 5, 14, 6));
+  });
+
+  it('buckets by fixed intervals from the epoch, keyed, ordered, with sub-aggregations and extended_bounds', async () => {
+    const fixed = await aggs({ d: { date_histogram: { field: 'published', fixed_interval: '365d', min_doc_count: 1, keyed: true, order: { _count: 'desc' } }, aggs: { p: { max: { field: 'price' } } } } });
+    const keys = Object.keys(fixed.d.buckets);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const [k, b] of Object.entries<any>(fixed.d.buckets)) {
+      expect(b.key % (365 * 86_400_000)).toBe(0);
+      expect(k).toBe(b.key_as_string);
+    }
+    const counts = Object.values<any>(fixed.d.buckets).map((b) => b.doc_count);
+    expect(counts).toEqual([...counts].sort((x, y) => y - x));
+    const bounded = await aggs({ d: { date_histogram: { field: 'published', calendar_interval: 'year', extended_bounds: { min: '2018-05-01', max: '2024' } } } });
+    expect(bounded.d.buckets.map((b: any) => b.key_as_string.slice(0, 4))).toEqual(['2018', '2019', '2020', '2021', '2022', '2023', '2024']);
+  });
+
+  it('answers ES\'s errors for missing, conflicting or malformed intervals, and bounds the empty buckets', async () => {
+    const bad = async (body: unknown) => t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: { date_histogram: { field: 'published', ...(body as object) } } } });
+    expectErrorType(await bad({}), 400, 'illegal_argument_exception', 'Invalid interval specified, must be non-null and non-empty');
+    expectErrorType(await bad({ calendar_interval: 'year', fixed_interval: '1d' }), 400, 'illegal_argument_exception', 'Cannot use [fixed_interval] with [calendar_interval] configuration option.');
+    let res = await bad({ calendar_interval: '2d' });
+    expectErrorType(res, 400, 'x_content_parse_exception');
+    expect(res.body.error.caused_by.reason).toBe('The supplied interval [2d] could not be parsed as a calendar interval.');
+    res = await bad({ fixed_interval: 'soon' });
+    expectErrorType(res, 400, 'x_content_parse_exception');
+    expect(res.body.error.caused_by.reason).toBe('failed to parse setting [date_histogram.fixedInterval] with value [soon] as a time value: unit is missing or unrecognized');
+    res = await bad({ calendar_interval: 'day', time_zone: 'Mars/Olympus' });
+    expectErrorType(res, 400, 'x_content_parse_exception');
+    expect(res.body.error.caused_by.reason).toBe('Unknown time-zone ID: Mars/Olympus');
+    expectErrorType(await bad({ interval: '1d' }), 400, 'x_content_parse_exception', /unknown field \[interval\]/);
+    res = await bad({ fixed_interval: '1ms' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.root_cause[0].type).toBe('too_many_buckets_exception');
+    res = await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: { date_histogram: { field: 'tag', calendar_interval: 'day' } } } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('Field [tag] of type [keyword] is not supported for aggregation [date_histogram]');
   });
 });
 

@@ -133,6 +133,25 @@ function add(t: number, unit: string, amount: number, zone: TimeZone, math: stri
   }
 }
 
+/**
+ * The calendar units of a `date_histogram`'s `calendar_interval`, as date-math units: `y` year,
+ * `q` quarter, `M` month, `w` week (from Monday), `d` day, `h` hour, `m` minute, `s` second.
+ */
+export type CalendarUnit = 'y' | 'q' | 'M' | 'w' | 'd' | 'h' | 'm' | 's';
+
+/** The start of the calendar unit holding `t`, on the wall clock of `zone` (ES Rounding). */
+export function roundToCalendarUnit(t: number, unit: CalendarUnit, zone: TimeZone): number {
+  if (unit !== 'q') return round(t, unit, zone, unit);
+  const month = round(t, 'M', zone, 'M');
+  civilFromEpochDay(Math.floor((month + zone.offsetAt(month)) / MILLIS_PER_DAY), civil);
+  return addMonths(month, -((civil[1] - 1) % 3), zone);
+}
+
+/** `t` moved by `amount` calendar units on the wall clock of `zone` (a month or a day in local time). */
+export function addCalendarUnits(t: number, unit: CalendarUnit, amount: number, zone: TimeZone): number {
+  return unit === 'q' ? addMonths(t, amount * 3, zone) : add(t, unit, amount, zone, unit);
+}
+
 function unsupportedUnit(unit: string, math: string): DateParseError {
   return new DateParseError(`unit [${unit}] not supported for date math [${math}]`);
 }

@@ -20,6 +20,6 @@
 export { DateFormatError, DateParseError } from './errors.js';
 export type { CompiledDateFormat, DateFormat } from './format.js';
 export { DEFAULT_DATE_FORMAT, parseDateFormat } from './format.js';
-export { parseDateMath } from './date-math.js';
+export { addCalendarUnits, parseDateMath, roundToCalendarUnit, type CalendarUnit } from './date-math.js';
 export type { TimeZone } from './time-zone.js';
-export { UTC, parseTimeZone } from './time-zone.js';
+export { UTC, localToUtc, parseTimeZone } from './time-zone.js';

@@ -75,6 +75,25 @@ export interface HistogramAgg extends AggCommon {
   readonly missing: number | null;
 }
 
+/** ES `date_histogram`: calendar or fixed intervals, on the wall clock of `time_zone`. */
+export interface DateHistogramAgg extends AggCommon {
+  readonly kind: 'date_histogram';
+  readonly field: string;
+  /** `calendar_interval` as a date-math unit, or null for a fixed interval. */
+  readonly calendarUnit: 'y' | 'q' | 'M' | 'w' | 'd' | 'h' | 'm' | 's' | null;
+  /** `fixed_interval` in ms (0 for a calendar interval). */
+  readonly fixedMillis: number;
+  readonly offsetMillis: number;
+  readonly timeZone: string | null;
+  readonly format: string | null;
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+  readonly order: TermsOrder;
+  readonly missing: string | number | null;
+  /** `extended_bounds`: dates (or date math) the empty buckets reach to, when min_doc_count is 0. */
+  readonly extendedBounds: { readonly min: string | number | null; readonly max: string | number | null } | null;
+}
+
 export interface FilterAgg extends AggCommon {
   readonly kind: 'filter';
   readonly filter: QueryNode;
@@ -89,4 +108,4 @@ export interface FiltersAgg extends AggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | RangeAgg | HistogramAgg | FilterAgg | FiltersAgg;
+export type AggNode = TermsAgg | MetricAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg;

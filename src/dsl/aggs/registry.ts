@@ -11,6 +11,7 @@ import type { AggNode } from './agg-nodes.js';
 import { parseFilterAgg, parseFiltersAgg } from './filter.js';
 import { parseHistogram } from './histogram.js';
 import { parseMetric } from './metrics.js';
+import { parseDateHistogram } from './date-histogram.js';
 import { parseRangeAgg } from './range.js';
 import { parseTerms } from './terms.js';
 
@@ -29,6 +30,7 @@ const PARSERS: Record<string, AggParser> = {
   range: (n, b, s) => parseRangeAgg('range', n, b, s),
   date_range: (n, b, s) => parseRangeAgg('date_range', n, b, s),
   histogram: parseHistogram,
+  date_histogram: parseDateHistogram,
   filter: parseFilterAgg,
   filters: parseFiltersAgg,
 };
@@ -38,7 +40,7 @@ export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', '
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
-  'date_histogram', 'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
+  'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'missing', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'median_absolute_deviation', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',

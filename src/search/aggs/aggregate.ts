@@ -12,6 +12,7 @@ import { collectTerms, renderTerms } from './terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
 import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
+import { collectDateHistogram, renderDateHistogram } from './date-histogram.js';
 import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
 
 /** The way back into this dispatch for bucket aggregations' sub-aggregations. */
@@ -28,6 +29,7 @@ export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment
       case 'metric': return collectMetric(agg, segments, docs);
       case 'range': return collectRange(agg, segments, docs, SUB_AGGS);
       case 'histogram': return collectHistogram(agg, segments, docs, SUB_AGGS);
+      case 'date_histogram': return collectDateHistogram(agg, segments, docs, SUB_AGGS);
       case 'filter': return collectFilter(agg, segments, docs, SUB_AGGS);
       case 'filters': return collectFilters(agg, segments, docs, SUB_AGGS);
     }
@@ -48,7 +50,7 @@ export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<reado
   return aggs.map((agg, a) => {
     const parts = shards.map((s) => s[a]);
     if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
-    if (agg.kind === 'terms' || agg.kind === 'histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
+    if (agg.kind === 'terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
     return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
 }
@@ -108,6 +110,7 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
       case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { kind: 'metric' }>).value); break;
       case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
+      case 'date_histogram': out[agg.name] = renderDateHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget, SUB_AGGS); break;
       case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
       case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget, SUB_AGGS); break;

@@ -101,6 +101,24 @@ export interface ExecHistogram extends ExecAggCommon {
   readonly order: TermsOrder;
 }
 
+/**
+ * A date_histogram: a value's key is the start of its calendar unit (`calendarUnit`) or fixed
+ * interval (`fixedMillis`) on the wall clock of `timeZone`, shifted by `offsetMillis`.
+ */
+export interface ExecDateHistogram extends ExecAggCommon {
+  readonly kind: 'date_histogram';
+  readonly source: ValuesSource;
+  readonly calendarUnit: 'y' | 'q' | 'M' | 'w' | 'd' | 'h' | 'm' | 's' | null;
+  readonly fixedMillis: number;
+  readonly offsetMillis: number;
+  readonly timeZone: string;
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+  readonly order: TermsOrder;
+  /** Keys the empty buckets reach to (extended_bounds, as instants), when min_doc_count is 0. */
+  readonly bounds: { readonly min: number | null; readonly max: number | null } | null;
+}
+
 export interface ExecFilter extends ExecAggCommon {
   readonly kind: 'filter';
   readonly query: Exec;
@@ -114,7 +132,7 @@ export interface ExecFilters extends ExecAggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type ExecAgg = ExecTerms | ExecMetric | ExecRange | ExecHistogram | ExecFilter | ExecFilters;
+export type ExecAgg = ExecTerms | ExecMetric | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters;
 
 /** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
 export type BucketSubs = AggPartial[][];

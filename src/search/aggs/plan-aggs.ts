@@ -174,6 +174,16 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
         kind: 'histogram', name, subs, source: resolveSource(ctx, 'histogram', agg.field, agg.missing, true),
         interval: agg.interval, offset: agg.offset, minDocCount: agg.minDocCount, keyed: agg.keyed, order: agg.order,
       };
+    case 'date_histogram': {
+      const source = resolveSource(ctx, 'date_histogram', agg.field, agg.missing, true, agg.format);
+      const dated = { ...source, format: source.format ?? agg.format ?? 'strict_date_optional_time||epoch_millis' };
+      const instant = (v: string | number | null) => (v === null ? null : typeof v === 'number' ? v : parseDateMath(v, ctx.now, compiledFormat(dated.format), false, agg.timeZone ?? undefined));
+      return {
+        kind: 'date_histogram', name, subs, source: dated, calendarUnit: agg.calendarUnit, fixedMillis: agg.fixedMillis, offsetMillis: agg.offsetMillis,
+        timeZone: agg.timeZone ?? 'Z', minDocCount: agg.minDocCount, keyed: agg.keyed, order: agg.order,
+        bounds: agg.extendedBounds === null ? null : { min: instant(agg.extendedBounds.min), max: instant(agg.extendedBounds.max) },
+      };
+    }
     case 'filter':
       return { kind: 'filter', name, subs, query: planQuery(ctx, agg.filter) };
     case 'filters':

@@ -1,0 +1,99 @@
+/**
+ * `date_histogram` (ES DateHistogramAggregator, InternalDateHistogram, Rounding): a value's key is
+ * the start of its calendar unit (month, week from Monday, …) or fixed interval on the wall clock of
+ * `time_zone`, shifted by `offset`; a doc counts once per bucket. With `min_doc_count` 0 (the
+ * default) the reduce fills the gaps between the first and last key — or `extended_bounds` — with
+ * empty buckets, one `search.max_buckets` unit at a time so a tiny interval cannot exhaust memory.
+ */
+import { addCalendarUnits, localToUtc, parseTimeZone, roundToCalendarUnit } from '../../common/dates/index.js';
+import { compiledFormat, type Segment } from '../../index/index.js';
+import type { ExecDateHistogram, KeyedBucketsPartial } from './exec-aggs.js';
+import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
+import { forEachNumericValues } from './field-values.js';
+import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
+
+/** The bucket key of a value, and the key after a key (ES Rounding.round and nextRoundingValue). */
+interface Rounding {
+  round(v: number): number;
+  next(key: number): number;
+}
+
+function rounding(agg: ExecDateHistogram): Rounding {
+  const zone = parseTimeZone(agg.timeZone);
+  const offset = agg.offsetMillis;
+  const unit = agg.calendarUnit;
+  if (unit !== null) {
+    const round = (v: number) => roundToCalendarUnit(v - offset, unit, zone) + offset;
+    return { round, next: (key) => round(addCalendarUnits(key - offset, unit, 1, zone) + offset) };
+  }
+  const ms = agg.fixedMillis;
+  const fixedZone = zone.fixedOffsetMillis;
+  if (fixedZone === fixedZone) {
+    return { round: (v) => Math.floor((v + fixedZone - offset) / ms) * ms + offset - fixedZone, next: (key) => key + ms };
+  }
+  // A region zone: intervals are counted on its wall clock, which a DST change shifts.
+  const round = (v: number) => {
+    const local = v + zone.offsetAt(v);
+    return localToUtc(zone, Math.floor((local - offset) / ms) * ms + offset, zone.offsetAt(v));
+  };
+  return { round, next: (key) => {
+    const next = round(key + ms);
+    return next > key ? next : round(key + 2 * ms);
+  } };
+}
+
+export function collectDateHistogram(agg: ExecDateHistogram, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
+  const { round } = rounding(agg);
+  const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
+  forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
+    let previous = NaN;
+    for (let j = start; j < end; j++) {
+      const key = round(values[j]);
+      // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
+      if (key !== previous) buckets.addDoc(buckets.bucketOf(key), s, doc);
+      previous = key;
+    }
+  });
+  return { kind: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
+}
+
+export function renderDateHistogram(
+  agg: ExecDateHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations,
+): Record<string, unknown> {
+  let keys = [...merged.keys()] as number[];
+  if (agg.minDocCount === 0) {
+    const { round, next } = rounding(agg);
+    let min = Infinity;
+    let max = -Infinity;
+    for (const k of keys) {
+      if (k < min) min = k;
+      if (k > max) max = k;
+    }
+    if (agg.bounds?.min != null) min = Math.min(min, round(agg.bounds.min));
+    if (agg.bounds?.max != null) max = Math.max(max, round(agg.bounds.max));
+    keys = [];
+    for (let k = min; k <= max; k = next(k)) {
+      budget.take(1);
+      keys.push(k);
+    }
+  } else {
+    keys = keys.filter((k) => merged.get(k)!.count >= agg.minDocCount);
+    budget.take(keys.length);
+  }
+  const order = agg.order;
+  keys.sort((a, b) => {
+    const c = order.key === '_key' ? a - b : (merged.get(a)?.count ?? 0) - (merged.get(b)?.count ?? 0) || a - b;
+    return order.desc ? -c : c;
+  });
+  const format = agg.source.type === 'date' ? compiledFormat(agg.source.format!) : null;
+  const zone = agg.timeZone === 'Z' ? undefined : agg.timeZone;
+  const buckets = keys.map((key) => {
+    const out: Record<string, unknown> = {};
+    const asString = format === null ? String(key) : format.format(key, zone);
+    if (format !== null) out.key_as_string = asString;
+    out.key = key;
+    return [asString, Object.assign(out, sub.render(agg.subs, merged.get(key), budget))] as const;
+  });
+  if (!agg.keyed) return { buckets: buckets.map(([, b]) => b) };
+  return { buckets: Object.fromEntries(buckets) };
+}

@@ -60,7 +60,8 @@ export class InProcessIndex {
       this.deleteIds([d.id]);
       builder.add({ id: d.id, source: 'json' in d ? d.json : JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
     }
-    this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish())));
+    // As a refresh's build writes it (no term hash, format 7); forceMerge's segment has one.
+    this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish(), false)));
     this.liveDocs.push(null);
   }
 

@@ -41,7 +41,7 @@ const docs = generateBm25Corpus({ docs: DOCS, queries: 1 }).docs.map((d, i) => (
 /** The index module's entry points this bench drives (the same in both trees). */
 interface IndexModule {
   SegmentBuilder: new (mapping: unknown, limits: typeof LIMITS) => { add(doc: (typeof docs)[number]): void; finish(): unknown };
-  writeSegment(input: unknown, termHash?: boolean): SharedArrayBuffer;
+  writeSegment(input: unknown): SharedArrayBuffer;
   openSegment(id: string, sab: SharedArrayBuffer): unknown;
   mergeSegments(sources: Array<{ segment: unknown; liveDocs: null }>): unknown;
   parseRootMapping(json: unknown): unknown;
@@ -76,8 +76,7 @@ function buildSegments(t: Tree, from: number, count: number, size: number): unkn
     const build = () => {
       const b = new t.m.SegmentBuilder(t.mapping, LIMITS);
       for (let j = s; j < s + size; j++) b.add(docs[j]);
-      // As the build worker writes a refresh's segment (a tree before format 7 ignores the flag).
-      return t.m.writeSegment(b.finish(), false);
+      return t.m.writeSegment(b.finish());
     };
     out.push(t.m.openSegment(`s${s}`, t.pool !== null ? t.m.withScratchPool!(t.pool, build) : build()));
   }

@@ -55,8 +55,7 @@ for (let s = 0; s < SEGMENTS; s++) {
   for (let d = s * PER_SEGMENT; d < (s + 1) * PER_SEGMENT; d++) {
     builder.add({ id: corpus.docs[d].id, source: JSON.stringify({ text: corpus.docs[d].text, n: d }), seqNo: d, version: 1, indexOrder: d });
   }
-  // As the build worker writes a refresh's segment (no term hash since format 7).
-  const sab = writeSegment(builder.finish(), false);
+  const sab = writeSegment(builder.finish());
   addSections(sab, small);
   smallBytes += sab.byteLength;
   const segment = openSegment(`s${s}`, sab);

@@ -24,8 +24,7 @@ function buildSegment(task: BuildSegmentTask): WorkerReply<SegmentBuilt> {
     last = addColumns(builder, task);
     const input = builder.finish();
     pollDrops();
-    // No term hash: a refresh's segment is searched by binary search until a merge writes one (format 7, issue 22).
-    return { sab: writeSegment(input, false), maxDoc: input.maxDoc };
+    return { sab: writeSegment(input), maxDoc: input.maxDoc };
   }));
   (task as { ids: unknown }).ids = [];
   (task as { sourceChunks: unknown }).sourceChunks = [];

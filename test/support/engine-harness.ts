@@ -60,8 +60,7 @@ export class InProcessIndex {
       this.deleteIds([d.id]);
       builder.add({ id: d.id, source: 'json' in d ? d.json : JSON.stringify(d.source), seqNo: this.nextSeqNo++, version: 1, indexOrder: this.nextOrder++ });
     }
-    // As a refresh's build writes it (no term hash, format 7); forceMerge's segment has one.
-    this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish(), false)));
+    this.segments.push(openSegment(`seg${this.generation++}`, writeSegment(builder.finish())));
     this.liveDocs.push(null);
   }
 

@@ -182,12 +182,6 @@ export function lowerBound(bytes: Uint8Array, offsets: Uint32Array, count: numbe
   return lo;
 }
 
-/** The ordinal of the key in scratch in a sorted table, or -1 (`hashLookup` for tables without a hash). */
-export function sortedLookup(bytes: Uint8Array, offsets: Uint32Array, count: number, keyLength: number): number {
-  const ord = lowerBound(bytes, offsets, count, keyLength);
-  return ord < count && compareWithKey(bytes, offsets, ord, keyLength) === 0 ? ord : -1;
-}
-
 /** True when string `ord` starts with the key in scratch. */
 export function hasKeyPrefix(bytes: Uint8Array, offsets: Uint32Array, ord: number, keyLength: number): boolean {
   const start = offsets[ord];

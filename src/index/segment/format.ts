@@ -41,12 +41,8 @@ export const MAGIC = 0x54534547; // "TSEG"
  * the impacts, and the two were never read. Older formats still read.
  * (BlockLastDoc stays u32 whatever the segment's size: as u16 in small segments only, the skip loops'
  * reads saw two array types in an index of mixed sizes, ~1.5% of a match query's p50 — issue 22, i22k.)
- * 7: a refresh's segment (the build worker's writeSegment) has no TermHash: its term lookups binary-search the sorted
- * TermBytes. A merge writes the hash as before, so what a merge makes is the same but for this
- * version number; every unmerged segment of a bulk load repeated a ~0.5 MB hash table (issue 22,
- * i22peak). Older formats (always hashed) still read.
  */
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 6;
 /** The oldest format this build reads. */
 export const MIN_FORMAT_VERSION = 1;
 export const HEADER_BYTES = 16;
@@ -89,7 +85,7 @@ export enum Section {
   // field level: term dictionary and postings
   TermBytes = 20, // Uint8: UTF-8 terms in code point order
   TermOffsets = 21, // Uint32[termCount + 1]
-  TermHash = 22, // Int32[pow2]: termOrd + 1, 0 = empty (not in a refresh's segment since format 7)
+  TermHash = 22, // Int32[pow2]: termOrd + 1, 0 = empty
   PostingsStart = 23, // Uint32[termCount + 1]
   TotalTermFreq = 24, // Uint32[termCount] (fields with freqs)
   PostingDocs = 25, // Uint32[postings]

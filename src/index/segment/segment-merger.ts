@@ -123,7 +123,7 @@ function writeMergedField(w: AppendingSectionWriter, ord: number, plan: MergePla
   const postings = f.sink!;
   const { sections, blockOffsets } = postings.finish(f.postingsStart!, f.termCount, f.kept, f.positions);
   packed.close();
-  addTermSections(w, ord, f.terms!, f.termCount, true);
+  addTermSections(w, ord, f.terms!, f.termCount);
   addPostingsSections(w, ord, sections, blockOffsets, null);
   addFieldTail(w, ord, f);
   return fieldInfo(f, {

@@ -4,7 +4,7 @@
  * it can be opened on any thread, shared, saved and tested without a pool.
  */
 import { Buffer } from 'node:buffer';
-import { compareWithKey, decodeString, encodeKey, fnv1a, hashLookup, lowerBound, hasKeyPrefix, scratchBytes, sortedLookup } from './bytes.js';
+import { decodeString, encodeKey, fnv1a, hashLookup, lowerBound, hasKeyPrefix, scratchBytes } from './bytes.js';
 import { IdMap } from './id-map.js';
 import { NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { readDirectory, sectionView, type SectionDirectory } from './sab-layout.js';
@@ -187,15 +187,11 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
   };
 }
 
-/**
- * The ordinal of `term` in the field's dictionary, or -1: through the term hash when the segment has
- * one, else by binary search of the sorted terms (a refresh's segment, format 7).
- */
+/** The ordinal of `term` in the field's dictionary, or -1. */
 export function termOrd(field: SegmentField, term: string): number {
-  if (!field.termBytes || !field.termOffsets) return -1;
+  if (!field.termHash || !field.termBytes || !field.termOffsets) return -1;
   const len = encodeKey(term);
-  if (field.termHash) return hashLookup(field.termHash, field.termBytes, field.termOffsets, len);
-  return sortedLookup(field.termBytes, field.termOffsets, field.info.termCount, len);
+  return hashLookup(field.termHash, field.termBytes, field.termOffsets, len);
 }
 
 export function docFreq(field: SegmentField, ord: number): number {
@@ -234,12 +230,12 @@ export function termRange(field: SegmentField, lower: string | null, includeLowe
   if (lower !== null) {
     const len = encodeKey(lower);
     from = lowerBound(field.termBytes, field.termOffsets, count, len);
-    if (!includeLower && from < count && compareWithKey(field.termBytes, field.termOffsets, from, len) === 0) from++;
+    if (!includeLower && from < count && hashLookup(field.termHash!, field.termBytes, field.termOffsets, len) === from) from++;
   }
   if (upper !== null) {
     const len = encodeKey(upper);
     to = lowerBound(field.termBytes, field.termOffsets, count, len);
-    if (includeUpper && to < count && compareWithKey(field.termBytes, field.termOffsets, to, len) === 0) to++;
+    if (includeUpper && to < count && hashLookup(field.termHash!, field.termBytes, field.termOffsets, len) === to) to++;
   }
   return [from, Math.max(from, to)];
 }

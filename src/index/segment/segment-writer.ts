@@ -142,17 +142,11 @@ export function addPostingsSections(w: SectionSink, ord: number, s: PostingsSect
   }
 }
 
-/**
- * The term dictionary's sections; `withHash`: also the term hash. A refresh's segment goes without
- * (format 7): its ~40k terms' hash table was 12 of the ~50 bytes each term
- * costs beyond its own, repeated by every unmerged segment of a bulk load (~0.5 MB of a 5.5 MB
- * segment, ~10 MB at a 1M-doc load's peak, issue 22); its lookups binary-search the sorted terms
- * instead, until a merge writes the hash.
- */
-export function addTermSections(w: SectionSink, ord: number, terms: StringTable, termCount: number, withHash: boolean): void {
+/** The term dictionary's sections. */
+export function addTermSections(w: SectionSink, ord: number, terms: StringTable, termCount: number): void {
   w.add(Section.TermBytes, ord, terms.bytes);
   w.add(Section.TermOffsets, ord, terms.offsets);
-  if (withHash) w.add(Section.TermHash, ord, buildHashTable(terms, termCount));
+  w.add(Section.TermHash, ord, buildHashTable(terms, termCount));
 }
 
 // writeField's loops are their own functions: a build runs them once, so in a fresh worker V8
@@ -181,14 +175,11 @@ function fillBlockMetadata(
   return pos;
 }
 
-/**
- * One field's sections (the merger writes fields one at a time, letting each one's arrays go);
- * `termHash`: whether its dictionary gets a hash (see addTermSections).
- */
-export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: number, termHash = true): SegmentFieldInfo {
+/** One field's sections (the merger writes fields one at a time, letting each one's arrays go). */
+export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: number): SegmentFieldInfo {
   let sumTotalTermFreq = 0;
   const postings = f.docs ? f.docs.length : 0;
-  if (f.terms && f.postingsStart) addTermSections(w, ord, f.terms, f.termCount, termHash);
+  if (f.terms && f.postingsStart) addTermSections(w, ord, f.terms, f.termCount);
   if (f.indexed && f.postingsStart && f.docs) {
     const features = f.structure === 'features' && f.freqs !== null;
     const blockStart = blockStarts(f.postingsStart, f.termCount);
@@ -335,12 +326,11 @@ export function writeStoredFields(w: SectionSink, sources: StoredFieldsSections,
   w.add(Section.SourceDictionary, NO_FIELD, sources.dictionary);
 }
 
-/** `termHash`: false for a refresh's segment (workers/build-segment.ts; see addTermSections). */
-export function writeSegment(input: SegmentInput, termHash = true): SharedArrayBuffer {
+export function writeSegment(input: SegmentInput): SharedArrayBuffer {
   const w = new SectionWriter();
   writeDocColumns(w, input.maxDoc, input);
   writeStoredFields(w, input.sources);
-  const fields = input.fields.map((f, ord) => writeField(w, ord, f, input.maxDoc, termHash));
+  const fields = input.fields.map((f, ord) => writeField(w, ord, f, input.maxDoc));
   const info: SegmentInfo = { maxDoc: input.maxDoc, fields };
   return w.finish(info);
 }

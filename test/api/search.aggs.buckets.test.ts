@@ -101,6 +101,16 @@ describe('missing', () => {
   });
 });
 
+describe('the missing aggregation', () => {
+  it('is one bucket of the documents without a value for the field, with sub-aggregations', async () => {
+    expect(await aggs({ m: { missing: { field: 'tag' }, aggs: { p: { sum: { field: 'price' } } } } })).toEqual({ m: { doc_count: 1, p: { value: 25 } } });
+    // A field no document has (unmapped): every matching document is missing it.
+    expect(await aggs({ m: { missing: { field: 'nope' } } }, { query: { range: { price: { gte: 20 } } } })).toEqual({ m: { doc_count: 4 } });
+    const res = await t.request('POST', '/buckets1/_search', { size: 0, aggs: { m: { missing: { feld: 'tag' } } } });
+    expectErrorType(res, 400, 'x_content_parse_exception', /\[missing\] unknown field \[feld\]/);
+  });
+});
+
 describe('histogram', () => {
   it('buckets by interval, filling gaps with empty buckets (min_doc_count 0)', async () => {
     expect(await aggs({ h: { histogram: { field: 'price', interval: 10 } } })).toEqual({

@@ -1,6 +1,8 @@
 /**
- * `filter` (a query: the bucket is the matching documents) and `filters` (ES FiltersAggregationBuilder:
- * named filters → keyed buckets, an array → anonymous buckets, `other_bucket`, `other_bucket_key`).
+ * `filter` (a query: the bucket is the matching documents), `missing` (the documents without a
+ * value for a field: a filter that no `exists` query matches) and `filters` (ES
+ * FiltersAggregationBuilder: named filters → keyed buckets, an array → anonymous buckets,
+ * `other_bucket`, `other_bucket_key`).
  */
 import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
@@ -8,9 +10,18 @@ import { booleanValue, forEachEntry, isObject, readString, within } from '../par
 import { parseQuery } from '../queries/registry.js';
 import type { QueryNode } from '../query-nodes.js';
 import type { AggNode, FilterAgg, FiltersAgg } from './agg-nodes.js';
+import { parseAggBody, readField, requireField } from './agg-parse.js';
 
 export function parseFilterAgg(name: string, body: unknown, subs: readonly AggNode[]): FilterAgg {
   return { kind: 'filter', name, subs, filter: parseQuery(body) };
+}
+
+/** ES MissingAggregationBuilder: one bucket of the documents with no value for `field` (all of them when it is unmapped). */
+export function parseMissingAgg(name: string, body: unknown, subs: readonly AggNode[]): FilterAgg {
+  let field: string | null = null;
+  parseAggBody('missing', body, { field: (v) => { field = readField('missing', v); } });
+  const exists: QueryNode = { kind: 'exists', field: requireField(field), boost: 1, name: null };
+  return { kind: 'filter', name, subs, filter: { kind: 'bool', must: [], should: [], filter: [], mustNot: [exists], minimumShouldMatch: null, boost: 1, name: null } };
 }
 
 export const DEFAULT_OTHER_BUCKET_KEY = '_other_';

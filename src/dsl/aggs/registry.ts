@@ -8,7 +8,7 @@ import { AggregationInitializationError, NamedObjectNotFoundError, ParsingError 
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, within } from '../parse-helpers.js';
 import type { AggNode } from './agg-nodes.js';
-import { parseFilterAgg, parseFiltersAgg } from './filter.js';
+import { parseFilterAgg, parseMissingAgg, parseFiltersAgg } from './filter.js';
 import { parseHistogram } from './histogram.js';
 import { parseMetric } from './metrics.js';
 import { parseDateHistogram } from './date-histogram.js';
@@ -32,6 +32,7 @@ const PARSERS: Record<string, AggParser> = {
   histogram: parseHistogram,
   date_histogram: parseDateHistogram,
   filter: parseFilterAgg,
+  missing: parseMissingAgg,
   filters: parseFiltersAgg,
 };
 
@@ -41,7 +42,7 @@ export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', '
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
   'percentiles', 'percentile_ranks', 'top_hits', 'composite', 'nested',
-  'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'missing', 'global', 'sampler', 'geo_distance',
+  'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'median_absolute_deviation', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
   'bucket_sort', 'bucket_selector', 'bucket_script', 'avg_bucket', 'sum_bucket', 'max_bucket', 'min_bucket',

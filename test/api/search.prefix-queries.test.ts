@@ -10,19 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
 import { bm25, ids, scores, seed } from './es.js';
+import { SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
 
 let t: TestApp;
 
-const DOCS: Array<[string, Record<string, unknown>]> = [
-  ['1', { title: 'The quick brown fox', tag: 'animal', price: 10 }],
-  ['2', { title: 'Quick brown foxes leap', tag: 'animal', price: 20 }],
-  ['3', { title: 'A quick movement of the enemy', tag: 'war', price: 30 }],
-  ['4', { title: 'Brown bread and butter', tag: 'food', price: 40 }],
-  ['5', { title: 'Quickly brewed coffee', tag: 'food', price: 50 }],
-  ['6', { title: 'The lazy brown dog', tag: 'animal', price: 60 }],
-];
-/** title lengths 4, 4, 6, 4, 3, 4 (standard analyzer) → avgdl 25/6 over 6 docs. */
-const TITLE = { docCount: 6, avgdl: 25 / 6 };
+const DOCS = SHORT_TITLES.map(([id, d]): [string, Record<string, unknown>] => [id, { ...d }]);
+const TITLE = SHORT_TITLE_STATS;
 
 beforeAll(async () => {
   t = await createTestApp();

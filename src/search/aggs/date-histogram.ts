@@ -11,6 +11,7 @@ import type { ExecDateHistogram, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { forEachNumericValues } from './field-values.js';
 import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
+import { renderNumberBuckets } from './histogram.js';
 
 /** The bucket key of a value, and the key after a key (ES Rounding.round and nextRoundingValue). */
 interface Rounding {
@@ -60,40 +61,24 @@ export function collectDateHistogram(agg: ExecDateHistogram, segments: readonly 
 export function renderDateHistogram(
   agg: ExecDateHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations,
 ): Record<string, unknown> {
-  let keys = [...merged.keys()] as number[];
+  let filled: number[] | null = null;
   if (agg.minDocCount === 0) {
     const { round, next } = rounding(agg);
     let min = Infinity;
     let max = -Infinity;
-    for (const k of keys) {
+    for (const k of merged.keys() as Iterable<number>) {
       if (k < min) min = k;
       if (k > max) max = k;
     }
     if (agg.bounds?.min != null) min = Math.min(min, round(agg.bounds.min));
     if (agg.bounds?.max != null) max = Math.max(max, round(agg.bounds.max));
-    keys = [];
+    filled = [];
     for (let k = min; k <= max; k = next(k)) {
       budget.take(1);
-      keys.push(k);
+      filled.push(k);
     }
-  } else {
-    keys = keys.filter((k) => merged.get(k)!.count >= agg.minDocCount);
-    budget.take(keys.length);
   }
-  const order = agg.order;
-  keys.sort((a, b) => {
-    const c = order.key === '_key' ? a - b : (merged.get(a)?.count ?? 0) - (merged.get(b)?.count ?? 0) || a - b;
-    return order.desc ? -c : c;
-  });
   const format = agg.source.type === 'date' ? compiledFormat(agg.source.format!) : null;
   const zone = agg.timeZone === 'Z' ? undefined : agg.timeZone;
-  const buckets = keys.map((key) => {
-    const out: Record<string, unknown> = {};
-    const asString = format === null ? String(key) : format.format(key, zone);
-    if (format !== null) out.key_as_string = asString;
-    out.key = key;
-    return [asString, Object.assign(out, sub.render(agg.subs, merged.get(key), budget))] as const;
-  });
-  if (!agg.keyed) return { buckets: buckets.map(([, b]) => b) };
-  return { buckets: Object.fromEntries(buckets) };
+  return renderNumberBuckets(agg, filled, merged, budget, sub, (key) => (format === null ? null : format.format(key, zone)));
 }

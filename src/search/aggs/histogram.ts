@@ -31,20 +31,45 @@ export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[
 }
 
 export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
-  let keys = [...merged.keys()] as number[];
-  if (agg.minDocCount === 0 && keys.length > 0) {
+  let filled: number[] | null = null;
+  if (agg.minDocCount === 0) {
     let min = Infinity;
     let max = -Infinity;
-    for (const k of keys) {
+    for (const k of merged.keys() as Iterable<number>) {
       if (k < min) min = k;
       if (k > max) max = k;
     }
-    budget.take(Math.floor((max - min) / agg.interval) + 1);
-    // Keys are recomputed from the bucket index, as ES's nextKey rounds, so gaps land on bucket keys.
-    keys = [];
-    for (let k = min; k <= max; k = bucketKey(agg, k + agg.interval + agg.interval / 2)) keys.push(k);
-  } else {
-    keys = keys.filter((k) => merged.get(k)!.count >= agg.minDocCount);
+    filled = [];
+    if (min <= max) {
+      budget.take(Math.floor((max - min) / agg.interval) + 1);
+      // Keys are recomputed from the bucket index, as ES's nextKey rounds, so gaps land on bucket keys.
+      for (let k = min; k <= max; k = bucketKey(agg, k + agg.interval + agg.interval / 2)) filled.push(k);
+    }
+  }
+  return renderNumberBuckets(agg, filled, merged, budget, sub, (key) => formatAsString(agg.source, key));
+}
+
+/** What a histogram's buckets are rendered from (histogram and date_histogram). */
+interface NumberBuckets {
+  readonly subs: ExecHistogram['subs'];
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+  readonly order: ExecHistogram['order'];
+}
+
+/**
+ * The buckets of a histogram's keys: `filled` (min_doc_count 0: the gaps already filled and
+ * counted against the budget) or else the keys with at least min_doc_count documents; sorted by
+ * the order, each with `key_as_string` when `asString` gives one, keyed by it (or by the key as
+ * Java prints a double) under `keyed`.
+ */
+export function renderNumberBuckets(
+  agg: NumberBuckets, filled: number[] | null, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations,
+  asString: (key: number) => string | null,
+): Record<string, unknown> {
+  let keys = filled;
+  if (keys === null) {
+    keys = ([...merged.keys()] as number[]).filter((k) => merged.get(k)!.count >= agg.minDocCount);
     budget.take(keys.length);
   }
   const order = agg.order;
@@ -54,10 +79,10 @@ export function renderHistogram(agg: ExecHistogram, merged: Map<string | number,
   });
   const buckets = keys.map((key) => {
     const out: Record<string, unknown> = {};
-    const asString = formatAsString(agg.source, key);
-    if (asString !== null) out.key_as_string = asString;
+    const text = asString(key);
+    if (text !== null) out.key_as_string = text;
     out.key = key;
-    return [asString ?? javaDouble(key), Object.assign(out, sub.render(agg.subs, merged.get(key), budget))] as const;
+    return [text ?? javaDouble(key), Object.assign(out, sub.render(agg.subs, merged.get(key), budget))] as const;
   });
   if (!agg.keyed) return { buckets: buckets.map(([, b]) => b) };
   return { buckets: Object.fromEntries(buckets) };

@@ -163,7 +163,9 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
           return def.type.parse(raw, key);
         } catch (e) {
           if (!(e instanceof SettingValueError)) throw e;
-          throw new IllegalArgumentError(e.message.includes(`[${key}]`) ? e.message : `failed to parse value [${previewInput(raw)}] for setting [${key}]: ${e.message}`);
+          // The value is quoted as a short prefix, whichever parser wrote the message.
+          const message = e.message.split(raw).join(previewInput(raw));
+          throw new IllegalArgumentError(message.includes(`[${key}]`) ? message : `failed to parse value [${previewInput(raw)}] for setting [${key}]: ${message}`);
         }
       };
       return { key, nodeValue, parse, apply };

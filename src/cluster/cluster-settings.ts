@@ -10,7 +10,7 @@
  * a newer rule refuses) is kept as `archived.<key>` with no effect, as ES archives them, and can be
  * removed with `"archived.*": null`.
  */
-import { IllegalArgumentError } from '../errors/index.js';
+import { IllegalArgumentError, previewInput } from '../errors/index.js';
 import { globMatcher } from '../common/wildcard.js';
 import { isPlainObject } from '../common/json.js';
 import { nestSettings } from '../index/index.js';
@@ -118,7 +118,7 @@ export class ClusterSettingsService {
 
   private refuse(scope: SettingsScope, key: string): never {
     const known = this.nodeSettings.some((s) => s.key === key);
-    throw new IllegalArgumentError(`${scope} setting [${key}], ${known ? 'not dynamically updateable' : 'not recognized'}`);
+    throw new IllegalArgumentError(`${scope} setting [${previewInput(key)}], ${known ? 'not dynamically updateable' : 'not recognized'}`);
   }
 
   private parses(key: string, value: string): boolean {
@@ -150,7 +150,7 @@ export function flattenClusterSettings(scope: SettingsScope, input: unknown): Ma
       if (isPlainObject(v)) walk(v, key);
       else if (v === null) out.set(key, null);
       else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.set(key, String(v));
-      else throw new IllegalArgumentError(`${scope} setting [${key}] must be a string, a number, a boolean or null`);
+      else throw new IllegalArgumentError(`${scope} setting [${previewInput(key)}] must be a string, a number, a boolean or null`);
     }
   };
   walk(input, '');

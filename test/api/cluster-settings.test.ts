@@ -64,6 +64,13 @@ describe('GET and PUT /_cluster/settings', () => {
     expect((await put({ persistent: { 'search.max_open_scroll_context': 3, 'http.port': 1 } })).status).toBe(400);
     expect((await get()).body).toEqual({ persistent: {}, transient: {} });
     expect((await t.request('GET', '/_cluster/settings?nope=1')).status).toBe(400);
+    // Hostile keys and values are quoted as a short prefix.
+    const long = 'x'.repeat(5000);
+    for (const body of [{ persistent: { [long]: 1 } }, { persistent: { 'search.default_search_timeout': long } }]) {
+      const res = await put(body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.reason.length).toBeLessThan(300);
+    }
   });
 
   it('keeps persistent settings over a restart, and forgets transient ones', async () => {

@@ -200,6 +200,12 @@ describe('date_histogram', () => {
     res = await bad({ fixed_interval: '1ms' });
     expect(res.status).toBe(400);
     expect(res.body.error.root_cause[0].type).toBe('too_many_buckets_exception');
+    // A date that does not parse is ES's parse_exception, here as in date_range.
+    for (const agg of [{ date_histogram: { field: 'published', calendar_interval: 'year', extended_bounds: { min: 'soon' } } }, { date_range: { field: 'published', ranges: [{ from: 'soon' }] } }]) {
+      res = await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: agg } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.root_cause[0]).toMatchObject({ type: 'parse_exception', reason: expect.stringContaining('failed to parse date field [soon]') });
+    }
     res = await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: { date_histogram: { field: 'tag', calendar_interval: 'day' } } } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('Field [tag] of type [keyword] is not supported for aggregation [date_histogram]');

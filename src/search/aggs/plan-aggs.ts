@@ -6,9 +6,9 @@
  * Runs on the coordinator, per index; errors are that index's shard failures.
  */
 import { compiledFormat, fieldTypeName, type ResolvedField } from '../../index/index.js';
-import { AggregationExecutionError, IllegalArgumentError, NumberFormatError } from '../../errors/index.js';
+import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
 import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
-import { parseDateMath } from '../../common/dates/index.js';
+import { DateParseError, parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
 import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
@@ -41,6 +41,19 @@ function unsupported(field: ResolvedField, aggType: string): IllegalArgumentErro
   return new IllegalArgumentError(`Field [${field.path}] of type [${field.type}] is not supported for aggregation [${aggType}]`);
 }
 
+/**
+ * A date an aggregation was given (`missing`, range bounds, `extended_bounds`): ES's DateMathParser
+ * failure is a parse_exception (400), not a server error.
+ */
+function aggDate(text: string, ctx: PlanContext, format: string, timeZone?: string): number {
+  try {
+    return parseDateMath(text, ctx.now, compiledFormat(format), false, timeZone);
+  } catch (e) {
+    if (e instanceof DateParseError) throw new ParseError(e.message);
+    throw e;
+  }
+}
+
 function numberOf(v: MissingValue): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
@@ -59,7 +72,7 @@ function convertMissing(v: MissingValue | null, type: ValuesType, format: string
       if (v === false || v === 'false') return 0;
       throw new IllegalArgumentError(`Failed to parse value [${String(v)}] as only [true] or [false] are allowed.`);
     case 'date':
-      return typeof v === 'number' ? v : parseDateMath(String(v), ctx.now, compiledFormat(format!), false);
+      return typeof v === 'number' ? v : aggDate(String(v), ctx, format!);
     default: return numberOf(v);
   }
 }
@@ -89,7 +102,7 @@ function rangeBound(agg: RangeAgg, v: number | string | null, source: ValuesSour
   if (typeof v === 'number') return v;
   if (agg.kind === 'range') return numberOf(v);
   const format = source.format ?? agg.format ?? 'strict_date_optional_time||epoch_millis';
-  return parseDateMath(v, ctx.now, compiledFormat(format), false);
+  return aggDate(v, ctx, format);
 }
 
 /**
@@ -177,7 +190,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
     case 'date_histogram': {
       const source = resolveSource(ctx, 'date_histogram', agg.field, agg.missing, true, agg.format);
       const dated = { ...source, format: source.format ?? agg.format ?? 'strict_date_optional_time||epoch_millis' };
-      const instant = (v: string | number | null) => (v === null ? null : typeof v === 'number' ? v : parseDateMath(v, ctx.now, compiledFormat(dated.format), false, agg.timeZone ?? undefined));
+      const instant = (v: string | number | null) => (v === null ? null : typeof v === 'number' ? v : aggDate(v, ctx, dated.format, agg.timeZone ?? undefined));
       return {
         kind: 'date_histogram', name, subs, source: dated, calendarUnit: agg.calendarUnit, fixedMillis: agg.fixedMillis, offsetMillis: agg.offsetMillis,
         timeZone: agg.timeZone ?? 'Z', minDocCount: agg.minDocCount, keyed: agg.keyed, order: agg.order,

@@ -206,6 +206,10 @@ describe('date_histogram', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.root_cause[0]).toMatchObject({ type: 'parse_exception', reason: expect.stringContaining('failed to parse date field [soon]') });
     }
+    for (const agg of [{ date_histogram: { field: 'published', calendar_interval: 'year', format: 'true' } }, { date_range: { field: 'published', format: 'true', ranges: [{ to: 'now' }] } }]) {
+      expectErrorType(await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: agg } }), 400, 'illegal_argument_exception', 'Invalid format: [true]: Unknown pattern letter: t');
+    }
+    expect((await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: { date_histogram: { field: 'published', calendar_interval: 'year', order: [] } } } })).status).toBe(200);
     res = await t.request('POST', '/buckets1/_search', { size: 0, aggs: { d: { date_histogram: { field: 'tag', calendar_interval: 'day' } } } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('Field [tag] of type [keyword] is not supported for aggregation [date_histogram]');

@@ -575,6 +575,15 @@ describe('sort', () => {
     expect(res.body.hits.hits[0].sort).toEqual([0]);
   });
 
+  it('a date "missing" that does not parse is a 400 parse_exception, as is a range query\'s bad format', async () => {
+    let res = await search({ sort: [{ published: { missing: 'someday' } }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.root_cause[0]).toMatchObject({ type: 'parse_exception', reason: expect.stringContaining('failed to parse date field [someday]') });
+    res = await search({ query: { range: { published: { gte: '2020', format: 'true' } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'failed to create query: Invalid format: [true]: Unknown pattern letter: t' });
+  });
+
   it('dates sort by epoch millis', async () => {
     const res = await search({ sort: [{ published: 'asc' }] });
     expect(ids(res)).toEqual(['4', '1', '2', '3', '5']);

@@ -3,7 +3,8 @@
  * keyword fields sort by term, numbers/dates/booleans by value, text fields fail with ES's
  * fielddata error, unmapped fields fail unless `unmapped_type` is given.
  */
-import { IllegalArgumentError, QueryShardError, previewInput } from '../../errors/index.js';
+import { IllegalArgumentError, ParseError, QueryShardError, previewInput } from '../../errors/index.js';
+import { DateParseError } from '../../common/dates/index.js';
 import { compiledFormat, type ResolvedField } from '../../index/index.js';
 import type { SortSpec } from '../../dsl/index.js';
 import { fielddataError, fielddataNotSupportedError, type ExecSort, type SortValue } from '../../search/index.js';
@@ -16,7 +17,15 @@ function numericMissing(spec: Extract<SortSpec, { kind: 'field' }>, field: Resol
   const desc = spec.order === 'desc';
   if (spec.missing === '_last') return desc ? -Infinity : Infinity;
   if (spec.missing === '_first') return desc ? Infinity : -Infinity;
-  if (field?.type === 'date' && typeof spec.missing === 'string') return compiledFormat(field.format).parse(spec.missing);
+  if (field?.type === 'date' && typeof spec.missing === 'string') {
+    try {
+      return compiledFormat(field.format).parse(spec.missing);
+    } catch (e) {
+      // ES's DateMathParser failure: a parse_exception, not a server error.
+      if (e instanceof DateParseError) throw new ParseError(e.message);
+      throw e;
+    }
+  }
   const n = Number(spec.missing);
   if (Number.isNaN(n)) throw new IllegalArgumentError(`For input string: "${previewInput(String(spec.missing))}"`);
   return n;

@@ -4,10 +4,11 @@
  * (`field`, `missing`, …) of ValuesSourceAggregationBuilder.
  */
 import { didYouMean } from '../../common/did-you-mean.js';
+import { DateFormatError, parseDateFormat } from '../../common/dates/index.js';
 import { IllegalArgumentError, ParsingError, XContentParseError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
-import { forEachEntry, isObject, readString, type JsonObject } from '../parse-helpers.js';
-import type { MissingValue } from './agg-nodes.js';
+import { forEachEntry, isObject, mapItems, readString, type JsonObject } from '../parse-helpers.js';
+import type { MissingValue, TermsOrder } from './agg-nodes.js';
 
 /** Members ES knows that this server does not implement: they fail clearly instead of being ignored. */
 const NOT_YET = new Set(['script', 'extended_bounds', 'hard_bounds', 'value_type', 'time_zone', 'keyed_response']);
@@ -36,6 +37,23 @@ export function readMissing(type: string, v: unknown): MissingValue {
 export function requireField(field: string | null): string {
   if (field === null) throw new IllegalArgumentError('Required one of fields [field, script], but none were specified. ');
   return field;
+}
+
+/** A date `format` (date_histogram, date_range), checked now: a bad pattern is ES's illegal_argument_exception. */
+export function readDateFormat(type: string, v: unknown): string {
+  const spec = readString(type, 'format', v);
+  try {
+    parseDateFormat(spec);
+  } catch (e) {
+    if (e instanceof DateFormatError) throw new IllegalArgumentError(e.message);
+    throw e;
+  }
+  return spec;
+}
+
+/** A bucket aggregation's `order`: one `{key: direction}` object or a list of them (the first counts here); none keeps `fallback`. */
+export function readFirstOrder(v: unknown, parse: (o: unknown) => TermsOrder, fallback: TermsOrder): TermsOrder {
+  return mapItems(v, parse)[0] ?? fallback;
 }
 
 export function readField(type: string, v: unknown): string {

@@ -8,9 +8,9 @@
 import { parseTimeZone, DateParseError } from '../../common/dates/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
-import { booleanValue, forEachEntry, intValue, isObject, mapItems, readString } from '../parse-helpers.js';
+import { booleanValue, forEachEntry, intValue, isObject, readString } from '../parse-helpers.js';
 import type { AggNode, DateHistogramAgg, TermsOrder } from './agg-nodes.js';
-import { parseAggBody, readField, readMissing, requireField } from './agg-parse.js';
+import { parseAggBody, readDateFormat, readField, readFirstOrder, readMissing, requireField } from './agg-parse.js';
 import { parseOrderEntry } from './terms.js';
 
 const TYPE = 'date_histogram';
@@ -70,14 +70,14 @@ export function parseDateHistogram(name: string, body: unknown, subs: readonly A
         throw failedField('time_zone', e.message);
       }
     },
-    format: (v) => { format = readString(TYPE, 'format', v); },
+    format: (v) => { format = readDateFormat(TYPE, v); },
     min_doc_count: (v) => {
       minDocCount = intValue(v);
       if (minDocCount < 0) throw failedField('min_doc_count', `[minDocCount] must be greater than or equal to 0. Found [${minDocCount}] in [${name}]`);
     },
     keyed: (v) => { keyed = booleanValue(v); },
     order: (v) => {
-      order = mapItems(v, (o) => parseOrderEntry(name, o))[0];
+      order = readFirstOrder(v, (o) => parseOrderEntry(name, o), order);
       if (order.key !== '_key' && order.key !== '_count') throw new IllegalArgumentError(`ordering [${TYPE}] buckets by a sub-aggregation is not supported by this server yet`);
     },
     missing: (v) => {

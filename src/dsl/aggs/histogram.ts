@@ -4,9 +4,9 @@
  * `keyed`, `order` by `_key`/`_count`.
  */
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
-import { booleanValue, doubleValue, intValue, mapItems } from '../parse-helpers.js';
+import { booleanValue, doubleValue, intValue } from '../parse-helpers.js';
 import type { AggNode, HistogramAgg, TermsOrder } from './agg-nodes.js';
-import { parseAggBody, readField } from './agg-parse.js';
+import { parseAggBody, readField, readFirstOrder } from './agg-parse.js';
 import { parseOrderEntry } from './terms.js';
 
 export function parseHistogram(name: string, body: unknown, subs: readonly AggNode[]): HistogramAgg {
@@ -34,7 +34,7 @@ export function parseHistogram(name: string, body: unknown, subs: readonly AggNo
     },
     keyed: (v) => { keyed = booleanValue(v); },
     order: (v) => {
-      order = mapItems(v, (o) => parseOrderEntry(name, o))[0];
+      order = readFirstOrder(v, (o) => parseOrderEntry(name, o), order);
       if (order.key !== '_key' && order.key !== '_count') throw new IllegalArgumentError(`ordering [histogram] buckets by a sub-aggregation is not supported by this server yet`);
     },
     missing: (v) => { missing = doubleValue(v); },

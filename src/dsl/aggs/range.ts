@@ -7,7 +7,7 @@ import { IllegalArgumentError, XContentParseError } from '../../errors/index.js'
 import { tokenName } from '../json-body.js';
 import { booleanValue, doubleValue, forEachEntry, isObject, readString } from '../parse-helpers.js';
 import type { AggNode, RangeAgg, RangeSpec } from './agg-nodes.js';
-import { parseAggBody, readField, readMissing, requireField } from './agg-parse.js';
+import { parseAggBody, readDateFormat, readField, readMissing, requireField } from './agg-parse.js';
 
 function parseBound(kind: RangeAgg['kind'], member: string, v: unknown): number | string | null {
   if (v === null) return null;
@@ -49,7 +49,7 @@ export function parseRangeAgg(kind: RangeAgg['kind'], name: string, body: unknow
     keyed: (v) => { keyed = booleanValue(v); },
     missing: (v) => { missing = readMissing(kind, v); },
   };
-  if (kind === 'date_range') handlers.format = (v) => { format = readString(kind, 'format', v); };
+  if (kind === 'date_range') handlers.format = (v) => { format = readDateFormat(kind, v); };
   parseAggBody(kind, body, handlers);
   if (ranges.length === 0) throw new IllegalArgumentError(`No [ranges] specified for the [${name}] aggregation`);
   return { kind, name, subs, field: requireField(field), ranges, keyed, format, missing };

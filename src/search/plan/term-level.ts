@@ -46,8 +46,9 @@ function numericValue(field: ResolvedField, value: TermValue): number {
 
 function dateValue(ctx: PlanContext, field: ResolvedField, value: TermValue, roundUp: boolean, format: string | null, timeZone: string | null): number {
   if (typeof value === 'number') return Math.trunc(value);
-  const fmt = format ? parseDateFormat(format) : compiledFormat(field.format);
   try {
+    // A bad `format` is an illegal argument too (ES: "Invalid format: [...]").
+    const fmt = format ? parseDateFormat(format) : compiledFormat(field.format);
     return parseDateMath(String(value), ctx.now, fmt, roundUp, timeZone ?? undefined);
   } catch (e) {
     throw new IllegalArgumentError(e instanceof Error ? e.message : String(e));

@@ -6,7 +6,7 @@
 import { parseTimeValue } from '../common/time-value.js';
 import { ActionRequestValidationError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
-import { booleanValue, doubleValue, forEachEntry, intValue, isObject, parseBody, readString } from './parse-helpers.js';
+import { booleanValue, doubleValue, forEachEntry, intValue, isObject, mapItems, parseBody, readString } from './parse-helpers.js';
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
 import { legacyFusion, parseRank, parseSubSearches, type RrfRank } from './rank.js';
@@ -64,6 +64,38 @@ export interface SearchRequest {
   readonly suggest: SuggestNode | null;
   /** `pit`: search the point in time `id` (opened by `POST /{index}/_pit`) instead of indices; absent = none. */
   readonly pit?: PitReference | null;
+  /** `fields`: values read from `_source` by the mapping, in each hit's `fields`; absent/null = none. */
+  readonly fields?: readonly FieldAndFormat[] | null;
+  /** `docvalue_fields`: values read from doc values, in each hit's `fields`; absent/null = none. */
+  readonly docvalueFields?: readonly FieldAndFormat[] | null;
+}
+
+/** A `fields` / `docvalue_fields` entry (ES FieldAndFormat): a name or pattern, a date `format`, `include_unmapped`. */
+export interface FieldAndFormat {
+  readonly field: string;
+  readonly format: string | null;
+  readonly includeUnmapped: boolean;
+}
+
+const FIELD_AND_FORMAT = 'fetch_field_and_format';
+
+/** ES FieldAndFormat.fromXContent over a `fields` / `docvalue_fields` array. */
+export function parseFieldsAndFormats(v: unknown): FieldAndFormat[] {
+  return mapItems(v, (item) => {
+    if (typeof item === 'string') return { field: item, format: null, includeUnmapped: false };
+    if (!isObject(item)) throw new ParsingError(`[${FIELD_AND_FORMAT}] Expected START_OBJECT or VALUE_STRING but was: ${tokenName(item)}`);
+    let field: string | null = null;
+    let format: string | null = null;
+    let includeUnmapped = false;
+    forEachEntry(item, (k, value) => {
+      if (k === 'field') field = readString(FIELD_AND_FORMAT, k, value);
+      else if (k === 'format') format = readString(FIELD_AND_FORMAT, k, value);
+      else if (k === 'include_unmapped') includeUnmapped = booleanValue(value);
+      else throw new XContentParseError(`[${FIELD_AND_FORMAT}] unknown field [${k}]`, undefined, 'key');
+    });
+    if (field === null) throw new IllegalArgumentError('Required [field]');
+    return { field, format, includeUnmapped };
+  });
 }
 
 /** The token kinds SearchSourceBuilder.parseXContent takes per key: it checks the token before the name. */
@@ -139,6 +171,7 @@ export function parseSearchRequest(
     timeoutMs: null as number | null, storedFieldsNone: false, fusion: null as Fusion | null,
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
     highlight: null as HighlightRequest | null, pit: null as PitReference | null,
+    fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -218,8 +251,10 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       break;
     }
     case 'profile': parts.profile = booleanValue(v); break;
-    // Accepted and harmless: they only shape optional response sections ES adds on request.
-    case 'stats': case 'docvalue_fields': case 'fields': case 'ext':
+    case 'fields': r.fields = parseFieldsAndFormats(v); break;
+    case 'docvalue_fields': r.docvalueFields = parseFieldsAndFormats(v); break;
+    // Accepted and harmless: `stats` groups only tag statistics, `ext` is for plugins.
+    case 'stats': case 'ext':
       break;
     default:
       throw new IllegalArgumentError(`[${k}] is not supported by this server yet`);

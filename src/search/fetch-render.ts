@@ -11,6 +11,7 @@ import { writeUtf8 } from '../common/json-pieces.js';
 import { locateSourceBytes, readId, readSource, touchStoredDoc, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
+import { renderFetchFields, type FetchFields } from './fetch-fields.js';
 
 /** How a numeric sort key renders the ±Infinity used for missing values. */
 export type MissingStyle = 'long' | 'double';
@@ -30,6 +31,8 @@ export interface FetchSpec {
   readonly highlight: HighlightSpec | null;
   /** `explain: true`: a hit's rendered explanation (the coordinator fetches such pages itself). */
   readonly explain?: ((h: RenderHit) => string) | null;
+  /** `fields` / `docvalue_fields`, resolved for this index; absent/null = none. */
+  readonly fields?: FetchFields | null;
 }
 
 /** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
@@ -87,11 +90,15 @@ function filteredSource(raw: string, spec: FetchSpec): string {
 }
 
 /**
- * A hit's members after `_source` and its closing brace: `highlight` (from the stored `_source`
- * text, `raw`; undefined: not read yet), `sort`, `_explanation`.
+ * A hit's members after `_source` and its closing brace: `fields`, `highlight` (both from the
+ * stored `_source` text, `raw`; undefined: not read yet), `sort`, `_explanation`.
  */
 function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
   let out = '';
+  if (spec.fields) {
+    if (raw === undefined) raw = readSource(h.segment, h.doc);
+    out += renderFetchFields(spec.fields, h.segment, h.doc, raw);
+  }
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
@@ -204,7 +211,7 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
   const source = fetchesSource(spec);
   const asStored = sourceAsStored(spec);
   const spliced = asStored && spec.highlight === null;
-  const plainTail = spec.highlight === null && spec.sortKeys === null;
+  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields;
   let touched = 0;
   for (let i = 0; i < hits.length; i++) touched += touchStoredDoc(hits[i].segment, hits[i].doc);
   touchedSum = touched;

@@ -190,7 +190,7 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
       aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results),
       // Options always show their score, whatever the hits' sort.
       suggest: suggestPlans === null ? undefined
-        : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true })),
+        : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true, fields: null })),
     }),
   };
 }

@@ -6,6 +6,8 @@
  * Lucene's parser would ask for (getFieldQuery, getPrefixQuery, …), and a later stage builds queries
  * per field. Token boundaries, operator handling and error messages follow Lucene's generated parser.
  *
+ * simple.ts is the other syntax, `simple_query_string`'s (Lucene's SimpleQueryParser), which never fails.
+ *
  * Imports nothing outside this folder (no `node:` modules, no other project folders).
  */
 export {
@@ -26,3 +28,4 @@ export {
   type QsMatchAll,
 } from './syntax.js';
 export { QueryStringSyntaxError } from './errors.js';
+export { parseSimpleQueryString, SQS_FLAGS, SQS_ALL_FLAGS, type SqsNode, type SqsOccur, type SqsLeafBuilder } from './simple.js';

@@ -115,6 +115,27 @@ export interface QueryStringQuery extends Common {
   readonly allowLeadingWildcard: boolean;
 }
 
+/** `simple_query_string` (ES SimpleQueryStringBuilder); the syntax is parsed when planned, per index. */
+export interface SimpleQueryStringQuery extends Common {
+  readonly kind: 'simple_query_string';
+  readonly query: string;
+  /** null = `index.query.default_field`. */
+  readonly fields: readonly BoostedField[] | null;
+  readonly defaultOperator: Operator;
+  readonly analyzer: string | null;
+  /** SimpleQueryParser's operator bits (-1: all). */
+  readonly flags: number;
+  /** null = unset: lenient only when the fields are `*`. */
+  readonly lenient: boolean | null;
+  readonly minimumShouldMatch: MinimumShouldMatch;
+  readonly quoteFieldSuffix: string | null;
+  readonly analyzeWildcard: boolean;
+  readonly autoGenerateSynonymsPhraseQuery: boolean;
+  readonly fuzzyPrefixLength: number;
+  readonly fuzzyMaxExpansions: number;
+  readonly fuzzyTranspositions: boolean;
+}
+
 export interface BoolQuery extends Common {
   readonly kind: 'bool';
   readonly must: readonly QueryNode[];
@@ -288,6 +309,7 @@ export type QueryNode =
   | MatchBoolPrefixQuery
   | MultiMatchQuery
   | QueryStringQuery
+  | SimpleQueryStringQuery
   | BoolQuery
   | TermQuery
   | TermsQuery

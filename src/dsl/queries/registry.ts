@@ -9,6 +9,7 @@ import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePre
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
 import { parseQueryStringQuery } from './query-string.js';
+import { parseSimpleQueryString } from './simple-query-string.js';
 import { parseSparseVector } from './sparse-vector.js';
 import { parseTextExpansion } from './text-expansion.js';
 import { parseWeightedTokens } from './weighted-tokens.js';
@@ -24,6 +25,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   match_bool_prefix: parseMatchBoolPrefix,
   multi_match: parseMultiMatch,
   query_string: parseQueryStringQuery,
+  simple_query_string: parseSimpleQueryString,
   bool: (b) => parseBool(b, parseQuery),
   dis_max: (b) => parseDisMax(b, parseQuery),
   constant_score: (b) => parseConstantScore(b, parseQuery),

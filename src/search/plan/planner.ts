@@ -14,6 +14,7 @@ import { planMultiMatch } from './multi-match.js';
 import { boolPrefixQuery } from './bool-prefix.js';
 import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
+import { planSimpleQueryString } from './simple-query-string-plan.js';
 import { fuzzyQuery } from './fuzzy.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
@@ -38,6 +39,7 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
   const field = (name: string) => ctx.mapping.fields.get(name);
   switch (node.kind) {
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'query_string':
+    case 'simple_query_string':
       checkAnalyzer(ctx, node);
   }
   switch (node.kind) {
@@ -67,6 +69,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return planMultiMatch(ctx, { ...node, boost });
     case 'query_string':
       return planQueryString(ctx, node, boost);
+    case 'simple_query_string':
+      return planSimpleQueryString(ctx, node, boost);
     case 'bool': {
       const must = node.must.map((q) => planQuery(ctx, q, boost));
       const should = node.should.map((q) => planQuery(ctx, q, boost));

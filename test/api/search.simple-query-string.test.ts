@@ -115,6 +115,7 @@ describe('terms', () => {
 
   it('without fields: index.query.default_field (*), lenient: a number finds the long field', async () => {
     expect(await hitIds({ simple_query_string: { query: '20' } })).toEqual(['2']);
+    expect(await hitIds({ simple_query_string: { query: '20', fields: [] } })).toEqual(['2']); // [] is no list
     expect(new Set(await hitIds({ simple_query_string: { query: 'war' } }))).toEqual(new Set(['3']));
     expect(new Set(await hitIds({ simple_query_string: { query: 'food | qui*' } }))).toEqual(new Set(['1', '2', '3', '4', '5']));
   });

@@ -43,11 +43,12 @@ interface SqsPlanState {
 }
 
 export function planSimpleQueryString(ctx: PlanContext, q: SimpleQueryStringQuery, boost: number): Exec {
-  const specs: readonly BoostedField[] = q.fields ?? defaultFieldSpecs(ctx);
+  // An empty `fields` list is no list (SimpleQueryStringBuilder.doToQuery: fieldsAndWeights.isEmpty()).
+  const specs: readonly BoostedField[] = q.fields !== null && q.fields.length > 0 ? q.fields : defaultFieldSpecs(ctx);
   const { fields } = resolveFields(ctx, specs);
   // QueryParserHelper.hasAllFieldsWildcard: querying every field is lenient unless told otherwise.
   const allFields = specs.some((s) => s.field === '*');
-  const s: SqsPlanState = { ctx, q, lenient: q.lenient ?? (allFields ? true : false), fields, boost: Math.fround(boost) };
+  const s: SqsPlanState = { ctx, q, lenient: q.lenient ?? allFields, fields, boost: Math.fround(boost) };
   const root = parseSimpleQueryString(q.query, q.flags, q.defaultOperator, leafBuilder(s));
   if (root === null) return MATCH_NONE;
   if (q.minimumShouldMatch !== null) {

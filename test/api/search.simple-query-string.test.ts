@@ -36,6 +36,11 @@ beforeAll(async () => {
     mappings: { properties: { title: { type: 'text', fields: { exact: { type: 'text', analyzer: 'whitespace' } } } } },
   });
   await seed(t, 'quotes', [['1', { title: 'Quick fox' }], ['2', { title: 'quick fox' }]]);
+  await t.request('PUT', '/folded', {
+    settings: { analysis: { analyzer: { folding: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] } } } },
+    mappings: { properties: { title: { type: 'text', analyzer: 'folding' }, tag: { type: 'keyword', normalizer: 'lowercase' } } },
+  });
+  await seed(t, 'folded', [['1', { title: 'Café crème', tag: 'Café' }], ['2', { title: 'cafeteria', tag: 'tea' }]]);
 });
 afterAll(async () => t.close());
 
@@ -315,6 +320,13 @@ describe('options', () => {
     expect(await hitIds(sqs('quick-brown', { analyzer: 'whitespace' }))).toEqual([]);
     await expectSame(sqs('quick-brown fox', { analyzer: 'whitespace' }), { bool: { should: [{ match: { title: { query: 'quick-brown', analyzer: 'whitespace' } } }, match('title', 'fox')] } });
     expectShardFailure(await search({ query: sqs('x', { analyzer: 'nope' }) }), '[simple_query_string] analyzer [nope] not found');
+  });
+
+  it('prefix and fuzzy terms are normalised by the analyzer\'s normalizing filters (Analyzer.normalize), keyword terms by the normalizer', async () => {
+    expect(await hitIds({ simple_query_string: { query: 'CAFÉ*', fields: ['title'] } }, 'folded')).toEqual(expect.arrayContaining(['1', '2']));
+    expect(await hitIds({ simple_query_string: { query: 'CRÉM~1', fields: ['title'] } }, 'folded')).toEqual(['1']);
+    expect(await hitIds({ simple_query_string: { query: 'CAF*', fields: ['tag'] } }, 'folded')).toEqual(['1']);
+    expect(await hitIds({ simple_query_string: { query: 'TEE~1', fields: ['tag'] } }, 'folded')).toEqual(['2']);
   });
 
   it('auto_generate_synonyms_phrase_query is accepted', async () => {

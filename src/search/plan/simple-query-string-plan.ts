@@ -16,7 +16,8 @@
 import { resolveMinimumShouldMatch, type BoostedField, type SimpleQueryStringQuery } from '../../dsl/index.js';
 import { parseSimpleQueryString, type SqsLeafBuilder, type SqsNode } from '../../dsl/query-string/index.js';
 import { EsError } from '../../errors/index.js';
-import { isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
+import { runStages } from '../../analysis/index.js';
+import { analysisOf, isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
@@ -110,12 +111,28 @@ function analysesToNothing(s: SqsPlanState, field: ResolvedField, text: string, 
 }
 
 /**
- * A prefix, fuzzy or term's text as the analyzer normalises it (Analyzer.normalize): lowercased on
- * analysed text, a keyword field's normalizer.
+ * Lucene's Analyzer.normalize, which SimpleQueryStringQueryParser applies to prefix and fuzzy
+ * terms: the text as one token through the analyzer's normalizing token filters (lowercase,
+ * asciifolding, …; char filters are not applied here), then a keyword field's normalizer as its
+ * term and prefix queries apply it.
  */
-function normalise(field: ResolvedField, text: string): string {
-  if (isAnalyzedTextType(field.type)) return text.toLowerCase();
-  return field.type === 'keyword' ? keywordTerm(field, text) : text;
+function normalise(s: SqsPlanState, field: ResolvedField, text: string): string {
+  let out = text;
+  if (isAnalyzedTextType(field.type) || (field.type === 'keyword' && s.q.analyzer !== null)) {
+    const analysis = analysisOf(field);
+    const analyzer = analysis.analyzer(s.q.analyzer ?? field.searchAnalyzer);
+    const tokenizer = analysis.tokenizer('keyword');
+    if (analyzer !== undefined && tokenizer !== undefined) {
+      const filters = analyzer.components.filters.filter((f) => f.normalizing);
+      if (filters.length > 0) {
+        const { streams } = runStages({ charFilters: [], tokenizer, filters }, out, false);
+        out = streams[streams.length - 1].tokens.map((t) => t.term).join('');
+      }
+    } else {
+      out = out.toLowerCase();
+    }
+  }
+  return field.type === 'keyword' ? keywordTerm(field, out) : out;
 }
 
 function matchOptions(s: SqsPlanState, minimumShouldMatch: string | number | null): MatchOptions {
@@ -165,7 +182,7 @@ function leafBuilder(s: SqsPlanState): SqsLeafBuilder<Leaf> {
     fuzzyQuery(text, edits) {
       const queries = s.fields.map((t) => perField(s, () => {
         requireTextLike(s.ctx, t.field, 'fuzzy');
-        return fuzzyOrTerm(s.ctx, t.field, normalise(t.field, text), fieldBoost(s, t), {
+        return fuzzyOrTerm(s.ctx, t.field, normalise(s, t.field, text), fieldBoost(s, t), {
           fuzziness: String(edits), prefixLength: s.q.fuzzyPrefixLength, maxExpansions: s.q.fuzzyMaxExpansions, transpositions: s.q.fuzzyTranspositions,
         });
       }));
@@ -173,7 +190,7 @@ function leafBuilder(s: SqsPlanState): SqsLeafBuilder<Leaf> {
     },
     prefixQuery(text) {
       if (!s.q.analyzeWildcard) {
-        const queries = s.fields.map((t) => perField(s, () => prefixQuery(s.ctx, t.field, normalise(t.field, text), fieldBoost(s, t), false)));
+        const queries = s.fields.map((t) => perField(s, () => prefixQuery(s.ctx, t.field, normalise(s, t.field, text), fieldBoost(s, t), false)));
         return plain(combineGrouped(queries, 1, MATCH_NONE));
       }
       const leaves: Array<{ t: TargetField; exec: Exec }> = [];
@@ -197,7 +214,7 @@ function analyzedPrefix(s: SqsPlanState, field: ResolvedField, text: string, boo
   if (!isTextLike(field)) return MATCH_NONE; // a Lucene PrefixQuery on a field without terms
   const positions = byPosition(analyzeQueryText(s.ctx, field, text, s.q.analyzer));
   if (positions.length === 0) return null;
-  const prefix = (term: string): Exec => ({ kind: 'prefix', field: field.path, prefix: normalise(field, term), caseInsensitive: false, score: Math.fround(boost) });
+  const prefix = (term: string): Exec => ({ kind: 'prefix', field: field.path, prefix: normalise(s, field, term), caseInsensitive: false, score: Math.fround(boost) });
   if (positions.length === 1 && positions[0].length === 1) return prefix(positions[0][0].term);
   const clauses = positions.map((group, i) => {
     if (i === positions.length - 1) return group.length === 1 ? prefix(group[0].term) : boolOf([], group.map((tok) => prefix(tok.term)), 1);

@@ -199,6 +199,10 @@ describe('operators', () => {
       { fuzzy: { title: { value: 'brwn', fuzziness: 1, prefix_length: 2, max_expansions: 1, transpositions: false } } });
     await expectSame(sqs('borwn~1', { fuzzy_transpositions: false }), { fuzzy: { title: { value: 'borwn', fuzziness: 1, transpositions: false } } });
     expect(await hitIds(sqs('borwn~1', { fuzzy_transpositions: false }))).toEqual([]);
+    expectShardFailure(await search({ query: sqs('brwn~1', { fuzzy_max_expansions: 0 }) }), 'failed to create query: maxExpansions must be positive.');
+    expectShardFailure(await search({ query: sqs('brwn~1', { fuzzy_prefix_length: -1 }) }), 'failed to create query: prefixLength cannot be negative.');
+    expect(await hitIds(sqs('brwn~1', { fuzzy_max_expansions: 0, lenient: true }))).toEqual([]);
+    expect((await hitIds(sqs('brown', { fuzzy_max_expansions: 0 }))).length).toBe(4); // only fuzzy terms check them
     await expectSame(sqs('fxo~1 +brown'), { bool: { must: [{ fuzzy: { title: { value: 'fxo', fuzziness: 1 } } }, match('title', 'brown')] } });
   });
 

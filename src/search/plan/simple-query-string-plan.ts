@@ -15,7 +15,7 @@
  */
 import { resolveMinimumShouldMatch, type BoostedField, type SimpleQueryStringQuery } from '../../dsl/index.js';
 import { parseSimpleQueryString, type SqsLeafBuilder, type SqsNode } from '../../dsl/query-string/index.js';
-import { EsError } from '../../errors/index.js';
+import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import { runStages } from '../../analysis/index.js';
 import { analysisOf, isAnalyzedTextType, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
@@ -182,6 +182,9 @@ function leafBuilder(s: SqsPlanState): SqsLeafBuilder<Leaf> {
     fuzzyQuery(text, edits) {
       const queries = s.fields.map((t) => perField(s, () => {
         requireTextLike(s.ctx, t.field, 'fuzzy');
+        // Lucene's FuzzyQuery constructor checks.
+        if (s.q.fuzzyMaxExpansions <= 0) throw new IllegalArgumentError('maxExpansions must be positive.');
+        if (s.q.fuzzyPrefixLength < 0) throw new IllegalArgumentError('prefixLength cannot be negative.');
         return fuzzyOrTerm(s.ctx, t.field, normalise(s, t.field, text), fieldBoost(s, t), {
           fuzziness: String(edits), prefixLength: s.q.fuzzyPrefixLength, maxExpansions: s.q.fuzzyMaxExpansions, transpositions: s.q.fuzzyTranspositions,
         });

@@ -266,7 +266,7 @@ describe('malformed and hostile input never fails', () => {
     'AND OR NOT', 'title:quick', '[1 TO 5]', '{a TO b}', '/qu.*/', 'qu?ck', 'quick^2', '&&', '!quick', 'fo"o', 'quick brown"', '(quick',
     'quick)', '((quick) | (brown', '"unclosed (paren', 'a\\', '😀 quick 😀', '\u0000\u0001', 'ÄÖÜ äöü ß', '*:*', '"*"', ' * ',
     '('.repeat(3000) + 'quick' + ')'.repeat(3000), '('.repeat(20000), ')'.repeat(20000), '"'.repeat(5001), '-'.repeat(10000) + 'quick',
-    'quick '.repeat(1000), 'x~'.repeat(2000), '\\('.repeat(5000) + ')',
+    'quick '.repeat(1000), 'x~'.repeat(2000), '\\('.repeat(5000) + ')', 'quick +brown |'.repeat(600), '-('.repeat(2000) + 'quick',
   ];
   it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))('%s', async (_name, text) => {
     for (const fields of [['title'], ['title', 'body', 'tag', 'price'], undefined]) {

@@ -77,3 +77,18 @@ export function bm25(opts: { docCount: number; docFreq: number; freq: number; dl
   const tf = opts.freq / (opts.freq + k1 * (1 - b + (b * opts.dl) / opts.avgdl));
   return (opts.boost ?? 1) * idf * tf;
 }
+
+/**
+ * Query helpers over an app the test file creates in `beforeAll` (hence the getter): `search` posts
+ * a body, `q` runs a query (20 hits, status 200 checked), `hitIds` its hits' ids.
+ */
+export function queryRunner(app: () => TestApp, defaultIndex = 'books') {
+  const search = (body: unknown, index = defaultIndex) => app().request('POST', `/${index}/_search`, body);
+  const q = async (query: unknown, index = defaultIndex) => {
+    const res = await search({ query, size: 20 }, index);
+    expect(res.status).toBe(200);
+    return res;
+  };
+  const hitIds = async (query: unknown, index = defaultIndex) => ids(await q(query, index));
+  return { search, q, hitIds };
+}

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
-import { bm25, ids, scores, seed } from './es.js';
+import { bm25, ids, queryRunner, scores, seed } from './es.js';
 import { SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
 
 let t: TestApp;
@@ -29,13 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const search = (body: unknown, index = 'books') => t.request('POST', `/${index}/_search`, body);
-const q = async (query: unknown, index = 'books') => {
-  const res = await search({ query, size: 20 }, index);
-  expect(res.status).toBe(200);
-  return res;
-};
-const hitIds = async (query: unknown, index = 'books') => ids(await q(query, index));
+const { search, q, hitIds } = queryRunner(() => t);
 
 function expectShardFailure(res: TestResponse, reason: string) {
   expect(res.status).toBe(400);

@@ -8,20 +8,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
-import { bm25, ids, scores, seed } from './es.js';
+import { bm25, ids, queryRunner, scores, seed } from './es.js';
+import { SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
 
 let t: TestApp;
 
-const DOCS: Array<[string, Record<string, unknown>]> = [
-  ['1', { title: 'The quick brown fox', body: 'a fox in the woods', tag: 'animal', price: 10 }],
-  ['2', { title: 'Quick brown foxes leap', body: 'quick quick', tag: 'animal', price: 20 }],
-  ['3', { title: 'A quick movement of the enemy', body: 'war and peace', tag: 'war', price: 30 }],
-  ['4', { title: 'Brown bread and butter', body: 'brown brown bread', tag: 'food', price: 40 }],
-  ['5', { title: 'Quickly brewed coffee', body: 'coffee', tag: 'food', price: 50 }],
-  ['6', { title: 'The lazy brown dog', body: 'the dog sleeps', tag: 'animal', price: 60 }],
-];
-/** title lengths 4, 4, 6, 4, 3, 4 (standard analyzer) → avgdl 25/6 over 6 docs. */
-const TITLE = { docCount: 6, avgdl: 25 / 6 };
+/** The short titles, each with a `body` for the multi-field cases. */
+const BODIES = ['a fox in the woods', 'quick quick', 'war and peace', 'brown brown bread', 'coffee', 'the dog sleeps'];
+const DOCS = SHORT_TITLES.map(([id, d], i): [string, Record<string, unknown>] => [id, { ...d, body: BODIES[i] }]);
+const TITLE = SHORT_TITLE_STATS;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -44,14 +39,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const search = (body: unknown, index = 'books') => t.request('POST', `/${index}/_search`, body);
-const q = async (query: unknown, index = 'books') => {
-  const res = await search({ query, size: 20 }, index);
-  expect(res.status).toBe(200);
-  return res;
-};
+const { search, q, hitIds } = queryRunner(() => t);
 const sqs = (query: string, options: Record<string, unknown> = {}) => ({ simple_query_string: { query, fields: ['title'], ...options } });
-const hitIds = async (query: unknown, index = 'books') => ids(await q(query, index));
 
 /** Same hits, same order, same scores (to float precision). */
 async function expectSame(query: unknown, equivalent: unknown, index = 'books') {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
 import { bm25, ids, queryRunner, scores, seed } from './es.js';
-import { SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
+import { createShortTitleIndices, SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
 
 let t: TestApp;
 
@@ -20,13 +20,7 @@ const TITLE = SHORT_TITLE_STATS;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const [index, shards] of [['books', 1], ['books3', 3]] as const) {
-    await t.request('PUT', `/${index}`, {
-      settings: { number_of_shards: shards },
-      mappings: { properties: { title: { type: 'text' }, body: { type: 'text' }, tag: { type: 'keyword' }, price: { type: 'long' } } },
-    });
-    await seed(t, index, DOCS);
-  }
+  await createShortTitleIndices(t, DOCS, { body: { type: 'text' } });
   await t.request('PUT', '/quotes', {
     mappings: { properties: { title: { type: 'text', fields: { exact: { type: 'text', analyzer: 'whitespace' } } } } },
   });

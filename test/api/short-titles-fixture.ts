@@ -1,3 +1,6 @@
+import type { TestApp } from '../support/test-app.js';
+import { seed } from './es.js';
+
 /**
  * Six short titled documents whose BM25 statistics are easy to work out by hand: the fixture of the
  * term-level and prefix query tests, which check exact scores against es.ts's `bm25`.
@@ -13,3 +16,14 @@ export const SHORT_TITLES: ReadonlyArray<readonly [string, Readonly<Record<strin
 
 /** title lengths 4, 4, 6, 4, 3, 4 (standard analyzer) → avgdl 25/6 over 6 docs. */
 export const SHORT_TITLE_STATS = { docCount: 6, avgdl: 25 / 6 };
+
+/** `books` (1 shard) and `books3` (3 shards) holding `docs`, title text, tag keyword, price long, and `extra` properties. */
+export async function createShortTitleIndices(t: TestApp, docs: Array<[string, Record<string, unknown>]>, extra: Record<string, unknown> = {}): Promise<void> {
+  for (const [index, shards] of [['books', 1], ['books3', 3]] as const) {
+    await t.request('PUT', `/${index}`, {
+      settings: { number_of_shards: shards },
+      mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' }, price: { type: 'long' }, ...extra } },
+    });
+    await seed(t, index, docs);
+  }
+}

@@ -16,7 +16,7 @@ import {
 import {
   aliasRoutes, analyzeRoutes, clusterSettingsRoutes, dropFreeBuffers, bulkRoutes, catRoutes, dataStreamRoutes, ES_VERSION, explainRoutes, fieldCapsRoutes, indexTemplateRoutes, scrollRoutes, statsRoutes,
   termVectorsRoutes, validateQueryRoutes, mgetRoutes, msearchRoutes, clusterRoutes, createHttpServer, documentRoutes, indexRoutes, ingestRoutes, mlRoutes,
-  registerRoutes, rankEvalRoutes, reindexRoutes, rootRoutes, snapshotRoutes,
+  registerRoutes, rankEvalRoutes, reindexRoutes, resolveIndexRoutes, rootRoutes, snapshotRoutes,
   searchRoutes, securityRoutes, taskRoutes, type HttpServer,
 } from './http/index.js';
 import { IngestService, type IngestState } from './ingest/index.js';
@@ -185,6 +185,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       ...indexRoutes(indices),
       ...analyzeRoutes(indices),
       ...aliasRoutes(indices),
+      ...resolveIndexRoutes(indices),
       ...documentRoutes(writes),
       ...bulkRoutes(writes),
       ...ingestRoutes(ingest),

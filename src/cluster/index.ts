@@ -31,6 +31,7 @@ export * from './ml/ml-service.js';
 export * from './reindex/doc-scan.js';
 export * from './reindex/bulk-by-scroll.js';
 export * from './indices/aliases.js';
+export * from './indices/resolve-index.js';
 export * from './writes/write-flow.js';
 export { SlowLog } from './slow-log.js';
 export * from './snapshots/repositories.js';

@@ -20,6 +20,7 @@ export * from './ingest.js';
 export * from './tasks.js';
 export * from './reindex.js';
 export * from './aliases.js';
+export * from './resolve-index.js';
 export * from './msearch.js';
 export * from './mget.js';
 export * from './analyze.js';

@@ -1,0 +1,69 @@
+/**
+ * `GET /_resolve/index/{name}` (ES RestResolveIndexAction): the indices and aliases an expression
+ * names (cluster/indices/resolve-index.ts). With security on, wildcards expand over what the key
+ * may see and a concrete name it may not is ES's 403, so the route authorizes per name itself.
+ */
+import { indexAbstractionsOf, resolveIndexAbstractions, type IndicesService, type ResolveAccess, type ResolveIndexOptions } from '../cluster/index.js';
+import { IllegalArgumentError } from '../errors/index.js';
+import { boolParam, INDICES_OPTIONS, type Query } from './params.js';
+import type { RouteDef } from './rest.js';
+
+const ACTION = 'indices:admin/resolve/index';
+
+/**
+ * ES IndicesOptions.fromRequest over the action's default, strictExpandOpen: `expand_wildcards`
+ * is a comma list of open, closed, hidden, all and none (which clears what came before it).
+ */
+export function resolveIndexOptions(query: Query): ResolveIndexOptions {
+  let open = true;
+  let closed = false;
+  let hidden = false;
+  const expand = query.expand_wildcards;
+  if (expand !== undefined) {
+    open = closed = hidden = false;
+    for (const state of expand.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      switch (state) {
+        case 'open': open = true; break;
+        case 'closed': closed = true; break;
+        case 'hidden': hidden = true; break;
+        case 'all': open = closed = hidden = true; break;
+        case 'none': open = closed = hidden = false; break;
+        default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${state.toUpperCase()}`);
+      }
+    }
+  }
+  boolParam(query, 'ignore_throttled', false);
+  return {
+    ignoreUnavailable: boolParam(query, 'ignore_unavailable', false),
+    allowNoIndices: boolParam(query, 'allow_no_indices', true),
+    expandOpen: open,
+    expandClosed: closed,
+    expandHidden: hidden,
+  };
+}
+
+export function resolveIndexRoutes(indices: IndicesService): RouteDef[] {
+  return [
+    {
+      methods: ['GET'],
+      paths: ['/_resolve/index/:name'],
+      // Names come per item: which ones the key may see is decided while resolving.
+      authz: { action: ACTION, perItem: true },
+      takesBody: false,
+      params: INDICES_OPTIONS,
+      handler: (req) => {
+        const authorizer = req.authorizer;
+        const access: ResolveAccess | null = authorizer && !authorizer.auth.permission.allowsEveryIndex(ACTION)
+          ? {
+              allows: (name) => authorizer.auth.permission.allowsIndex(ACTION, name),
+              refuse: (name) => {
+                authorizer.require(ACTION, [name]);
+                throw new Error(`unreachable: [${name}] was refused`);
+              },
+            }
+          : null;
+        return { body: resolveIndexAbstractions(req.params.name, indexAbstractionsOf(indices), resolveIndexOptions(req.query), access) };
+      },
+    },
+  ];
+}

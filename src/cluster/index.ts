@@ -21,7 +21,7 @@ export * from './stats/node-stats.js';
 export { segmentViews, type SegmentView } from './stats/segment-views.js';
 export * from './cluster-settings.js';
 
-export { IndexTemplateService } from './indices/index-templates.js';
+export { IndexTemplateService, type IndexTemplateSummary } from './indices/index-templates.js';
 export { explainDocument, locateDocument, planForIndex } from './search/explain.js';
 export { fieldCapabilities, fieldMappings } from './indices/field-capabilities.js';
 export { validateQuery } from './search/validate-query.js';

@@ -1,18 +1,21 @@
 /**
  * The `_cat` APIs an operator and the capacity tooling read (ES RestIndicesAction, RestShardsAction,
  * RestSegmentsAction, RestCountAction, RestHealthAction, RestNodesAction, RestThreadPoolAction,
- * RestCatTrainedModelsAction): ES's column names, aliases and default columns, rendered by
+ * RestCatTrainedModelsAction, RestAliasAction, RestTemplatesAction, RestMasterAction): ES's column names, aliases and default columns, rendered by
  * cat-table.ts (`v`, `h`, `s`, `help`, `bytes`, `time`, `format=json`).
  */
 import { loadavg, freemem, totalmem } from 'node:os';
 import { globMatcher } from '../common/wildcard.js';
+import type { AliasProperties } from '../dsl/index.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import {
   health, indexSums, ipOf, segmentViews, shardSums, SEARCH_POOL, NODE_ROLES,
-  type IndexService, type SegmentView, type IndicesService, type MlService, type NodeIdentity, type NodeStatsService, type SearchService, type StatsSums, type ThreadPoolView,
+  type IndexService, type IndexTemplateSummary, type SegmentView, type IndicesService, type MlService, type NodeIdentity, type NodeStatsService, type SearchService,
+  type StatsSums, type ThreadPoolView,
 } from '../cluster/index.js';
 import { CAT_PARAMS, renderCat, type CatColumn } from './cat-table.js';
-import { INDICES_OPTIONS, resolveParams } from './params.js';
+import { boolParam, INDICES_OPTIONS, resolveParams, type Query } from './params.js';
+import { wildcardStates } from './resolve-index.js';
 import { ES_VERSION } from './root.js';
 import type { RouteDef } from './rest.js';
 
@@ -211,6 +214,69 @@ const MODEL_COLUMNS: CatColumn<ModelRow>[] = [
   { name: 'deployment.allocations', aliases: ['da'], desc: 'allocations of the model\'s first deployment', kind: 'number', value: (r) => r.stats?.deployment_stats?.allocation_status?.allocation_count ?? null },
 ];
 
+interface AliasRow {
+  readonly alias: string;
+  readonly index: string;
+  readonly properties: AliasProperties;
+}
+
+/** Routing is refused on aliases here (dsl/alias-actions.ts), so its columns are always ES's `-`. */
+const ALIAS_COLUMNS: CatColumn<AliasRow>[] = [
+  { name: 'alias', aliases: ['a'], desc: 'alias name', default: true, value: (r) => r.alias },
+  { name: 'index', aliases: ['i', 'idx'], desc: 'index alias points to', default: true, value: (r) => r.index },
+  { name: 'filter', aliases: ['f', 'fi'], desc: 'filter', default: true, value: (r) => (r.properties.filter !== null ? '*' : '-') },
+  { name: 'routing.index', aliases: ['ri', 'routingIndex'], desc: 'index routing', default: true, value: () => '-' },
+  { name: 'routing.search', aliases: ['rs', 'routingSearch'], desc: 'search routing', default: true, value: () => '-' },
+  { name: 'is_write_index', aliases: ['w', 'isWriteIndex'], desc: 'write index', default: true, value: (r) => (r.properties.isWriteIndex === null ? '-' : String(r.properties.isWriteIndex)) },
+];
+
+/** ES renders a template's lists as `[a, b]`. */
+const bracketed = (list: readonly string[]) => `[${list.join(', ')}]`;
+
+const TEMPLATE_COLUMNS: CatColumn<IndexTemplateSummary>[] = [
+  { name: 'name', aliases: ['n'], desc: 'template name', default: true, value: (t) => t.name },
+  { name: 'index_patterns', aliases: ['t'], desc: 'template index patterns', default: true, value: (t) => bracketed(t.indexPatterns) },
+  { name: 'order', aliases: ['o', 'p'], desc: 'template application order/priority number', default: true, kind: 'number', value: (t) => t.priority ?? 0 },
+  { name: 'version', aliases: ['v'], desc: 'version', default: true, kind: 'number', value: (t) => t.version },
+  { name: 'composed_of', aliases: ['c'], desc: 'component templates comprising index template', default: true, value: (t) => bracketed(t.composedOf) },
+];
+
+function masterColumns(node: NodeIdentity): CatColumn<null>[] {
+  return [
+    { name: 'id', desc: 'node id', default: true, value: () => node.id },
+    // ES prints the bound address's host name, which is its IP when bound to one.
+    { name: 'host', aliases: ['h'], desc: 'host name', default: true, value: () => ipOf(node.address()) },
+    { name: 'ip', desc: 'ip address', default: true, value: () => ipOf(node.address()) },
+    { name: 'node', aliases: ['n'], desc: 'node name', default: true, value: () => node.name },
+  ];
+}
+
+/**
+ * ES RestTemplatesAction's name filter: a comma list of names and `*` patterns, all when empty;
+ * names that match nothing are no error.
+ */
+function namePredicate(expression: string | undefined): (name: string) => boolean {
+  const parts = (expression ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0 || parts.includes('*') || parts.includes('_all')) return () => true;
+  const globs = parts.filter((p) => p.includes('*')).map((p) => globMatcher(p));
+  return (name) => parts.includes(name) || globs.some((g) => g.test(name));
+}
+
+/**
+ * The indices `_cat/aliases` reads: all, under ES GetAliasesRequest's default strictExpandHidden
+ * (hidden ones too); `expand_wildcards` narrows them (every index here is open).
+ */
+function aliasTargets(indices: IndicesService, query: Query): string[] {
+  const states = wildcardStates(query, { open: true, closed: true, hidden: true });
+  boolParam(query, 'ignore_unavailable', false);
+  boolParam(query, 'allow_no_indices', true);
+  boolParam(query, 'ignore_throttled', false);
+  if (!states.open) return [];
+  return indices.resolve(undefined, { ignoreUnavailable: true, allowNoIndices: true, expandHidden: states.hidden }).map((i) => i.name).sort();
+}
+
+const ALIASES_GET = 'indices:admin/aliases/get';
+
 export interface CatDeps {
   readonly indices: IndicesService;
   readonly search: SearchService;
@@ -228,6 +294,7 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
   const nodeCols = nodeColumns(node);
   const poolCols = threadPoolColumns(node);
   const segmentCols = segmentColumns(node);
+  const masterCols = masterColumns(node);
   return [
     {
       methods: ['GET'],
@@ -334,6 +401,42 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
         pools.sort((a, b) => (a.name === SEARCH_POOL ? -1 : b.name === SEARCH_POOL ? 1 : a.name < b.name ? -1 : 1));
         return renderCat(req, poolCols, pools);
       },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_cat/aliases', '/_cat/aliases/:name'],
+      // Which indices and aliases the key may see is decided per row (ES narrows both lists).
+      authz: { action: ALIASES_GET, perItem: true },
+      params: [...CAT_PARAMS, ...INDICES_OPTIONS],
+      handler: (req) => {
+        const names = req.params.name === undefined ? null : req.params.name.split(',').map((n) => n.trim()).filter((n) => n !== '');
+        const targets = aliasTargets(indices, req.query);
+        const permission = req.authorizer?.auth.permission;
+        const may = permission && !permission.allowsEveryIndex(ALIASES_GET) ? (name: string) => permission.allowsIndex(ALIASES_GET, name) : () => true;
+        const rows: AliasRow[] = [];
+        for (const [index, aliases] of indices.aliases.select(targets.filter(may), names === null || names.length === 0 ? null : names).found) {
+          for (const [alias, properties] of aliases) if (may(alias)) rows.push({ alias, index, properties });
+        }
+        rows.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+        return renderCat(req, ALIAS_COLUMNS, rows);
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_cat/templates', '/_cat/templates/:name'],
+      authz: { action: 'indices:admin/index_template/get' },
+      params: CAT_PARAMS,
+      handler: (req) => {
+        const wanted = namePredicate(req.params.name);
+        return renderCat(req, TEMPLATE_COLUMNS, indices.templates.indexTemplateSummaries().filter((t) => wanted(t.name)));
+      },
+    },
+    {
+      methods: ['GET'],
+      paths: ['/_cat/master'],
+      authz: { action: 'cluster:monitor/state' },
+      params: CAT_PARAMS,
+      handler: (req) => renderCat(req, masterCols, [null]),
     },
     {
       methods: ['GET'],

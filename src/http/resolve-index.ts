@@ -10,35 +10,46 @@ import type { RouteDef } from './rest.js';
 
 const ACTION = 'indices:admin/resolve/index';
 
+/** Which index states a wildcard expands to (ES IndicesOptions.WildcardStates). */
+export interface WildcardStates {
+  readonly open: boolean;
+  readonly closed: boolean;
+  readonly hidden: boolean;
+}
+
 /**
- * ES IndicesOptions.fromRequest over the action's default, strictExpandOpen: `expand_wildcards`
- * is a comma list of open, closed, hidden, all and none (which clears what came before it).
+ * `expand_wildcards` as ES parses it (WildcardStates.parseParameter) over a default: a comma list of
+ * open, closed, hidden, all and none (which clears what came before it); anything else is ES's 400.
  */
-export function resolveIndexOptions(query: Query): ResolveIndexOptions {
-  let open = true;
+export function wildcardStates(query: Query, defaults: WildcardStates): WildcardStates {
+  const expand = query.expand_wildcards;
+  if (expand === undefined) return defaults;
+  let open = false;
   let closed = false;
   let hidden = false;
-  const expand = query.expand_wildcards;
-  if (expand !== undefined) {
-    open = closed = hidden = false;
-    for (const state of expand.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-      switch (state) {
-        case 'open': open = true; break;
-        case 'closed': closed = true; break;
-        case 'hidden': hidden = true; break;
-        case 'all': open = closed = hidden = true; break;
-        case 'none': open = closed = hidden = false; break;
-        default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${state.toUpperCase()}`);
-      }
+  for (const state of expand.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    switch (state) {
+      case 'open': open = true; break;
+      case 'closed': closed = true; break;
+      case 'hidden': hidden = true; break;
+      case 'all': open = closed = hidden = true; break;
+      case 'none': open = closed = hidden = false; break;
+      default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${state.toUpperCase()}`);
     }
   }
+  return { open, closed, hidden };
+}
+
+/** ES IndicesOptions.fromRequest over the action's default, strictExpandOpen. */
+export function resolveIndexOptions(query: Query): ResolveIndexOptions {
+  const states = wildcardStates(query, { open: true, closed: false, hidden: false });
   boolParam(query, 'ignore_throttled', false);
   return {
     ignoreUnavailable: boolParam(query, 'ignore_unavailable', false),
     allowNoIndices: boolParam(query, 'allow_no_indices', true),
-    expandOpen: open,
-    expandClosed: closed,
-    expandHidden: hidden,
+    expandOpen: states.open,
+    expandClosed: states.closed,
+    expandHidden: states.hidden,
   };
 }
 

@@ -2,7 +2,7 @@
  * compact and aligned text (CAT) APIs:
  * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/cat.html
  * Text tables (`v`, `h`, `s`, `help`, `bytes`, `time`) and their `format=json` form, for indices,
- * shards, count, health, nodes, thread_pool and ml/trained_models.
+ * shards, count, health, nodes, thread_pool, ml/trained_models, aliases, templates and master.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { humanBytes, humanTime } from '../../src/http/cat-table.js';
@@ -149,5 +149,88 @@ describe('each _cat API', () => {
       'ingest.pipelines': '0', 'data_frame.id': '__none__',
     }]);
     expect(lines((await cat('/_cat/ml/trained_models?v')).text)[0].trim().split(/\s+/)).toEqual(['id', 'heap_size', 'operations', 'create_time', 'ingest.pipelines', 'data_frame.id']);
+  });
+});
+
+describe('_cat/aliases, _cat/templates and _cat/master', () => {
+  beforeAll(async () => {
+    await t.request('PUT', '/.hidden-idx', { settings: { 'index.hidden': true } });
+    const res = await t.request('POST', '/_aliases', {
+      actions: [
+        { add: { index: 'alpha', alias: 'both' } },
+        { add: { index: 'beta', alias: 'both', is_write_index: true } },
+        { add: { index: 'alpha', alias: 'filtered', filter: { range: { n: { gte: 2 } } }, is_write_index: false } },
+        { add: { index: '.hidden-idx', alias: 'quiet', is_hidden: true } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    await t.request('PUT', '/_component_template/base', { template: { settings: { number_of_shards: 1 } } });
+    await t.request('PUT', '/_component_template/maps', { template: { mappings: { properties: { n: { type: 'long' } } } } });
+    await t.request('PUT', '/_index_template/logs', { index_patterns: ['logs-*', 'audit-*'], priority: 10, version: 3, composed_of: ['base', 'maps'] });
+    await t.request('PUT', '/_index_template/metrics', { index_patterns: ['metrics-*'] });
+  });
+
+  it('_cat/aliases: one row per alias and index, ES columns, * for a filter and - for what is unset', async () => {
+    const res = await cat('/_cat/aliases?v');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(lines(res.text).map(cells)).toEqual([
+      ['alias', 'index', 'filter', 'routing.index', 'routing.search', 'is_write_index'],
+      ['both', 'alpha', '-', '-', '-', '-'],
+      ['both', 'beta', '-', '-', '-', 'true'],
+      ['filtered', 'alpha', '*', '-', '-', 'false'],
+      // ES GetAliasesRequest's default expands hidden indices: their aliases are listed too.
+      ['quiet', '.hidden-idx', '-', '-', '-', '-'],
+    ]);
+    expect((await cat('/_cat/aliases/filtered?format=json')).body).toEqual([
+      { alias: 'filtered', index: 'alpha', filter: '*', 'routing.index': '-', 'routing.search': '-', is_write_index: 'false' },
+    ]);
+  });
+
+  it('_cat/aliases: names and patterns, none matching is an empty table; expand_wildcards narrows the indices; h and s by ES aliases', async () => {
+    expect((await cat('/_cat/aliases/b*,quiet?format=json&h=a,i')).body).toEqual([
+      { alias: 'both', index: 'alpha' }, { alias: 'both', index: 'beta' }, { alias: 'quiet', index: '.hidden-idx' },
+    ]);
+    const none = await cat('/_cat/aliases/nope');
+    expect(none.status).toBe(200);
+    expect(none.text).toBe('');
+    expect((await cat('/_cat/aliases?format=json&h=alias&expand_wildcards=open')).body.map((r: any) => r.alias)).toEqual(['both', 'both', 'filtered']);
+    expect(lines((await cat('/_cat/aliases?h=a,i,w&s=w:desc,i')).text).map(cells)).toEqual([
+      ['both', 'beta', 'true'], ['filtered', 'alpha', 'false'], ['quiet', '.hidden-idx', '-'], ['both', 'alpha', '-'],
+    ]);
+    expect((await cat('/_cat/aliases?help&format=json')).body.map((c: any) => [c.column, c.aliases])).toEqual([
+      ['alias', 'a'], ['index', 'i,idx'], ['filter', 'f,fi'], ['routing.index', 'ri,routingIndex'], ['routing.search', 'rs,routingSearch'], ['is_write_index', 'w,isWriteIndex'],
+    ]);
+    expectErrorType(await cat('/_cat/aliases?expand_wildcards=opened'), 400, 'illegal_argument_exception');
+    expectErrorType(await cat('/_cat/aliases?pretty_please=1'), 400, 'illegal_argument_exception', /unrecognized parameter: \[pretty_please\]/);
+  });
+
+  it('_cat/templates: composable templates with their patterns and components as [a, b], priority as order', async () => {
+    const res = await cat('/_cat/templates?v');
+    const [header, ...rows] = lines(res.text);
+    expect(cells(header)).toEqual(['name', 'index_patterns', 'order', 'version', 'composed_of']);
+    expect(rows).toHaveLength(2);
+    // Cells are padded to the column's width, the last one too (ES RestTable); the absent version is blank.
+    expect(rows[0]).toMatch(/^logs\s+\[logs-\*, audit-\*\]\s+10\s+3\s+\[base, maps\]$/);
+    expect(rows[1]).toMatch(/^metrics\s+\[metrics-\*\]\s+0\s{2,}\[\]\s*$/);
+    expect((await cat('/_cat/templates/met*?format=json')).body).toEqual([
+      { name: 'metrics', index_patterns: '[metrics-*]', order: '0', version: null, composed_of: '[]' },
+    ]);
+    expect((await cat('/_cat/templates/logs,nope?format=json&h=n,p,c')).body).toEqual([{ name: 'logs', order: '10', composed_of: '[base, maps]' }]);
+    // ES: names that match nothing are an empty table, not a 404.
+    const none = await cat('/_cat/templates/nope');
+    expect(none.status).toBe(200);
+    expect(none.text).toBe('');
+    expect((await cat('/_cat/templates?format=json&h=name&s=order:desc')).body).toEqual([{ name: 'logs' }, { name: 'metrics' }]);
+  });
+
+  it('_cat/master: the one node, which is the master', async () => {
+    const res = await cat('/_cat/master?v');
+    const [header, row] = lines(res.text).map(cells);
+    expect(header).toEqual(['id', 'host', 'ip', 'node']);
+    const nodes = (await t.request('GET', '/_nodes')).body.nodes;
+    expect(row).toEqual([Object.keys(nodes)[0], expect.any(String), expect.any(String), 'threadsearch-0']);
+    expect((await cat('/_cat/master?format=json&h=n,h')).body).toEqual([{ node: 'threadsearch-0', host: row[1] }]);
+    expectErrorType(await cat('/_cat/master?name=x'), 400, 'illegal_argument_exception', /unrecognized parameter: \[name\]/);
   });
 });

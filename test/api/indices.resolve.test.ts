@@ -126,6 +126,17 @@ describe('GET /_resolve/index with security on', () => {
     expectErrorType(await s.as(reader, 'GET', '/_resolve/index/logs-9'), 404, 'index_not_found_exception', 'no such index [logs-9]');
   });
 
+  it('_cat/aliases shows a key the aliases and indices it may see only', async () => {
+    await s.request('POST', '/_aliases', { actions: [{ add: { index: 'secret', alias: 'logs-leak' } }] });
+    const viewer = (await s.createKey('logs-viewer', role('logs-*', ['view_index_metadata']))).encoded;
+    expect((await s.as(viewer, 'GET', '/_cat/aliases?format=json&h=alias,index')).body).toEqual([{ alias: 'logs-current', index: 'logs-1' }]);
+    expect((await s.request('GET', '/_cat/aliases?format=json&h=alias,index')).body).toEqual([
+      { alias: 'logs-current', index: 'logs-1' }, { alias: 'logs-leak', index: 'secret' }, { alias: 'secret-alias', index: 'secret' },
+    ]);
+    // `read` does not grant indices:admin/aliases/get on any index.
+    expectErrorType(await s.as(reader, 'GET', '/_cat/aliases'), 403, 'security_exception');
+  });
+
   it('refuses a key no index privilege grants the action to', async () => {
     const writer = (await s.createKey('logs-writer', role('logs-*', ['write']))).encoded;
     expectErrorType(await s.as(writer, 'GET', '/_resolve/index/*'), 403, 'security_exception');

@@ -35,6 +35,15 @@ export interface ComposedTemplate {
   readonly allowAutoCreate: boolean | null;
 }
 
+/** What `_cat/templates` shows of a composable index template. */
+export interface IndexTemplateSummary {
+  readonly name: string;
+  readonly indexPatterns: readonly string[];
+  readonly priority: number | null;
+  readonly version: number | null;
+  readonly composedOf: readonly string[];
+}
+
 /** Names in a GET/DELETE path: a comma list of names and `*` patterns; none means all. */
 function namesMatching(expression: string | undefined, names: Iterable<string>): { found: string[]; missing: string[] } {
   const all = [...names].sort();
@@ -180,6 +189,13 @@ export class IndexTemplateService {
 
   getIndexTemplates(expression: string | undefined, flatSettings = false): { status: number; body: JsonObject } {
     return listTemplates('index template', 'index_template', expression, this.templates, (t) => renderIndexTemplate(t, flatSettings));
+  }
+
+  /** Every composable index template's summary, by name (`_cat/templates`). */
+  indexTemplateSummaries(): IndexTemplateSummary[] {
+    return [...this.templates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, t]) => ({
+      name, indexPatterns: t.indexPatterns, priority: t.priority, version: t.version, composedOf: t.composedOf,
+    }));
   }
 
   async deleteIndexTemplates(expression: string): Promise<void> {

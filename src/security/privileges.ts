@@ -28,7 +28,8 @@ interface Privilege {
 /** Cluster privileges, narrowest first (the order a 403 lists them in). */
 const CLUSTER: ReadonlyMap<string, Privilege> = new Map<string, Privilege>([
   ['none', { grants: [] }],
-  ['monitor', { grants: ['cluster:monitor/*'] }],
+  // ES 8.15's MONITOR_PATTERN reads templates too (GetIndexTemplates, GetComponentTemplate, GetComposableIndexTemplate).
+  ['monitor', { grants: ['cluster:monitor/*', 'indices:admin/template/get', 'cluster:admin/component_template/get', 'indices:admin/index_template/get'] }],
   ['monitor_ml', { grants: ['cluster:monitor/xpack/ml/*'] }],
   // ES MONITOR_INFERENCE_PATTERN also grants inference against a model deployment.
   ['monitor_inference', { grants: ['cluster:monitor/xpack/inference*', 'cluster:monitor/xpack/ml/trained_models/deployment/infer'] }],

@@ -1,6 +1,6 @@
 /**
  * Authorization of the operator views and `_rank_eval`, as ES authorizes them: node and cluster
- * stats need the `monitor` cluster privilege; index stats and `_cat/indices|shards` the `monitor`
+ * stats (and reading templates) need the `monitor` cluster privilege; index stats and `_cat/indices|shards` the `monitor`
  * index privilege (wildcards narrowed to the indices it covers); `_rank_eval` reads (`read`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('operator views and _rank_eval under security', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.metric_score).toBe(1);
     expect((await t.as(key, 'POST', '/secret/_rank_eval', rankEval)).status).toBe(403);
-    for (const url of ['/_nodes/stats', '/_nodes', '/_cluster/stats', '/_cat/nodes', '/_cat/thread_pool', '/_cat/health', '/docs/_stats', '/_cat/indices/docs']) {
+    for (const url of ['/_nodes/stats', '/_nodes', '/_cluster/stats', '/_cat/nodes', '/_cat/thread_pool', '/_cat/health', '/_cat/master', '/_cat/templates', '/docs/_stats', '/_cat/indices/docs']) {
       const res = await t.as(key, 'GET', url);
       expect(res.status, url).toBe(403);
       expect(res.body.error.type).toBe('security_exception');
@@ -31,9 +31,11 @@ describe('operator views and _rank_eval under security', () => {
 
   it('cluster monitor opens node and cluster stats; index monitor opens the stats of its indices only', async () => {
     const { encoded: key } = await t.createKey('monitor', role('docs', ['monitor'], ['monitor']));
-    for (const url of ['/_nodes/stats', '/_nodes', '/_cluster/stats', '/_cat/nodes', '/_cat/thread_pool', '/_cat/health', '/docs/_stats']) {
+    // ES 8.15's monitor reads templates as well (its MONITOR_PATTERN).
+    for (const url of ['/_nodes/stats', '/_nodes', '/_cluster/stats', '/_cat/nodes', '/_cat/thread_pool', '/_cat/health', '/_cat/master', '/_cat/templates', '/_index_template', '/docs/_stats']) {
       expect((await t.as(key, 'GET', url)).status, url).toBe(200);
     }
+    expect((await t.as(key, 'PUT', '/_index_template/t', { index_patterns: ['t-*'] })).status).toBe(403);
     expect((await t.as(key, 'GET', '/secret/_stats')).status).toBe(403);
     const all = await t.as(key, 'GET', '/_stats');
     expect(Object.keys(all.body.indices)).toEqual(['docs']);

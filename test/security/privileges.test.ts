@@ -17,6 +17,10 @@ describe('granting privileges (the "this action is granted by …" part of a 403
     ['index', 'indices:admin/auto_create', ['auto_configure', 'create_index', 'manage', 'all']],
     ['index', 'indices:admin/create', ['create_index', 'manage', 'all']],
     ['cluster', 'cluster:monitor/main', ['monitor', 'manage', 'all']],
+    // ES 8.15's monitor reads templates; writing them takes manage_index_templates.
+    ['cluster', 'indices:admin/index_template/get', ['monitor', 'manage_index_templates', 'manage', 'all']],
+    ['cluster', 'indices:admin/index_template/put', ['manage_index_templates', 'manage', 'all']],
+    ['cluster', 'cluster:admin/component_template/get', ['monitor', 'manage_index_templates', 'manage', 'all']],
     ['cluster', 'cluster:admin/xpack/security/api_key/create', ['manage_own_api_key', 'manage_api_key', 'manage_security', 'all']],
   ] as const)('%s action %s', (kind, action, expected) => {
     expect(grantingPrivileges(kind, action)).toEqual(expected);

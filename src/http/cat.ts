@@ -1,8 +1,9 @@
 /**
  * The `_cat` APIs an operator and the capacity tooling read (ES RestIndicesAction, RestShardsAction,
  * RestSegmentsAction, RestCountAction, RestHealthAction, RestNodesAction, RestThreadPoolAction,
- * RestCatTrainedModelsAction, RestAliasAction, RestTemplatesAction, RestMasterAction): ES's column names, aliases and default columns, rendered by
- * cat-table.ts (`v`, `h`, `s`, `help`, `bytes`, `time`, `format=json`).
+ * RestCatTrainedModelsAction, RestAliasAction, RestTemplatesAction, RestMasterAction): ES's column
+ * names, aliases and default columns, rendered by cat-table.ts (`v`, `h`, `s`, `help`, `bytes`,
+ * `time`, `format=json`).
  */
 import { loadavg, freemem, totalmem } from 'node:os';
 import { globMatcher } from '../common/wildcard.js';

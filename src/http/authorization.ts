@@ -55,7 +55,9 @@ export class RequestAuthorizer {
    * are checked (403 when not allowed), wildcards replaced by the allowed indices they match.
    * Unchanged when the caller may use every index.
    */
-  narrow(action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: () => boolean): string | undefined {
+  narrow(
+    action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: () => boolean, isHidden: (index: string) => boolean = () => false,
+  ): string | undefined {
     if (this.auth.permission.allowsEveryIndex(action)) return expression;
     // One plain name (the common `/{index}/_search`): exactly what the general reading below makes
     // of it (a single `name` step, returned as is), without its per-request arrays and set.
@@ -88,7 +90,7 @@ export class RequestAuthorizer {
         const re = globMatcher(part.slice(1));
         for (const n of [...out]) if (re.test(n)) out.delete(n);
       } else if (kind === 'wildcard') {
-        for (const n of resolveIndexExpression(part, allowed, options)) out.add(n);
+        for (const n of resolveIndexExpression(part, allowed, options, undefined, isHidden)) out.add(n);
       } else {
         out.add(part);
       }
@@ -111,6 +113,7 @@ interface AuthorizedRequest {
  */
 export function authorizeRequest(
   req: AuthorizedRequest, route: RouteAuthorization, auth: Authentication, existing: () => readonly string[],
+  isHidden: (index: string) => boolean = () => false,
 ): { readonly params: Readonly<Record<string, string>>; readonly authorizer: RequestAuthorizer } {
   const authorizer = new RequestAuthorizer(auth);
   const { action } = route;
@@ -131,7 +134,7 @@ export function authorizeRequest(
   // Every index allowed (the superuser): the expression stands as sent, and nothing below is built.
   if (auth.permission.allowsEveryIndex(action)) return { params: req.params, authorizer };
   const expandHidden = () => resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden;
-  const narrowed = authorizer.narrow(action, expression, existing, expandHidden);
+  const narrowed = authorizer.narrow(action, expression, existing, expandHidden, isHidden);
   if (narrowed === expression) return { params: req.params, authorizer };
   return { params: { ...req.params, index: narrowed! }, authorizer };
 }

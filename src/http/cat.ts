@@ -287,7 +287,8 @@ export interface CatDeps {
 }
 
 export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): RouteDef[] {
-  const resolve = (req: Parameters<RouteDef['handler']>[0]) => indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }));
+  // The operator's tables list hidden indices too unless asked otherwise (ES: expand_wildcards=all).
+  const resolve = (req: Parameters<RouteDef['handler']>[0]) => indices.resolve(req.params.index, resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true, expandHidden: true }));
   const nodeRow = (): NodeRow => ({ stats: nodeStats.nodeStats(new Set(['jvm', 'process'])), sums: nodeStats.indicesSums() });
   const epoch = () => Math.floor(Date.now() / 1000);
   const hms = () => new Date().toISOString().slice(11, 19);

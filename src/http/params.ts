@@ -43,9 +43,9 @@ export function refreshParam(query: Query): RefreshPolicy {
 }
 
 /** `expand_wildcards`, `ignore_unavailable`, `allow_no_indices` → index resolution options. */
-export function resolveParams(query: Query, defaults: { ignoreUnavailable: boolean; allowNoIndices: boolean }) {
+export function resolveParams(query: Query, defaults: { ignoreUnavailable: boolean; allowNoIndices: boolean; expandHidden?: boolean }) {
   const expand = query.expand_wildcards;
-  const expandHidden = expand !== undefined && expand.split(',').some((e) => e === 'all' || e === 'hidden');
+  const expandHidden = expand === undefined ? defaults.expandHidden ?? false : expand.split(',').some((e) => e === 'all' || e === 'hidden');
   return {
     ignoreUnavailable: boolParam(query, 'ignore_unavailable', defaults.ignoreUnavailable),
     allowNoIndices: boolParam(query, 'allow_no_indices', defaults.allowNoIndices),

@@ -759,6 +759,21 @@ describe('targets: comma-separated lists and wildcard patterns', () => {
     expect(explicit.body.hits.total).toEqual(all.body.hits.total);
   });
 
+  it('wildcards skip an index.hidden index unless expand_wildcards asks for hidden ones; its name reaches it', async () => {
+    await t.request('PUT', '/pat-hidden', { settings: { 'index.hidden': true } });
+    await seed(t, 'pat-hidden', [['h1', { title: 'hidden' }]]);
+    try {
+      expect(names(await search({}, 'pat-*'))).not.toContain('pat-hidden');
+      expect((await t.request('GET', '/_search?size=100')).body.hits.hits.map((h: any) => h._index)).not.toContain('pat-hidden');
+      expect(names(await t.request('POST', '/pat-*/_search?expand_wildcards=open,hidden', {}))).toContain('pat-hidden');
+      expect(names(await search({}, 'pat-hidden'))).toEqual(['pat-hidden']);
+      // The operator's tables list it, as ES's _cat/indices does (expand_wildcards=all by default).
+      expect((await t.request('GET', '/_cat/indices?h=index')).text).toContain('pat-hidden');
+    } finally {
+      await t.request('DELETE', '/pat-hidden');
+    }
+  });
+
   it('a wildcard that matches nothing answers 200 with no shards and no hits', async () => {
     const res = await search({}, 'nothing-*');
     expect(res.status).toBe(200);

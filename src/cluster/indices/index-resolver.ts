@@ -18,9 +18,21 @@ const NO_ALIASES: ReadonlyMap<string, readonly string[]> = new Map();
 
 export const DEFAULT_RESOLVE: ResolveOptions = { ignoreUnavailable: false, allowNoIndices: true, expandHidden: false };
 
+const NOT_HIDDEN = (): boolean => false;
+
+/**
+ * Whether a wildcard `pattern` reaches index `name` (ES IndexAbstractionResolver.isIndexVisible): a
+ * hidden index (`index.hidden: true`) and, as this server treats them, a dot-prefixed one only with
+ * `expand_wildcards=hidden|all`, or when both the pattern and the name start with a dot.
+ */
+export function wildcardVisible(pattern: string, name: string, hidden: boolean, expandHidden: boolean): boolean {
+  if (!hidden && !name.startsWith('.')) return true;
+  return expandHidden || (pattern.startsWith('.') && name.startsWith('.'));
+}
+
 export function resolveIndexExpression(
   expression: string | undefined, existing: readonly string[], options: ResolveOptions = DEFAULT_RESOLVE,
-  aliases: ReadonlyMap<string, readonly string[]> = NO_ALIASES,
+  aliases: ReadonlyMap<string, readonly string[]> = NO_ALIASES, isHidden: (index: string) => boolean = NOT_HIDDEN,
 ): string[] {
   const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
   const result = new Set<string>();
@@ -34,15 +46,14 @@ export function resolveIndexExpression(
     }
     if (part === '_all' || part === '*') {
       sawWildcard = true;
-      for (const name of existing) if (options.expandHidden || !name.startsWith('.')) result.add(name);
+      for (const name of existing) if (wildcardVisible(part, name, isHidden(name), options.expandHidden)) result.add(name);
       continue;
     }
     if (part.includes('*')) {
       sawWildcard = true;
       const re = globMatcher(part);
-      const visible = (n: string) => re.test(n) && (options.expandHidden || !n.startsWith('.') || part.startsWith('.'));
-      const matched = existing.filter(visible);
-      for (const [alias, indices] of aliases) if (visible(alias)) matched.push(...indices);
+      const matched = existing.filter((n) => re.test(n) && wildcardVisible(part, n, isHidden(n), options.expandHidden));
+      for (const [alias, indices] of aliases) if (re.test(alias) && wildcardVisible(part, alias, false, options.expandHidden)) matched.push(...indices);
       if (matched.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(part);
       for (const n of matched) result.add(n);
       continue;

@@ -205,6 +205,9 @@ export class IndicesService {
     }
   }
 
+  /** `index.hidden: true`: wildcards reach the index only with `expand_wildcards=hidden|all`. */
+  readonly isHiddenIndex = (name: string): boolean => this.indices.get(name)?.settings.get('index.hidden') === 'true';
+
   /** True when `name` is an index or an alias. */
   exists(name: string): boolean {
     return this.indices.has(name) || this.aliases.has(name);
@@ -216,7 +219,7 @@ export class IndicesService {
     // named directly is never filtered by an alias (searchQuery), so it is not recorded.
     const named = expression === undefined ? undefined : this.indices.get(expression);
     if (named !== undefined && !expression!.includes(',') && !expression!.includes('*')) return [named];
-    const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table()).map((n) => this.indices.get(n)!);
+    const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table(), this.isHiddenIndex).map((n) => this.indices.get(n)!);
     this.resolvedFrom.set(out, expression);
     return out;
   }
@@ -238,7 +241,7 @@ export class IndicesService {
   async applyAliasActions(actions: readonly AliasAction[]): Promise<void> {
     const removed = this.aliases.apply(
       actions,
-      (expression) => resolveIndexExpression(expression, this.names(), { ignoreUnavailable: false, allowNoIndices: false, expandHidden: false }),
+      (expression) => resolveIndexExpression(expression, this.names(), { ignoreUnavailable: false, allowNoIndices: false, expandHidden: false }, undefined, this.isHiddenIndex),
       (name) => {
         const index = this.indices.get(name);
         return index ? { name, uuid: index.uuid } : undefined;
@@ -348,7 +351,7 @@ export class IndicesService {
     // ES 8: deleting through an alias is refused rather than deleting what it points to.
     const alias = parts.map((p) => p.trim()).find((p) => !this.indices.has(p) && this.aliases.has(p));
     if (alias) throw new IllegalArgumentError(`The provided expression [${alias}] matches an alias, specify the corresponding concrete indices instead.`);
-    const names = resolveIndexExpression(expression, this.names());
+    const names = resolveIndexExpression(expression, this.names(), undefined, undefined, this.isHiddenIndex);
     await this.deleteResolved(names);
     return names;
   }

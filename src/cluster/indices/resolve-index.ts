@@ -8,6 +8,7 @@
 import { IndexNotFoundError } from '../../errors/index.js';
 import { globMatcher } from '../../common/wildcard.js';
 import type { AliasRegistry } from './aliases.js';
+import { wildcardVisible } from './index-resolver.js';
 
 /** ES IndicesOptions as this API reads them (default strictExpandOpen: open indices, missing names fail). */
 export interface ResolveIndexOptions {
@@ -51,14 +52,9 @@ export interface ResolveIndexBody {
   readonly data_streams: never[];
 }
 
-/**
- * Whether a wildcard matches a hidden abstraction (ES IndexAbstractionResolver.isIndexVisible):
- * with `expand_wildcards=hidden`, or when both the pattern and the name start with a dot. Dot
- * names count as hidden here, as this server's index resolver treats them.
- */
+/** Whether a wildcard matches an abstraction, hidden or not (index-resolver.ts's rule). */
 function visibleToWildcard(pattern: string, name: string, hidden: boolean, options: ResolveIndexOptions): boolean {
-  if (!hidden && !name.startsWith('.')) return true;
-  return options.expandHidden || (pattern.startsWith('.') && name.startsWith('.'));
+  return wildcardVisible(pattern, name, hidden, options.expandHidden);
 }
 
 export function resolveIndexAbstractions(

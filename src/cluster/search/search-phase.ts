@@ -503,7 +503,10 @@ function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): M
 }
 
 export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): FetchSpec {
-  const fields = resolveFetchFields(req.fields ?? null, req.docvalueFields ?? null, index.resolvedMapping.fields, (f) => fielddataError(f, index.name));
+  // Resolved only when asked for: the common search reads nothing more of the mapping.
+  const fields = req.fields || req.docvalueFields
+    ? resolveFetchFields(req.fields ?? null, req.docvalueFields ?? null, index.resolvedMapping.fields, (f) => fielddataError(f, index.name))
+    : null;
   return {
     highlight, ...(fields !== null ? { fields } : {}),
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,

@@ -34,6 +34,16 @@ import type { Logger } from '../logging/index.js';
 
 /** Most shard searches one batch task carries. */
 const MAX_BATCH = 16;
+/**
+ * Most shard searches one batch carries while the queue is deep (DEEP_QUEUE waiting per search
+ * thread): every batch is then a round trip of messages and, for the worker, a park and wake-up
+ * less per DEEP_BATCH − MAX_BATCH searches, and a free thread taking a larger share cannot leave
+ * the other threads short. Pages of DEEP_BATCH searches (~2.5 KB each with `_source`) still fit a
+ * page buffer the worker gets back (workers/page-buffers.ts MAX_PAGE_BUFFER_BYTES).
+ */
+const DEEP_BATCH = 32;
+/** Waiting searches per search thread from which batches take up to DEEP_BATCH. */
+const DEEP_QUEUE = 64;
 
 /**
  * A shard search waiting for, or running on, a thread. Settling it releases its segments first.
@@ -456,7 +466,7 @@ export class SearchPool {
   private queueBehind(): void {
     for (const c of this.channels) {
       if (this.waiting.length < MAX_BATCH) return;
-      // With a full batch waiting, takeBatch(1) takes exactly MAX_BATCH.
+      // With a full batch waiting, takeBatch(1) takes a full one (MAX_BATCH, or DEEP_BATCH from a deep queue).
       if (c.canQueue && !c.runningPoolTask) this.sendOnChannel(c, this.takeBatch(1));
     }
   }
@@ -473,7 +483,9 @@ export class SearchPool {
 
   /** The next batch when `threads` threads are free: an even share of what waits (at most MAX_BATCH). */
   private takeBatch(threads: number): PendingSearch[] {
-    const batch = this.waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(this.waiting.length / threads)));
+    const waiting = this.waiting.length;
+    const bound = waiting >= DEEP_QUEUE * Math.max(1, this.channels.length) ? DEEP_BATCH : MAX_BATCH;
+    const batch = this.waiting.splice(0, Math.min(bound, Math.ceil(waiting / threads)));
     const now = performance.now();
     for (let i = 0; i < batch.length; i++) this.counters.recordWait(now - batch[i].queuedAt);
     return batch;

@@ -106,4 +106,23 @@ describe('a deep queue of searches over the pool', () => {
     for (let i = 16; i < queries.length; i++) expect(together[i].body.hits).toEqual(together[i % 16].body.hits);
     expect(t.app.pool.stats().active).toBe(0);
   });
+
+  it('takes batches above 16 searches from a deep queue (search-pool.ts DEEP_BATCH), answered as alone', async () => {
+    const queries = Array.from({ length: 480 }, (_, i) => ({ query: { match: { text: `${WORDS[i % 8]} ${WORDS[(i * 3 + 2) % 8]}` } }, size: 2 + (i % 5) }));
+    const alone: unknown[] = [];
+    for (const q of queries.slice(0, 40)) alone.push((await t.request('POST', '/docs/_search', q)).body.hits);
+    const before = t.app.pool.stats();
+    // 480 searches of a 2-shard index at once: ~960 shard searches wait, far above DEEP_QUEUE per thread.
+    const together = await Promise.all(queries.map((q) => t.request('POST', '/docs/_search', q)));
+    const after = t.app.pool.stats();
+    expect(together.map((r) => r.status)).toEqual(queries.map(() => 200));
+    expect(together.slice(0, 40).map((r) => r.body.hits)).toEqual(alone);
+    for (let i = 40; i < queries.length; i++) expect(together[i].body.hits).toEqual(together[i % 40].body.hits);
+    const searches = after.waitTimeMs.count - before.waitTimeMs.count;
+    const batches = after.completed - before.completed;
+    expect(searches).toBe(960);
+    // Batches of at most 16 would take at least 60 messages.
+    expect(batches).toBeLessThan(searches / 16);
+    expect(after.active).toBe(0);
+  });
 });

@@ -1,15 +1,15 @@
-// ad-hoc (issue 19, msearch-i19x): CPU of a search channel's hand-off per batch of 16 searches, the
+// ad-hoc (issue 19, msearch-i19x): CPU of a search channel's hand-off per batch of 16 searches (`--size`: other sizes, msearch-i19ms), the
 // coordinator's side (SearchChannel.run: post, reply receipt and decoding) and the worker's (the
 // batch's receipt and reading, the reply's encoding and post), without the searches themselves.
 // `--dist` picks the SearchChannel (and for this tree the row codec); the worker end answers in the
 // format that build's workers use. CPU from /proc/thread-self/schedstat of each thread.
-//   node bench/tools/channel-codec/codec-ab.mjs --dist <dist> [--batches 4000] [--label L]
+//   node bench/tools/channel-codec/codec-ab.mjs --dist <dist> [--batches 4000] [--size 16] [--label L]
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, MessageChannel } from 'node:worker_threads';
-const { values: v } = parseArgs({ options: { dist: { type: 'string' }, batches: { type: 'string', default: '4000' }, label: { type: 'string', default: '' } } });
+const { values: v } = parseArgs({ options: { dist: { type: 'string' }, batches: { type: 'string', default: '4000' }, label: { type: 'string', default: '' }, size: { type: 'string', default: '16' } } });
 const dist = v.dist;
 const { SearchChannel, sharePlan } = await import(pathToFileURL(join(dist, 'src/cluster/search-channel.js')).href);
 const protocol = await import(pathToFileURL(join(dist, 'workers/protocol.js')).href);
@@ -57,7 +57,8 @@ const segments = [{ segment: 'seg-abc-1', liveDocs: null }];
 const planList = Array.from({ length: 64 }, (_, i) => ({ kind: 'term', field: 'text', term: `t${i}`, weight: 1.5, avgdl: 4 }));
 for (const p of planList) sharePlan(p);
 let q = 0;
-const batch = () => Array.from({ length: 16 }, () => ({ segments, request: { query: planList[q++ % 64], k: 10, trackTotalHitsUpTo: 10000, minScore: null, sort: null, trackScores: false, searchAfter: null, terminateAfter: 0, fetch, deadline: 0, aggs: null, suggest: null } }));
+const SIZE = Number(v.size);
+const batch = () => Array.from({ length: SIZE }, () => ({ segments, request: { query: planList[q++ % 64], k: 10, trackTotalHitsUpTo: 10000, minScore: null, sort: null, trackScores: false, searchAfter: null, terminateAfter: 0, fetch, deadline: 0, aggs: null, suggest: null } }));
 let check = 0;
 const runAll = async (n) => {
   // Two in flight, as queueBehind keeps a running worker's channel.
@@ -75,5 +76,5 @@ await runAll(N);
 const m1 = cpu();
 const w1 = await report();
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-console.log(JSON.stringify({ label: v.label, rows, batches: N, mainUsPerBatch: (m1 - m0) / N, workerUsPerBatch: (w1.total - w0.total) / N, workerHandlerUsPerBatch: (w1.busy - w0.busy) / N, wallMs: performance.now() - t0, load, check: check > 0 }));
+console.log(JSON.stringify({ label: v.label, rows, size: SIZE, batches: N, mainUsPerSearch: (m1 - m0) / N / SIZE, workerUsPerSearch: (w1.total - w0.total) / N / SIZE, mainUsPerBatch: (m1 - m0) / N, workerUsPerBatch: (w1.total - w0.total) / N, workerHandlerUsPerBatch: (w1.busy - w0.busy) / N, wallMs: performance.now() - t0, load, check: check > 0 }));
 await worker.terminate();

@@ -28,13 +28,26 @@ function itemReader(cache: LruCache<string, SearchRequest>): (query: Query, body
   // part is written once for all of them, not once per item.
   let lastQuery: Query | null = null;
   let lastKey = '';
+  const keyOf = (body: string | null): string => itemKey(lastKey, body);
   return (query, body) => {
     if (query !== lastQuery) {
       lastKey = JSON.stringify(query);
       lastQuery = query;
     }
-    return cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} }, lastKey);
+    return cachedSearchRequest(cache, { method: 'POST', path: '/_msearch', params: {}, query, body, headers: {} }, keyOf);
   };
+}
+
+/**
+ * An item's key in the parsed-request cache, from its parameters' JSON and its body line. An item
+ * without parameters (nearly all: `{}` headers and a bare URL) is keyed by its body line alone: a
+ * lookup then hashes the line as it is, instead of a concatenated key flattened for every lookup. No
+ * body line holds a newline (the body was split at them) and every other key does, and a parameters
+ * JSON holds none either, so keys of different parameters or bodies never meet.
+ */
+export function itemKey(params: string, body: string | null): string {
+  if (params === '{}') return body ?? '\n';
+  return body === null ? `${params}\n` : `${params}\n${body}`;
 }
 
 type ItemOptions = { resolve: ReturnType<typeof resolveParams>; restTotalHitsAsInt: boolean; allowPartialSearchResults: boolean };

@@ -109,15 +109,19 @@ const MAX_CACHED_BODY_CHARS = 4096;
  * Only plain searches are kept: aggregations, suggesters, highlighting, hybrid ranking, scrolls and
  * points in time go the long way, so nothing that holds per-request state shares an object.
  */
-export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req: RestRequest, queryKey?: string): SearchRequest {
+export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req: RestRequest, keyOf?: (body: string | null) => string): SearchRequest {
   // A body parsed ahead (a large one) is never cached, and its text is not decoded to find that out.
   if (req.json !== undefined || req.query.scroll !== undefined) return searchRequestFrom(req);
   const body = req.body;
   if (body !== null && body.length > MAX_CACHED_BODY_CHARS) return searchRequestFrom(req);
   // No body and an empty one are told apart (an empty `_msearch` item body is not a missing one).
-  // `queryKey`: the caller's JSON.stringify(req.query), when it reads many bodies with one query (`_msearch`).
-  const params = queryKey ?? JSON.stringify(req.query);
-  const key = body === null ? params : `${params}\n${body}`;
+  // `keyOf`: the caller's key for its cache (`_msearch`'s, whose item bodies are single lines).
+  let key: string;
+  if (keyOf !== undefined) key = keyOf(body);
+  else {
+    const params = JSON.stringify(req.query);
+    key = body === null ? params : `${params}\n${body}`;
+  }
   let r = cache.get(key);
   if (r === undefined) {
     r = searchRequestFrom(req);

@@ -177,8 +177,9 @@ export class SearchChannel {
         } else {
           (plans ??= []).push([id, plan]);
           // Never a plan this batch names by id: one left in place is among the newest half, and a
-          // batch (at most 16 searches) evicts far fewer than the older half holds. Nor one the
-          // batch in flight names: the worker runs that batch before it reads this one's drops.
+          // batch (at most 32 searches: search-pool.ts DEEP_BATCH) evicts far fewer than the older
+          // half holds. Nor one the batch in flight names: the worker runs that batch before it
+          // reads this one's drops.
           if (this.kept.size >= KEPT_PLANS_PER_CHANNEL) {
             const oldest = this.kept.keys().next().value as number;
             this.kept.delete(oldest);

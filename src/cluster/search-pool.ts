@@ -35,11 +35,14 @@ import type { Logger } from '../logging/index.js';
 /** Most shard searches one batch task carries. */
 const MAX_BATCH = 16;
 /**
- * Most shard searches one batch carries while the queue is deep (DEEP_QUEUE waiting per search
- * thread): every batch is then a round trip of messages and, for the worker, a park and wake-up
- * less per DEEP_BATCH − MAX_BATCH searches, and a free thread taking a larger share cannot leave
- * the other threads short. Pages of DEEP_BATCH searches (~2.5 KB each with `_source`) still fit a
- * page buffer the worker gets back (workers/page-buffers.ts MAX_PAGE_BUFFER_BYTES).
+ * Most shard searches one batch carries while the queue is deep (DEEP_QUEUE waiting searches per
+ * search thread, e.g. `_msearch` items at 100 connections). A batch costs both threads a message
+ * round trip whatever it carries (~10 µs each side) and often a worker's park and wake-up, so twice
+ * the searches per batch halves that per search (issue 19, msearch-i19ms: ~0.6 µs of coordinator
+ * and ~1 µs of worker CPU per search); with that many waiting, a free thread taking up to this
+ * cannot leave the other threads short, which is what MAX_BATCH guards in shallow queues. The pages
+ * of DEEP_BATCH searches of 10 hits (~2.5 KB each) still fit a page buffer the worker gets back
+ * (workers/page-buffers.ts MAX_PAGE_BUFFER_BYTES).
  */
 const DEEP_BATCH = 32;
 /** Waiting searches per search thread from which batches take up to DEEP_BATCH. */
@@ -481,7 +484,7 @@ export class SearchPool {
     this.dispatchSearches();
   };
 
-  /** The next batch when `threads` threads are free: an even share of what waits (at most MAX_BATCH). */
+  /** The next batch when `threads` threads are free: an even share of what waits (at most MAX_BATCH, DEEP_BATCH from a deep queue). */
   private takeBatch(threads: number): PendingSearch[] {
     const waiting = this.waiting.length;
     const bound = waiting >= DEEP_QUEUE * Math.max(1, this.channels.length) ? DEEP_BATCH : MAX_BATCH;

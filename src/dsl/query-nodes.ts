@@ -222,6 +222,17 @@ export interface RegexpQuery extends Common {
   readonly maxDeterminizedStates: number;
 }
 
+/**
+ * ES `boosting` (BoostingQueryBuilder, Lucene FunctionScoreQuery.boostByQuery): the `positive`
+ * query's matches, their scores multiplied by `negativeBoost` where `negative` matches too.
+ */
+export interface BoostingQuery extends Common {
+  readonly kind: 'boosting';
+  readonly positive: QueryNode;
+  readonly negative: QueryNode;
+  readonly negativeBoost: number;
+}
+
 export interface ConstantScoreQuery extends Common {
   readonly kind: 'constant_score';
   readonly filter: QueryNode;
@@ -321,6 +332,7 @@ export type QueryNode =
   | RegexpQuery
   | FuzzyQuery
   | ConstantScoreQuery
+  | BoostingQuery
   | DisMaxQuery
   | TextExpansionQuery
   | SparseVectorQuery

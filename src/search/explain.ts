@@ -71,6 +71,13 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
     }
     case 'constant':
       return node(value, describeQuery(exec));
+    case 'boosting': {
+      const positive = explainNode(exec.positive, ctx, doc, stats)!;
+      const details = [positive];
+      if (scorerOn(exec.negative, ctx, doc)) details.push(node(exec.negativeBoost, `negative boost, as ${describeQuery(exec.negative)} matches`));
+      if (exec.boost !== 1) details.push(node(exec.boost, 'boost'));
+      return details.length === 1 ? positive : node(value, 'product of:', details);
+    }
     case 'match_all':
       return node(value, '*:*');
     case 'match_none':
@@ -168,6 +175,7 @@ export function describeQuery(exec: Exec): string {
     }
     case 'dis_max': return `(${exec.clauses.map(describeQuery).join(' | ')})${exec.tieBreaker !== 0 ? `~${exec.tieBreaker}` : ''}`;
     case 'constant': return `ConstantScore(${describeQuery(exec.filter)})${exec.score !== 1 ? `^${exec.score}` : ''}`;
+    case 'boosting': return `FunctionScoreQuery(${describeQuery(exec.positive)}, scored by boost(queryboost(${describeQuery(exec.negative)})^=${exec.negativeBoost}))${exec.boost !== 1 ? `^${exec.boost}` : ''}`;
     case 'match_all': return '*:*';
     case 'match_none': return 'MatchNoDocsQuery("")';
     case 'terms': return `${exec.field}:(${exec.terms.join(' ')})`;

@@ -24,6 +24,10 @@ function collect(node: QueryNode, out: Pending[]): void {
     case 'constant_score':
       collect(node.filter, out);
       return;
+    case 'boosting':
+      collect(node.positive, out);
+      collect(node.negative, out);
+      return;
     case 'text_expansion':
       out.push({ model: node.modelId, text: node.modelText });
       return;
@@ -46,6 +50,8 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
       return { ...node, queries: node.queries.map((c) => fill(c, vectors)) };
     case 'constant_score':
       return { ...node, filter: fill(node.filter, vectors) };
+    case 'boosting':
+      return { ...node, positive: fill(node.positive, vectors), negative: fill(node.negative, vectors) };
     case 'text_expansion':
       return { ...node, tokens: vectors.get(key(node.modelId, node.modelText)) ?? null };
     case 'sparse_vector':

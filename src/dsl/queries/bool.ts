@@ -1,7 +1,7 @@
 /** `bool`, `dis_max`, `constant_score`: the compound clauses (ES BoolQueryBuilder & co). */
 import { ParsingError } from '../../errors/index.js';
-import { forEachEntry, isObject, mapItems, readBoolean, readNumber, unknownParameter } from '../parse-helpers.js';
-import type { BoolQuery, ConstantScoreQuery, DisMaxQuery, QueryNode } from '../query-nodes.js';
+import { doubleValue, forEachEntry, isObject, mapItems, readBoolean, readNumber, unknownParameter } from '../parse-helpers.js';
+import type { BoolQuery, BoostingQuery, ConstantScoreQuery, DisMaxQuery, QueryNode } from '../query-nodes.js';
 import { readCommon, readMinimumShouldMatch } from './common.js';
 
 type ParseQuery = (json: unknown) => QueryNode;
@@ -43,6 +43,28 @@ export function parseDisMax(body: unknown, parseQuery: ParseQuery): DisMaxQuery 
   });
   if (!found) throw new ParsingError(`[dis_max] requires 'queries' field with at least one clause`);
   return node;
+}
+
+/** ES BoostingQueryBuilder.fromXContent: `positive`, `negative`, `negative_boost` (≥ 0), `boost`, `_name`. */
+export function parseBoosting(body: unknown, parseQuery: ParseQuery): BoostingQuery {
+  const q = 'boosting';
+  if (!isObject(body)) throw new ParsingError(`[${q}] query malformed, no start_object after query name`);
+  const c = { boost: 1, name: null as string | null };
+  let positive: QueryNode | null = null;
+  let negative: QueryNode | null = null;
+  let negativeBoost = -1;
+  forEachEntry(body, (k, v) => {
+    if (readCommon(q, k, v, c)) return;
+    if (k === 'positive') positive = parseQuery(v);
+    else if (k === 'negative') negative = parseQuery(v);
+    else if (k === 'negative_boost') negativeBoost = doubleValue(v);
+    else throw unknownParameter(q, k);
+  });
+  // ES's messages, stray quote included.
+  if (!positive) throw new ParsingError(`[boosting] query requires 'positive' query to be set'`);
+  if (!negative) throw new ParsingError(`[boosting] query requires 'negative' query to be set'`);
+  if (negativeBoost < 0) throw new ParsingError(`[boosting] query requires 'negative_boost' to be set to be a positive value'`);
+  return { kind: q, positive, negative, negativeBoost, ...c };
 }
 
 export function parseConstantScore(body: unknown, parseQuery: ParseQuery): ConstantScoreQuery {

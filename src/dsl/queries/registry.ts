@@ -4,7 +4,7 @@
 import { IllegalArgumentError, NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
 import { isObject, within } from '../parse-helpers.js';
 import type { QueryNode } from '../query-nodes.js';
-import { parseBool, parseConstantScore, parseDisMax } from './bool.js';
+import { parseBool, parseBoosting, parseConstantScore, parseDisMax } from './bool.js';
 import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
@@ -29,6 +29,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   bool: (b) => parseBool(b, parseQuery),
   dis_max: (b) => parseDisMax(b, parseQuery),
   constant_score: (b) => parseConstantScore(b, parseQuery),
+  boosting: (b) => parseBoosting(b, parseQuery),
   term: parseTerm,
   terms: parseTerms,
   range: parseRange,

@@ -9,7 +9,7 @@ import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes
 import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
 import {
-  ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
+  BoostingScorer, ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
 } from './compound-scorers.js';
 import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
 import type { Scorer } from './scorer.js';
@@ -114,6 +114,10 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     case 'constant': {
       const inner = buildScorer(exec.filter, ctx);
       return inner ? new ConstantScorer(inner, exec.score) : null;
+    }
+    case 'boosting': {
+      const positive = buildScorer(exec.positive, ctx);
+      return positive ? new BoostingScorer(positive, buildScorer(exec.negative, ctx), exec.negativeBoost, exec.boost) : null;
     }
     case 'dis_max': {
       const clauses = exec.clauses.map((c) => buildScorer(c, ctx)).filter((s): s is Scorer => s !== null);

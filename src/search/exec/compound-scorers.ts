@@ -229,6 +229,40 @@ export class ReqOptScorer extends Scorer {
 }
 
 /** The matches of `inner` with a constant score. */
+/**
+ * Lucene's FunctionScoreQuery.boostByQuery (ES `boosting`): the positive scorer's docs, each score
+ * times `negativeBoost` when the negative scorer matches the doc too, times `boost`, in float as
+ * Lucene computes it.
+ */
+export class BoostingScorer extends Scorer {
+  constructor(
+    private readonly positive: Scorer, private readonly negative: Scorer | null, private readonly negativeBoost: number, private readonly boost: number,
+  ) {
+    super();
+  }
+  nextDoc(): number {
+    return (this.doc = this.positive.nextDoc());
+  }
+  advance(target: number): number {
+    return (this.doc = this.positive.advance(target));
+  }
+  score(): number {
+    let s = this.positive.score();
+    const negative = this.negative;
+    if (negative !== null) {
+      if (negative.doc < this.doc) negative.advance(this.doc);
+      if (negative.doc === this.doc) s = Math.fround(s * this.negativeBoost);
+    }
+    return Math.fround(s * this.boost);
+  }
+  maxScore(): number {
+    return this.positive.maxScore() * Math.max(1, this.negativeBoost) * this.boost;
+  }
+  cost(): number {
+    return this.positive.cost();
+  }
+}
+
 export class ConstantScorer extends Scorer {
   constructor(private readonly inner: Scorer, private readonly constantScore: number) {
     super();

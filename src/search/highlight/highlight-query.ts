@@ -100,6 +100,9 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
         return { k: 'any', clauses: e.clauses.map(compile) };
       case 'constant':
         return compile(e.filter);
+      case 'boosting':
+        // Lucene's FunctionScoreQuery extracts the wrapped (positive) query's terms only.
+        return compile(e.positive);
       case 'match_all':
         return { k: 'all' };
       case 'match_none':

@@ -19,6 +19,8 @@ export function countClauses(exec: Exec): number {
       return exec.clauses.reduce((n, c) => n + countClauses(c), 0);
     case 'constant':
       return countClauses(exec.filter);
+    case 'boosting':
+      return countClauses(exec.positive) + countClauses(exec.negative);
     case 'phrase':
       return exec.terms.length + (exec.prefixExpansions?.length ?? 0);
     case 'match_none':

@@ -75,6 +75,15 @@ export interface DisMaxExec {
   readonly tieBreaker: number;
 }
 
+/** ES `boosting`: `positive`'s scores times `negativeBoost` where `negative` matches, times `boost`. */
+export interface BoostingExec {
+  readonly kind: 'boosting';
+  readonly positive: Exec;
+  readonly negative: Exec;
+  readonly negativeBoost: number;
+  readonly boost: number;
+}
+
 /** Any filter as a scorer with a constant score (0 in filter context). */
 export interface ConstantExec {
   readonly kind: 'constant';
@@ -102,6 +111,6 @@ export type DocSetExec =
   | { readonly kind: 'exists'; readonly fields: readonly string[]; readonly score: number }
   | { readonly kind: 'ids'; readonly ids: readonly string[]; readonly score: number };
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

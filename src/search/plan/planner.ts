@@ -95,6 +95,12 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
     }
     case 'constant_score':
       return { kind: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
+    case 'boosting': {
+      // The negative query only decides which scores are lowered: planned without scores.
+      const positive = planQuery(ctx, node.positive, 1);
+      if (positive.kind === 'match_none') return MATCH_NONE;
+      return { kind: 'boosting', positive, negative: planQuery(ctx, node.negative, 0), negativeBoost: node.negativeBoost, boost };
+    }
     case 'term':
       if (node.field === ID_FIELD) return idsQuery([String(node.value)], boost);
       return termQuery(ctx, field(node.field), node.value, boost, node.caseInsensitive);

@@ -233,6 +233,45 @@ export interface BoostingQuery extends Common {
   readonly negativeBoost: number;
 }
 
+/** A `function_score` function (see dsl/queries/function-score.ts). */
+export type ScoreFunction =
+  | { readonly kind: 'weight' }
+  | {
+    readonly kind: 'field_value_factor'; readonly field: string; readonly factor: number;
+    readonly modifier: 'none' | 'log' | 'log1p' | 'log2p' | 'ln' | 'ln1p' | 'ln2p' | 'square' | 'sqrt' | 'reciprocal'; readonly missing: number | null;
+  }
+  | DecayFunction;
+
+/** `gauss`, `exp` or `linear` decay by the distance of a numeric or date field's value from `origin`. */
+export interface DecayFunction {
+  readonly kind: 'decay';
+  readonly type: 'gauss' | 'exp' | 'linear';
+  readonly field: string;
+  /** Numbers, or dates (date math; dates default to now). */
+  readonly origin: string | number | null;
+  readonly scale: string | number;
+  readonly offset: string | number;
+  readonly decay: number;
+  readonly multiValueMode: 'min' | 'max' | 'avg' | 'sum';
+}
+
+export interface FunctionScoreFunction {
+  readonly filter: QueryNode | null;
+  readonly weight: number;
+  readonly fn: ScoreFunction;
+}
+
+/** ES `function_score`: `query`'s scores combined with the functions that apply to each document. */
+export interface FunctionScoreQuery extends Common {
+  readonly kind: 'function_score';
+  readonly query: QueryNode;
+  readonly functions: readonly FunctionScoreFunction[];
+  readonly scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
+  readonly boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min';
+  readonly maxBoost: number;
+  readonly minScore: number | null;
+}
+
 export interface ConstantScoreQuery extends Common {
   readonly kind: 'constant_score';
   readonly filter: QueryNode;
@@ -333,6 +372,7 @@ export type QueryNode =
   | FuzzyQuery
   | ConstantScoreQuery
   | BoostingQuery
+  | FunctionScoreQuery
   | DisMaxQuery
   | TextExpansionQuery
   | SparseVectorQuery

@@ -71,6 +71,10 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
     }
     case 'constant':
       return node(value, describeQuery(exec));
+    case 'function_score': {
+      const sub = explainNode(exec.query, ctx, doc, stats)!;
+      return node(value, `function score, score mode [${exec.scoreMode}], boost mode [${exec.boostMode}]`, exec.boost !== 1 ? [sub, node(exec.boost, 'boost')] : [sub]);
+    }
     case 'boosting': {
       const positive = explainNode(exec.positive, ctx, doc, stats)!;
       const details = [positive];
@@ -175,6 +179,7 @@ export function describeQuery(exec: Exec): string {
     }
     case 'dis_max': return `(${exec.clauses.map(describeQuery).join(' | ')})${exec.tieBreaker !== 0 ? `~${exec.tieBreaker}` : ''}`;
     case 'constant': return `ConstantScore(${describeQuery(exec.filter)})${exec.score !== 1 ? `^${exec.score}` : ''}`;
+    case 'function_score': return `function score (${describeQuery(exec.query)}, functions: [${exec.functions.map((f) => (f.fn.kind === 'decay' ? f.fn.type : f.fn.kind)).join(', ')}])`;
     case 'boosting': return `FunctionScoreQuery(${describeQuery(exec.positive)}, scored by boost(queryboost(${describeQuery(exec.negative)})^=${exec.negativeBoost}))${exec.boost !== 1 ? `^${exec.boost}` : ''}`;
     case 'match_all': return '*:*';
     case 'match_none': return 'MatchNoDocsQuery("")';

@@ -28,6 +28,10 @@ function collect(node: QueryNode, out: Pending[]): void {
       collect(node.positive, out);
       collect(node.negative, out);
       return;
+    case 'function_score':
+      collect(node.query, out);
+      for (const f of node.functions) if (f.filter) collect(f.filter, out);
+      return;
     case 'text_expansion':
       out.push({ model: node.modelId, text: node.modelText });
       return;
@@ -52,6 +56,8 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
       return { ...node, filter: fill(node.filter, vectors) };
     case 'boosting':
       return { ...node, positive: fill(node.positive, vectors), negative: fill(node.negative, vectors) };
+    case 'function_score':
+      return { ...node, query: fill(node.query, vectors), functions: node.functions.map((f) => (f.filter ? { ...f, filter: fill(f.filter, vectors) } : f)) };
     case 'text_expansion':
       return { ...node, tokens: vectors.get(key(node.modelId, node.modelText)) ?? null };
     case 'sparse_vector':

@@ -5,6 +5,7 @@ import { IllegalArgumentError, NamedObjectNotFoundError, ParsingError } from '..
 import { isObject, within } from '../parse-helpers.js';
 import type { QueryNode } from '../query-nodes.js';
 import { parseBool, parseBoosting, parseConstantScore, parseDisMax } from './bool.js';
+import { parseFunctionScore } from './function-score.js';
 import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
@@ -30,6 +31,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   dis_max: (b) => parseDisMax(b, parseQuery),
   constant_score: (b) => parseConstantScore(b, parseQuery),
   boosting: (b) => parseBoosting(b, parseQuery),
+  function_score: (b) => parseFunctionScore(b, parseQuery),
   term: parseTerm,
   terms: parseTerms,
   range: parseRange,

@@ -8,6 +8,7 @@ import { normInverseCache } from '../bm25.js';
 import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
 import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
+import { FunctionScoreScorer, segmentFunctions } from './function-score-scorer.js';
 import {
   BoostingScorer, ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
 } from './compound-scorers.js';
@@ -114,6 +115,10 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     case 'constant': {
       const inner = buildScorer(exec.filter, ctx);
       return inner ? new ConstantScorer(inner, exec.score) : null;
+    }
+    case 'function_score': {
+      const sub = buildScorer(exec.query, ctx);
+      return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec) : null;
     }
     case 'boosting': {
       const positive = buildScorer(exec.positive, ctx);

@@ -100,6 +100,8 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
         return { k: 'any', clauses: e.clauses.map(compile) };
       case 'constant':
         return compile(e.filter);
+      case 'function_score':
+        return compile(e.query);
       case 'boosting':
         // Lucene's FunctionScoreQuery extracts the wrapped (positive) query's terms only.
         return compile(e.positive);

@@ -21,6 +21,8 @@ export function countClauses(exec: Exec): number {
       return countClauses(exec.filter);
     case 'boosting':
       return countClauses(exec.positive) + countClauses(exec.negative);
+    case 'function_score':
+      return exec.functions.reduce((n, f) => n + (f.filter ? countClauses(f.filter) : 0), countClauses(exec.query));
     case 'phrase':
       return exec.terms.length + (exec.prefixExpansions?.length ?? 0);
     case 'match_none':

@@ -84,6 +84,27 @@ export interface BoostingExec {
   readonly boost: number;
 }
 
+/** A `function_score` function resolved for an index: numbers, dates as epoch millis, time values as millis. */
+export type FunctionExec =
+  | { readonly kind: 'weight' }
+  | { readonly kind: 'field_value_factor'; readonly field: string; readonly factor: number; readonly modifier: string; readonly missing: number | null }
+  | {
+    readonly kind: 'decay'; readonly type: 'gauss' | 'exp' | 'linear'; readonly field: string; readonly origin: number; readonly scale: number;
+    readonly offset: number; readonly decay: number; readonly multiValueMode: 'min' | 'max' | 'avg' | 'sum';
+  };
+
+/** ES `function_score` (Lucene/ES FunctionScoreQuery): see exec/function-score-scorer.ts. */
+export interface FunctionScoreExec {
+  readonly kind: 'function_score';
+  readonly query: Exec;
+  readonly functions: ReadonlyArray<{ readonly filter: Exec | null; readonly weight: number; readonly fn: FunctionExec }>;
+  readonly scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
+  readonly boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min';
+  readonly maxBoost: number;
+  readonly minScore: number | null;
+  readonly boost: number;
+}
+
 /** Any filter as a scorer with a constant score (0 in filter context). */
 export interface ConstantExec {
   readonly kind: 'constant';
@@ -111,6 +132,6 @@ export type DocSetExec =
   | { readonly kind: 'exists'; readonly fields: readonly string[]; readonly score: number }
   | { readonly kind: 'ids'; readonly ids: readonly string[]; readonly score: number };
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

@@ -16,6 +16,7 @@ import { phraseQuery } from './match-phrase.js';
 import { planQueryString } from './query-string-plan.js';
 import { planSimpleQueryString } from './simple-query-string-plan.js';
 import { fuzzyQuery } from './fuzzy.js';
+import { functionScoreQuery } from './function-score.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
@@ -95,6 +96,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
     }
     case 'constant_score':
       return { kind: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
+    case 'function_score':
+      return functionScoreQuery(ctx, node, boost, (q, b) => planQuery(ctx, q, b));
     case 'boosting': {
       // The negative query only decides which scores are lowered: planned without scores.
       const positive = planQuery(ctx, node.positive, 1);

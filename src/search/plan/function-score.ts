@@ -1,0 +1,64 @@
+/**
+ * `function_score` planned for one index (ES FunctionScoreQueryBuilder.doToQuery, the score
+ * functions' parsers): each function's field checked against the mapping and its numbers resolved —
+ * a date decay's `origin` by date math (now by default), its `scale` and `offset` as time values.
+ */
+import { parseDateMath } from '../../common/dates/index.js';
+import { parseTimeValue } from '../../common/time-value.js';
+import type { FunctionScoreQuery, ScoreFunction } from '../../dsl/index.js';
+import { ParseError, QueryShardError } from '../../errors/index.js';
+import { compiledFormat, type ResolvedField } from '../../index/index.js';
+import type { PlanContext } from './context.js';
+import { MATCH_NONE, type Exec, type FunctionExec } from './exec-nodes.js';
+
+const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long', 'double', 'float', 'half_float', 'scaled_float', 'date', 'boolean']);
+
+export function functionScoreQuery(ctx: PlanContext, node: FunctionScoreQuery, boost: number, plan: (q: FunctionScoreQuery['query'], boost: number) => Exec): Exec {
+  const query = plan(node.query, 1);
+  if (query.kind === 'match_none') return MATCH_NONE;
+  const functions = node.functions.map((f) => ({
+    filter: f.filter === null ? null : plan(f.filter, 0),
+    weight: f.weight,
+    fn: resolveFunction(ctx, f.fn),
+  }));
+  return { kind: 'function_score', query, functions, scoreMode: node.scoreMode, boostMode: node.boostMode, maxBoost: node.maxBoost, minScore: node.minScore, boost };
+}
+
+function resolveFunction(ctx: PlanContext, fn: ScoreFunction): FunctionExec {
+  if (fn.kind === 'weight') return fn;
+  const field = ctx.mapping.fields.get(fn.field);
+  if (fn.kind === 'field_value_factor') {
+    if (!field && fn.missing === null) throw new QueryShardError(`Unable to find a field mapper for field [${fn.field}]. No 'missing' value defined.`, ctx.index);
+    if (field) requireNumeric(ctx, field);
+    return fn;
+  }
+  if (!field) throw new ParseError(`unknown field [${fn.field}]`);
+  requireNumeric(ctx, field);
+  if (field.type === 'date') {
+    const origin = fn.origin === null ? ctx.now : typeof fn.origin === 'number' ? fn.origin : dateOrigin(ctx, field, fn.origin);
+    return { ...fn, origin, scale: timeMillis(fn.scale, 'scale'), offset: timeMillis(fn.offset, 'offset') };
+  }
+  if (fn.origin === null) throw new ParseError(`[${fn.type}] must set [origin] for a numeric field`);
+  return { ...fn, origin: Number(fn.origin), scale: Number(fn.scale), offset: Number(fn.offset) };
+}
+
+function requireNumeric(ctx: PlanContext, field: ResolvedField): void {
+  if (!NUMERIC.has(field.type)) throw new QueryShardError(`field [${field.path}] is of type [${field.type}], but only numeric types are supported.`, ctx.index);
+}
+
+function dateOrigin(ctx: PlanContext, field: ResolvedField, text: string): number {
+  try {
+    return parseDateMath(text, ctx.now, compiledFormat(field.format), false);
+  } catch (e) {
+    throw new ParseError((e as Error).message);
+  }
+}
+
+function timeMillis(v: string | number, what: string): number {
+  if (typeof v === 'number') return v;
+  try {
+    return parseTimeValue(v, `${what}`);
+  } catch (e) {
+    throw new ParseError((e as Error).message);
+  }
+}

@@ -5,22 +5,14 @@
  * score multiplied by `negative_boost` where `negative` matches too (a float product), times `boost`;
  * documents `negative` matches are demoted, never removed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
 import { bm25, expectErrorType, ids, queryRunner, scores } from './es.js';
-import { createShortTitleIndices, SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
+import { shortTitleApp, SHORT_TITLE_STATS } from './short-titles-fixture.js';
 
-let t: TestApp;
-const DOCS = SHORT_TITLES.map(([id, d]): [string, Record<string, unknown>] => [id, { ...d }]);
+const app = shortTitleApp();
 const TITLE = SHORT_TITLE_STATS;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await createShortTitleIndices(t, DOCS);
-});
-afterAll(async () => t.close());
-
-const { search, q } = queryRunner(() => t);
+const { search, q } = queryRunner(app);
 
 describe('boosting query', () => {
   it('multiplies the positive score by negative_boost where the negative query matches', async () => {
@@ -46,7 +38,7 @@ describe('boosting query', () => {
 
   it('explains the product, highlights the positive query\'s terms, and works under a bool', async () => {
     const query = { boosting: { positive: { match: { title: 'bread' } }, negative: { term: { tag: 'food' } }, negative_boost: 0.25 } };
-    const explained = await t.request('POST', '/books/_explain/4', { query });
+    const explained = await app().request('POST', '/books/_explain/4', { query });
     expect(explained.body.matched).toBe(true);
     expect(explained.body.explanation.description).toBe('product of:');
     expect(explained.body.explanation.details[1]).toMatchObject({ value: 0.25 });

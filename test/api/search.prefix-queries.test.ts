@@ -7,23 +7,15 @@
  * queries with a constant-score prefix query for the last term; `match_phrase_prefix` a phrase whose
  * last position is the first `max_expansions` terms with that prefix.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
-import { bm25, ids, queryRunner, scores, seed } from './es.js';
-import { createShortTitleIndices, SHORT_TITLE_STATS, SHORT_TITLES } from './short-titles-fixture.js';
+import { describe, expect, it } from 'vitest';
+import type { TestResponse } from '../support/test-app.js';
+import { bm25, ids, queryRunner, scores } from './es.js';
+import { shortTitleApp, SHORT_TITLE_STATS } from './short-titles-fixture.js';
 
-let t: TestApp;
-
-const DOCS = SHORT_TITLES.map(([id, d]): [string, Record<string, unknown>] => [id, { ...d }]);
+const app = shortTitleApp();
 const TITLE = SHORT_TITLE_STATS;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await createShortTitleIndices(t, DOCS);
-});
-afterAll(async () => t.close());
-
-const { search, q, hitIds } = queryRunner(() => t);
+const { search, q, hitIds } = queryRunner(app);
 
 function expectShardFailure(res: TestResponse, reason: string) {
   expect(res.status).toBe(400);

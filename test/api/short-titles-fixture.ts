@@ -1,4 +1,5 @@
-import type { TestApp } from '../support/test-app.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { seed } from './es.js';
 
 /**
@@ -26,4 +27,20 @@ export async function createShortTitleIndices(t: TestApp, docs: Array<[string, R
     });
     await seed(t, index, docs);
   }
+}
+
+/** The short titles as `seed` takes them (fresh objects). */
+export function shortTitleDocs(): Array<[string, Record<string, unknown>]> {
+  return SHORT_TITLES.map(([id, d]) => [id, { ...d }]);
+}
+
+/** A test file's app over `books` and `books3` holding the short titles, made in beforeAll and closed in afterAll. */
+export function shortTitleApp(): () => TestApp {
+  let t: TestApp | null = null;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await createShortTitleIndices(t, shortTitleDocs());
+  });
+  afterAll(async () => t?.close());
+  return () => t!;
 }

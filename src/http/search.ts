@@ -64,7 +64,7 @@ export function searchRequestFrom(req: RestRequest): SearchRequest {
     seqNoPrimaryTerm: boolParam(q, 'seq_no_primary_term', r.seqNoPrimaryTerm),
     explain: boolParam(q, 'explain', r.explain),
     storedFieldsNone: q.stored_fields === '_none_' ? true : r.storedFieldsNone,
-    docvalueFields: q.docvalue_fields !== undefined ? q.docvalue_fields.split(',').map((field) => ({ field: field.trim(), format: null, includeUnmapped: false })) : r.docvalueFields,
+    docvalueFields: q.docvalue_fields !== undefined ? q.docvalue_fields.split(',').map((field) => field.trim()).filter((field) => field !== '').map((field) => ({ field, format: null, includeUnmapped: false })) : r.docvalueFields,
     timeoutMs: q.timeout !== undefined ? parseSearchTimeout(q.timeout) : r.timeoutMs,
   };
   validatePaging(r.from, r.size);

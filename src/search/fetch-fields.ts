@@ -12,14 +12,13 @@ import { globMatcher } from '../common/wildcard.js';
 import { float32ToJson } from '../common/float-json.js';
 import { isPlainObject } from '../common/json.js';
 import { IllegalArgumentError } from '../errors/index.js';
-import { compiledFormat, normalizerOf, termAt, type ResolvedField, type Segment } from '../index/index.js';
+import { compiledFormat, normalizerOf, readSource, termAt, type ResolvedField, type Segment } from '../index/index.js';
 import type { FieldAndFormat } from '../dsl/index.js';
 
 /** One field of a hit's `fields`, resolved for an index. */
 export interface FetchField {
   readonly name: string;
-  /** null for an unmapped `_source` leaf (include_unmapped). */
-  readonly field: ResolvedField | null;
+  readonly field: ResolvedField;
   readonly from: 'source' | 'doc_values';
   /** Dates: the format values are rendered in. */
   readonly format: string | null;
@@ -27,13 +26,17 @@ export interface FetchField {
 
 export interface FetchFields {
   readonly fields: readonly FetchField[];
-  /** `include_unmapped` patterns of `fields`: unmapped `_source` leaves they match are shown too. */
-  readonly unmapped: readonly string[];
+  /** `include_unmapped` patterns of `fields`: the `_source` leaves they match are shown too, unless in or under a `mapped` field. */
+  readonly unmapped: { readonly patterns: readonly string[]; readonly mapped: ReadonlySet<string> } | null;
 }
 
 const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 const FLOAT32 = new Set(['float', 'half_float']);
+const NUMERIC = new Set([...INTEGRAL, ...FLOAT32, 'double', 'scaled_float']);
 const STRINGS = new Set(['text', 'keyword', 'search_as_you_type']);
+/** ES `index.max_docvalue_fields_search` (its default; not an index setting here): entries one search may ask for. */
+const MAX_DOCVALUE_FIELDS = 100;
+
 /** Types whose values are not rendered here (their `_source` is the way to read them). */
 const NOT_FETCHED = new Set(['sparse_vector', 'rank_features', 'completion']);
 
@@ -52,6 +55,9 @@ export function resolveFetchFields(
   mapped: ReadonlyMap<string, ResolvedField>, fielddataError: (field: string) => Error,
 ): FetchFields | null {
   if (fields === null && docvalueFields === null) return null;
+  if (docvalueFields !== null && docvalueFields.length > MAX_DOCVALUE_FIELDS) {
+    throw new IllegalArgumentError(`Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${MAX_DOCVALUE_FIELDS}] but was [${docvalueFields.length}]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.`);
+  }
   const out = new Map<string, FetchField>();
   const add = (requests: readonly FieldAndFormat[] | null, from: FetchField['from']) => {
     for (const r of requests ?? []) {
@@ -61,10 +67,11 @@ export function resolveFetchFields(
         if (from === 'doc_values') {
           if (field.type === 'text') throw fielddataError(path);
           if (!field.docValues) continue;
-        }
-        if (r.format !== null && field.type !== 'date') {
-          if (from === 'doc_values' && !INTEGRAL.has(field.type) && field.type !== 'double' && !FLOAT32.has(field.type)) {
-            throw new IllegalArgumentError(`Field [${path}] of type [${field.type}] does not support custom formats`);
+          if (r.format !== null && field.type !== 'date') {
+            // ES formats numbers with a DecimalFormat pattern; that is not built here, so it is refused, not ignored.
+            throw new IllegalArgumentError(NUMERIC.has(field.type)
+              ? `[format] of numeric [docvalue_fields] is not supported by this server yet`
+              : `Field [${path}] of type [${field.type}] does not support custom formats`);
           }
         }
         out.set(`${from}:${path}`, { name: path, field, from, format: field.type === 'date' ? r.format ?? field.format : null });
@@ -73,15 +80,22 @@ export function resolveFetchFields(
   };
   add(fields, 'source');
   add(docvalueFields, 'doc_values');
-  const unmapped = (fields ?? []).filter((r) => r.includeUnmapped).map((r) => r.field);
+  const patterns = (fields ?? []).filter((r) => r.includeUnmapped).map((r) => r.field);
+  const unmapped = patterns.length === 0 ? null : { patterns, mapped: new Set(mapped.keys()) };
   return { fields: [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), unmapped };
 }
 
-/** `,"fields":{…}` for a hit, or '' when none of the fields has a value. `raw`: its stored `_source`. */
-export function renderFetchFields(spec: FetchFields, segment: Segment, doc: number, raw: string | null): string {
+/**
+ * `,"fields":{…}` for a hit, or '' when none of the fields has a value. `raw`: its stored `_source`
+ * (undefined: not read yet, and read only if a field needs it).
+ */
+export function renderFetchFields(spec: FetchFields, segment: Segment, doc: number, raw: string | null | undefined): string {
   let source: Record<string, unknown> | null | undefined;
   const parsed = (): Record<string, unknown> | null => {
-    if (source === undefined) source = raw === null ? null : (JSON.parse(raw) as Record<string, unknown>);
+    if (source === undefined) {
+      const text = raw === undefined ? readSource(segment, doc) : raw;
+      source = text === null ? null : (JSON.parse(text) as Record<string, unknown>);
+    }
     return source;
   };
   const members = new Map<string, string[]>();
@@ -97,10 +111,10 @@ export function renderFetchFields(spec: FetchFields, segment: Segment, doc: numb
       if (src !== null) put(f.name, sourceValues(f, src));
     }
   }
-  if (spec.unmapped.length > 0 && parsed() !== null) {
-    const mappedNames = new Set(spec.fields.map((f) => f.name));
+  const unmapped = spec.unmapped;
+  if (unmapped !== null && parsed() !== null) {
     for (const [path, values] of leaves(source!)) {
-      if (mappedNames.has(path) || !spec.unmapped.some((p) => globMatcher(p).test(path))) continue;
+      if (underMapped(path, unmapped.mapped) || !unmapped.patterns.some((p) => globMatcher(p).test(path))) continue;
       put(path, values.map((v) => JSON.stringify(v)));
     }
   }
@@ -111,7 +125,7 @@ export function renderFetchFields(spec: FetchFields, segment: Segment, doc: numb
 
 /** The field's values in `_source`, rendered as JSON, as its value fetcher parses them. */
 function sourceValues(f: FetchField, src: Record<string, unknown>): string[] {
-  const field = f.field!;
+  const field = f.field;
   // A multi-field reads its parent's values.
   const path = field.isMultiField ? field.path.slice(0, field.path.lastIndexOf('.')) : field.path;
   const raw: unknown[] = [];
@@ -170,7 +184,7 @@ function renderNumber(field: ResolvedField, n: number): string {
 
 /** The field's doc values of `doc`, rendered as JSON: terms, numbers, formatted dates, booleans. */
 function docValues(f: FetchField, segment: Segment, doc: number): string[] {
-  const field = f.field!;
+  const field = f.field;
   const values = segment.fields.get(field.path);
   if (!values || !values.docValueOffsets) return [];
   const start = values.docValueOffsets[doc];
@@ -186,6 +200,12 @@ function docValues(f: FetchField, segment: Segment, doc: number): string[] {
     }
   }
   return out;
+}
+
+/** Whether `path` is a mapped field or lies under one (a rank_features field's `topics.ai`). */
+function underMapped(path: string, mapped: ReadonlySet<string>): boolean {
+  for (let at = path.length; at > 0; at = path.lastIndexOf('.', at - 1)) if (mapped.has(path.slice(0, at))) return true;
+  return false;
 }
 
 /** Values at a dotted path of `_source`, through arrays and dotted keys (`{"a.b": 1}` is `a.b`). */

@@ -31,8 +31,8 @@ export interface FetchSpec {
   readonly highlight: HighlightSpec | null;
   /** `explain: true`: a hit's rendered explanation (the coordinator fetches such pages itself). */
   readonly explain?: ((h: RenderHit) => string) | null;
-  /** `fields` / `docvalue_fields`, resolved for this index; absent/null = none. */
-  readonly fields?: FetchFields | null;
+  /** `fields` / `docvalue_fields`, resolved for this index; null = none. */
+  readonly fields: FetchFields | null;
 }
 
 /** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
@@ -95,10 +95,7 @@ function filteredSource(raw: string, spec: FetchSpec): string {
  */
 function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
   let out = '';
-  if (spec.fields) {
-    if (raw === undefined) raw = readSource(h.segment, h.doc);
-    out += renderFetchFields(spec.fields, h.segment, h.doc, raw);
-  }
+  if (spec.fields) out += renderFetchFields(spec.fields, h.segment, h.doc, raw);
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);

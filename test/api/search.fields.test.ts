@@ -25,10 +25,11 @@ const MAPPINGS = {
     published: { type: 'date', format: 'yyyy-MM-dd||epoch_millis' },
     instock: { type: 'boolean' },
     author: { properties: { name: { type: 'keyword' } } },
+    topics: { type: 'rank_features' },
   },
 };
 const DOCS: Array<[string, Record<string, unknown>]> = [
-  ['1', { title: 'Short', tag: ['B', 'a'], pages: '120', rating: 4.1, price: 9.999, published: '2020-01-02', instock: 'true', author: [{ name: 'X' }, { name: 'Y' }], note: 'free' }],
+  ['1', { title: 'Short', tag: ['B', 'a'], pages: '120', rating: 4.1, price: 9.999, published: '2020-01-02', instock: 'true', author: [{ name: 'X' }, { name: 'Y' }], note: 'free', topics: { ai: 2 } }],
   ['2', { title: 'A much longer title', tag: null, pages: [300, 12], published: 1_600_000_000_000, 'author.name': 'Z' }],
 ];
 
@@ -71,6 +72,8 @@ describe('fields', () => {
       1: { published: ['1577923200000'], title: ['Short'], 'title.raw': ['Short'], note: ['free'] },
       2: { published: ['1600000000000'], title: ['A much longer title'] },
     });
+    // A mapped field this server does not render (rank_features) is not taken for an unmapped one.
+    expect(Object.keys((await fields({ fields: [{ field: 'to*', include_unmapped: true }] }))[1] ?? {})).toEqual([]);
     // Nothing matches: no `fields` member at all, as in ES.
     expect(await fields({ fields: ['nothing*'] })).toEqual({ 1: undefined, 2: undefined });
   });
@@ -100,5 +103,8 @@ describe('docvalue_fields', () => {
     expectErrorType(await t.request('POST', '/lib1/_search', { fields: [{ field: 'title', nope: 1 }] }), 400, 'x_content_parse_exception', /\[fetch_field_and_format\] unknown field \[nope\]/);
     expectErrorType(await t.request('POST', '/lib1/_search', { fields: [{ format: 'yyyy' }] }), 400, 'illegal_argument_exception', 'Required [field]');
     expect((await t.request('POST', '/lib1/_search', { fields: 'title' })).status).toBe(400);
+    const many = Array.from({ length: 101 }, () => 'pages');
+    expectErrorType(await t.request('POST', '/lib1/_search', { docvalue_fields: many }), 400, 'illegal_argument_exception', /^Trying to retrieve too many docvalue_fields\. Must be less than or equal to: \[100\] but was \[101\]/);
+    expectErrorType(await t.request('POST', '/lib1/_search', { docvalue_fields: [{ field: 'pages', format: '0.0' }] }), 400, 'illegal_argument_exception', '[format] of numeric [docvalue_fields] is not supported by this server yet');
   });
 });

@@ -19,7 +19,7 @@ import { InProcessIndex } from '../support/engine-harness.js';
 
 const SPEC: FetchSpec = {
   index: 'idx', source: { fetch: true, includes: [], excludes: [] }, storedFieldsNone: false, version: false, seqNoPrimaryTerm: false,
-  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null,
+  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null, fields: null,
 };
 
 const text = (page: Uint8Array): string => Buffer.from(page.buffer, page.byteOffset, page.byteLength).toString('utf8');

@@ -15,7 +15,7 @@ import { InProcessIndex } from '../support/engine-harness.js';
 
 const SPEC: FetchSpec = {
   index: 'idx', source: { fetch: true, includes: [], excludes: [] }, storedFieldsNone: false, version: false, seqNoPrimaryTerm: false,
-  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null,
+  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null, fields: null,
 };
 
 let ports: MessagePort[] = [];

@@ -32,7 +32,7 @@ function segment(codec: IndexCodec, mapping: unknown = null): Segment {
 
 const BASE: FetchSpec = {
   index: 'idx', source: { fetch: true, includes: [], excludes: [] }, storedFieldsNone: false, version: false, seqNoPrimaryTerm: false,
-  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null,
+  tracksScores: true, sortKeys: null, missingStyles: null, highlight: null, fields: null,
 };
 
 const SPECS: Array<[string, FetchSpec]> = [

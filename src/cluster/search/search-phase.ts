@@ -508,7 +508,7 @@ export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonl
     ? resolveFetchFields(req.fields ?? null, req.docvalueFields ?? null, index.resolvedMapping.fields, (f) => fielddataError(f, index.name))
     : null;
   return {
-    highlight, ...(fields !== null ? { fields } : {}),
+    highlight, fields,
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
   };

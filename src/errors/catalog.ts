@@ -9,7 +9,9 @@ import { previewInput } from './input-preview.js';
 const NA = '_na_';
 
 export class IndexNotFoundError extends EsError {
-  constructor(index: string, resourceType: 'index_or_alias' | 'index_expression' = 'index_or_alias') {
+  constructor(name: string, resourceType: 'index_or_alias' | 'index_expression' = 'index_or_alias') {
+    // An index name is at most 255 bytes: anything longer a client sent is quoted as a prefix.
+    const index = previewInput(name, 255);
     super('index_not_found_exception', `no such index [${index}]`, 404, {
       metadata: { 'resource.type': resourceType, 'resource.id': index, index_uuid: NA, index },
     });

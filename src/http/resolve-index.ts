@@ -4,7 +4,7 @@
  * may see and a concrete name it may not is ES's 403, so the route authorizes per name itself.
  */
 import { indexAbstractionsOf, resolveIndexAbstractions, type IndicesService, type ResolveAccess, type ResolveIndexOptions } from '../cluster/index.js';
-import { IllegalArgumentError } from '../errors/index.js';
+import { IllegalArgumentError, previewInput } from '../errors/index.js';
 import { boolParam, INDICES_OPTIONS, type Query } from './params.js';
 import type { RouteDef } from './rest.js';
 
@@ -34,7 +34,7 @@ export function wildcardStates(query: Query, defaults: WildcardStates): Wildcard
       case 'hidden': hidden = true; break;
       case 'all': open = closed = hidden = true; break;
       case 'none': open = closed = hidden = false; break;
-      default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${state.toUpperCase()}`);
+      default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${previewInput(state.toUpperCase())}`);
     }
   }
   return { open, closed, hidden };

@@ -25,9 +25,10 @@ const NOT_HIDDEN = (): boolean => false;
  * hidden index (`index.hidden: true`) and, as this server treats them, a dot-prefixed one only with
  * `expand_wildcards=hidden|all`, or when both the pattern and the name start with a dot.
  */
-export function wildcardVisible(pattern: string, name: string, hidden: boolean, expandHidden: boolean): boolean {
-  if (!hidden && !name.startsWith('.')) return true;
-  return expandHidden || (pattern.startsWith('.') && name.startsWith('.'));
+export function wildcardVisible(pattern: string, name: string, isHidden: (name: string) => boolean, expandHidden: boolean): boolean {
+  // Asked last: the hidden check reads the index's settings, once per index per wildcard search.
+  if (expandHidden || (pattern.startsWith('.') && name.startsWith('.'))) return true;
+  return !name.startsWith('.') && !isHidden(name);
 }
 
 export function resolveIndexExpression(
@@ -46,14 +47,14 @@ export function resolveIndexExpression(
     }
     if (part === '_all' || part === '*') {
       sawWildcard = true;
-      for (const name of existing) if (wildcardVisible(part, name, isHidden(name), options.expandHidden)) result.add(name);
+      for (const name of existing) if (wildcardVisible(part, name, isHidden, options.expandHidden)) result.add(name);
       continue;
     }
     if (part.includes('*')) {
       sawWildcard = true;
       const re = globMatcher(part);
-      const matched = existing.filter((n) => re.test(n) && wildcardVisible(part, n, isHidden(n), options.expandHidden));
-      for (const [alias, indices] of aliases) if (re.test(alias) && wildcardVisible(part, alias, false, options.expandHidden)) matched.push(...indices);
+      const matched = existing.filter((n) => re.test(n) && wildcardVisible(part, n, isHidden, options.expandHidden));
+      for (const [alias, indices] of aliases) if (re.test(alias) && wildcardVisible(part, alias, NOT_HIDDEN, options.expandHidden)) matched.push(...indices);
       if (matched.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(part);
       for (const n of matched) result.add(n);
       continue;

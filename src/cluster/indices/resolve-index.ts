@@ -52,11 +52,6 @@ export interface ResolveIndexBody {
   readonly data_streams: never[];
 }
 
-/** Whether a wildcard matches an abstraction, hidden or not (index-resolver.ts's rule). */
-function visibleToWildcard(pattern: string, name: string, hidden: boolean, options: ResolveIndexOptions): boolean {
-  return wildcardVisible(pattern, name, hidden, options.expandHidden);
-}
-
 export function resolveIndexAbstractions(
   expression: string, view: IndexAbstractions, options: ResolveIndexOptions = DEFAULT_RESOLVE_INDEX, access: ResolveAccess | null = null,
 ): ResolveIndexBody {
@@ -81,9 +76,9 @@ export function resolveIndexAbstractions(
       const matched: string[] = [];
       // Every index here is open: `expand_wildcards=closed` alone matches none of them.
       if (options.expandOpen) {
-        for (const n of view.indexNames) if (re.test(n) && visibleToWildcard(pattern, n, view.isHiddenIndex(n), options)) matched.push(n);
+        for (const n of view.indexNames) if (re.test(n) && wildcardVisible(pattern, n, view.isHiddenIndex, options.expandHidden)) matched.push(n);
       }
-      for (const a of aliasTable.keys()) if (re.test(a) && visibleToWildcard(pattern, a, isHiddenAlias(view.aliases, a), options)) matched.push(a);
+      for (const a of aliasTable.keys()) if (re.test(a) && wildcardVisible(pattern, a, (alias) => isHiddenAlias(view.aliases, aliasTable, alias), options.expandHidden)) matched.push(a);
       const allowed = access ? matched.filter((n) => access.allows(n)) : matched;
       if (allowed.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(pattern);
       for (const n of allowed) found.add(n);
@@ -100,12 +95,13 @@ export function resolveIndexAbstractions(
   const aliases: Array<{ name: string; indices?: string[] }> = [];
   for (const name of [...found].sort()) {
     if (isIndex.has(name)) {
-      const own = [...view.aliases.aliasesOf(name).keys()].sort();
+      // A restricted caller learns no name it may not see, here as anywhere.
+      const own = [...view.aliases.aliasesOf(name).keys()].filter((a) => access === null || access.allows(a)).sort();
       // ES sorts the attributes by name: `hidden` before `open`.
       const attributes = view.isHiddenIndex(name) ? ['hidden', 'open'] : ['open'];
       indices.push({ name, ...(own.length > 0 ? { aliases: own } : {}), attributes });
     } else {
-      const of = [...(aliasTable.get(name) ?? [])].sort();
+      const of = (aliasTable.get(name) ?? []).filter((i) => access === null || access.allows(i)).sort();
       aliases.push({ name, ...(of.length > 0 ? { indices: of } : {}) });
     }
   }
@@ -113,20 +109,12 @@ export function resolveIndexAbstractions(
 }
 
 /** ES IndexAbstraction.Alias.isHidden: the alias is hidden on its indices (`is_hidden: true`). */
-function isHiddenAlias(registry: AliasRegistry, alias: string): boolean {
-  const [first] = registry.indicesOf(alias);
+function isHiddenAlias(registry: AliasRegistry, table: ReadonlyMap<string, readonly string[]>, alias: string): boolean {
+  const first = table.get(alias)?.[0];
   return first !== undefined && registry.properties(first, alias)?.isHidden === true;
 }
 
 /** The node's indices as the resolution reads them (IndicesService, structurally: no import back). */
-export function indexAbstractionsOf(indices: {
-  names(): string[];
-  readonly aliases: AliasRegistry;
-  get(name: string): { readonly settings: ReadonlyMap<string, unknown> } | undefined;
-}): IndexAbstractions {
-  return {
-    indexNames: indices.names(),
-    aliases: indices.aliases,
-    isHiddenIndex: (index) => indices.get(index)?.settings.get('index.hidden') === 'true',
-  };
+export function indexAbstractionsOf(indices: { names(): string[]; readonly aliases: AliasRegistry; isHiddenIndex(name: string): boolean }): IndexAbstractions {
+  return { indexNames: indices.names(), aliases: indices.aliases, isHiddenIndex: indices.isHiddenIndex };
 }

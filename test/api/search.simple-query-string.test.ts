@@ -249,13 +249,25 @@ describe('malformed and hostile input never fails', () => {
     'AND OR NOT', 'title:quick', '[1 TO 5]', '{a TO b}', '/qu.*/', 'qu?ck', 'quick^2', '&&', '!quick', 'fo"o', 'quick brown"', '(quick',
     'quick)', '((quick) | (brown', '"unclosed (paren', 'a\\', '😀 quick 😀', '\u0000\u0001', 'ÄÖÜ äöü ß', '*:*', '"*"', ' * ',
     '('.repeat(3000) + 'quick' + ')'.repeat(3000), '('.repeat(20000), ')'.repeat(20000), '"'.repeat(5001), '-'.repeat(10000) + 'quick',
-    'quick '.repeat(1000), 'x~'.repeat(2000), '\\('.repeat(5000) + ')', 'quick +brown |'.repeat(600), '-('.repeat(2000) + 'quick',
+    'quick '.repeat(1000), 'x~'.repeat(2000), '\\('.repeat(5000) + ')', 'quick +brown |'.repeat(400), '-('.repeat(2000) + 'quick',
   ];
   it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))('%s', async (_name, text) => {
     for (const fields of [['title'], ['title', 'body', 'tag', 'price'], undefined]) {
       const res = await search({ query: { simple_query_string: { query: text, ...(fields ? { fields, lenient: true } : {}) } } });
       expect(res.status).toBe(200);
     }
+  });
+
+  it('bounds what one text may build: the clause limit on terms, query_string\'s 1,000 levels on nesting', async () => {
+    // Each change of operator nests the tree one level deeper, as Lucene builds it; so does each `-(`.
+    for (const text of ['quick +brown |'.repeat(600), 'a +b |'.repeat(2040), '-('.repeat(100_000) + 'quick' + ')'.repeat(100_000)]) {
+      const res = await search({ query: { simple_query_string: { query: text, fields: ['title'] } } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.root_cause[0].reason).toMatch(/^Query nesting depth \(1001\) exceeds the maximum allowed \(1000\)$/);
+    }
+    const many = await search({ query: { simple_query_string: { query: 'a '.repeat(40_000), fields: ['title'] } } });
+    expect(many.status).toBe(400);
+    expect(many.body.error.root_cause[0].reason).toBe('Query rewrite failed: too many clauses');
   });
 
   it('what they mean: nothing, everything, or the terms that remain', async () => {

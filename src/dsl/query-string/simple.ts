@@ -11,6 +11,8 @@
  * The boolean tree is built left to right: a change of operator makes the tree so far one clause
  * of a new boolean query (so `a b +c` is `+(a b) +c`, not `a (b +c)`).
  */
+import { IllegalArgumentError, TooManyClausesError } from '../../errors/index.js';
+import { MAX_GROUP_DEPTH } from './syntax.js';
 
 export const SQS_FLAGS = {
   AND: 1 << 0,
@@ -62,9 +64,29 @@ interface State<T> {
  * Parses `text`; null is Lucene's MatchNoDocsQuery ("empty string passed to query parser"). The
  * text `*` alone (after trimming as Java's String.trim does) matches everything.
  */
-export function parseSimpleQueryString<T>(text: string, flags: number, defaultOperator: 'or' | 'and', build: SqsLeafBuilder<T>): SqsNode<T> | null {
+/**
+ * `maxLeaves` bounds the terms, phrases and prefixes one query may hold (the clause limit, checked
+ * as they are built so a huge text fails early); the tree may nest at most MAX_GROUP_DEPTH deep, as
+ * `query_string`'s groups, since everything that walks it later recurses.
+ */
+export function parseSimpleQueryString<T>(
+  text: string, flags: number, defaultOperator: 'or' | 'and', build: SqsLeafBuilder<T>, maxLeaves = Infinity,
+): SqsNode<T> | null {
   if (javaTrim(text) === '*') return { kind: 'match_all' };
-  return new SimpleParser(text, flags, defaultOperator === 'and' ? 'must' : 'should', build).parse();
+  const root = new SimpleParser(text, flags, defaultOperator === 'and' ? 'must' : 'should', build, maxLeaves).parse();
+  if (root !== null) checkDepth(root);
+  return root;
+}
+
+/** Fails a tree deeper than MAX_GROUP_DEPTH (iteratively: the tree may be far deeper than the stack allows). */
+function checkDepth<T>(root: SqsNode<T>): void {
+  const pending: Array<[SqsNode<T>, number]> = [[root, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (depth > MAX_GROUP_DEPTH) throw new IllegalArgumentError(`Query nesting depth (${depth}) exceeds the maximum allowed (${MAX_GROUP_DEPTH})`);
+    if (node.kind === 'not') pending.push([node.node, depth + 1]);
+    else if (node.kind === 'bool') for (const c of node.clauses) pending.push([c.node, depth + 1]);
+  }
 }
 
 function javaTrim(s: string): string {
@@ -85,7 +107,10 @@ class SimpleParser<T> {
     private readonly flags: number,
     private readonly defaultOperator: SqsOccur,
     private readonly build: SqsLeafBuilder<T>,
+    private readonly maxLeaves: number,
   ) {}
+
+  private leaves = 0;
 
   private on(flag: number): boolean {
     return (this.flags & flag) !== 0;
@@ -266,7 +291,9 @@ class SimpleParser<T> {
   }
 
   private leaf(query: T | null): SqsNode<T> | null {
-    return query === null ? null : { kind: 'leaf', query };
+    if (query === null) return null;
+    if (++this.leaves > this.maxLeaves) throw new TooManyClausesError(this.maxLeaves);
+    return { kind: 'leaf', query };
   }
 
   /** Adds a term, phrase or subquery to the tree; a null branch changes nothing (not even the pending operator). */
@@ -277,12 +304,14 @@ class SimpleParser<T> {
       state.top = branch;
     } else {
       const op = state.currentOperation ?? this.defaultOperator;
-      // A new operator: everything so far becomes one clause of a new boolean query.
-      const top = state.previousOperation !== op
-        ? [{ occur: op, node: state.top }]
-        : [...(state.top as Extract<SqsNode<T>, { kind: 'bool' }>).clauses];
-      top.push({ occur: op, node: branch });
-      state.top = { kind: 'bool', clauses: top };
+      if (state.previousOperation !== op) {
+        // A new operator: everything so far becomes one clause of a new boolean query.
+        state.top = { kind: 'bool', clauses: [{ occur: op, node: state.top }, { occur: op, node: branch }] };
+      } else {
+        // The same operator again: the top is the boolean query this state made; it grows in place
+        // (a copy per term made a long query quadratic).
+        (state.top as unknown as { clauses: Array<{ occur: SqsOccur; node: SqsNode<T> }> }).clauses.push({ occur: op, node: branch });
+      }
       state.previousOperation = op;
     }
     state.currentOperation = null;

@@ -156,7 +156,7 @@ const RANGE_BOUND: readonly TokenKind[] = ['RANGE_GOOP', 'RANGE_QUOTED', 'RANGE_
 const NOT_AFTER_MULTI_TERM: readonly TokenKind[] = ['COLON', 'STAR', 'FUZZY_SLOP', 'CARAT', 'AND', 'OR'];
 
 /** Deepest nesting of `( … )` groups accepted, as for JSON bodies (Jackson's default). */
-const MAX_GROUP_DEPTH = 1000;
+export const MAX_GROUP_DEPTH = 1000;
 
 /** QueryParserBase CONJ_* and MOD_*. */
 type Conjunction = 'none' | 'and' | 'or';

@@ -23,6 +23,7 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { asShardFailure } from './failures.js';
 import { defaultFieldSpecs, isTextLike, resolveFields, type TargetField } from './fields.js';
 import { fuzzyOrTerm } from './fuzzy.js';
+import { DEFAULT_MAX_CLAUSE_COUNT } from './clause-count.js';
 import { phraseQuery } from './match-phrase.js';
 import { combineGrouped } from './multi-match.js';
 import { scoredTerm } from './scored-term.js';
@@ -50,7 +51,7 @@ export function planSimpleQueryString(ctx: PlanContext, q: SimpleQueryStringQuer
   // QueryParserHelper.hasAllFieldsWildcard: querying every field is lenient unless told otherwise.
   const allFields = specs.some((s) => s.field === '*');
   const s: SqsPlanState = { ctx, q, lenient: q.lenient ?? allFields, fields, boost: Math.fround(boost) };
-  const root = parseSimpleQueryString(q.query, q.flags, q.defaultOperator, leafBuilder(s));
+  const root = parseSimpleQueryString(q.query, q.flags, q.defaultOperator, leafBuilder(s), ctx.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT);
   if (root === null) return MATCH_NONE;
   if (q.minimumShouldMatch !== null) {
     if (root.kind === 'bool') return boolExec(s, root, q.minimumShouldMatch);

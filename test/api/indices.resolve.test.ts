@@ -117,6 +117,19 @@ describe('GET /_resolve/index with security on', () => {
     expect(names((await s.request('GET', '/_resolve/index/*')).body)).toEqual({ indices: ['logs-1', 'logs-2', 'secret'], aliases: ['logs-current', 'secret-alias'] });
   });
 
+  it('names no alias or index the key may not see inside the entries it may', async () => {
+    await s.request('POST', '/_aliases', { actions: [{ add: { index: 'logs-2', alias: 'ops-view' } }, { add: { indices: ['logs-1', 'secret'], alias: 'logs-all' } }] });
+    try {
+      const res = await s.as(reader, 'GET', '/_resolve/index/logs-*');
+      expect(res.body.indices.find((i: any) => i.name === 'logs-2')).toEqual({ name: 'logs-2', attributes: ['open'] });
+      expect(res.body.aliases).toEqual([{ name: 'logs-all', indices: ['logs-1'] }, { name: 'logs-current', indices: ['logs-1'] }]);
+      // The superuser sees both.
+      expect((await s.request('GET', '/_resolve/index/logs-all')).body.aliases).toEqual([{ name: 'logs-all', indices: ['logs-1', 'secret'] }]);
+    } finally {
+      await s.request('POST', '/_aliases', { actions: [{ remove: { index: 'logs-2', alias: 'ops-view' } }, { remove: { indices: ['logs-1', 'secret'], alias: 'logs-all' } }] });
+    }
+  });
+
   it('refuses a concrete name the key may not see (403), or drops it under ignore_unavailable', async () => {
     const denied = await s.as(reader, 'GET', '/_resolve/index/logs-1,secret');
     expectErrorType(denied, 403, 'security_exception', /action \[indices:admin\/resolve\/index\] is unauthorized .* on indices \[secret\]/);

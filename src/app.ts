@@ -176,7 +176,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       dynamicSetting('indices.breaker.total.limit', config.maxMemoryBytes, (bytes: number) => http.admission.setMaxMemoryBytes(bytes)),
     ], config.effectiveSettings.map((s) => ({ key: s.key, value: s.value })));
     const nodeStats = new NodeStatsService(identity, indices, pool, mlService);
-    const routeSecurity = apiKeys ? { existingIndices: () => [...indices.names(), ...indices.aliases.names()], isHiddenIndex: indices.isHiddenIndex } : null;
+    const routeSecurity = apiKeys ? { existingIndices: () => [...indices.names(), ...indices.aliases.names()], isHidden: indices.isHidden } : null;
     registerRoutes(http.app, http.routes, [
       ...rootRoutes(node, { securityEnabled: config.securityEnabled }),
       ...securityRoutes(apiKeys),

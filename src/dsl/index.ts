@@ -29,6 +29,7 @@ export * from './suggest/index.js';
 export * from './analyze-request.js';
 export * from './rank-eval-request.js';
 export * from './url-params.js';
+export * from './wildcard-states.js';
 export * from './bulk-request.js';
 export * from './msearch-request.js';
 export * from './snapshot-request.js';

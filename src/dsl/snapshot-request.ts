@@ -9,6 +9,7 @@
 import { ActionRequestValidationError, IllegalArgumentError } from '../errors/index.js';
 import { JavaPattern, type Replacement } from '../common/pattern/index.js';
 import { isObject, type JsonObject } from './parse-helpers.js';
+import { parseWildcardStates } from './wildcard-states.js';
 
 export interface PutRepositoryBody {
   readonly type: string;
@@ -100,9 +101,8 @@ function indicesOption(key: string, v: unknown, out: { ignoreUnavailable: boolea
       out.allowNoIndices = nodeBoolean(key, v);
       return true;
     case 'expand_wildcards':
-      stringList(v, `malformed ${key}, should be a string or an array of strings`).forEach((w) => {
-        if (!['open', 'closed', 'hidden', 'none', 'all'].includes(w)) throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${w.toUpperCase()}`);
-      });
+      // Validated as ES does; which indices a snapshot takes is decided by `indices` alone here.
+      parseWildcardStates(stringList(v, `malformed ${key}, should be a string or an array of strings`), { open: true, closed: false, hidden: false });
       return true;
     case 'ignore_throttled':
       nodeBoolean(key, v);

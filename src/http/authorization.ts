@@ -56,7 +56,8 @@ export class RequestAuthorizer {
    * Unchanged when the caller may use every index.
    */
   narrow(
-    action: string, expression: string | undefined, existing: () => readonly string[], expandHidden: () => boolean, isHidden: (index: string) => boolean = () => false,
+    action: string, expression: string | undefined, existing: () => readonly string[],
+    expand: () => { expandOpen: boolean; expandHidden: boolean }, isHidden: (name: string) => boolean = () => false,
   ): string | undefined {
     if (this.auth.permission.allowsEveryIndex(action)) return expression;
     // One plain name (the common `/{index}/_search`): exactly what the general reading below makes
@@ -83,7 +84,7 @@ export class RequestAuthorizer {
     // the query's options are read.
     if (!sawWildcard) return [...new Set(parts)].join(',');
     const allowed = existing().filter((n) => this.auth.permission.allowsIndex(action, n));
-    const options = { ignoreUnavailable: true, allowNoIndices: true, expandHidden: expandHidden() };
+    const options = { ignoreUnavailable: true, allowNoIndices: true, ...expand() };
     const out = new Set<string>();
     for (const { kind, part } of steps) {
       if (kind === 'exclude') {
@@ -133,8 +134,8 @@ export function authorizeRequest(
   }
   // Every index allowed (the superuser): the expression stands as sent, and nothing below is built.
   if (auth.permission.allowsEveryIndex(action)) return { params: req.params, authorizer };
-  const expandHidden = () => resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }).expandHidden;
-  const narrowed = authorizer.narrow(action, expression, existing, expandHidden, isHidden);
+  const expand = () => resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true });
+  const narrowed = authorizer.narrow(action, expression, existing, expand, isHidden);
   if (narrowed === expression) return { params: req.params, authorizer };
   return { params: { ...req.params, index: narrowed! }, authorizer };
 }

@@ -15,8 +15,7 @@ import {
   type StatsSums, type ThreadPoolView,
 } from '../cluster/index.js';
 import { CAT_PARAMS, renderCat, type CatColumn } from './cat-table.js';
-import { boolParam, INDICES_OPTIONS, resolveParams, type Query } from './params.js';
-import { wildcardStates } from './resolve-index.js';
+import { boolParam, INDICES_OPTIONS, resolveParams, wildcardStates, type Query } from './params.js';
 import { ES_VERSION } from './root.js';
 import type { RouteDef } from './rest.js';
 

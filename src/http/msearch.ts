@@ -174,7 +174,7 @@ async function executeMsearch(
     }
     // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
     const resolve = options.resolve;
-    const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve.expandHidden) : item.index;
+    const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve, indices.isHidden) : item.index;
     return search.search(expression, item.request, options);
   };
   // At most `limit` items in flight, in request order; an item's failure is its own entry.

@@ -6,7 +6,7 @@
 import { suggestions } from '../common/did-you-mean.js';
 import { IllegalArgumentError } from '../errors/index.js';
 import type { RefreshPolicy } from '../cluster/index.js';
-import { boolParam, type UrlParams } from '../dsl/index.js';
+import { boolParam, parseWildcardStates, type UrlParams, type WildcardStates } from '../dsl/index.js';
 
 // The value readers are dsl/'s (body parsers there merge URL parameters too); re-exported for the routes.
 export { boolParam, INDICES_OPTIONS, intParam, longParam } from '../dsl/index.js';
@@ -42,13 +42,23 @@ export function refreshParam(query: Query): RefreshPolicy {
   throw new IllegalArgumentError(`Unknown value for refresh: [${v}].`);
 }
 
-/** `expand_wildcards`, `ignore_unavailable`, `allow_no_indices` → index resolution options. */
+/** `expand_wildcards` from the URL (a comma list) over the action's default states. */
+export function wildcardStates(query: Query, defaults: WildcardStates): WildcardStates {
+  return parseWildcardStates(query.expand_wildcards?.split(','), defaults);
+}
+
+/**
+ * `expand_wildcards`, `ignore_unavailable`, `allow_no_indices` → index resolution options, over ES's
+ * default for searches and most index APIs (strictExpandOpen: open, not hidden; `expandHidden`
+ * changes the hidden default for the operator's tables).
+ */
 export function resolveParams(query: Query, defaults: { ignoreUnavailable: boolean; allowNoIndices: boolean; expandHidden?: boolean }) {
-  const expand = query.expand_wildcards;
-  const expandHidden = expand === undefined ? defaults.expandHidden ?? false : expand.split(',').some((e) => e === 'all' || e === 'hidden');
+  const states = wildcardStates(query, { open: true, closed: false, hidden: defaults.expandHidden ?? false });
   return {
     ignoreUnavailable: boolParam(query, 'ignore_unavailable', defaults.ignoreUnavailable),
     allowNoIndices: boolParam(query, 'allow_no_indices', defaults.allowNoIndices),
-    expandHidden,
+    // Every index here is open: `closed` alone (or `none`) expands a wildcard to nothing.
+    expandOpen: states.open,
+    expandHidden: states.hidden,
   };
 }

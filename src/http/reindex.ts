@@ -27,6 +27,9 @@ export interface ByQueryDeps {
   readonly timings?: { ingestMs: number; writeMs: number };
 }
 
+/** The source search's wildcard states (ES SearchRequest's default, strictExpandOpen: open, not hidden). */
+const STRICT_EXPAND_OPEN = { expandOpen: true, expandHidden: false };
+
 const DEFAULT_BATCH_SIZE = 1000;
 const ACTIONS: Record<ByScrollKind, string> = {
   reindex: 'indices:data/write/reindex',
@@ -141,7 +144,7 @@ export function reindexRoutes(deps: ByQueryDeps): RouteDef[] {
         checkSize(p.size);
         let sourceExpression = body.sourceIndex;
         if (req.authorizer) {
-          sourceExpression = req.authorizer.narrow('indices:data/read/search', sourceExpression, () => indices.names(), () => false) ?? sourceExpression;
+          sourceExpression = req.authorizer.narrow('indices:data/read/search', sourceExpression, () => indices.names(), () => STRICT_EXPAND_OPEN, indices.isHidden) ?? sourceExpression;
           const dest = [body.destIndex];
           req.authorizer.require('indices:data/write/bulk[s]', dest);
           req.authorizer.require(`indices:data/write/index:op_type/${body.opType}`, dest);

@@ -4,41 +4,10 @@
  * may see and a concrete name it may not is ES's 403, so the route authorizes per name itself.
  */
 import { indexAbstractionsOf, resolveIndexAbstractions, type IndicesService, type ResolveAccess, type ResolveIndexOptions } from '../cluster/index.js';
-import { IllegalArgumentError, previewInput } from '../errors/index.js';
-import { boolParam, INDICES_OPTIONS, type Query } from './params.js';
+import { boolParam, INDICES_OPTIONS, wildcardStates, type Query } from './params.js';
 import type { RouteDef } from './rest.js';
 
 const ACTION = 'indices:admin/resolve/index';
-
-/** Which index states a wildcard expands to (ES IndicesOptions.WildcardStates). */
-export interface WildcardStates {
-  readonly open: boolean;
-  readonly closed: boolean;
-  readonly hidden: boolean;
-}
-
-/**
- * `expand_wildcards` as ES parses it (WildcardStates.parseParameter) over a default: a comma list of
- * open, closed, hidden, all and none (which clears what came before it); anything else is ES's 400.
- */
-export function wildcardStates(query: Query, defaults: WildcardStates): WildcardStates {
-  const expand = query.expand_wildcards;
-  if (expand === undefined) return defaults;
-  let open = false;
-  let closed = false;
-  let hidden = false;
-  for (const state of expand.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-    switch (state) {
-      case 'open': open = true; break;
-      case 'closed': closed = true; break;
-      case 'hidden': hidden = true; break;
-      case 'all': open = closed = hidden = true; break;
-      case 'none': open = closed = hidden = false; break;
-      default: throw new IllegalArgumentError(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${previewInput(state.toUpperCase())}`);
-    }
-  }
-  return { open, closed, hidden };
-}
 
 /** ES IndicesOptions.fromRequest over the action's default, strictExpandOpen. */
 export function resolveIndexOptions(query: Query): ResolveIndexOptions {

@@ -224,8 +224,8 @@ export function sendRest(reply: FastifyReply, res: RestResponse): FastifyReply {
 export interface RouteSecurity {
   /** The names of the existing indices (wildcards expand over them). */
   existingIndices(): readonly string[];
-  /** `index.hidden: true` (wildcards skip it unless the request expands hidden indices). */
-  isHiddenIndex(name: string): boolean;
+  /** A hidden index or alias (wildcards skip it unless the request expands hidden ones). */
+  isHidden(name: string): boolean;
 }
 
 declare module 'fastify' {
@@ -238,7 +238,7 @@ declare module 'fastify' {
 export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: readonly RouteDef[], security: RouteSecurity | null = null): void {
   // One closure for every request, not one per request.
   const existingIndices = security === null ? null : () => security.existingIndices();
-  const isHiddenIndex = security === null ? null : (name: string) => security.isHiddenIndex(name);
+  const isHidden = security === null ? null : (name: string) => security.isHidden(name);
   for (const def of defs) {
     // Parameters and the caller's rights depend on the URL only, so both are checked before the
     // body is read: a key without privileges cannot hold an in-flight slot by sending it slowly.
@@ -246,7 +246,7 @@ export function registerRoutes(app: FastifyInstance, table: RouteTable, defs: re
       const head = requestHead(req);
       checkParams(head.path, head.query, def.params ?? []);
       if (existingIndices !== null && req.authentication) {
-        const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, existingIndices, isHiddenIndex!);
+        const { params, authorizer } = authorizeRequest(head, def.authz, req.authentication, existingIndices, isHidden!);
         // The head is this request's own, made just above: it takes the authorization in place
         // (same hidden class: `authorizer` is on every head) instead of a second head per request.
         const authorized = head as { -readonly [K in keyof RestRequestHead]: RestRequestHead[K] };

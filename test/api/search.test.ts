@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
-import { bm25, expectEsError, ids, indexNotFound, scores, seed, UUID } from './es.js';
+import { bm25, expectErrorType, expectEsError, ids, indexNotFound, scores, seed, UUID } from './es.js';
 
 let t: TestApp;
 
@@ -771,6 +771,35 @@ describe('targets: comma-separated lists and wildcard patterns', () => {
       expect((await t.request('GET', '/_cat/indices?h=index')).text).toContain('pat-hidden');
     } finally {
       await t.request('DELETE', '/pat-hidden');
+    }
+  });
+
+  it('wildcards skip a hidden alias (is_hidden) unless expand_wildcards asks for hidden ones; its name reaches it', async () => {
+    await t.request('POST', '/_aliases', { actions: [{ add: { index: 'pat-b1', alias: 'hid-alias', is_hidden: true } }, { add: { index: 'pat-a1', alias: 'vis-alias' } }] });
+    try {
+      expect(names(await search({}, 'hid-*,vis-*'))).toEqual(['pat-a1']);
+      expect(names(await t.request('POST', '/hid-*,vis-*/_search?expand_wildcards=all', {}))).toEqual(['pat-a1', 'pat-b1']);
+      expect(names(await search({}, 'hid-alias'))).toEqual(['pat-b1']);
+    } finally {
+      await t.request('POST', '/_aliases', { actions: [{ remove: { index: 'pat-b1', alias: 'hid-alias' } }, { remove: { index: 'pat-a1', alias: 'vis-alias' } }] });
+    }
+  });
+
+  it('expand_wildcards: none or closed alone expands wildcards to nothing (every index is open); names still resolve', async () => {
+    for (const states of ['none', 'closed', '']) {
+      const res = await t.request('POST', `/pat-a*/_search?expand_wildcards=${states}`, {});
+      expect(res.status).toBe(200);
+      expect(res.body._shards.total).toBe(0);
+    }
+    expect(names(await t.request('POST', '/pat-a1,pat-b*/_search?expand_wildcards=none', {}))).toEqual(['pat-a1']);
+    expect(names(await t.request('POST', '/pat-a*/_search?expand_wildcards=none,open', {}))).toEqual(['pat-a1', 'pat-a2']);
+    expectErrorType(await t.request('POST', '/pat-a*/_search?expand_wildcards=none&allow_no_indices=false', {}), 404, 'index_not_found_exception');
+  });
+
+  it('an unknown expand_wildcards value is 400 on every index API, not ignored', async () => {
+    for (const [method, path] of [['POST', '/pat-a*/_search'], ['GET', '/pat-a*/_count'], ['GET', '/pat-a*/_mapping'], ['GET', '/pat-a*/_stats']] as const) {
+      const res = await t.request(method, `${path}?expand_wildcards=opened`);
+      expectEsError(res, 400, 'illegal_argument_exception', 'No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.OPENED');
     }
   });
 

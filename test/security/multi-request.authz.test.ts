@@ -32,6 +32,24 @@ describe('_msearch with a read key on pub-*', () => {
     expect(res.body.responses[0].hits.hits.map((h: any) => h._index).sort()).toEqual(['pub-1', 'pub-2']);
   });
 
+  it('a wildcard skips hidden indices and hidden aliases the key may read, in _search and in _msearch items', async () => {
+    await t.request('PUT', '/pub-hidden', { settings: { 'index.hidden': true } });
+    await t.request('PUT', '/pub-hidden/_doc/1?refresh=true', { title: 'hidden' });
+    await t.request('POST', '/_aliases', { actions: [{ add: { index: 'pub-2', alias: 'pub-quiet', is_hidden: true } }] });
+    try {
+      const indicesOf = (res: any) => res.hits.hits.map((h: any) => h._index).sort();
+      expect(indicesOf((await t.as(reader, 'POST', '/pub-*/_search', {})).body)).toEqual(['pub-1', 'pub-2']);
+      expect(indicesOf((await t.as(reader, 'POST', '/pub-q*/_search', {})).body)).toEqual([]);
+      expect(indicesOf((await t.as(reader, 'POST', '/pub-*/_search?expand_wildcards=all', {})).body)).toEqual(['pub-1', 'pub-2', 'pub-hidden']);
+      expect(indicesOf((await t.as(reader, 'POST', '/pub-*/_search?expand_wildcards=none', {})).body)).toEqual([]);
+      const ms = await t.as(reader, 'POST', '/_msearch', ndjson([{ index: 'pub-*' }, {}, { index: 'pub-q*' }, {}, { index: 'pub-*', expand_wildcards: 'open,hidden' }, {}]), { 'content-type': 'application/x-ndjson' });
+      expect(ms.body.responses.map(indicesOf)).toEqual([['pub-1', 'pub-2'], [], ['pub-1', 'pub-2', 'pub-hidden']]);
+    } finally {
+      await t.request('POST', '/_aliases', { actions: [{ remove: { index: 'pub-2', alias: 'pub-quiet' } }] });
+      await t.request('DELETE', '/pub-hidden');
+    }
+  });
+
   it('a key without any read privilege is refused up front', async () => {
     const none = (await t.createKey('none', role('pub-*', ['create_doc']))).encoded;
     const res = await t.as(none, 'POST', '/_msearch', ndjson([{ index: 'pub-1' }, {}]), { 'content-type': 'application/x-ndjson' });

@@ -62,6 +62,23 @@ export class AliasRegistry {
   }
 
   /**
+   * ES IndexAbstraction.Alias.isHidden: the alias says `is_hidden: true` (ES keeps the flag the same on
+   * every index of an alias). Give `table()` when asking for many aliases: one lookup each instead
+   * of a walk over the indices.
+   */
+  isHidden(alias: string, table?: ReadonlyMap<string, readonly string[]>): boolean {
+    if (table !== undefined) {
+      const first = table.get(alias)?.[0];
+      return first !== undefined && this.properties(first, alias)?.isHidden === true;
+    }
+    for (const aliases of this.byIndex.values()) {
+      const p = aliases.get(alias);
+      if (p !== undefined) return p.isHidden === true;
+    }
+    return false;
+  }
+
+  /**
    * The index writes through an alias go to (ES IndexAbstraction.Alias.getWriteIndex): the one
    * with `is_write_index: true`, else the alias's only index unless it says `false`.
    */

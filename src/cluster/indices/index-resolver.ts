@@ -11,6 +11,11 @@ import { globMatcher } from '../../common/wildcard.js';
 export interface ResolveOptions {
   readonly ignoreUnavailable: boolean;
   readonly allowNoIndices: boolean;
+  /**
+   * `expand_wildcards` has `open` (the default when absent). Every index here is open, so without it
+   * a wildcard expands to nothing; named indices and aliases still resolve.
+   */
+  readonly expandOpen?: boolean;
   readonly expandHidden: boolean;
 }
 
@@ -21,9 +26,10 @@ export const DEFAULT_RESOLVE: ResolveOptions = { ignoreUnavailable: false, allow
 const NOT_HIDDEN = (): boolean => false;
 
 /**
- * Whether a wildcard `pattern` reaches index `name` (ES IndexAbstractionResolver.isIndexVisible): a
- * hidden index (`index.hidden: true`) and, as this server treats them, a dot-prefixed one only with
- * `expand_wildcards=hidden|all`, or when both the pattern and the name start with a dot.
+ * Whether a wildcard `pattern` reaches index or alias `name` (ES IndexAbstractionResolver.isIndexVisible):
+ * a hidden index (`index.hidden: true`), a hidden alias (`is_hidden: true`) and, as this server treats
+ * them, a dot-prefixed name only with `expand_wildcards=hidden|all`, or when both the pattern and the
+ * name start with a dot.
  */
 export function wildcardVisible(pattern: string, name: string, isHidden: (name: string) => boolean, expandHidden: boolean): boolean {
   // Asked last: the hidden check reads the index's settings, once per index per wildcard search.
@@ -31,10 +37,15 @@ export function wildcardVisible(pattern: string, name: string, isHidden: (name: 
   return !name.startsWith('.') && !isHidden(name);
 }
 
+/**
+ * `isHidden` answers for index and alias names alike (ES forbids an alias named as an index), so a
+ * hidden alias is left out of wildcards as a hidden index is.
+ */
 export function resolveIndexExpression(
   expression: string | undefined, existing: readonly string[], options: ResolveOptions = DEFAULT_RESOLVE,
-  aliases: ReadonlyMap<string, readonly string[]> = NO_ALIASES, isHidden: (index: string) => boolean = NOT_HIDDEN,
+  aliases: ReadonlyMap<string, readonly string[]> = NO_ALIASES, isHidden: (name: string) => boolean = NOT_HIDDEN,
 ): string[] {
+  const expandOpen = options.expandOpen !== false;
   const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
   const result = new Set<string>();
   let sawWildcard = false;
@@ -47,14 +58,15 @@ export function resolveIndexExpression(
     }
     if (part === '_all' || part === '*') {
       sawWildcard = true;
+      if (!expandOpen) continue;
       for (const name of existing) if (wildcardVisible(part, name, isHidden, options.expandHidden)) result.add(name);
       continue;
     }
     if (part.includes('*')) {
       sawWildcard = true;
       const re = globMatcher(part);
-      const matched = existing.filter((n) => re.test(n) && wildcardVisible(part, n, isHidden, options.expandHidden));
-      for (const [alias, indices] of aliases) if (re.test(alias) && wildcardVisible(part, alias, NOT_HIDDEN, options.expandHidden)) matched.push(...indices);
+      const matched = expandOpen ? existing.filter((n) => re.test(n) && wildcardVisible(part, n, isHidden, options.expandHidden)) : [];
+      if (expandOpen) for (const [alias, indices] of aliases) if (re.test(alias) && wildcardVisible(part, alias, isHidden, options.expandHidden)) matched.push(...indices);
       if (matched.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(part);
       for (const n of matched) result.add(n);
       continue;

@@ -208,6 +208,9 @@ export class IndicesService {
   /** `index.hidden: true`: wildcards reach the index only with `expand_wildcards=hidden|all`. */
   readonly isHiddenIndex = (name: string): boolean => this.indices.get(name)?.settings.get('index.hidden') === 'true';
 
+  /** A hidden index or a hidden alias (`is_hidden: true`): what a wildcard skips unless it expands hidden ones. */
+  readonly isHidden = (name: string): boolean => (this.indices.has(name) ? this.isHiddenIndex(name) : this.aliases.isHidden(name));
+
   /** True when `name` is an index or an alias. */
   exists(name: string): boolean {
     return this.indices.has(name) || this.aliases.has(name);
@@ -219,7 +222,9 @@ export class IndicesService {
     // named directly is never filtered by an alias (searchQuery), so it is not recorded.
     const named = expression === undefined ? undefined : this.indices.get(expression);
     if (named !== undefined && !expression!.includes(',') && !expression!.includes('*')) return [named];
-    const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table(), this.isHiddenIndex).map((n) => this.indices.get(n)!);
+    const table = this.aliases.table();
+    const isHidden = (name: string) => (this.indices.has(name) ? this.isHiddenIndex(name) : this.aliases.isHidden(name, table));
+    const out = resolveIndexExpression(expression, this.names(), options, table, isHidden).map((n) => this.indices.get(n)!);
     this.resolvedFrom.set(out, expression);
     return out;
   }

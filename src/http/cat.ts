@@ -252,17 +252,6 @@ function masterColumns(node: NodeIdentity): CatColumn<null>[] {
 }
 
 /**
- * ES RestTemplatesAction's name filter: a comma list of names and `*` patterns, all when empty;
- * names that match nothing are no error.
- */
-function namePredicate(expression: string | undefined): (name: string) => boolean {
-  const parts = (expression ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0 || parts.includes('*') || parts.includes('_all')) return () => true;
-  const globs = parts.filter((p) => p.includes('*')).map((p) => globMatcher(p));
-  return (name) => parts.includes(name) || globs.some((g) => g.test(name));
-}
-
-/**
  * The indices `_cat/aliases` reads: all, under ES GetAliasesRequest's default strictExpandHidden
  * (hidden ones too); `expand_wildcards` narrows them (every index here is open).
  */
@@ -428,8 +417,7 @@ export function catRoutes({ indices, search, nodeStats, ml, node }: CatDeps): Ro
       authz: { action: 'indices:admin/index_template/get' },
       params: CAT_PARAMS,
       handler: (req) => {
-        const wanted = namePredicate(req.params.name);
-        return renderCat(req, TEMPLATE_COLUMNS, indices.templates.indexTemplateSummaries().filter((t) => wanted(t.name)));
+        return renderCat(req, TEMPLATE_COLUMNS, indices.templates.indexTemplateSummaries(req.params.name));
       },
     },
     {

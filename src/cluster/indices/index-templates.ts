@@ -50,7 +50,7 @@ function namesMatching(expression: string | undefined, names: Iterable<string>):
   if (expression === undefined || expression === '' || expression === '_all' || expression === '*') return { found: all, missing: [] };
   const found = new Set<string>();
   const missing: string[] = [];
-  for (const part of expression.split(',')) {
+  for (const part of expression.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
     const matches = all.filter((n) => wildcardsIntersect(part, n));
     if (matches.length === 0 && !part.includes('*')) missing.push(part);
     for (const m of matches) found.add(m);
@@ -192,10 +192,12 @@ export class IndexTemplateService {
   }
 
   /** Every composable index template's summary, by name (`_cat/templates`). */
-  indexTemplateSummaries(): IndexTemplateSummary[] {
-    return [...this.templates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, t]) => ({
-      name, indexPatterns: t.indexPatterns, priority: t.priority, version: t.version, composedOf: t.composedOf,
-    }));
+  /** The templates `expression` names (as GET reads it; names that match nothing are no error), by name. */
+  indexTemplateSummaries(expression?: string): IndexTemplateSummary[] {
+    return namesMatching(expression, this.templates.keys()).found.map((name) => {
+      const t = this.templates.get(name)!;
+      return { name, indexPatterns: t.indexPatterns, priority: t.priority, version: t.version, composedOf: t.composedOf };
+    });
   }
 
   async deleteIndexTemplates(expression: string): Promise<void> {

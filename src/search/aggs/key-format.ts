@@ -6,19 +6,7 @@
 import { compiledFormat } from '../../index/index.js';
 import type { ValuesSource } from './exec-aggs.js';
 
-/** Java's Double.toString: "10.0", "0.5", "1.0E7", "1.0E-4". */
-export function javaDouble(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
-  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
-  const abs = Math.abs(n);
-  if (abs >= 1e-3 && abs < 1e7) {
-    const s = String(n);
-    return s.includes('.') ? s : `${s}.0`;
-  }
-  // Scientific: mantissa with at least one decimal, exponent without '+'.
-  const [mantissa, exp] = n.toExponential().split('e');
-  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${exp.replace('+', '')}`;
-}
+export { javaDouble } from '../../common/java-double.js';
 
 /** `key_as_string` / `value_as_string` for formatted types, else null (RAW formats print nothing). */
 export function formatAsString(source: ValuesSource, value: number): string | null {

@@ -47,6 +47,19 @@ export interface MetricAgg extends AggCommon {
   readonly sigma?: number;
 }
 
+/** ES `percentiles` / `percentile_ranks` (t-digest): the percents, or the values to rank, ascending. */
+export interface PercentilesAgg extends AggCommon {
+  readonly kind: 'percentiles' | 'percentile_ranks';
+  readonly field: string;
+  readonly keys: readonly number[];
+  readonly keyed: boolean;
+  /** `tdigest.compression` (ES default 100). */
+  readonly compression: number;
+  readonly missing: MissingValue | null;
+  /** `format`: a date format for `value_as_string` (date fields); null = the field's. */
+  readonly format: string | null;
+}
+
 /** One `range` / `date_range` entry; `from` inclusive, `to` exclusive, as ES does. */
 export interface RangeSpec {
   readonly key: string | null;
@@ -108,4 +121,4 @@ export interface FiltersAgg extends AggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg;
+export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg;

@@ -6,10 +6,11 @@
  */
 import type { Segment } from '../../index/index.js';
 import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
-import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
+import { collectPercentiles, percentilesSortValue, reducePercentiles, renderPercentiles } from './percentiles.js';
 import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectDateHistogram, renderDateHistogram } from './date-histogram.js';
@@ -27,6 +28,7 @@ export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment
     switch (agg.kind) {
       case 'terms': return collectTerms(agg, segments, docs, SUB_AGGS);
       case 'metric': return collectMetric(agg, segments, docs);
+      case 'percentiles': return collectPercentiles(agg, segments, docs);
       case 'range': return collectRange(agg, segments, docs, SUB_AGGS);
       case 'histogram': return collectHistogram(agg, segments, docs, SUB_AGGS);
       case 'date_histogram': return collectDateHistogram(agg, segments, docs, SUB_AGGS);
@@ -43,13 +45,15 @@ export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment
 export type Reduced =
   | { readonly kind: 'keyed'; readonly buckets: Map<string | number, MergedBucket> }
   | { readonly kind: 'fixed'; readonly buckets: MergedBucket[] }
-  | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } };
+  | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } }
+  | { readonly kind: 'percentiles'; readonly value: PercentilesPartial };
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
 export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<readonly AggPartial[]>): Reduced[] {
   return aggs.map((agg, a) => {
     const parts = shards.map((s) => s[a]);
     if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
+    if (agg.kind === 'percentiles') return { kind: 'percentiles', value: reducePercentiles(agg, parts as PercentilesPartial[]) };
     if (agg.kind === 'terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
     return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
@@ -94,6 +98,7 @@ function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, ord
     const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
     const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
     if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value, order.value ?? null);
+    if (reduced.kind === 'percentiles') return percentilesSortValue(agg as Extract<ExecAgg, { kind: 'percentiles' }>, reduced.value, order.percent!);
     const inner = reduced.kind === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
     if (i === path.length - 1) return inner.count;
     aggs = agg.subs;
@@ -108,6 +113,7 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
     const r = reduced[a];
     switch (agg.kind) {
       case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { kind: 'metric' }>).value); break;
+      case 'percentiles': out[agg.name] = renderPercentiles(agg, (r as Extract<Reduced, { kind: 'percentiles' }>).value); break;
       case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'date_histogram': out[agg.name] = renderDateHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;

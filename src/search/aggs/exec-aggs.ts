@@ -40,6 +40,8 @@ export interface ExecBucketOrder {
   readonly path: readonly number[];
   /** The named value of a multi-value metric (`stats`) at the path's end. */
   readonly value?: StatsValue;
+  /** The percent (or ranked value) of a `percentiles` (`percentile_ranks`) aggregation at the path's end. */
+  readonly percent?: number;
 }
 
 export interface ExecTerms extends ExecAggCommon {
@@ -71,6 +73,17 @@ export interface ExecMetric extends ExecAggCommon {
   readonly source: ValuesSource;
   /** extended_stats: how many standard deviations its bounds lie from the mean. */
   readonly sigma?: number;
+}
+
+/** `percentiles` / `percentile_ranks`: `keys` are the percents or the values to rank, ascending. */
+export interface ExecPercentiles extends ExecAggCommon {
+  readonly kind: 'percentiles';
+  /** The aggregation's ES type name. */
+  readonly type: 'percentiles' | 'percentile_ranks';
+  readonly source: ValuesSource;
+  readonly keys: readonly number[];
+  readonly keyed: boolean;
+  readonly compression: number;
 }
 
 export interface ExecRangeBucket {
@@ -132,7 +145,7 @@ export interface ExecFilters extends ExecAggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type ExecAgg = ExecTerms | ExecMetric | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters;
+export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters;
 
 /** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
 export type BucketSubs = AggPartial[][];
@@ -165,4 +178,19 @@ export interface MetricPartial {
   distinct: Array<string | number> | null;
 }
 
-export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial;
+/**
+ * A t-digest (search/aggs/tdigest.ts): every value, ascending, while there are fewer than
+ * 20 × compression of them (`exact`), else centroids sorted by mean (`means`, `weights`).
+ */
+export interface PercentilesPartial {
+  readonly kind: 'percentiles';
+  readonly compression: number;
+  readonly count: number;
+  readonly min: number;
+  readonly max: number;
+  readonly exact: Float64Array | null;
+  readonly means: Float64Array | null;
+  readonly weights: Float64Array | null;
+}
+
+export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial;

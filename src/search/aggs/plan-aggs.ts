@@ -8,6 +8,7 @@
 import { compiledFormat, fieldTypeName, type ResolvedField } from '../../index/index.js';
 import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
 import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
 import { DateParseError, parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
@@ -97,6 +98,16 @@ function resolveSource(
   return { field: fieldName, type, format, missing: convertMissing(missing, type, format, ctx) };
 }
 
+/**
+ * A metric's `format` beyond dates (whose patterns are checked before the field is resolved): ES
+ * formats numbers with a Java DecimalFormat pattern, which is not built here, so it is refused,
+ * not ignored.
+ */
+function checkFormat(aggType: string, source: ValuesSource): void {
+  if (source.type === 'date' || source.type === 'unmapped') return;
+  throw new IllegalArgumentError(`[format] of [${aggType}] aggregations on [${source.type}] fields is not supported by this server yet`);
+}
+
 function rangeBound(agg: RangeAgg, v: number | string | null, source: ValuesSource, ctx: PlanContext, open: number): number {
   if (v === null) return open;
   if (typeof v === 'number') return v;
@@ -116,6 +127,7 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
   const steps = o.key.split('>');
   const path: number[] = [];
   let value: StatsValue | undefined;
+  let percent: number | undefined;
   let level = subs;
   steps.forEach((step, i) => {
     const last = i === steps.length - 1;
@@ -128,7 +140,7 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
     }
     const sub = level[at];
-    const usable = sub.kind === 'filter' || (last && sub.kind === 'metric');
+    const usable = sub.kind === 'filter' || (last && (sub.kind === 'metric' || sub.kind === 'percentiles'));
     if (!usable) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
@@ -139,12 +151,18 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
         throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${names.join(', ')}]`);
       }
       value = key as StatsValue;
+    } else if (last && sub.kind === 'percentiles') {
+      // InternalTDigestPercentiles.value(name): the key is a percent (or a value to rank), parsed as a double.
+      if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
+      percent = Number(key);
+      if (key.trim() === '' || !Number.isFinite(percent)) throw new NumberFormatError(key);
     } else if (key !== null && key !== 'value') {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${step}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
     }
     path.push(at);
     level = sub.subs;
   });
+  if (percent !== undefined) return { key: 'path', desc: o.desc, path, percent };
   return value === undefined ? { key: 'path', desc: o.desc, path } : { key: 'path', desc: o.desc, path, value };
 }
 
@@ -170,6 +188,12 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
     case 'extended_stats':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true), sigma: agg.sigma ?? 2 };
+    case 'percentiles': case 'percentile_ranks': {
+      if (agg.format !== null && ctx.mapping.fields.get(agg.field)?.type === 'date') readDateFormat(agg.kind, agg.format);
+      const source = resolveSource(ctx, agg.kind, agg.field, agg.missing, true, agg.format);
+      if (agg.format !== null) checkFormat(agg.kind, source);
+      return { kind: 'percentiles', type: agg.kind, name, subs, source, keys: agg.keys, keyed: agg.keyed, compression: agg.compression };
+    }
     case 'value_count': case 'cardinality':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
     case 'range': case 'date_range': {

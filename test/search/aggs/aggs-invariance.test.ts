@@ -2,7 +2,7 @@
  * Aggregations do not depend on sharding and count what a brute-force pass over the documents
  * counts: random documents (multi-valued keywords, numbers, some deleted, several refreshes so
  * shards hold several segments) in indices of 1, 3 and 8 shards, random queries and post filters;
- * terms, range, histogram, filter, metrics and a sub-aggregation must agree everywhere.
+ * terms, range, histogram, filter, metrics (percentiles too) and a sub-aggregation must agree everywhere.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,15 @@ function bruteTerms(keep: (d: Doc) => boolean): Array<{ key: string; doc_count: 
   return [...counts].map(([key, doc_count]) => ({ key, doc_count })).sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : 1));
 }
 
+/** ES's exact percentile of a small sample (its Dist.quantile): linear interpolation at q·(n−1); null when empty. */
+function bruteQuantile(values: readonly number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = q * (sorted.length - 1);
+  const low = Math.floor(index);
+  return low >= sorted.length - 1 ? sorted[sorted.length - 1] : sorted[low] + (index - low) * (sorted[low + 1] - sorted[low]);
+}
+
 describe('aggregations over random documents', () => {
   it('agree across 1, 3 and 8 shards and with a brute-force count', async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom(...TAGS), fc.integer({ min: 0, max: 99 }), fc.constantFrom(...TAGS), async (qTag, limit, pfTag) => {
@@ -62,7 +71,13 @@ describe('aggregations over random documents', () => {
           tags: { terms: { field: 'tag' }, aggs: { avg: { avg: { field: 'price' } } } },
           prices: { range: { field: 'price', ranges: [{ to: 25 }, { from: 25, to: 75 }, { from: 75 }] } },
           hist: { histogram: { field: 'price', interval: 20 } },
-          stats: { filter: { term: { tag: pfTag } }, aggs: { max: { max: { field: 'price' } }, n: { value_count: { field: 'price' } }, c: { cardinality: { field: 'price' } } } },
+          stats: {
+            filter: { term: { tag: pfTag } },
+            aggs: {
+              max: { max: { field: 'price' } }, n: { value_count: { field: 'price' } }, c: { cardinality: { field: 'price' } },
+              pct: { percentiles: { field: 'price', percents: [0, 10, 50, 90, 100], keyed: false } },
+            },
+          },
         },
       };
       const [one, ...others] = await Promise.all(INDICES.map((name) => t.request('POST', `/${name}/_search`, body)));
@@ -82,6 +97,7 @@ describe('aggregations over random documents', () => {
       const prices = inFilter.flatMap((d) => d.price);
       expect(one.body.aggregations.stats).toEqual({
         doc_count: inFilter.length, max: { value: prices.length ? Math.max(...prices) : null }, n: { value: prices.length }, c: { value: new Set(prices).size },
+        pct: { values: [0, 10, 50, 90, 100].map((key) => ({ key, value: bruteQuantile(prices, key / 100) })) },
       });
     }), { numRuns: 12, seed: 7 });
   }, 60_000);

@@ -1,0 +1,63 @@
+/**
+ * `percentiles` and `percentile_ranks` (ES TDigestPercentilesAggregator,
+ * TDigestPercentileRanksAggregator, InternalTDigestPercentiles / …Ranks): every value of every
+ * matching doc goes into the bucket's digest (tdigest.ts), `missing` standing in for docs without
+ * one; the coordinator merges the shards' digests and computes each key's value.
+ */
+import type { Segment } from '../../index/index.js';
+import type { DocLists } from './doc-lists.js';
+import type { ExecPercentiles, PercentilesPartial } from './exec-aggs.js';
+import { forEachNumericValues } from './field-values.js';
+import { formatAsString, javaDouble } from './key-format.js';
+import { DigestBuilder, percentileRank, quantile, reduceDigests } from './tdigest.js';
+
+export function collectPercentiles(agg: ExecPercentiles, segments: readonly Segment[], docs: DocLists): PercentilesPartial {
+  const digest = new DigestBuilder(agg.compression);
+  forEachNumericValues(segments, docs, agg.source, (values, start, end) => {
+    for (let i = start; i < end; i++) digest.add(values[i]);
+  });
+  return digest.build();
+}
+
+export function reducePercentiles(agg: ExecPercentiles, parts: readonly PercentilesPartial[]): PercentilesPartial {
+  return reduceDigests(parts, agg.compression);
+}
+
+/** A key's value: the percentile at `key` percent, or the percent of values at or below `key`. */
+function valueAt(agg: ExecPercentiles, digest: PercentilesPartial, key: number): number {
+  return agg.type === 'percentiles' ? quantile(digest, key / 100) : percentileRank(digest, key);
+}
+
+/** The value a bucket order path names (`p.50`, `ranks.99.0`); NaN when the digest is empty, as ES's. */
+export function percentilesSortValue(agg: ExecPercentiles, digest: PercentilesPartial, key: number): number {
+  return digest.count === 0 ? NaN : valueAt(agg, digest, key);
+}
+
+/**
+ * AbstractInternalTDigestPercentiles.doXContentBody: `values` keyed by Java's Double.toString of
+ * each key ("50.0"), or a list of `{key, value}`; values null when no value was collected;
+ * `_as_string` forms for formatted fields (dates, booleans).
+ */
+export function renderPercentiles(agg: ExecPercentiles, digest: PercentilesPartial): Record<string, unknown> {
+  const empty = digest.count === 0;
+  if (agg.keyed) {
+    const values: Record<string, unknown> = {};
+    for (const key of agg.keys) {
+      const name = javaDouble(key);
+      const value = empty ? null : valueAt(agg, digest, key);
+      values[name] = value;
+      const asString = value === null ? null : formatAsString(agg.source, value);
+      if (asString !== null) values[`${name}_as_string`] = asString;
+    }
+    return { values };
+  }
+  return {
+    values: agg.keys.map((key) => {
+      const value = empty ? null : valueAt(agg, digest, key);
+      const out: Record<string, unknown> = { key, value };
+      const asString = value === null ? null : formatAsString(agg.source, value);
+      if (asString !== null) out.value_as_string = asString;
+      return out;
+    }),
+  };
+}

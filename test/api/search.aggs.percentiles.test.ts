@@ -1,7 +1,7 @@
 /**
- * `percentiles` and `percentile_ranks`:
- * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/search-aggregations-metrics-percentile-aggregation.html
- * and …-percentile-rank-aggregation.html. The data is ES's own REST test's
+ * `percentiles`, `percentile_ranks` and `median_absolute_deviation`:
+ * https://www.elastic.co/guide/en/elasticsearch/reference/8.15/search-aggregations-metrics-percentile-aggregation.html,
+ * …-percentile-rank-aggregation.html and …-median-absolute-deviation-aggregation.html. The data is ES's own REST test's
  * (180_percentiles_tdigest_metric.yml: 1, 51, 101, 151): ES 8.x's default digest keeps so few values
  * exactly (its SortingDigest), so the expected values are computed by hand from ES's Dist class —
  * quantile q at index q·(n−1), interpolated linearly; ranks interpolated between the midpoints of
@@ -156,6 +156,31 @@ describe('percentile_ranks', () => {
     });
     expect(r.m).toEqual({ values: { '50.0': 100 } });
     expect(r.n).toEqual({ values: { '50.0': null } });
+  });
+});
+
+describe('median_absolute_deviation', () => {
+  it('is the exact median of the distances from the median for a small sample', async () => {
+    const r = await aggs({
+      m: { median_absolute_deviation: { field: 'int' } },
+      f: { median_absolute_deviation: { field: 'double', missing: 1000, compression: 50, execution_hint: 'default' } },
+      n: { median_absolute_deviation: { field: 'nope' } },
+      d: { median_absolute_deviation: { field: 'day', format: 'epoch_millis' } },
+      tags: { terms: { field: 'tag', order: { mad: 'asc' } }, aggs: { mad: { median_absolute_deviation: { field: 'int' } } } },
+    });
+    // Median 76; distances 25, 25, 75, 75; their median 50.
+    expect(r.m).toEqual({ value: 50 });
+    // 1, 51, 101, 151, 1000: median 101; distances 0, 50, 50, 100, 899.
+    expect(r.f).toEqual({ value: 50 });
+    expect(r.n).toEqual({ value: null });
+    expect(r.d).toEqual({ value: 2 * 86_400_000, value_as_string: String(2 * 86_400_000) });
+    expect(r.tags.buckets.map((b: any) => [b.key, b.mad.value])).toEqual([['a', 25], ['b', 25], ['c', null]]);
+  });
+
+  it('refuses a compression that is not positive, and sub-aggregations', async () => {
+    await fails({ m: { median_absolute_deviation: { field: 'int', compression: 0 } } }, 400, 'x_content_parse_exception', '[median_absolute_deviation] failed to parse field [compression]', '[compression] must be greater than 0. Found [0.0] in [m]');
+    await fails({ m: { median_absolute_deviation: { field: 'int', percents: [5] } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[median_absolute_deviation\] unknown field \[percents\]/);
+    await fails({ m: { median_absolute_deviation: { field: 'int' }, aggs: { x: { max: { field: 'int' } } } } }, 400, 'aggregation_initialization_exception', 'Aggregator [m] of type [median_absolute_deviation] cannot accept sub-aggregations');
   });
 });
 

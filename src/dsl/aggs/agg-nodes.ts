@@ -47,13 +47,16 @@ export interface MetricAgg extends AggCommon {
   readonly sigma?: number;
 }
 
-/** ES `percentiles` / `percentile_ranks` (t-digest): the percents, or the values to rank, ascending. */
+/**
+ * The t-digest metrics: ES `percentiles` / `percentile_ranks` (`keys`: the percents, or the values
+ * to rank, ascending) and `median_absolute_deviation` (no keys: one value).
+ */
 export interface PercentilesAgg extends AggCommon {
-  readonly kind: 'percentiles' | 'percentile_ranks';
+  readonly kind: 'percentiles' | 'percentile_ranks' | 'median_absolute_deviation';
   readonly field: string;
   readonly keys: readonly number[];
   readonly keyed: boolean;
-  /** `tdigest.compression` (ES default 100). */
+  /** `tdigest.compression` (ES default 100), or median_absolute_deviation's `compression` (default 1000). */
   readonly compression: number;
   readonly missing: MissingValue | null;
   /** `format`: a date format for `value_as_string` (date fields); null = the field's. */

@@ -1,10 +1,11 @@
 /**
- * `percentiles` and `percentile_ranks` (ES PercentilesAggregationBuilder,
+ * The t-digest metrics. `percentiles` and `percentile_ranks` (ES PercentilesAggregationBuilder,
  * PercentileRanksAggregationBuilder and their AbstractPercentilesAggregationBuilder): `field`,
  * `missing`, `keyed` (default true), `format`, the percents (default 1, 5, 25, 50, 75, 95, 99) or
  * the values to rank (required), and the method: `tdigest` with its `compression` (default 100)
  * and `execution_hint`. `hdr` is checked as ES checks it, then refused: HDR histograms are not built
- * here.
+ * here. `median_absolute_deviation` (ES MedianAbsoluteDeviationAggregationBuilder): `field`,
+ * `missing`, `format`, and `compression` (default 1000) and `execution_hint` at its top level.
  */
 import { javaDouble } from '../../common/java-double.js';
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
@@ -14,6 +15,7 @@ import type { AggNode, PercentilesAgg } from './agg-nodes.js';
 import { parseAggBody, readField, readMissing, requireField } from './agg-parse.js';
 
 type Kind = PercentilesAgg['kind'];
+type PercentilesKind = Exclude<Kind, 'median_absolute_deviation'>;
 
 /** PercentilesAggregationBuilder.DEFAULT_PERCENTS. */
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
@@ -27,7 +29,7 @@ const DEFAULT_COMPRESSION = 100;
 /** TDigestExecutionHint's values. */
 const EXECUTION_HINTS = ['default', 'high_accuracy'];
 
-export function parsePercentiles(kind: Kind, name: string, body: unknown, subs: readonly AggNode[]): PercentilesAgg {
+export function parsePercentiles(kind: PercentilesKind, name: string, body: unknown, subs: readonly AggNode[]): PercentilesAgg {
   const keysField = kind === 'percentiles' ? 'percents' : 'values';
   let field: string | null = null;
   let missing: PercentilesAgg['missing'] = null;
@@ -52,7 +54,7 @@ export function parsePercentiles(kind: Kind, name: string, body: unknown, subs: 
   return { kind, name, subs, field: requireField(field), keys: sorted, keyed, compression: compression ?? DEFAULT_COMPRESSION, missing, format };
 }
 
-function readKeys(kind: Kind, keysField: string, v: unknown): number[] {
+function readKeys(kind: PercentilesKind, keysField: string, v: unknown): number[] {
   if (Array.isArray(v) && v.length > MAX_KEYS) {
     throw new XContentParseError(`[${kind}] failed to parse field [${keysField}]`, new IllegalArgumentError(`[${keysField}] must hold at most [${MAX_KEYS}] values but held [${v.length}]`));
   }
@@ -68,7 +70,7 @@ function readKeys(kind: Kind, keysField: string, v: unknown): number[] {
  * PercentilesAggregationBuilder.validatePercentiles and the abstract builder's constructor: present,
  * not empty, sorted; percents within [0, 100].
  */
-function validateKeys(kind: Kind, keysField: string, name: string, keys: number[] | null | undefined): number[] {
+function validateKeys(kind: PercentilesKind, keysField: string, name: string, keys: number[] | null | undefined): number[] {
   if (keys === undefined && kind === 'percentiles') return DEFAULT_PERCENTS;
   if (keys === undefined || keys === null) throw new IllegalArgumentError(`[${keysField}] must not be null: [${name}]`);
   if (keys.length === 0) {
@@ -83,6 +85,28 @@ function validateKeys(kind: Kind, keysField: string, name: string, keys: number[
   return sorted;
 }
 
+/** MedianAbsoluteDeviationAggregationBuilder's parser: `compression` > 0. */
+export function parseMedianAbsoluteDeviation(name: string, body: unknown, subs: readonly AggNode[]): PercentilesAgg {
+  const kind = 'median_absolute_deviation';
+  let field: string | null = null;
+  let missing: PercentilesAgg['missing'] = null;
+  let format: string | null = null;
+  let compression = 1000;
+  parseAggBody(kind, body, {
+    field: (v) => { field = readField(kind, v); },
+    missing: (v) => { missing = readMissing(kind, v); },
+    format: (v) => { format = readString(kind, 'format', v); },
+    compression: (v) => {
+      compression = doubleValue(v);
+      if (!(compression > 0)) {
+        throw new XContentParseError(`[${kind}] failed to parse field [compression]`, new IllegalArgumentError(`[compression] must be greater than 0. Found [${javaDouble(compression)}] in [${name}]`));
+      }
+    },
+    execution_hint: (v) => { readExecutionHint(kind, v); },
+  });
+  return { kind, name, subs, field: requireField(field), keys: [], keyed: false, compression, missing, format };
+}
+
 /** PercentilesConfig.TDigest's parser: `compression` ≥ 0, `execution_hint` one of ES's. */
 function readTDigest(kind: Kind, v: unknown): number {
   let compression = DEFAULT_COMPRESSION;
@@ -93,14 +117,17 @@ function readTDigest(kind: Kind, v: unknown): number {
         throw new XContentParseError('[tdigest] failed to parse field [compression]', new IllegalArgumentError(`[compression] must be greater than or equal to 0. Found [${javaDouble(compression)}]`));
       }
     },
-    execution_hint: (h) => {
-      const hint = readString('tdigest', 'execution_hint', h);
-      if (!EXECUTION_HINTS.includes(hint.toLowerCase())) {
-        throw new XContentParseError('[tdigest] failed to parse field [execution_hint]', new IllegalArgumentError(`Invalid execution_hint [${hint}], valid values are [${EXECUTION_HINTS.join(', ')}]`));
-      }
-    },
+    execution_hint: (h) => { readExecutionHint('tdigest', h); },
   });
   return compression;
+}
+
+/** TDigestExecutionHint.parse: accepted and checked; both hints give the same digest here. */
+function readExecutionHint(owner: string, v: unknown): void {
+  const hint = readString(owner, 'execution_hint', v);
+  if (!EXECUTION_HINTS.includes(hint.toLowerCase())) {
+    throw new XContentParseError(`[${owner}] failed to parse field [execution_hint]`, new IllegalArgumentError(`Invalid execution_hint [${hint}], valid values are [${EXECUTION_HINTS.join(', ')}]`));
+  }
 }
 
 /** PercentilesConfig.Hdr's parser: `number_of_significant_value_digits` in [0, 5]. */

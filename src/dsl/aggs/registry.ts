@@ -11,7 +11,7 @@ import type { AggNode } from './agg-nodes.js';
 import { parseFilterAgg, parseMissingAgg, parseFiltersAgg } from './filter.js';
 import { parseHistogram } from './histogram.js';
 import { parseMetric } from './metrics.js';
-import { parsePercentiles } from './percentiles.js';
+import { parseMedianAbsoluteDeviation, parsePercentiles } from './percentiles.js';
 import { parseDateHistogram } from './date-histogram.js';
 import { parseRangeAgg } from './range.js';
 import { parseTerms } from './terms.js';
@@ -30,6 +30,7 @@ const PARSERS: Record<string, AggParser> = {
   extended_stats: (n, b, s) => parseMetric('extended_stats', n, b, s),
   percentiles: (n, b, s) => parsePercentiles('percentiles', n, b, s),
   percentile_ranks: (n, b, s) => parsePercentiles('percentile_ranks', n, b, s),
+  median_absolute_deviation: parseMedianAbsoluteDeviation,
   range: (n, b, s) => parseRangeAgg('range', n, b, s),
   date_range: (n, b, s) => parseRangeAgg('date_range', n, b, s),
   histogram: parseHistogram,
@@ -40,13 +41,13 @@ const PARSERS: Record<string, AggParser> = {
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
-export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats', 'extended_stats', 'percentiles', 'percentile_ranks']);
+export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats', 'extended_stats', 'percentiles', 'percentile_ranks', 'median_absolute_deviation']);
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
   'top_hits', 'composite', 'nested',
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
-  'weighted_avg', 'median_absolute_deviation', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
+  'weighted_avg', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
   'bucket_sort', 'bucket_selector', 'bucket_script', 'avg_bucket', 'sum_bucket', 'max_bucket', 'min_bucket',
   'stats_bucket', 'cumulative_sum', 'derivative', 'moving_fn', 'serial_diff',

@@ -98,7 +98,7 @@ function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, ord
     const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
     const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
     if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value, order.value ?? null);
-    if (reduced.kind === 'percentiles') return percentilesSortValue(agg as Extract<ExecAgg, { kind: 'percentiles' }>, reduced.value, order.percent!);
+    if (reduced.kind === 'percentiles') return percentilesSortValue(agg as Extract<ExecAgg, { kind: 'percentiles' }>, reduced.value, order.percent);
     const inner = reduced.kind === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
     if (i === path.length - 1) return inner.count;
     aggs = agg.subs;

@@ -75,11 +75,14 @@ export interface ExecMetric extends ExecAggCommon {
   readonly sigma?: number;
 }
 
-/** `percentiles` / `percentile_ranks`: `keys` are the percents or the values to rank, ascending. */
+/**
+ * The t-digest metrics: `percentiles` / `percentile_ranks` (`keys`: the percents or the values to
+ * rank, ascending) and `median_absolute_deviation` (no keys).
+ */
 export interface ExecPercentiles extends ExecAggCommon {
   readonly kind: 'percentiles';
   /** The aggregation's ES type name. */
-  readonly type: 'percentiles' | 'percentile_ranks';
+  readonly type: 'percentiles' | 'percentile_ranks' | 'median_absolute_deviation';
   readonly source: ValuesSource;
   readonly keys: readonly number[];
   readonly keyed: boolean;

@@ -1,15 +1,16 @@
 /**
- * `percentiles` and `percentile_ranks` (ES TDigestPercentilesAggregator,
- * TDigestPercentileRanksAggregator, InternalTDigestPercentiles / …Ranks): every value of every
- * matching doc goes into the bucket's digest (tdigest.ts), `missing` standing in for docs without
- * one; the coordinator merges the shards' digests and computes each key's value.
+ * The t-digest metrics: `percentiles`, `percentile_ranks` and `median_absolute_deviation` (ES
+ * TDigestPercentilesAggregator, TDigestPercentileRanksAggregator, MedianAbsoluteDeviationAggregator
+ * and their Internal… results): every value of every matching doc goes into the bucket's digest
+ * (tdigest.ts), `missing` standing in for docs without one; the coordinator merges the shards'
+ * digests and computes each key's value, or the one deviation.
  */
 import type { Segment } from '../../index/index.js';
 import type { DocLists } from './doc-lists.js';
 import type { ExecPercentiles, PercentilesPartial } from './exec-aggs.js';
 import { forEachNumericValues } from './field-values.js';
 import { formatAsString, javaDouble } from './key-format.js';
-import { DigestBuilder, percentileRank, quantile, reduceDigests } from './tdigest.js';
+import { DigestBuilder, medianAbsoluteDeviation, percentileRank, quantile, reduceDigests } from './tdigest.js';
 
 export function collectPercentiles(agg: ExecPercentiles, segments: readonly Segment[], docs: DocLists): PercentilesPartial {
   const digest = new DigestBuilder(agg.compression);
@@ -28,9 +29,10 @@ function valueAt(agg: ExecPercentiles, digest: PercentilesPartial, key: number):
   return agg.type === 'percentiles' ? quantile(digest, key / 100) : percentileRank(digest, key);
 }
 
-/** The value a bucket order path names (`p.50`, `ranks.99.0`); NaN when the digest is empty, as ES's. */
-export function percentilesSortValue(agg: ExecPercentiles, digest: PercentilesPartial, key: number): number {
-  return digest.count === 0 ? NaN : valueAt(agg, digest, key);
+/** The value a bucket order path names (`p.50`, `ranks.99`, `mad`); NaN when the digest is empty, as ES's. */
+export function percentilesSortValue(agg: ExecPercentiles, digest: PercentilesPartial, key: number | undefined): number {
+  if (digest.count === 0) return NaN;
+  return agg.type === 'median_absolute_deviation' ? medianAbsoluteDeviation(digest) : valueAt(agg, digest, key!);
 }
 
 /**
@@ -40,6 +42,12 @@ export function percentilesSortValue(agg: ExecPercentiles, digest: PercentilesPa
  */
 export function renderPercentiles(agg: ExecPercentiles, digest: PercentilesPartial): Record<string, unknown> {
   const empty = digest.count === 0;
+  if (agg.type === 'median_absolute_deviation') {
+    // InternalMedianAbsoluteDeviation.doXContentBody: `value`, null when nothing was collected.
+    const value = empty ? null : medianAbsoluteDeviation(digest);
+    const asString = value === null ? null : formatAsString(agg.source, value);
+    return asString === null ? { value } : { value, value_as_string: asString };
+  }
   if (agg.keyed) {
     const values: Record<string, unknown> = {};
     for (const key of agg.keys) {

@@ -151,6 +151,10 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
         throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${names.join(', ')}]`);
       }
       value = key as StatsValue;
+    } else if (last && sub.kind === 'percentiles' && sub.type === 'median_absolute_deviation') {
+      if (key !== null && key !== 'value') {
+        throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${step}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
+      }
     } else if (last && sub.kind === 'percentiles') {
       // InternalTDigestPercentiles.value(name): the key is a percent (or a value to rank), parsed as a double.
       if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
@@ -188,7 +192,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
     case 'extended_stats':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true), sigma: agg.sigma ?? 2 };
-    case 'percentiles': case 'percentile_ranks': {
+    case 'percentiles': case 'percentile_ranks': case 'median_absolute_deviation': {
       if (agg.format !== null && ctx.mapping.fields.get(agg.field)?.type === 'date') readDateFormat(agg.kind, agg.format);
       const source = resolveSource(ctx, agg.kind, agg.field, agg.missing, true, agg.format);
       if (agg.format !== null) checkFormat(agg.kind, source);

@@ -204,6 +204,23 @@ function digestQuantile(p: PercentilesPartial, q: number): number {
   return means[n - 1] + f * (p.max - means[n - 1]);
 }
 
+/**
+ * ES InternalMedianAbsoluteDeviation.computeMedianAbsoluteDeviation: the median of the distances
+ * from the median, each value (or centroid, with its weight) one distance, in a digest of the same
+ * compression. Exact for an exact digest.
+ */
+export function medianAbsoluteDeviation(p: PercentilesPartial): number {
+  if (p.count === 0) return NaN;
+  const median = quantile(p, 0.5);
+  if (p.exact !== null) return exactQuantile(p.exact.map((v) => Math.abs(median - v)).sort(), 0.5);
+  const means = p.means!.map((m) => Math.abs(median - m));
+  let min = Infinity;
+  for (const d of means) if (d < min) min = d;
+  const max = Math.max(Math.abs(median - p.min), Math.abs(median - p.max));
+  const deviations = reduceDigests([{ ...p, min, max, means }], p.compression);
+  return quantile(deviations, 0.5);
+}
+
 /** ES InternalTDigestPercentileRanks.percentileRank: the cdf at x, clamped to [0, 1], as a percent. */
 export function percentileRank(p: PercentilesPartial, x: number): number {
   const c = p.exact !== null ? exactCdf(p.exact, x) : digestCdf(p, x);

@@ -2,7 +2,7 @@
  * Aggregations do not depend on sharding and count what a brute-force pass over the documents
  * counts: random documents (multi-valued keywords, numbers, some deleted, several refreshes so
  * shards hold several segments) in indices of 1, 3 and 8 shards, random queries and post filters;
- * terms, range, histogram, filter, metrics (percentiles too) and a sub-aggregation must agree everywhere.
+ * terms, range, histogram, filter, metrics (percentiles and median_absolute_deviation too) and a sub-aggregation must agree everywhere.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,7 @@ describe('aggregations over random documents', () => {
             aggs: {
               max: { max: { field: 'price' } }, n: { value_count: { field: 'price' } }, c: { cardinality: { field: 'price' } },
               pct: { percentiles: { field: 'price', percents: [0, 10, 50, 90, 100], keyed: false } },
+              mad: { median_absolute_deviation: { field: 'price' } },
             },
           },
         },
@@ -98,6 +99,7 @@ describe('aggregations over random documents', () => {
       expect(one.body.aggregations.stats).toEqual({
         doc_count: inFilter.length, max: { value: prices.length ? Math.max(...prices) : null }, n: { value: prices.length }, c: { value: new Set(prices).size },
         pct: { values: [0, 10, 50, 90, 100].map((key) => ({ key, value: bruteQuantile(prices, key / 100) })) },
+        mad: { value: prices.length ? bruteQuantile(prices.map((p) => Math.abs(bruteQuantile(prices, 0.5)! - p)), 0.5) : null },
       });
     }), { numRuns: 12, seed: 7 });
   }, 60_000);

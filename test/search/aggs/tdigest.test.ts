@@ -1,10 +1,11 @@
 /**
  * The percentiles digest (src/search/aggs/tdigest.ts): exact, as ES's SortingDigest, below
  * 20 × compression values; past that a bounded merging digest whose size follows the compression,
- * not the count; a reduce that does not depend on the order of its parts.
+ * not the count; a reduce that does not depend on the order of its parts; the median absolute
+ * deviation computed from it.
  */
 import { describe, expect, it } from 'vitest';
-import { DigestBuilder, percentileRank, quantile, reduceDigests } from '../../../src/search/aggs/tdigest.js';
+import { DigestBuilder, medianAbsoluteDeviation, percentileRank, quantile, reduceDigests } from '../../../src/search/aggs/tdigest.js';
 import type { PercentilesPartial } from '../../../src/search/aggs/exec-aggs.js';
 
 function digestOf(values: readonly number[], compression = 100): PercentilesPartial {
@@ -73,6 +74,15 @@ describe('the merging digest', () => {
       const rank = sorted.findIndex((x) => x >= v) / (sorted.length - 1);
       expect(Math.abs(rank - q)).toBeLessThan(0.005);
     }
+  });
+
+  it('approximates the median absolute deviation from the centroids', () => {
+    // Uniform 0 … n−1: the median is (n−1)/2, the distances uniform over [0, n/2]: their median n/4.
+    const n = 100_000;
+    const d = digestOf(shuffled(n, 13));
+    expect(Math.abs(medianAbsoluteDeviation(d) - n / 4)).toBeLessThan(n * 0.005);
+    expect(medianAbsoluteDeviation(digestOf([1, 2, 3, 4, 100]))).toBe(1);
+    expect(medianAbsoluteDeviation(digestOf([]))).toBeNaN();
   });
 
   it('reduces to the same digest whatever the order of the parts', () => {

@@ -115,12 +115,33 @@ interface Centroids {
   readonly weights: ArrayLike<number>;
 }
 
-/** Every centroid and raw value (weight 1), sorted by mean then weight: a total order, so the merge does not depend on input order. */
-function centroidsOf(sets: readonly Centroids[], raw: readonly number[]): { means: number[]; weights: number[] } {
-  const pairs: Array<[number, number]> = raw.map((v) => [v, 1]);
+/**
+ * Every centroid and raw value (weight 1), sorted by mean then weight: a total order, so the merge
+ * does not depend on input order. The raw values, the many, sort as numbers; the centroids, at
+ * most a few thousand per set, as pairs; then one linear merge.
+ */
+function centroidsOf(sets: readonly Centroids[], raw: ArrayLike<number>): { means: number[]; weights: number[] } {
+  const values = Float64Array.from(raw).sort();
+  const pairs: Array<[number, number]> = [];
   for (const s of sets) for (let i = 0; i < s.means.length; i++) pairs.push([s.means[i], s.weights[i]]);
   pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return { means: pairs.map((p) => p[0]), weights: pairs.map((p) => p[1]) };
+  const means: number[] = [];
+  const weights: number[] = [];
+  let r = 0;
+  for (const [mean, weight] of pairs) {
+    // A raw value goes first among equal means: its weight, 1, is the smallest.
+    while (r < values.length && values[r] <= mean) {
+      means.push(values[r++]);
+      weights.push(1);
+    }
+    means.push(mean);
+    weights.push(weight);
+  }
+  while (r < values.length) {
+    means.push(values[r++]);
+    weights.push(1);
+  }
+  return { means, weights };
 }
 
 /** The arcsine scale (t-digest's k1): a centroid spans at most one unit of it. */
@@ -178,29 +199,66 @@ function exactQuantile(sorted: Float64Array, q: number): number {
 }
 
 /**
+ * Where each centroid sits in rank: the weight before it plus half its own. Computed once per
+ * reduced digest (a request asks for up to 10,000 keys), so each key costs a binary search.
+ */
+const CENTERS = new WeakMap<PercentilesPartial, Float64Array>();
+
+function centersOf(p: PercentilesPartial): Float64Array {
+  let centers = CENTERS.get(p);
+  if (centers === undefined) {
+    const weights = p.weights!;
+    centers = new Float64Array(weights.length);
+    let before = 0;
+    for (let i = 0; i < weights.length; i++) {
+      centers[i] = before + weights[i] / 2;
+      before += weights[i];
+    }
+    CENTERS.set(p, centers);
+  }
+  return centers;
+}
+
+/** The first index in [from, to) whose element is greater than x (to when none is). */
+function upperBound(a: ArrayLike<number>, x: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The first index in [from, to) whose element is at least x. */
+function lowerBound(a: ArrayLike<number>, x: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] >= x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
  * A merging digest's quantile: each centroid sits at the middle of its weight; between two
  * centroids the value is interpolated; before the first and after the last, towards min and max.
  */
 function digestQuantile(p: PercentilesPartial, q: number): number {
   const means = p.means!;
-  const weights = p.weights!;
   const n = means.length;
   const index = q * p.count;
   if (index <= 0 || n === 0) return p.min;
   if (index >= p.count) return p.max;
-  const firstHalf = weights[0] / 2;
-  if (index < firstHalf) return p.min + (index / firstHalf) * (means[0] - p.min);
-  let at = firstHalf;
-  for (let i = 0; i < n - 1; i++) {
-    const step = (weights[i] + weights[i + 1]) / 2;
-    if (at + step > index) {
-      const f = (index - at) / step;
-      return means[i] + f * (means[i + 1] - means[i]);
-    }
-    at += step;
-  }
-  const lastHalf = weights[n - 1] / 2;
-  const f = lastHalf === 0 ? 1 : Math.min(1, (index - at) / lastHalf);
+  const centers = centersOf(p);
+  if (index < centers[0]) return p.min + (index / centers[0]) * (means[0] - p.min);
+  const i = upperBound(centers, index, 0, n) - 1;
+  if (i < n - 1) return means[i] + ((index - centers[i]) / (centers[i + 1] - centers[i])) * (means[i + 1] - means[i]);
+  const lastHalf = p.count - centers[n - 1];
+  const f = lastHalf === 0 ? 1 : Math.min(1, (index - centers[n - 1]) / lastHalf);
   return means[n - 1] + f * (p.max - means[n - 1]);
 }
 
@@ -230,34 +288,32 @@ export function percentileRank(p: PercentilesPartial, x: number): number {
 /**
  * ES Dist.cdf over sorted values: 0 below the smallest and 1 above the largest; at either end the
  * equal values count half; between, the rank interpolates linearly across the span from the
- * midpoint before a value to the midpoint after it (the first and last spans mirrored).
+ * midpoint before a value to the midpoint after it (the first and last spans mirrored). ES walks
+ * the values; the midpoints ascend, so a binary search finds the same span.
  */
 function exactCdf(v: Float64Array, x: number): number {
   const n = v.length;
   if (n === 0) return NaN;
   if (n === 1) return x < v[0] ? 0 : x > v[0] ? 1 : 0.5;
   if (x < v[0]) return 0;
-  if (x === v[0]) {
-    let dw = 0;
-    for (let i = 0; i < n && v[i] === x; i++) dw++;
-    return dw / 2 / n;
-  }
+  if (x === v[0]) return upperBound(v, x, 0, n) / 2 / n;
   if (x > v[n - 1]) return 1;
-  if (x === v[n - 1]) {
-    let dw = 0;
-    for (let i = n - 1; i >= 0 && v[i] === x; i--) dw++;
-    return (n - dw / 2) / n;
+  if (x === v[n - 1]) return (n - (n - lowerBound(v, x, 0, n)) / 2) / n;
+  // The first i with x < v[i] + (v[i+1] − v[i]) / 2, written as ES computes it.
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (x < v[mid] + (v[mid + 1] - v[mid]) / 2) hi = mid;
+    else lo = mid + 1;
   }
-  let left = (v[1] - v[0]) / 2;
-  let weightSoFar = 0;
-  for (let i = 0; i < n - 1; i++) {
-    const right = (v[i + 1] - v[i]) / 2;
-    if (x < v[i] + right) return Math.max(0, (weightSoFar + interpolate(x, v[i] - left, v[i] + right)) / n);
-    weightSoFar++;
-    left = right;
+  if (lo < n - 1) {
+    const left = lo === 0 ? (v[1] - v[0]) / 2 : (v[lo] - v[lo - 1]) / 2;
+    const right = (v[lo + 1] - v[lo]) / 2;
+    return Math.max(0, (lo + interpolate(x, v[lo] - left, v[lo] + right)) / n);
   }
   const right = (v[n - 1] - v[n - 2]) / 2;
-  if (x < v[n - 1] + right) return (weightSoFar + interpolate(x, v[n - 1] - right, v[n - 1] + right)) / n;
+  if (x < v[n - 1] + right) return (n - 1 + interpolate(x, v[n - 1] - right, v[n - 1] + right)) / n;
   return 1;
 }
 
@@ -269,21 +325,17 @@ function interpolate(x: number, x0: number, x1: number): number {
 /** A merging digest's cdf: the inverse of digestQuantile's interpolation. */
 function digestCdf(p: PercentilesPartial, x: number): number {
   const means = p.means!;
-  const weights = p.weights!;
   const n = means.length;
   if (x < p.min) return 0;
   if (x > p.max) return 1;
   if (p.min === p.max) return 0.5;
-  if (x < means[0]) return means[0] === p.min ? 0 : (interpolate(x, p.min, means[0]) * weights[0]) / 2 / p.count;
-  let at = weights[0] / 2;
-  for (let i = 0; i < n - 1; i++) {
-    const step = (weights[i] + weights[i + 1]) / 2;
-    if (x < means[i + 1]) {
-      const f = means[i + 1] === means[i] ? 0 : interpolate(x, means[i], means[i + 1]);
-      return (at + f * step) / p.count;
-    }
-    at += step;
+  const centers = centersOf(p);
+  if (x < means[0]) return means[0] === p.min ? 0 : (interpolate(x, p.min, means[0]) * centers[0]) / p.count;
+  const i = upperBound(means, x, 0, n) - 1;
+  if (i < n - 1) {
+    const f = means[i + 1] === means[i] ? 0 : interpolate(x, means[i], means[i + 1]);
+    return (centers[i] + f * (centers[i + 1] - centers[i])) / p.count;
   }
-  const lastHalf = weights[n - 1] / 2;
-  return (at + (p.max === means[n - 1] ? 1 : interpolate(x, means[n - 1], p.max)) * lastHalf) / p.count;
+  const lastHalf = p.count - centers[n - 1];
+  return (centers[n - 1] + (p.max === means[n - 1] ? 1 : interpolate(x, means[n - 1], p.max)) * lastHalf) / p.count;
 }

@@ -4,6 +4,7 @@
  * not the count; a reduce that does not depend on the order of its parts; the median absolute
  * deviation computed from it.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DigestBuilder, medianAbsoluteDeviation, percentileRank, quantile, reduceDigests } from '../../../src/search/aggs/tdigest.js';
 import type { PercentilesPartial } from '../../../src/search/aggs/exec-aggs.js';
@@ -34,6 +35,33 @@ describe('exact below 20 × compression values', () => {
     expect([0, 1, 50, 99, 151, 152].map((x) => percentileRank(d, x))).toEqual([0, 12.5, 37, 61.5, 87.5, 100]);
     expect(percentileRank(digestOf([7]), 7)).toBe(50);
     expect(percentileRank(digestOf([2, 2, 2, 5]), 2)).toBe(37.5);
+  });
+
+  it('ranks as ES Dist.cdf\'s walk over the values does (here a binary search)', () => {
+    // ES's loop, transcribed: the reference the binary search must agree with exactly.
+    const walk = (v: number[], x: number): number => {
+      const n = v.length;
+      if (n === 1) return x < v[0] ? 0 : x > v[0] ? 1 : 0.5;
+      if (x < v[0]) return 0;
+      if (x === v[0]) return v.filter((y) => y === x).length / 2 / n;
+      if (x > v[n - 1]) return 1;
+      if (x === v[n - 1]) return (n - v.filter((y) => y === x).length / 2) / n;
+      let left = (v[1] - v[0]) / 2;
+      let so = 0;
+      for (let i = 0; i < n - 1; i++) {
+        const right = (v[i + 1] - v[i]) / 2;
+        if (x < v[i] + right) return Math.max(0, (so + (x - (v[i] - left)) / (v[i] + right - (v[i] - left))) / n);
+        so++;
+        left = right;
+      }
+      const right = (v[n - 1] - v[n - 2]) / 2;
+      return x < v[n - 1] + right ? (so + (x - (v[n - 1] - right)) / (2 * right)) / n : 1;
+    };
+    fc.assert(fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 40 }), fc.double({ min: -60, max: 60, noNaN: true }), (values, x) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const d = digestOf(values);
+      for (const at of [x, ...sorted]) expect(percentileRank(d, at)).toBe(Math.min(1, Math.max(0, walk(sorted, at))) * 100);
+    }), { numRuns: 300, seed: 1 });
   });
 
   it('switches where ES HybridDigest does: at round(compression) × 20 values', () => {

@@ -1,11 +1,12 @@
 /**
- * The sketch behind `percentiles` and `percentile_ranks` (ES TDigestState, whose default is ES's
- * HybridDigest): every value is kept, exactly, while a bucket holds fewer than 20 × compression of
- * them (ES's SortingDigest), and quantiles and ranks are then ES's exact ones (its Dist class:
- * quantiles interpolate linearly at rank q·(n−1), ranks interpolate between the midpoints of
- * neighbouring values). Past that the values are folded into a merging t-digest: centroids sorted
- * by mean, each spanning at most one unit of the arcsine scale k(q) = δ/2π · asin(2q − 1), so a
- * bucket holds at most about δ centroids plus a buffer of 5δ raw values, whatever its doc count.
+ * The sketch behind `percentiles`, `percentile_ranks` and `median_absolute_deviation` (ES
+ * TDigestState, whose default is ES's HybridDigest): every value is kept, exactly, while a bucket
+ * holds fewer than 20 × compression of them (ES's SortingDigest), and quantiles and ranks are then
+ * ES's exact ones (its Dist class: quantiles interpolate linearly at rank q·(n−1), ranks
+ * interpolate between the midpoints of neighbouring values). Past that the values are folded into
+ * a merging t-digest: centroids sorted by mean, each spanning at most one unit of the arcsine scale
+ * k(q) = δ/2π · asin(2q − 1), so a bucket holds at most about δ centroids plus a buffer of 5δ raw
+ * values, whatever its doc count.
  *
  * Reduce is order-free: the shards' exact values and centroids are sorted by (mean, weight) and
  * merged in one pass, so the same partials give the same answer in any arrival order; below the
@@ -29,10 +30,6 @@ export function exactLimit(compression: number): number {
 /** What the digest phase merges with: δ in [1, MAX_COMPRESSION] (ES's MergingDigest needs a positive one). */
 function delta(compression: number): number {
   return Math.min(MAX_COMPRESSION, Math.max(1, compression));
-}
-
-export function emptyDigest(compression: number): PercentilesPartial {
-  return { kind: 'percentiles', compression, count: 0, min: Infinity, max: -Infinity, exact: new Float64Array(0), means: null, weights: null };
 }
 
 /** Collects one bucket's values (one per call of `add`) into a partial of bounded size. */

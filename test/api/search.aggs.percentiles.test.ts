@@ -100,6 +100,11 @@ describe('percentiles', () => {
     const mid = Date.UTC(2024, 0, 4);
     expect(r.d).toEqual({ values: { '50.0': mid, '50.0_as_string': '2024-01-04T00:00:00.000Z' } });
     expect(r.f).toEqual({ values: [{ key: 50, value: mid, value_as_string: '2024/01/04' }] });
+    // A date `missing` is parsed with the aggregation's format.
+    const m = await aggs({ m: { percentiles: { field: 'day', percents: [100], format: 'yyyy/MM/dd', missing: '2024/02/01' } } });
+    expect(m.m).toEqual({ values: { '100.0': Date.UTC(2024, 1, 1), '100.0_as_string': '2024/02/01' } });
+    const bad = await t.request('POST', '/pct1/_search', { size: 0, aggs: { p: { percentiles: { field: 'day', format: 'yyyy-MM-dd\'T' } } } });
+    expect(bad.status).toBe(400);
   });
 
   it('works under terms, histogram, range and filter buckets, and orders terms by a percentile', async () => {

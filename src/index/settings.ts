@@ -37,6 +37,8 @@ export interface ResolvedIndexSettings {
   readonly ignoreDynamicBeyondLimit: boolean;
   readonly depthLimit: number;
   readonly maxResultWindow: number;
+  /** `index.max_inner_result_window`: the largest `from + size` of a `top_hits` aggregation (ES default 100). */
+  readonly maxInnerResultWindow: number;
   /** `index.max_regex_length`: the longest regexp a query may use. */
   readonly maxRegexLength: number;
   readonly defaultFields: readonly string[];
@@ -249,6 +251,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     ignoreDynamicBeyondLimit: get('index.mapping.total_fields.ignore_dynamic_beyond_limit') === 'true',
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
+    maxInnerResultWindow: num('index.max_inner_result_window', 100),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
     defaultFields: (get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
     codec: CODEC_NAMES[get('index.codec') ?? 'default'] ?? 'default',

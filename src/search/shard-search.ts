@@ -18,7 +18,7 @@ import { NO_MORE_DOCS } from './exec/scorer.js';
 import type { TermScorer } from './exec/term-scorer.js';
 import { TopScoreDocs } from './exec/top-docs.js';
 import { renderHitsBytes, type FetchSpec } from './fetch-render.js';
-import { collectAggs } from './aggs/aggregate.js';
+import { aggsNeedScores, collectAggs } from './aggs/aggregate.js';
 import { matchingDocs } from './aggs/doc-lists.js';
 import { collectDisjunction, disjunctionLeaves } from './exec/disjunction-docs.js';
 import type { AggPartial, ExecAgg } from './aggs/exec-aggs.js';
@@ -148,8 +148,10 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
   // while aggregations need all of them.
-  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter);
-  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs);
+  // A top_hits by score reads each matching doc's score (by doc id: buckets list their docs).
+  const scores = aggsNeedScores(req.aggs.aggs) ? shard.segments.map((s) => new Float64Array(s.maxDoc)) : null;
+  const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter, scores);
+  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores);
   return { ...result, aggs, timedOut: deadline.timedOut };
 }
 

@@ -130,7 +130,7 @@ export async function hybridSearch(phase: SearchPhase, expression: string | unde
       ...totals, maxScore: fused.length > 0 ? fused[0].score : NaN, took: Math.round(performance.now() - start),
       shards: shardsHeader(targets.length, failures),
       restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty: page.length === 0,
-      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results.map((r) => (r === null ? null : r[r.length - 1]))),
+      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, targets, results.map((r) => (r === null ? null : r[r.length - 1]))),
     }),
   };
 }

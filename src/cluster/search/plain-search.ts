@@ -187,7 +187,7 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
       total: totals.total, gte: totals.gte, maxScore: totals.maxScore, terminatedEarly: totals.terminatedEarly, timedOut: totals.timedOut,
       took, shards: shardsHeader(targets.length, failures),
       restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
-      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, results),
+      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, targets, results),
       // Options always show their score, whatever the hits' sort.
       suggest: suggestPlans === null ? undefined
         : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true, fields: null })),

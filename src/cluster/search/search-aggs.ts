@@ -8,14 +8,19 @@ import { EsError } from '../../errors/index.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../../common/pattern/index.js';
 import type { AggNode } from '../../dsl/aggs/agg-nodes.js';
 import {
-  BucketBudget, planAggregations, reduceAggs, renderAggs, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
+  BucketBudget, planAggregations, reduceAggs, renderAggs, stampTopHits, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
 } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
+import { stringifyWithText } from '../../common/json-text.js';
+import type { ShardTarget } from './search-phase.js';
+import { topHitsFetch } from './top-hits-fetch.js';
 
 export interface SearchAggPlans {
   /** The first index's plan: its field types decide how keys render (ES takes the first shard's result). */
   readonly render: readonly ExecAgg[];
   forShard(index: IndexService): { readonly aggs: readonly ExecAgg[]; readonly query: Exec };
+  /** Whether some aggregation is a `top_hits` (its hits are fetched while rendering). */
+  readonly topHits: boolean;
 }
 
 export function planSearchAggs(
@@ -27,6 +32,7 @@ export function planSearchAggs(
     try {
       plans.set(index, planAggregations({
         mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
+        maxInnerResultWindow: index.resolvedSettings.maxInnerResultWindow,
         index: { name: index.name, uuid: index.uuid },
       }, aggs));
     } catch (e) {
@@ -37,6 +43,7 @@ export function planSearchAggs(
   return {
     render: indices.length > 0 ? plans.get(indices[0])! : planAggregations(emptyContext(stats, now), aggs),
     forShard: (index) => ({ aggs: plans.get(index)!, query: queries.get(index)! }),
+    topHits: hasTopHits(aggs),
   };
 }
 
@@ -45,8 +52,19 @@ function emptyContext(stats: StatsSource, now: number): PlanContext {
   return { mapping: { fields: new Map() } as unknown as PlanContext['mapping'], defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats, now, index: { name: '', uuid: '' } };
 }
 
-export function renderSearchAggs(plans: SearchAggPlans, results: ReadonlyArray<ShardSearchResult | null>): string {
+/** `results[i]` is the answer of `targets[i]` (null: failed); `top_hits` fetch their hits from those targets. */
+export function renderSearchAggs(plans: SearchAggPlans, targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>): string {
   const shards: AggPartial[][] = [];
-  for (const r of results) if (r?.aggs) shards.push(r.aggs);
-  return JSON.stringify(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget()));
+  results.forEach((r, i) => {
+    if (!r?.aggs) return;
+    if (plans.topHits) stampTopHits(plans.render, r.aggs, i, targets[i].indexPos);
+    shards.push(r.aggs);
+  });
+  if (!plans.topHits) return JSON.stringify(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget()));
+  // Hits are spliced in as the JSON text the fetch renders.
+  return stringifyWithText(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget(undefined, topHitsFetch(targets))));
+}
+
+function hasTopHits(aggs: readonly AggNode[]): boolean {
+  return aggs.some((a) => a.kind === 'top_hits' || hasTopHits(a.subs));
 }

@@ -494,7 +494,7 @@ function tracksScores(req: SearchRequest): boolean {
 }
 
 /** How each sort key renders missing values (Long.MAX_VALUE for integer/date types, "Infinity" for floating). */
-function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): MissingStyle[] | null {
+export function missingStyles(keys: readonly ExecSort[] | null, index: IndexService): MissingStyle[] | null {
   if (!keys) return null;
   return keys.map((k) => {
     const type = k.kind === 'numeric' ? index.resolvedMapping.fields.get(k.field)?.type : undefined;

@@ -4,6 +4,9 @@
  * index, by the planner (search/aggs/plan-aggs.ts).
  */
 import type { QueryNode } from '../query-nodes.js';
+import type { SortSpec } from '../sort.js';
+import type { SourceFilter } from '../source-filter.js';
+import type { FieldAndFormat } from '../fields-and-formats.js';
 
 /** A `missing` value as sent: applied to documents without the field. */
 export type MissingValue = string | number | boolean;
@@ -124,4 +127,21 @@ export interface FiltersAgg extends AggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg;
+/** ES `top_hits`: each bucket's best `size` documents after `from`, as search hits. */
+export interface TopHitsAgg extends AggCommon {
+  readonly kind: 'top_hits';
+  readonly from: number;
+  readonly size: number;
+  /** null: by score, as the search's default. */
+  readonly sort: readonly SortSpec[] | null;
+  readonly source: SourceFilter;
+  /** `stored_fields: "_none_"`: hits without `_source`. */
+  readonly storedFieldsNone: boolean;
+  readonly trackScores: boolean;
+  readonly version: boolean;
+  readonly seqNoPrimaryTerm: boolean;
+  readonly fields: readonly FieldAndFormat[] | null;
+  readonly docvalueFields: readonly FieldAndFormat[] | null;
+}
+
+export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg;

@@ -4,7 +4,7 @@
  * parsers live beside this file.
  */
 import { didYouMean } from '../../common/did-you-mean.js';
-import { AggregationInitializationError, NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
+import { AggregationInitializationError, IllegalArgumentError, NamedObjectNotFoundError, ParsingError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, within } from '../parse-helpers.js';
 import type { AggNode } from './agg-nodes.js';
@@ -15,6 +15,7 @@ import { parseMedianAbsoluteDeviation, parsePercentiles } from './percentiles.js
 import { parseDateHistogram } from './date-histogram.js';
 import { parseRangeAgg } from './range.js';
 import { parseTerms } from './terms.js';
+import { parseTopHits } from './top-hits.js';
 
 type AggParser = (name: string, body: unknown, subs: readonly AggNode[]) => AggNode;
 
@@ -38,6 +39,7 @@ const PARSERS: Record<string, AggParser> = {
   filter: parseFilterAgg,
   missing: parseMissingAgg,
   filters: parseFiltersAgg,
+  top_hits: parseTopHits,
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
@@ -45,7 +47,7 @@ export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', '
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
-  'top_hits', 'composite', 'nested',
+  'composite', 'nested',
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
@@ -107,5 +109,7 @@ function parseOne(name: string, def: Record<string, unknown>, depth: number): Ag
   }
   const t: string = type;
   const node = within(t, () => PARSERS[t](name, body, subs));
+  // TopHitsAggregationBuilder.subAggregations refuses them itself, once its body is parsed.
+  if (subs.length > 0 && t === 'top_hits') throw new IllegalArgumentError(`Aggregator [${name}] of type [top_hits] cannot accept sub-aggregations`);
   return meta === null ? node : { ...node, meta };
 }

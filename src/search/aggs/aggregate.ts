@@ -6,7 +6,7 @@
  */
 import type { Segment } from '../../index/index.js';
 import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
-import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial, TopHitsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
@@ -15,27 +15,58 @@ import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectDateHistogram, renderDateHistogram } from './date-histogram.js';
 import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
+import { collectTopHits, reduceTopHits, renderTopHits, type DocScores, type ReducedTopHits } from './top-hits.js';
 
-/** The way back into this dispatch for bucket aggregations' sub-aggregations. */
-const SUB_AGGS: SubAggregations = {
-  collect: (subAggs, segments, buckets) => collectBucketSubs(subAggs, segments, buckets),
-  render: (subAggs, bucket, budget) => renderBucketBody(subAggs, bucket, budget),
-  orderValue: (subAggs, bucket, order) => bucketOrderValue(subAggs, bucket, order),
-};
+/** The way back into this dispatch for bucket aggregations' sub-aggregations; `scores` are the shard's (top_hits reads them). */
+function subAggregations(scores: DocScores): SubAggregations {
+  return {
+    collect: (subAggs, segments, buckets) => collectBucketSubs(subAggs, segments, buckets, scores),
+    render: (subAggs, bucket, budget) => renderBucketBody(subAggs, bucket, budget),
+    orderValue: (subAggs, bucket, order) => bucketOrderValue(subAggs, bucket, order),
+  };
+}
+const SUB_AGGS: SubAggregations = subAggregations(null);
 
-export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists): AggPartial[] {
+/**
+ * Each aggregation's partial over `docs`; `scores` holds the query's score of every matching doc
+ * when some `top_hits` ranks or shows them (aggsNeedScores), else null.
+ */
+export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists, scores: DocScores = null): AggPartial[] {
+  const sub = scores === null ? SUB_AGGS : subAggregations(scores);
   return aggs.map((agg) => {
     switch (agg.kind) {
-      case 'terms': return collectTerms(agg, segments, docs, SUB_AGGS);
+      case 'terms': return collectTerms(agg, segments, docs, sub);
       case 'metric': return collectMetric(agg, segments, docs);
       case 'percentiles': return collectPercentiles(agg, segments, docs);
-      case 'range': return collectRange(agg, segments, docs, SUB_AGGS);
-      case 'histogram': return collectHistogram(agg, segments, docs, SUB_AGGS);
-      case 'date_histogram': return collectDateHistogram(agg, segments, docs, SUB_AGGS);
-      case 'filter': return collectFilter(agg, segments, docs, SUB_AGGS);
-      case 'filters': return collectFilters(agg, segments, docs, SUB_AGGS);
+      case 'range': return collectRange(agg, segments, docs, sub);
+      case 'histogram': return collectHistogram(agg, segments, docs, sub);
+      case 'date_histogram': return collectDateHistogram(agg, segments, docs, sub);
+      case 'filter': return collectFilter(agg, segments, docs, sub);
+      case 'filters': return collectFilters(agg, segments, docs, sub);
+      case 'top_hits': return collectTopHits(agg, segments, docs, scores);
     }
   });
+}
+
+/** Whether some aggregation of the tree needs the query's scores (a `top_hits` by score, or tracking them). */
+export function aggsNeedScores(aggs: readonly ExecAgg[]): boolean {
+  return aggs.some((a) => (a.kind === 'top_hits' ? a.tracksScores : aggsNeedScores(a.subs)));
+}
+
+/**
+ * Marks every `top_hits` partial of one shard's result with the shard (its position among the
+ * request's targets) and its index's position, which the reduce breaks ties by and the fetch reads.
+ */
+export function stampTopHits(aggs: readonly ExecAgg[], partials: readonly AggPartial[], target: number, indexPos: number): void {
+  for (let a = 0; a < aggs.length; a++) {
+    const p = partials[a];
+    if (p.kind === 'top_hits') {
+      p.target = target;
+      p.indexPos = indexPos;
+    } else if ((p.kind === 'keyed_buckets' || p.kind === 'fixed_buckets') && aggs[a].subs.length > 0) {
+      for (const bucket of p.subs) stampTopHits(aggs[a].subs, bucket, target, indexPos);
+    }
+  }
 }
 
 /**
@@ -46,7 +77,8 @@ export type Reduced =
   | { readonly kind: 'keyed'; readonly buckets: Map<string | number, MergedBucket> }
   | { readonly kind: 'fixed'; readonly buckets: MergedBucket[] }
   | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } }
-  | { readonly kind: 'percentiles'; readonly value: PercentilesPartial };
+  | { readonly kind: 'percentiles'; readonly value: PercentilesPartial }
+  | { readonly kind: 'top_hits'; readonly value: ReducedTopHits };
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
 export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<readonly AggPartial[]>): Reduced[] {
@@ -54,6 +86,7 @@ export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<reado
     const parts = shards.map((s) => s[a]);
     if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
     if (agg.kind === 'percentiles') return { kind: 'percentiles', value: reducePercentiles(agg, parts as PercentilesPartial[]) };
+    if (agg.kind === 'top_hits') return { kind: 'top_hits', value: reduceTopHits(agg, parts as TopHitsPartial[]) };
     if (agg.kind === 'terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
     return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
@@ -120,6 +153,7 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
       case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget, SUB_AGGS); break;
       case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
       case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget, SUB_AGGS); break;
+      case 'top_hits': out[agg.name] = renderTopHits(agg, (r as Extract<Reduced, { kind: 'top_hits' }>).value, budget.fetch); break;
     }
     // ES prints `meta` first (InternalAggregation.toXContent).
     if (agg.meta !== undefined) out[agg.name] = { meta: agg.meta, ...(out[agg.name] as object) };
@@ -145,7 +179,7 @@ function renderBucketBody(subAggs: readonly ExecAgg[], bucket: MergedBucket | un
 }
 
 /** Sub-aggregations of each bucket over its own docs; [] when there are none (nothing to send). */
-function collectBucketSubs(subAggs: readonly ExecAgg[], segments: readonly Segment[], buckets: ReadonlyArray<{ toDocLists(): DocLists }>): BucketSubs {
+function collectBucketSubs(subAggs: readonly ExecAgg[], segments: readonly Segment[], buckets: ReadonlyArray<{ toDocLists(): DocLists }>, scores: DocScores): BucketSubs {
   if (subAggs.length === 0) return [];
-  return buckets.map((b) => collectAggs(subAggs, segments, b.toDocLists()));
+  return buckets.map((b) => collectAggs(subAggs, segments, b.toDocLists(), scores));
 }

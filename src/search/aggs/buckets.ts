@@ -7,6 +7,7 @@ import type { Segment } from '../../index/index.js';
 import { DEFAULT_MAX_BUCKETS, TooManyBucketsError } from '../../errors/index.js';
 import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
+import type { TopHitsFetch } from './top-hits.js';
 
 export interface MergedBucket {
   count: number;
@@ -14,10 +15,13 @@ export interface MergedBucket {
   readonly subs: AggPartial[][];
 }
 
-/** Counts the buckets of a response against `search.max_buckets` (ES MultiBucketConsumer). */
+/**
+ * What rendering a response's aggregations carries along: the count of its buckets against
+ * `search.max_buckets` (ES MultiBucketConsumer), and the fetch of `top_hits`' documents.
+ */
 export class BucketBudget {
   private used = 0;
-  constructor(readonly limit = DEFAULT_MAX_BUCKETS) {}
+  constructor(readonly limit = DEFAULT_MAX_BUCKETS, readonly fetch: TopHitsFetch | null = null) {}
   /** Takes n buckets; fails as ES does once the response would hold more than the limit. */
   take(n: number): void {
     this.used += n;

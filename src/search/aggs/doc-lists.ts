@@ -15,16 +15,17 @@ export type DocLists = readonly Int32Array[];
 /**
  * Every live doc of each segment matching `query` (and scoring at least `minScore`, as ES applies it
  * before aggregating); with `terminateAfter` > 0 only the first that many of the shard, as ES's
- * terminate_after stops the one collector that feeds both hits and aggregations.
+ * terminate_after stops the one collector that feeds both hits and aggregations. With `scores`
+ * (one array per segment, by doc id), each matching doc's score is written there too (top_hits).
  */
 export function matchingDocs(
   query: Exec, segments: readonly Segment[], liveDocs: ReadonlyArray<Uint32Array | null>, minScore: number | null, deadline: SearchDeadline,
-  terminateAfter = 0,
+  terminateAfter = 0, scores: readonly Float64Array[] | null = null,
 ): Int32Array[] {
   const out: Int32Array[] = [];
   let remaining = terminateAfter > 0 ? terminateAfter : Infinity;
-  // A pure disjunction (match, learned-sparse, a hybrid union) is the union of its postings.
-  const unionLeaves = minScore === null && terminateAfter === 0 ? disjunctionLeaves(query) : null;
+  // A pure disjunction (match, learned-sparse, a hybrid union) is the union of its postings, unscored.
+  const unionLeaves = minScore === null && terminateAfter === 0 && scores === null ? disjunctionLeaves(query) : null;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
     const live = liveDocs[s];
@@ -41,11 +42,16 @@ export function matchingDocs(
     const scorer = buildScorer(query, ctx);
     let docs = new Int32Array(64);
     let n = 0;
+    const segmentScores = scores === null ? null : scores[s];
     if (scorer) {
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
-        if (minScore !== null && scorer.score() < minScore) continue;
+        if (minScore !== null || segmentScores !== null) {
+          const score = scorer.score();
+          if (minScore !== null && score < minScore) continue;
+          if (segmentScores !== null) segmentScores[doc] = score;
+        }
         if (n === docs.length) {
           const grown = new Int32Array(n * 2);
           grown.set(docs);

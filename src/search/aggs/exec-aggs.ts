@@ -3,7 +3,8 @@
  * and render) and their per-shard partial results. Both are plain data: they cross threads by
  * structured clone (workers/protocol.ts).
  */
-import type { TermsFilter, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+import type { TermsFilter, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
+import type { ExecSort, SortValue } from '../exec/field-sort.js';
 export type { TermsOrder };
 import type { Exec } from '../plan/exec-nodes.js';
 
@@ -148,7 +149,22 @@ export interface ExecFilters extends ExecAggCommon {
   readonly otherBucketKey: string | null;
 }
 
-export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters;
+/**
+ * `top_hits`: each bucket's best `from + size` documents by `sort` (null: by score), ties by
+ * index then index-wide write order as the search's hits; fetched by the coordinator.
+ */
+export interface ExecTopHits extends ExecAggCommon {
+  readonly kind: 'top_hits';
+  readonly from: number;
+  readonly size: number;
+  readonly sort: readonly ExecSort[] | null;
+  /** Whether scores are computed and hits show `_score` (score order, a `_score` key, or track_scores). */
+  readonly tracksScores: boolean;
+  /** What the fetch shows (`_source`, `version`, `fields`…), as parsed: read by the coordinator only. */
+  readonly fetch: TopHitsAgg;
+}
+
+export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecTopHits;
 
 /** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
 export type BucketSubs = AggPartial[][];
@@ -196,4 +212,23 @@ export interface PercentilesPartial {
   readonly weights: Float64Array | null;
 }
 
-export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial;
+
+/** One shard's top hits of one bucket: hits it found, not yet fetched. */
+export interface TopHitsPartial {
+  readonly kind: 'top_hits';
+  /** The bucket's documents on this shard (all of them counted: `relation` is always `eq`). */
+  readonly total: number;
+  /** Best score of the bucket's documents when scores are tracked; NaN otherwise. */
+  readonly maxScore: number;
+  /** [score, segment ordinal, doc, index-wide write order] per hit, best first (TOP_HIT_STRIDE). */
+  readonly hits: Float64Array;
+  /** Per hit, its sort values; null when sorted by score. */
+  readonly sortValues: SortValue[][] | null;
+  /** The request's shard that answered, and its index's position: stamped by the coordinator (-1 before). */
+  target: number;
+  indexPos: number;
+}
+
+export const TOP_HIT_STRIDE = 4;
+
+export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial | TopHitsPartial;

@@ -5,6 +5,7 @@
  */
 export * from './exec-aggs.js';
 export { planAggregations, fielddataError, fielddataNotSupportedError } from './plan-aggs.js';
-export { collectAggs, reduceAggs, renderAggs } from './aggregate.js';
+export { collectAggs, reduceAggs, renderAggs, stampTopHits } from './aggregate.js';
+export type { TopHitsFetch, ReducedTopHit } from './top-hits.js';
 export { BucketBudget } from './buckets.js';
 export { matchingDocs } from './doc-lists.js';

@@ -5,26 +5,22 @@
  * aggregation"); `missing` is converted to the field's type; filters are planned as queries.
  * Runs on the coordinator, per index; errors are that index's shard failures.
  */
-import { compiledFormat, fieldTypeName, type ResolvedField } from '../../index/index.js';
+import { compiledFormat, type ResolvedField } from '../../index/index.js';
+import { fielddataError, fielddataNotSupportedError } from '../fielddata-errors.js';
 import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
-import type { AggNode, MissingValue, RangeAgg, TermsOrder } from '../../dsl/aggs/agg-nodes.js';
+import type { AggNode, MissingValue, RangeAgg, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
+import { resolveSortKeys } from '../plan/sort-resolution.js';
+import { resolveFetchFields } from '../fetch-fields.js';
 import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
 import { DateParseError, parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
-import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
+import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecTopHits, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
 
-/** ES TextFieldMapper's error for aggregations and sorting on a text field without fielddata. */
-export function fielddataError(field: string, index: string): IllegalArgumentError {
-  return new IllegalArgumentError(
-    `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
-  );
-}
+export { fielddataError, fielddataNotSupportedError };
 
-/** MappedFieldType.fielddataBuilder's refusal, for field types with neither doc values nor fielddata (search_as_you_type). */
-export function fielddataNotSupportedError(field: ResolvedField): IllegalArgumentError {
-  return new IllegalArgumentError(`Fielddata is not supported on field [${field.path}] of type [${fieldTypeName(field)}]`);
-}
+/** ES IndexSettings.MAX_INNER_RESULT_WINDOW_SETTING's default. */
+const DEFAULT_MAX_INNER_RESULT_WINDOW = 100;
 
 const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 const FLOATING = new Set(['double', 'float', 'half_float', 'scaled_float']);
@@ -170,6 +166,24 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
   return value === undefined ? { key: 'path', desc: o.desc, path } : { key: 'path', desc: o.desc, path, value };
 }
 
+/** TopHitsAggregationBuilder.doBuild: the window check, then the sort as the search resolves it. */
+function planTopHits(ctx: PlanContext, agg: TopHitsAgg): ExecTopHits {
+  const window = agg.from + agg.size;
+  const max = ctx.maxInnerResultWindow ?? DEFAULT_MAX_INNER_RESULT_WINDOW;
+  if (window > max) {
+    throw new IllegalArgumentError(
+      `Top hits result window is too large, the top hits aggregator [${agg.name}]'s from + size must be less than or equal to: [${max}] but was [${window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`,
+    );
+  }
+  // SortBuilder.buildSort: a lone `_score` descending is the default order, not a sort.
+  const byScore = agg.sort === null || (agg.sort.length === 1 && agg.sort[0].kind === 'score' && agg.sort[0].order === 'desc');
+  const sort = byScore ? null : resolveSortKeys(agg.sort!, ctx.mapping, ctx.index);
+  const tracksScores = sort === null || agg.trackScores || sort.some((k) => k.kind === 'score');
+  // Checked here so a refused field fails this index's shards; the coordinator resolves them again per index to fetch.
+  resolveFetchFields(agg.fields, agg.docvalueFields, ctx.mapping.fields, (f) => fielddataError(f, ctx.index.name));
+  return { kind: 'top_hits', name: agg.name, subs: [], from: agg.from, size: agg.size, sort, tracksScores, fetch: agg };
+}
+
 export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): ExecAgg[] {
   return aggs.map((agg) => planAggregation(ctx, agg));
 }
@@ -232,5 +246,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
         kind: 'filters', name, subs, named: agg.named, keys: agg.keys, queries: agg.filters.map((f) => planQuery(ctx, f)),
         otherBucketKey: agg.otherBucketKey,
       };
+    case 'top_hits':
+      return planTopHits(ctx, agg);
   }
 }

@@ -39,4 +39,6 @@ export interface PlanContext {
   readonly index: { readonly name: string; readonly uuid: string };
   /** `indices.query.bool.max_clause_count` (default 4096); query text analysis stops past it. */
   readonly maxClauseCount?: number;
+  /** `index.max_inner_result_window` (default 100): bounds a `top_hits` aggregation's from + size. */
+  readonly maxInnerResultWindow?: number;
 }

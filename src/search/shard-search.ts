@@ -148,10 +148,10 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
   // while aggregations need all of them.
-  // A top_hits by score reads each matching doc's score (by doc id: buckets list their docs).
-  const scores = aggsNeedScores(req.aggs.aggs) ? shard.segments.map((s) => new Float64Array(s.maxDoc)) : null;
+  // A top_hits by score reads the matching docs' scores, kept beside the doc lists.
+  const scores: Float64Array[] | null = aggsNeedScores(req.aggs.aggs) ? [] : null;
   const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter, scores);
-  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores);
+  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores === null ? null : { docs, scores });
   return { ...result, aggs, timedOut: deadline.timedOut };
 }
 

@@ -123,6 +123,24 @@ describe('top_hits', () => {
     expect(hitIds(nested.fs.buckets.a.t)).toEqual(['1']);
   });
 
+  it('scores the hits of a bucket as the search scores them', async () => {
+    const out = await aggs({ query: { match: { title: 'quick brown' } }, aggs: { tags: { terms: { field: 'tag' }, aggs: { best: { top_hits: { _source: false } } } } } });
+    const search = await t.request('POST', '/tophits1/_search', {
+      query: { bool: { must: { match: { title: 'quick brown' } }, filter: { term: { tag: 'food' } } } }, _source: false, size: 3,
+    });
+    expect(out.tags.buckets[0].key).toBe('food');
+    expect(out.tags.buckets[0].best.hits.hits).toEqual(search.body.hits.hits);
+    expect(out.tags.buckets[0].best.hits.max_score).toBe(search.body.hits.max_score);
+  });
+
+  it('merges the hits of several indices, ties by index then write order', async () => {
+    const res = await t.request('POST', '/tophits1,tophits3/_search', { size: 0, aggs: { top: { top_hits: { size: 4, sort: [{ price: 'desc' }], _source: false } } } });
+    expect(res.body.aggregations.top.hits.total).toEqual({ value: 14, relation: 'eq' });
+    expect(res.body.aggregations.top.hits.hits.map((h: any) => [h._index, h._id])).toEqual([
+      ['tophits1', '3'], ['tophits3', '3'], ['tophits1', '7'], ['tophits3', '7'],
+    ]);
+  });
+
   it('echoes meta and sorts a lone `_score` like the default (no `sort` in hits)', async () => {
     const out = await aggs({ query: { match: { title: 'fox' } }, aggs: { top: { top_hits: { sort: [{ _score: 'desc' }], size: 1 }, meta: { m: 1 } } } });
     expect(out.top.meta).toEqual({ m: 1 });

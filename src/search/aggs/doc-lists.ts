@@ -15,12 +15,13 @@ export type DocLists = readonly Int32Array[];
 /**
  * Every live doc of each segment matching `query` (and scoring at least `minScore`, as ES applies it
  * before aggregating); with `terminateAfter` > 0 only the first that many of the shard, as ES's
- * terminate_after stops the one collector that feeds both hits and aggregations. With `scores`
- * (one array per segment, by doc id), each matching doc's score is written there too (top_hits).
+ * terminate_after stops the one collector that feeds both hits and aggregations. With `scores`,
+ * each segment's scores are pushed there too, one per listed doc (top_hits reads them): memory in
+ * proportion to the matches, not to the segments' sizes.
  */
 export function matchingDocs(
   query: Exec, segments: readonly Segment[], liveDocs: ReadonlyArray<Uint32Array | null>, minScore: number | null, deadline: SearchDeadline,
-  terminateAfter = 0, scores: readonly Float64Array[] | null = null,
+  terminateAfter = 0, scores: Float64Array[] | null = null,
 ): Int32Array[] {
   const out: Int32Array[] = [];
   let remaining = terminateAfter > 0 ? terminateAfter : Infinity;
@@ -31,6 +32,7 @@ export function matchingDocs(
     const live = liveDocs[s];
     if (deadline.expired() || remaining === 0) {
       out.push(new Int32Array(0));
+      scores?.push(new Float64Array(0));
       continue;
     }
     if (unionLeaves !== null) {
@@ -41,28 +43,32 @@ export function matchingDocs(
     const ctx = new SegmentSearchContext(segment, deadline);
     const scorer = buildScorer(query, ctx);
     let docs = new Int32Array(64);
+    let docScores = scores === null ? null : new Float64Array(64);
     let n = 0;
-    const segmentScores = scores === null ? null : scores[s];
     if (scorer) {
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
-        if (minScore !== null || segmentScores !== null) {
-          const score = scorer.score();
-          if (minScore !== null && score < minScore) continue;
-          if (segmentScores !== null) segmentScores[doc] = score;
-        }
+        const score = minScore !== null || docScores !== null ? scorer.score() : 0;
+        if (minScore !== null && score < minScore) continue;
         if (n === docs.length) {
           const grown = new Int32Array(n * 2);
           grown.set(docs);
           docs = grown;
+          if (docScores !== null) {
+            const grownScores = new Float64Array(n * 2);
+            grownScores.set(docScores);
+            docScores = grownScores;
+          }
         }
+        if (docScores !== null) docScores[n] = score;
         docs[n++] = doc;
         if (--remaining === 0) break;
       }
     }
     ctx.release();
     out.push(docs.subarray(0, n));
+    if (docScores !== null) scores!.push(docScores.subarray(0, n));
   }
   return out;
 }

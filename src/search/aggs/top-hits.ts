@@ -15,8 +15,41 @@ import { compareSortValues, SortValueReader, TopFieldDocs, type ExecSort, type F
 import { TOP_HIT_STRIDE, type ExecTopHits, type TopHitsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 
-/** Per segment of the shard, every matching doc's score (by doc id); null when no aggregation needs scores. */
-export type DocScores = readonly Float64Array[] | null;
+/**
+ * The query's scores of the shard's matching docs: per segment, `scores[s][i]` is the score of
+ * `docs[s][i]` (the aggregation's top-level lists); null when no aggregation needs scores.
+ */
+export type DocScores = { readonly docs: DocLists; readonly scores: readonly Float64Array[] } | null;
+
+/**
+ * The score of each doc of `list` (ascending, a subset of the matching docs `all`, whose scores
+ * are `allScores`): the same arrays at the top level, else a galloping search from the last find.
+ */
+function scoresOf(list: Int32Array, all: Int32Array, allScores: Float64Array): Float64Array {
+  if (list === all) return allScores;
+  const out = new Float64Array(list.length);
+  let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const doc = list[i];
+    let step = 1;
+    let hi = from;
+    while (hi < all.length && all[hi] < doc) {
+      from = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    let lo = from;
+    hi = Math.min(hi, all.length - 1);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    out[i] = allScores[lo];
+    from = lo + 1;
+  }
+  return out;
+}
 
 const BY_SCORE: readonly ExecSort[] = [{ kind: 'score', desc: true }];
 
@@ -40,11 +73,11 @@ export function collectTopHits(agg: ExecTopHits, segments: readonly Segment[], d
     total += list.length;
     if (top.capacity === 0 && !tracked) continue;
     const segment = segments[s];
-    const segmentScores = tracked ? scores[s] : null;
+    const segmentScores = tracked ? scoresOf(list, scores.docs[s], scores.scores[s]) : null;
     const reader = new SortValueReader(keys, segment);
     for (let i = 0; i < list.length; i++) {
       const doc = list[i];
-      const score = segmentScores !== null ? segmentScores[doc] : NaN;
+      const score = segmentScores !== null ? segmentScores[i] : NaN;
       if (reportsMax && !(score <= maxScore)) maxScore = score;
       // Ties go to the earlier write, index-wide, as among the search's hits.
       const hit: BucketHit = { values: reader.read(doc, score), score, order: segment.indexOrder.get(doc), segment: s, doc };

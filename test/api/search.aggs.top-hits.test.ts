@@ -83,8 +83,11 @@ describe('top_hits', () => {
     expect(hitIds(page.top)).toEqual(['3', '4', '5']);
     const past = await aggs({ aggs: { top: { top_hits: { from: 50, size: 3 } } } });
     expect(past.top.hits).toEqual({ total: { value: 7, relation: 'eq' }, max_score: 1, hits: [] });
-    const none = await aggs({ aggs: { top: { top_hits: { size: 0 } } } });
-    expect(none.top.hits).toEqual({ total: { value: 7, relation: 'eq' }, max_score: 1, hits: [] });
+    const none = await t.request('POST', '/tophits3/_search', { aggs: { top: { top_hits: { size: 0 } } } });
+    expectErrorType(none, 400, 'search_phase_execution_exception');
+    expect(none.body.error.root_cause[0]).toMatchObject({
+      type: 'illegal_argument_exception', reason: 'numHits must be > 0; please use TotalHitCountCollector if you just need the total hit count',
+    });
   });
 
   it('filters _source, and shows _version, _seq_no and _primary_term when asked', async () => {
@@ -164,6 +167,17 @@ describe('top_hits errors', () => {
     await fails({ top_hits: { size: 'x' } }, 400, 'number_format_exception', 'For input string: "x"');
     await fails({ top_hits: { size: 1e12 } }, 400, 'x_content_parse_exception', /Numeric value \(1000000000000\) out of range of int/);
     await fails({ top_hits: { from: null } }, 400, 'parsing_exception', 'Unknown key for a VALUE_NULL in [from].');
+  });
+
+  it('answers hostile values with ES-shaped 400s', async () => {
+    await fails({ top_hits: { sort: [{ price: { order: 'sideways' } }] } }, 400, 'illegal_argument_exception', 'Unknown SortOrder [sideways]');
+    await fails({ top_hits: { sort: [{ price: { bogus: 1 } }] } }, 400, 'parsing_exception', '[field_sort] unknown field [bogus]');
+    await fails({ top_hits: { _source: 5 } }, 400, 'parsing_exception', /^Expected one of \[VALUE_BOOLEAN, VALUE_STRING, START_ARRAY, START_OBJECT\]/);
+    await fails({ top_hits: { version: 'yes' } }, 400, 'illegal_argument_exception', 'Failed to parse value [yes] as only [true] or [false] are allowed.');
+    await fails({ top_hits: { docvalue_fields: [{ nope: 1 }] } }, 400, 'x_content_parse_exception', /\[fetch_field_and_format\] unknown field \[nope\]/);
+    const huge = await t.request('POST', '/tophits1/_search', { aggs: { top: { top_hits: { from: 2147483647, size: 2147483647 } } } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.root_cause[0].reason).toMatch(/but was \[4294967294\]/);
   });
 
   it('refuses from + size past index.max_inner_result_window, with ES message, and follows the setting', async () => {

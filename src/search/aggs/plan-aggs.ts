@@ -175,6 +175,9 @@ function planTopHits(ctx: PlanContext, agg: TopHitsAgg): ExecTopHits {
       `Top hits result window is too large, the top hits aggregator [${agg.name}]'s from + size must be less than or equal to: [${max}] but was [${window}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`,
     );
   }
+  // Lucene's top-docs collectors refuse an empty window. ES fails a shard when a bucket of it
+  // collects a doc; here every shard of the index fails, so the answer does not depend on sharding.
+  if (window === 0) throw new IllegalArgumentError('numHits must be > 0; please use TotalHitCountCollector if you just need the total hit count');
   // SortBuilder.buildSort: a lone `_score` descending is the default order, not a sort.
   const byScore = agg.sort === null || (agg.sort.length === 1 && agg.sort[0].kind === 'score' && agg.sort[0].order === 'desc');
   const sort = byScore ? null : resolveSortKeys(agg.sort!, ctx.mapping, ctx.index);

@@ -65,7 +65,8 @@ export function collectTopHits(agg: ExecTopHits, segments: readonly Segment[], d
   let total = 0;
   let maxScore = NaN;
   const tracked = agg.tracksScores && scores !== null;
-  // TopHitsAggregator reports a max score when sorting by score, or by fields with track_scores.
+  // TopHitsAggregator reports a max score when sorting by score (the best collected hit's), or by
+  // fields with track_scores (a max over every doc).
   const reportsMax = tracked && (agg.sort === null || agg.fetch.trackScores);
   for (let s = 0; s < segments.length; s++) {
     const list = docs[s];

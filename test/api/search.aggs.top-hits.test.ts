@@ -90,6 +90,14 @@ describe('top_hits', () => {
     });
   });
 
+  it('splices _source in as stored, and max_score as a float', async () => {
+    await t.request('PUT', '/tophits-raw', { mappings: { properties: { v: { type: 'double' } } } });
+    const put = await t.request('PUT', '/tophits-raw/_doc/a?refresh=true', '{"v":1.0,  "w":2.50e0}');
+    expect(put.status).toBe(201);
+    const res = await t.request('POST', '/tophits-raw/_search', { size: 0, query: { match_all: { boost: 0.3 } }, aggs: { top: { top_hits: {} } } });
+    expect(res.text).toContain('"max_score":0.3,"hits":[{"_index":"tophits-raw","_id":"a","_score":0.3,"_source":{"v":1.0,  "w":2.50e0}}]');
+  });
+
   it('filters _source, and shows _version, _seq_no and _primary_term when asked', async () => {
     const out = await aggs({ aggs: { top: { top_hits: { size: 1, _source: { includes: ['t*'], excludes: ['tag'] }, version: true, seq_no_primary_term: true } } } });
     const hit = out.top.hits.hits[0];

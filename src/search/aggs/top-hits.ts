@@ -72,7 +72,6 @@ export function collectTopHits(agg: ExecTopHits, segments: readonly Segment[], d
     const list = docs[s];
     if (list.length === 0) continue;
     total += list.length;
-    if (top.capacity === 0 && !tracked) continue;
     const segment = segments[s];
     const segmentScores = tracked ? scoresOf(list, scores.docs[s], scores.scores[s]) : null;
     const reader = new SortValueReader(keys, segment);

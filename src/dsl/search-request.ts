@@ -11,6 +11,7 @@ import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
 import { legacyFusion, parseRank, parseSubSearches, type RrfRank } from './rank.js';
 import { filteredQuery, parseRetriever, toFusionNode, type Fusion, type ParsedRetriever } from './retriever.js';
+import { parseRescore, type RescoreNode } from './rescore.js';
 import { parseSort, type SortSpec } from './sort.js';
 import type { AggNode } from './aggs/agg-nodes.js';
 import { parseAggregations } from './aggs/registry.js';
@@ -68,6 +69,8 @@ export interface SearchRequest {
   readonly fields?: readonly FieldAndFormat[] | null;
   /** `docvalue_fields`: values read from doc values, in each hit's `fields`; absent/null = none. */
   readonly docvalueFields?: readonly FieldAndFormat[] | null;
+  /** `rescore`: query rescorers applied in order to the top hits; absent/null = none. */
+  readonly rescore?: readonly RescoreNode[] | null;
 }
 
 export { parseFieldsAndFormats, type FieldAndFormat } from './fields-and-formats.js';
@@ -96,7 +99,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'collapse', 'rescore', 'knn', 'runtime_mappings',
+  'collapse', 'knn', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -110,6 +113,8 @@ interface HybridParts {
   rank: RrfRank | null;
   subSearches: QueryNode[] | null;
   retriever: ParsedRetriever | null;
+  /** `rescore` was given (even as an empty array): the members it excludes name it. */
+  rescoreGiven: boolean;
   /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
   notYet: string[];
   /** Members hybrid searches do not take yet (`post_filter`, `suggest`), as given. */
@@ -147,9 +152,10 @@ export function parseSearchRequest(
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
     highlight: null as HighlightRequest | null, pit: null as PitReference | null,
     fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
+    rescore: null as RescoreNode[] | null,
   };
   if (body === null) return r;
-  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
+  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, rescoreGiven: false, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
   parseBody(() => {
     if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
     forEachEntry(body, (k, v) => {
@@ -202,6 +208,14 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       break;
     }
     case 'highlight': r.highlight = parseHighlight(v); break;
+    case 'rescore': {
+      parts.rescoreGiven = true;
+      const rescore = parseRescore(v);
+      r.rescore = rescore.length > 0 ? rescore : null;
+      // `rank` names it among its conflicts (assembleHybrid) when it has a rescorer.
+      if (r.rescore !== null) parts.fusionUnsupported.push(k);
+      break;
+    }
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
     case 'size':
@@ -250,7 +264,7 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
     if (r.searchAfter !== null) specified.push('search_after');
     if (r.terminateAfter !== 0) specified.push('terminate_after');
     if (r.sort !== null) specified.push('sort');
-    if (parts.notYet.includes('rescore')) specified.push('rescore');
+    if (parts.rescoreGiven) specified.push('rescore');
     if (r.minScore !== null) specified.push('min_score');
     if (rank !== null) specified.push('rank');
     if (specified.length > 0) throw new IllegalArgumentError(`cannot specify [retriever] and [${specified.join(', ')}]`);

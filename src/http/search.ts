@@ -82,6 +82,7 @@ function validateContexts(r: SearchRequest, scroll: boolean): void {
     if (r.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED) problems.push('disabling [track_total_hits] is not allowed in a scroll context');
     if (r.from > 0) problems.push('using [from] is not allowed in a scroll context');
     if (r.size === 0) problems.push('[size] cannot be [0] in a scroll context');
+    if (r.rescore) problems.push('using [rescore] is not allowed in a scroll context');
     if (r.searchAfter) problems.push('[search_after] cannot be used in a scroll context');
     if (r.pit) problems.push('using [point in time] is not allowed in a scroll context');
   }

@@ -39,6 +39,8 @@ export interface ResolvedIndexSettings {
   readonly maxResultWindow: number;
   /** `index.max_inner_result_window`: the largest `from + size` of a `top_hits` aggregation (ES default 100). */
   readonly maxInnerResultWindow: number;
+  /** `index.max_rescore_window`: the largest rescore `window_size`; ES defaults it to `index.max_result_window`. */
+  readonly maxRescoreWindow: number;
   /** `index.max_regex_length`: the longest regexp a query may use. */
   readonly maxRegexLength: number;
   readonly defaultFields: readonly string[];
@@ -152,6 +154,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.mapping.nested_fields.limit': { dynamic: true, validate: intSetting(0) },
   'index.mapping.field_name_length.limit': { dynamic: true, validate: intSetting(1) },
   'index.max_result_window': { dynamic: true, validate: intSetting(1) },
+  'index.max_rescore_window': { dynamic: true, validate: intSetting(1) },
   'index.max_terms_count': { dynamic: true, validate: intSetting(1) },
   'index.max_regex_length': { dynamic: true, validate: intSetting(1) },
   'index.query.default_field': { dynamic: true, validate: anyString },
@@ -252,6 +255,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
     maxInnerResultWindow: num('index.max_inner_result_window', 100),
+    maxRescoreWindow: num('index.max_rescore_window', num('index.max_result_window', 10000)),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
     defaultFields: (get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),
     codec: CODEC_NAMES[get('index.codec') ?? 'default'] ?? 'default',

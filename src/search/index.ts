@@ -12,6 +12,7 @@ export { resolveSortKeys } from './plan/sort-resolution.js';
 export { countClauses, DEFAULT_MAX_CLAUSE_COUNT } from './plan/clause-count.js';
 export { SegmentStatsSource } from './plan/stats-source.js';
 export * from './shard-search.js';
+export * from './rescore.js';
 export { NO_DEADLINE } from './exec/deadline.js';
 export * from './exec/field-sort.js';
 export { maxScoreStats } from './exec/max-score.js';

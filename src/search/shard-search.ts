@@ -25,6 +25,7 @@ import type { AggPartial, ExecAgg } from './aggs/exec-aggs.js';
 import type { CompletionShardResult, ExecCompletion } from './suggest/exec-suggest.js';
 import { suggestCompletion } from './suggest/completion-suggester.js';
 import { lastAtMost } from '../common/sorted-search.js';
+import { rescoreOrder, rescoreQueryScores, type ExecRescore } from './rescore.js';
 
 export type { ShardView } from './exec/shard-view.js';
 
@@ -58,6 +59,12 @@ export interface ShardSearchRequest {
   readonly aggs?: { readonly aggs: readonly ExecAgg[]; readonly query: Exec } | null;
   /** Completion suggestions, run next to the query (they do not depend on it), in request order. */
   readonly suggest?: readonly ExecCompletion[] | null;
+  /**
+   * Query rescorers (score order only; `k` is already at least every window): each one's score of
+   * every hit is computed here (search/rescore.ts). With `fetch` (the only shard) the shard also
+   * applies them and keeps the hits up to `pageEnd` (from + size), else the coordinator does after merging.
+   */
+  readonly rescore?: { readonly rescorers: readonly ExecRescore[]; readonly pageEnd: number } | null;
 }
 
 export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
@@ -82,6 +89,8 @@ export interface ShardSearchResult {
   readonly aggs?: AggPartial[];
   /** One answer per requested suggestion, in request order. */
   readonly suggest?: CompletionShardResult[];
+  /** With `rescore` and no fetch: [hit × rescorers + rescorer], each rescorer's score of each hit (NaN: no match). */
+  readonly rescoreScores?: Float64Array;
 }
 
 /** Renders the requested page of a result (query_and_fetch). */
@@ -143,7 +152,8 @@ const segmentOf = lastAtMost;
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
-  const hits = withFetch(req, shard, req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline));
+  const found = req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline);
+  const hits = withFetch(req, shard, req.rescore ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
   const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard, deadline)), timedOut: deadline.timedOut } : hits;
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
@@ -153,6 +163,28 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter, scores);
   const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores === null ? null : { docs, scores });
   return { ...result, aggs, timedOut: deadline.timedOut };
+}
+
+/** The first-pass hits with each rescorer's scores; the only shard (it fetches) also reorders them. */
+function rescoreShard(
+  req: ShardSearchRequest, rescore: readonly ExecRescore[], pageEnd: number, shard: ShardView, result: ShardSearchResult, deadline: SearchDeadline,
+): ShardSearchResult {
+  const first = result.hits;
+  const count = first.length / HIT_STRIDE;
+  const rescoreScores = rescoreQueryScores(rescore, count, (i) => first[i * HIT_STRIDE + 1], (i) => first[i * HIT_STRIDE + 2], shard, deadline);
+  if (!req.fetch) return { ...result, rescoreScores, timedOut: deadline.timedOut };
+  const scores = new Float64Array(count);
+  for (let i = 0; i < count; i++) scores[i] = first[i * HIT_STRIDE];
+  // One shard: ties break by index order, as they did in the first pass.
+  const { order, scores: rescored } = rescoreOrder(rescore, scores, rescoreScores, (a, b) => first[a * HIT_STRIDE + 3] - first[b * HIT_STRIDE + 3]);
+  const kept = Math.min(count, pageEnd);
+  const hits = new Float64Array(kept * HIT_STRIDE);
+  for (let p = 0; p < kept; p++) {
+    const o = order[p] * HIT_STRIDE;
+    hits.set(first.subarray(o, o + HIT_STRIDE), p * HIT_STRIDE);
+    hits[p * HIT_STRIDE] = rescored[order[p]];
+  }
+  return { ...result, hits, maxScore: count > 0 ? rescored[order[0]] : result.maxScore, timedOut: deadline.timedOut };
 }
 
 function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {

@@ -8,11 +8,12 @@
 import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import { HIT_STRIDE, compareSortValues, rescoreTopN, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
+import { planRescore, rescoreMerged, withRescoreInference, type RescorePlans } from './search-rescore.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
 import { fetchPhaseEndedOn } from './search-stats.js';
@@ -28,6 +29,8 @@ interface MergedHit extends PageHit {
   readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
   readonly indexOrder: number;
   readonly sortKeys: readonly ExecSort[] | null;
+  /** The hit's position in its shard's list (where its rescore scores are). */
+  readonly at: number;
 }
 
 /**
@@ -50,6 +53,8 @@ interface PlainSearchState {
   readonly suggestPlans: SearchSuggestPlans | null;
   /** The shard's fetch when one shard queries and fetches (query_and_fetch); null: the coordinator fetches. */
   readonly singleShard: ShardFetch | null;
+  /** The rescorers' plans per index; null without `rescore`. */
+  readonly rescore: RescorePlans | null;
   /** With `explain`: each index's explanation renderer (from the plans and statistics the query phase ran with). */
   readonly explain: ((index: IndexService) => (h: { segment: Segment; doc: number }) => string) | null;
 }
@@ -58,6 +63,12 @@ export function plainSearch(phase: SearchPhase, expression: string | undefined, 
   const start = performance.now();
   try {
     // Model inference first: snapshots below are captured and searched with no await in between.
+    if (req.rescore) {
+      // The query's and the rescore queries' model texts, encoded together, once.
+      const withVectors = withRescoreInference(req, phase.inference);
+      if (withVectors instanceof Promise) return withVectors.then((r) => startPlainSearch(phase, expression, r, opts, start));
+      return startPlainSearch(phase, expression, withVectors, opts, start);
+    }
     const resolved = resolveQueryInference(req.query, phase.inference);
     if (resolved instanceof Promise) return resolved.then((query) => startPlainSearch(phase, expression, query !== req.query ? { ...req, query } : req, opts, start));
     return startPlainSearch(phase, expression, resolved !== req.query ? { ...req, query: resolved } : req, opts, start);
@@ -96,7 +107,9 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   const highlights = req.highlight === null ? null : planHighlight(indices, req.highlight, queryPlans, (q) => phase.plan(indices, q, stats, now), false);
   // Only indices with sort keys have an entry (a score-ordered search, nearly all, makes no map).
   let sortKeys: Map<IndexService, ExecSort[] | null> | null = null;
-  const k = req.from + req.size;
+  // A rescored search collects at least every window (ES's QueryPhase does the same per shard).
+  const rescore = req.rescore ? planRescore(phase, indices, req, req.rescore, stats, now) : null;
+  const k = rescore === null ? req.from + req.size : rescoreTopN(req.from + req.size, req.rescore!);
   let searchAfter: SortValue[] | null = null;
   for (let indexPos = 0; indexPos < indices.length; indexPos++) {
     const index = indices[indexPos];
@@ -122,7 +135,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   const singleShard = targets.length === 1 && explain === null
     ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const state: PlainSearchState = { phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain };
+  const state: PlainSearchState = { phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, rescore, explain };
   return phase.queryPhaseThen(targets, (pool, segments, t) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
@@ -136,6 +149,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
     deadline,
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
+    rescore: rescore === null ? null : { rescorers: rescore.get(t.index)!, pageEnd: req.from + req.size },
   }), queryPhaseOptions(allowPartial, opts.source ?? null), state, finishPlainSearch);
 }
 
@@ -169,7 +183,13 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
     if (!empty) fetchPhaseEndedOn(targets[0], 0);
     lastSort = only.sortValues?.at(-1) ?? null;
   } else {
-    const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
+    let merged = mergeShardHits(targets, results, sorts);
+    if (s.rescore !== null) {
+      merged = rescoreMerged(merged, rescoreTopN(req.from + req.size, req.rescore!), req.rescore!, targets, results);
+      // ES's max_score is the best rescored score.
+      if (merged.length > 0) totals.maxScore = merged[0].hit.score;
+    }
+    const page = merged.slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
     hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
@@ -228,6 +248,7 @@ function mergeShardHits(
         hit: { score: r.hits[o], segment: t.snapshot.segments[r.hits[o + 1]].reader, doc: r.hits[o + 2], sortValues: r.sortValues ? r.sortValues[h] : null },
         indexOrder: r.hits[o + 3],
         sortKeys: sorts.get(t.index) ?? null,
+        at: h,
       });
     }
   });

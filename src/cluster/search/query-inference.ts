@@ -73,13 +73,23 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
  * it has none (most searches: no promise to await, no microtask turn), else a promise of the new one.
  */
 export function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): QueryNode | null | Promise<QueryNode | null> {
-  if (query === null || inference === null) return query;
-  const pending: Pending[] = [];
-  collect(query, pending);
-  return pending.length === 0 ? query : encodeTexts(query, pending, inference);
+  const resolved = resolveQueriesInference([query], inference);
+  return resolved instanceof Promise ? resolved.then((qs) => qs[0]) : query;
 }
 
-async function encodeTexts(query: QueryNode, pending: readonly Pending[], inference: SparseInference): Promise<QueryNode> {
+/**
+ * Several queries of one search (its query and its rescore queries) resolved together: one
+ * inference call per model for all their texts, each distinct text encoded once. The same array
+ * when none has a model text.
+ */
+export function resolveQueriesInference<Q extends QueryNode | null>(queries: readonly Q[], inference: SparseInference | null): readonly Q[] | Promise<readonly Q[]> {
+  if (inference === null) return queries;
+  const pending: Pending[] = [];
+  for (const q of queries) if (q !== null) collect(q, pending);
+  return pending.length === 0 ? queries : encodeTexts(queries, pending, inference);
+}
+
+async function encodeTexts<Q extends QueryNode | null>(queries: readonly Q[], pending: readonly Pending[], inference: SparseInference): Promise<readonly Q[]> {
   // One inference call per model, with each distinct text once.
   const byModel = new Map<string, string[]>();
   for (const p of pending) {
@@ -95,5 +105,5 @@ async function encodeTexts(query: QueryNode, pending: readonly Pending[], infere
       vectors.set(`${model}\u0000${text}`, v.tokens.map((token, j) => ({ token, weight: v.weights[j] })));
     });
   }));
-  return fill(query, vectors);
+  return queries.map((q) => (q === null ? q : fill(q, vectors) as Q));
 }

@@ -30,6 +30,7 @@ import { SegmentSearchContext, buildScorer } from './exec/build-scorer.js';
 import type { SearchDeadline } from './exec/deadline.js';
 import { NO_MORE_DOCS } from './exec/scorer.js';
 import type { ShardView } from './exec/shard-view.js';
+import type { Explanation } from './explain.js';
 
 /** One rescorer as a shard runs it: its query planned like the search's. */
 export interface ExecRescore {
@@ -96,10 +97,14 @@ function combine(mode: RescoreMode, primary: number, secondary: number): number 
   }
 }
 
-/** A rescored list: `order[p]` is the position (in the first-pass list) of the p-th hit, scoring `scores[order[p]]`. */
+/**
+ * A rescored list: `order[p]` is the position (in the first-pass list) of the p-th hit, scoring
+ * `scores[order[p]]`; `inWindow[i × rescorers + r]` is 1 when hit i was in rescorer r's window.
+ */
 export interface RescoredOrder {
   readonly order: Int32Array;
   readonly scores: Float64Array;
+  readonly inWindow: Uint8Array;
 }
 
 /**
@@ -115,15 +120,48 @@ export function rescoreOrder(
   const width = rescore.length;
   const scores = Float64Array.from(firstPass);
   const order = Int32Array.from({ length: n }, (_, i) => i);
+  const inWindow = new Uint8Array(n * width);
   for (let r = 0; r < width; r++) {
     const { windowSize, queryWeight, rescoreQueryWeight, scoreMode } = rescore[r];
     for (let p = 0; p < n; p++) {
       const hit = order[p];
       const primary = Math.fround(scores[hit] * queryWeight);
+      if (p < windowSize) inWindow[hit * width + r] = 1;
       const secondary = p < windowSize ? rescoreScores[hit * width + r] : NaN;
       scores[hit] = Number.isNaN(secondary) ? primary : combine(scoreMode, primary, Math.fround(secondary * rescoreQueryWeight));
     }
     order.sort((a, b) => scores[b] - scores[a] || tie(a, b));
   }
-  return { order, scores };
+  return { order, scores, inWindow };
+}
+
+/** QueryRescoreMode.toString, as explanations name it. */
+const MODE_NAMES: Record<RescoreMode, string> = { total: 'sum', multiply: 'product', avg: 'avg', max: 'max', min: 'min' };
+
+/**
+ * ES QueryRescorer.explain, rescorer after rescorer: the previous explanation times
+ * `primaryWeight`, combined with the rescore query's explanation times `secondaryWeight` where the
+ * hit was in the window and the rescore query matches it. Its value is the hit's rescored score.
+ */
+export function explainRescored(
+  first: { readonly matched: boolean; readonly explanation: Explanation }, rescore: readonly ExecRescore[],
+  inWindow: ArrayLike<number> | undefined, explainQuery: (query: Exec) => { readonly matched: boolean; readonly explanation: Explanation },
+): Explanation {
+  let source = first;
+  rescore.forEach((r, i) => {
+    const prim: Explanation = source.matched
+      ? { value: Math.fround(source.explanation.value * r.queryWeight), description: 'product of:', details: [source.explanation, { value: r.queryWeight, description: 'primaryWeight', details: [] }] }
+      : { value: 0, description: 'First pass did not match', details: [source.explanation] };
+    const second = inWindow !== undefined && inWindow[i] === 1 ? explainQuery(r.query) : null;
+    if (second === null || !second.matched) {
+      source = { matched: source.matched, explanation: prim };
+      return;
+    }
+    const sec: Explanation = {
+      value: Math.fround(second.explanation.value * r.rescoreQueryWeight), description: 'product of:',
+      details: [second.explanation, { value: r.rescoreQueryWeight, description: 'secondaryWeight', details: [] }],
+    };
+    source = { matched: true, explanation: { value: combine(r.scoreMode, prim.value, sec.value), description: `${MODE_NAMES[r.scoreMode]} of:`, details: [prim, sec] } };
+  });
+  return source.explanation;
 }

@@ -153,7 +153,7 @@ const segmentOf = lastAtMost;
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
   const found = req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline);
-  const hits = withFetch(req, shard, req.rescore ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
+  const hits = withFetch(req, shard, req.rescore && req.sort === null ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
   const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard, deadline)), timedOut: deadline.timedOut } : hits;
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,

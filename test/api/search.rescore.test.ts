@@ -165,6 +165,37 @@ describe('query rescorer', () => {
     expect(f32Scores(res)).toEqual(expected);
   });
 
+  it('explains the rescored score as ES does: primaryWeight and secondaryWeight products combined by the score mode', async () => {
+    const body = {
+      query: QUERY, explain: true,
+      rescore: [
+        { window_size: 3, query: { rescore_query: R10, query_weight: 0.7, rescore_query_weight: 1.2, score_mode: 'total' } },
+        { window_size: 1, query: { rescore_query: R10, score_mode: 'max' } },
+      ],
+    };
+    for (const index of ['rs', 'rs8']) {
+      const res = await search(body, index);
+      expect(res.status).toBe(200);
+      for (const h of res.body.hits.hits) expect(h._explanation.value).toBe(h._score);
+      const top = res.body.hits.hits[0];
+      expect(top._id).toBe('2');
+      // The second rescorer (max of 15.5 × 1 and 10 × 1) over the first (sum of 5 × 0.7 and 10 × 1.2).
+      expect(top._explanation).toMatchObject({
+        value: 15.5, description: 'max of:',
+        details: [
+          { value: 15.5, description: 'product of:', details: [{ value: 15.5, description: 'sum of:', details: [
+            { value: 3.5, description: 'product of:', details: [{ value: 5 }, { value: 0.7, description: 'primaryWeight', details: [] }] },
+            { value: 12, description: 'product of:', details: [{ value: 10 }, { value: 1.2, description: 'secondaryWeight', details: [] }] },
+          ] }, { value: 1, description: 'primaryWeight' }] },
+          { value: 10, description: 'product of:', details: [{ value: 10 }, { value: 1, description: 'secondaryWeight' }] },
+        ],
+      });
+      // Doc 5 matches the rescore query but was past both windows: only the primary weights.
+      const five = res.body.hits.hits.find((h: any) => h._id === '5');
+      expect(five._explanation).toMatchObject({ description: 'product of:', details: [{ description: 'product of:', details: [{ value: 1 }, { value: 0.7 }] }, { value: 1 }] });
+    }
+  });
+
   it('takes `_score` descending as the only sort, and works with aggregations, highlighting and _source filtering', async () => {
     const rescore = { window_size: 3, query: { rescore_query: R10 } };
     const sorted = await search({ query: QUERY, sort: ['_score'], rescore }, 'rs8');

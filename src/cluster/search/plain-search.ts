@@ -10,10 +10,10 @@ import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
 import { HIT_STRIDE, compareSortValues, rescoreTopN, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
-import { explainDoc } from '../../search/index.js';
+import { explainDoc, explainRescored } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
-import { planRescore, rescoreMerged, withRescoreInference, type RescorePlans } from './search-rescore.js';
+import { planRescore, rescoreMerged, withRescoreInference, type RescoredHit, type RescorePlans } from './search-rescore.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
 import { fetchPhaseEndedOn } from './search-stats.js';
@@ -129,7 +129,11 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   // Explanations are computed by the coordinator's fetch, from the plans and statistics the query
   // phase ran with, so each `_explanation.value` is the hit's `_score`.
   const explain = req.explain
-    ? (index: IndexService) => (h: { segment: Segment; doc: number }) => renderExplanation(explainDoc(plans.get(index)!, h.segment, h.doc, stats).explanation)
+    ? (index: IndexService) => (h: { segment: Segment; doc: number } & RescoredHit) => {
+      const first = explainDoc(plans.get(index)!, h.segment, h.doc, stats);
+      return renderExplanation(rescore === null ? first.explanation
+        : explainRescored(first, rescore.get(index)!, h.rescored, (query) => explainDoc(query, h.segment, h.doc, stats)));
+    }
     : null;
   // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
   const singleShard = targets.length === 1 && explain === null

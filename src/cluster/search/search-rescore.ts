@@ -53,6 +53,11 @@ export function planRescore(
   return out;
 }
 
+/** A fetched hit of a rescored search: which rescorers' windows it was in (its explanation says so). */
+export interface RescoredHit {
+  readonly rescored?: Uint8Array;
+}
+
 interface MergedHitLike {
   readonly target: ShardTarget;
   readonly indexOrder: number;
@@ -77,8 +82,8 @@ export function rescoreMerged<H extends MergedHitLike>(
     const own = byTarget.get(h.target);
     if (own !== undefined) scores.set(own.subarray(h.at * width, (h.at + 1) * width), i * width);
   });
-  const { order, scores: rescored } = rescoreOrder(
+  const { order, scores: rescored, inWindow } = rescoreOrder(
     rescore, top.map((h) => h.hit.score), scores, (a, b) => top[a].target.indexPos - top[b].target.indexPos || top[a].indexOrder - top[b].indexOrder,
   );
-  return Array.from(order, (i) => ({ ...top[i], hit: { ...top[i].hit, score: rescored[i] } }));
+  return Array.from(order, (i) => ({ ...top[i], hit: { ...top[i].hit, score: rescored[i], rescored: inWindow.subarray(i * width, (i + 1) * width) } }));
 }

@@ -29,8 +29,17 @@ export const DEFAULT_RESCORE_WINDOW_SIZE = 10;
 const SCORE_MODES: readonly RescoreMode[] = ['avg', 'max', 'min', 'total', 'multiply'];
 const QUERY_FIELDS = ['rescore_query', 'query_weight', 'rescore_query_weight', 'score_mode'];
 
+/**
+ * Rescorers one search may have. ES sets no bound; here each shard returns every rescorer's score
+ * of each of its top hits (search/rescore.ts), so their number is bounded like other request sizes.
+ */
+export const MAX_RESCORERS = 100;
+
 /** `rescore`: an object or an array of objects (SearchSourceBuilder.parseXContent). An empty array: none. */
 export function parseRescore(v: unknown): RescoreNode[] {
+  if (Array.isArray(v) && v.length > MAX_RESCORERS) {
+    throw new IllegalArgumentError(`[rescore] may have at most [${MAX_RESCORERS}] rescorers, found [${v.length}]`);
+  }
   return mapItems(v, parseRescorer);
 }
 

@@ -21,7 +21,8 @@
  * is in its shard's top n), keeps the global top n and combines as above. That is exactly what one
  * shard holding every document computes, in one round trip. Rescore scores are computed for all n
  * hits rather than only the window because a later rescorer's window (after an earlier one
- * reordered the list, possibly with a zero or negative query_weight) can reach any of them.
+ * reordered the list, possibly with a zero or negative query_weight) can reach any of them; that is
+ * n × rescorers float32s per shard, which the request's bound on rescorers (dsl/rescore.ts) keeps small.
  */
 import { isLive } from '../index/index.js';
 import type { RescoreMode } from '../dsl/index.js';
@@ -55,9 +56,10 @@ export function rescoreTopN(k: number, rescore: readonly { readonly windowSize: 
 export function rescoreQueryScores(
   rescore: readonly ExecRescore[], count: number, segmentAt: (i: number) => number, docAt: (i: number) => number,
   shard: ShardView, deadline: SearchDeadline,
-): Float64Array {
+): Float32Array {
   const width = rescore.length;
-  const out = new Float64Array(count * width).fill(NaN);
+  // Scores are float32: half the bytes of doubles crossing back to the coordinator.
+  const out = new Float32Array(count * width).fill(NaN);
   // Hit positions by segment, then by doc: each scorer only moves forward.
   const order = Array.from({ length: count }, (_, i) => i);
   order.sort((a, b) => segmentAt(a) - segmentAt(b) || docAt(a) - docAt(b));
@@ -66,7 +68,8 @@ export function rescoreQueryScores(
     let end = start;
     while (end < count && segmentAt(order[end]) === s) end++;
     const segment = shard.segments[s];
-    for (let r = 0; r < width; r++) {
+    // Past the deadline (ES `timeout`) the rest stay unscored: those hits keep query_weight × score.
+    for (let r = 0; r < width && !deadline.expired(); r++) {
       const ctx = new SegmentSearchContext(segment, deadline);
       const scorer = buildScorer(rescore[r].query, ctx);
       if (scorer !== null) {

@@ -90,7 +90,7 @@ export interface ShardSearchResult {
   /** One answer per requested suggestion, in request order. */
   readonly suggest?: CompletionShardResult[];
   /** With `rescore` and no fetch: [hit × rescorers + rescorer], each rescorer's score of each hit (NaN: no match). */
-  readonly rescoreScores?: Float64Array;
+  readonly rescoreScores?: Float32Array;
 }
 
 /** Renders the requested page of a result (query_and_fetch). */

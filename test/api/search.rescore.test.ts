@@ -206,6 +206,19 @@ describe('query rescorer', () => {
     expect(res.body.hits.hits[0]._source).toEqual({ year: 2002 });
     expect(res.body.aggregations.years.value).toBe(2005);
   });
+
+  it('rescores `_msearch` items; a repeated body gives the same page', async () => {
+    const body = { query: QUERY, rescore: { window_size: 3, query: { rescore_query: R10, query_weight: 0.7, rescore_query_weight: 1.2 } } };
+    const lines = [{ index: 'rs' }, body, { index: 'rs8' }, body, { index: 'rs' }, { query: QUERY }].map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const multi = await t.request('POST', '/_msearch', lines, { 'content-type': 'application/x-ndjson' });
+    expect(multi.status).toBe(200);
+    const single = await search(body);
+    expect(hitPairs({ body: multi.body.responses[0] })).toEqual(hitPairs(single));
+    expect(hitPairs({ body: multi.body.responses[1] })).toEqual(hitPairs(single));
+    expect(hitPairs({ body: multi.body.responses[2] })).toEqual(hitPairs(await search({ query: QUERY })));
+    // A repeated body (its parse and plans cached) gives the same page again.
+    expect(hitPairs(await search(body))).toEqual(hitPairs(single));
+  });
 });
 
 describe('rescore with a learned-sparse model (BM25 first, the model on the top hits)', () => {
@@ -309,12 +322,14 @@ describe('rescore errors', () => {
     expectErrorType(await search({ query: QUERY, rescore: 'x' }), 400, 'parsing_exception', 'Unknown key for a VALUE_STRING in [rescore].');
   });
 
-  it('bounds hostile input: huge windows are refused and many rescorers stay within the request', async () => {
+  it('bounds hostile input: huge windows and more than 100 rescorers are refused', async () => {
     expectErrorType(await search({ query: QUERY, rescore: { ...R, window_size: 1e12 } }), 400, 'x_content_parse_exception');
     expectErrorType(await search({ query: QUERY, rescore: { ...R, window_size: '99999999999' } }), 400, 'illegal_argument_exception');
-    const many = Array.from({ length: 200 }, (_, i) => ({ window_size: 10000, query: { rescore_query: { match: { body: `dog ${i}` } }, query_weight: 1 } }));
+    const many = Array.from({ length: 100 }, (_, i) => ({ window_size: 10000, query: { rescore_query: { match: { body: `dog ${i}` } }, query_weight: 1 } }));
     const res = await search({ query: QUERY, rescore: many }, 'rs8');
     expect(res.status).toBe(200);
     expect(ids(res).length).toBe(5);
+    expect(hitPairs(res)).toEqual(hitPairs(await search({ query: QUERY, rescore: many })));
+    expectErrorType(await search({ query: QUERY, rescore: [...many, many[0]] }), 400, 'illegal_argument_exception', '[rescore] may have at most [100] rescorers, found [101]');
   });
 });

@@ -74,7 +74,7 @@ export function rescoreMerged<H extends MergedHitLike>(
   merged: readonly H[], n: number, rescore: readonly RescoreNode[], targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>,
 ): H[] {
   const top = merged.length > n ? merged.slice(0, n) : merged;
-  const byTarget = new Map<ShardTarget, Float64Array | undefined>();
+  const byTarget = new Map<ShardTarget, Float32Array | undefined>();
   targets.forEach((t, i) => byTarget.set(t, results[i]?.rescoreScores));
   const width = rescore.length;
   const scores = new Float64Array(top.length * width).fill(NaN);

@@ -283,6 +283,10 @@ describe('rescore errors', () => {
     } finally {
       await t.request('PUT', '/rs/_settings', { index: { max_rescore_window: null } });
     }
+    // A point in time sorts by its implicit `_shard_doc` tiebreaker after `_score`.
+    const pit = (await t.request('POST', '/rs8/_pit?keep_alive=1m')).body.id;
+    expectShardError(await t.request('POST', '/_search', { query: QUERY, pit: { id: pit }, rescore: R }), 'Cannot use [sort] option in conjunction with [rescore].');
+    await t.request('DELETE', '/_pit', { id: pit });
     expectErrorType(await t.request('POST', '/rs/_search?scroll=1m', { query: QUERY, rescore: R }), 400, 'action_request_validation_exception',
       'Validation Failed: 1: using [rescore] is not allowed in a scroll context;');
     const rank = await search({ query: QUERY, rank: { rrf: {} }, rescore: R });

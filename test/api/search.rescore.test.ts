@@ -147,6 +147,9 @@ describe('query rescorer', () => {
       { query: { match: { body: 'quick brown dog' } }, rescore: { window_size: 2, query: { rescore_query: match, score_mode: 'multiply' } } },
       { query: { match: { body: 'dog' } }, size: 3, rescore: [{ window_size: 1, query: { rescore_query: R10 } }, { window_size: 3, query: { rescore_query: match, score_mode: 'max' } }] },
       { query: QUERY, post_filter: { range: { year: { gte: 2002 } } }, rescore: { window_size: 2, query: { rescore_query: match, query_weight: 0 } } },
+      // A negative or zero query_weight reorders the hits past the window too; a later window may reach any of them.
+      { query: QUERY, from: 1, size: 3, rescore: [{ window_size: 2, query: { rescore_query: match, query_weight: -1 } }, { window_size: 4, query: { rescore_query: R10, query_weight: 0, score_mode: 'min' } }] },
+      { query: { match: { body: 'dog' } }, min_score: 0.1, rescore: { window_size: 0, query: { rescore_query: match, query_weight: 2 } } },
     ];
     for (const body of bodies) {
       const one = await search(body, 'rs');

@@ -15,6 +15,7 @@ export * from './query-nodes.js';
 export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';
+export * from './collapse.js';
 export * from './update-request.js';
 export * from './retriever.js';
 export * from './rank.js';

@@ -15,6 +15,7 @@ import { parseSort, type SortSpec } from './sort.js';
 import type { AggNode } from './aggs/agg-nodes.js';
 import { parseAggregations } from './aggs/registry.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
+import { parseCollapse, type CollapseRequest } from './collapse.js';
 import { parseHighlight, type HighlightRequest } from './highlight.js';
 import { parseSuggest, type SuggestNode } from './suggest/index.js';
 
@@ -68,6 +69,13 @@ export interface SearchRequest {
   readonly fields?: readonly FieldAndFormat[] | null;
   /** `docvalue_fields`: values read from doc values, in each hit's `fields`; absent/null = none. */
   readonly docvalueFields?: readonly FieldAndFormat[] | null;
+  /** `collapse`: the top hit of each distinct value of a field; absent/null = none. */
+  readonly collapse?: CollapseRequest | null;
+  /**
+   * A member the shards refuse next to `collapse` (ES SearchService.parseSource's SearchException:
+   * "cannot use `collapse` in conjunction with `rescore`"); absent/null = none.
+   */
+  readonly collapseConflict?: string | null;
 }
 
 export { parseFieldsAndFormats, type FieldAndFormat } from './fields-and-formats.js';
@@ -96,7 +104,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'collapse', 'rescore', 'knn', 'runtime_mappings',
+  'rescore', 'knn', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -147,6 +155,7 @@ export function parseSearchRequest(
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
     highlight: null as HighlightRequest | null, pit: null as PitReference | null,
     fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
+    collapse: null as CollapseRequest | null, collapseConflict: null as string | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -157,6 +166,11 @@ export function parseSearchRequest(
       else throw new ParsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
     });
   });
+  // The shards refuse `rescore` next to `collapse` before anything says rescoring is not built.
+  if (r.collapse !== null && parts.rank === null && parts.retriever === null && parts.notYet.includes('rescore')) {
+    parts.notYet = parts.notYet.filter((k) => k !== 'rescore');
+    r.collapseConflict = 'cannot use `collapse` in conjunction with `rescore`';
+  }
   assembleHybrid(r, parts);
   // Hybrid (RRF) searches aggregate over the union of their lists' matches; post_filter is not built for them yet.
   if (r.fusion !== null) parts.notYet.unshift(...parts.fusionUnsupported);
@@ -202,6 +216,13 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       break;
     }
     case 'highlight': r.highlight = parseHighlight(v); break;
+    case 'collapse':
+      r.collapse = parseCollapse(v as Record<string, unknown>);
+      // Expanding each group with its own inner search is not built: refused, not ignored.
+      if (r.collapse.innerHits > 0) parts.notYet.push('collapse.inner_hits');
+      // Fused (hybrid) lists are not collapsed; `rank` names it among its conflicts.
+      parts.fusionUnsupported.push(k);
+      break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
     case 'size':

@@ -8,7 +8,7 @@
 import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import { HIT_STRIDE, compareSortValues, type ExecCollapse, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
@@ -22,12 +22,15 @@ import {
 } from './search-phase.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
+import { resolveCollapse } from './collapse-resolution.js';
 import type { SlowLogSource } from '../slow-log.js';
 
 interface MergedHit extends PageHit {
   readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
   readonly indexOrder: number;
   readonly sortKeys: readonly ExecSort[] | null;
+  /** With `collapse`: the hit's collapse value (its group). */
+  readonly collapseValue: SortValue | undefined;
 }
 
 /**
@@ -98,6 +101,8 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   let sortKeys: Map<IndexService, ExecSort[] | null> | null = null;
   const k = req.from + req.size;
   let searchAfter: SortValue[] | null = null;
+  // Only with `collapse`: each index's collapse field, as its shards read it.
+  let collapses: Map<IndexService, ExecCollapse> | null = null;
   for (let indexPos = 0; indexPos < indices.length; indexPos++) {
     const index = indices[indexPos];
     try {
@@ -106,6 +111,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
       if (context?.searchAfter) searchAfter = [...context.searchAfter];
       else if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
       else if (req.searchAfter) throw new IllegalArgumentError('search_after needs a sort');
+      if (req.collapse) (collapses ??= new Map()).set(index, resolveCollapse(req, index, context?.scroll === true));
     } catch (e) {
       if (e instanceof EsError) throw shardFailure([index], e);
       throw e;
@@ -136,6 +142,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
     deadline,
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
+    collapse: collapses?.get(t.index) ?? null,
   }), queryPhaseOptions(allowPartial, opts.source ?? null), state, finishPlainSearch);
 }
 
@@ -169,7 +176,8 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
     if (!empty) fetchPhaseEndedOn(targets[0], 0);
     lastSort = only.sortValues?.at(-1) ?? null;
   } else {
-    const page = mergeShardHits(targets, results, sorts).slice(req.from, req.from + req.size);
+    const merged = mergeShardHits(targets, results, sorts);
+    const page = (req.collapse ? topGroups(merged) : merged).slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
     hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
@@ -228,10 +236,27 @@ function mergeShardHits(
         hit: { score: r.hits[o], segment: t.snapshot.segments[r.hits[o + 1]].reader, doc: r.hits[o + 2], sortValues: r.sortValues ? r.sortValues[h] : null },
         indexOrder: r.hits[o + 3],
         sortKeys: sorts.get(t.index) ?? null,
+        collapseValue: r.collapseValues?.[h],
       });
     }
   });
   const keys = targets.length > 0 ? sorts.get(targets[0].index) ?? null : null;
   // Each shard's list is already ordered; a full sort of the union is simplest and k is small.
   return all.sort((a, b) => compareHits(a, b, keys));
+}
+
+/**
+ * The merged hits of a collapsed search, one per group (ES CollapseTopFieldDocs.merge): each
+ * shard sent its top groups, so a group's first hit in the merged order is its best over all
+ * shards, and the first from + size groups are the page's whatever the number of shards.
+ */
+function topGroups(merged: readonly MergedHit[]): MergedHit[] {
+  const seen = new Set<SortValue | undefined>();
+  const out: MergedHit[] = [];
+  for (const h of merged) {
+    if (seen.has(h.collapseValue)) continue;
+    seen.add(h.collapseValue);
+    out.push(h);
+  }
+  return out;
 }

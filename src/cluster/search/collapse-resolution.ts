@@ -1,0 +1,40 @@
+/**
+ * `collapse` checked for one index as ES's shards check it (SearchService.parseSource, then
+ * CollapseBuilder.build): not in a scroll, `search_after` only when sorting on the collapse field
+ * alone, not with `rescore`; the field mapped, keyword or numeric, with doc values. A failure fails
+ * that index's shards (the caller wraps it as a shard failure).
+ */
+import { IllegalArgumentError, SearchError } from '../../errors/index.js';
+import type { SearchRequest } from '../../dsl/index.js';
+import type { ExecCollapse, FetchField } from '../../search/index.js';
+import type { IndexService } from '../indices/index-service.js';
+
+/** Types whose MappedFieldType.collapseType() is NUMERIC (NumberFieldMapper, UnsignedLongFieldMapper). */
+const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'unsigned_long']);
+
+export function resolveCollapse(req: SearchRequest, index: IndexService, scroll: boolean): ExecCollapse {
+  const c = req.collapse!;
+  if (scroll) throw new SearchError('cannot use `collapse` in a scroll context');
+  if (req.searchAfter !== null) {
+    const sort = req.sort;
+    if (sort === null || sort.length !== 1 || sort[0].kind !== 'field' || sort[0].field !== c.field) {
+      throw new SearchError('collapse field and sort field must be the same when use `collapse` in conjunction with `search_after`');
+    }
+  }
+  if (req.collapseConflict) throw new SearchError(req.collapseConflict);
+  if (c.field === null) throw new IllegalArgumentError('no collapse field specified');
+  const field = index.resolvedMapping.fields.get(c.field);
+  if (field === undefined) throw new IllegalArgumentError(`no mapping found for \`${c.field}\` in order to collapse on`);
+  const kind = field.type === 'keyword' ? 'keyword' : NUMERIC.has(field.type) ? 'numeric' : null;
+  if (kind === null) throw new IllegalArgumentError(`collapse is not supported for the field [${field.path}] of the type [${field.type}]`);
+  if (!field.docValues) throw new IllegalArgumentError(`cannot collapse on field \`${c.field}\` without \`doc_values\``);
+  return { field: c.field, kind };
+}
+
+/** The collapse field as a hit's `fields` shows it (its doc value); null without `collapse` or a mapped field. */
+export function collapseFetchField(req: SearchRequest, index: IndexService): FetchField | null {
+  const name = req.collapse?.field ?? null;
+  if (name === null) return null;
+  const field = index.resolvedMapping.fields.get(name);
+  return field === undefined ? null : { name, field, from: 'doc_values', format: null };
+}

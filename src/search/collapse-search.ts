@@ -70,7 +70,9 @@ export function collapsedTopDocs(req: CollapseShardSearch, collapse: ExecCollaps
         if (values !== null && req.searchAfter && compareSortValues(keys!, values, req.searchAfter) <= 0) continue;
         total++;
         if (needScore && !(score <= maxScore)) maxScore = score;
-        top.offer({ key: collapseReader.read(doc), score, values, order: base + doc, pos: -1 });
+        // Read for every match, competitive or not: a multi-valued document fails the search
+        // whichever shard it is on, so the answer does not depend on the number of shards.
+        top.offer(collapseReader.read(doc), score, values, base + doc);
         if (req.terminateAfter > 0 && total >= req.terminateAfter) {
           terminated = true;
           break;

@@ -36,16 +36,26 @@ export class CollapsingTopDocs {
   private readonly groups = new Map<SortValue, GroupHit>();
   /** Worst group at the root: a parent ranks after its children. */
   private readonly heap: GroupHit[] = [];
+  /** The hit being offered, compared before a hit is made for it (most hits of a large shard never enter). */
+  private readonly probe: GroupHit = { key: null, score: 0, values: null, order: 0, pos: -1 };
 
   constructor(private readonly order: HitOrder, readonly capacity: number) {}
 
-  /** Offers a hit of group `hit.key`; the hit object is kept (the caller makes a new one per offer). */
-  offer(hit: GroupHit): void {
+  /** Offers a hit of group `key`. */
+  offer(key: SortValue, score: number, values: SortValue[] | null, order: number): void {
     if (this.capacity === 0) return;
     const h = this.heap;
-    const group = this.groups.get(hit.key);
+    const probe = this.probe;
+    probe.key = key;
+    probe.score = score;
+    probe.values = values;
+    probe.order = order;
+    // Full, and no better than the worst group's best: not better than its own group's best either.
+    if (h.length === this.capacity && this.order(probe, h[0]) >= 0) return;
+    const group = this.groups.get(key);
+    if (group !== undefined && this.order(probe, group) >= 0) return;
+    const hit: GroupHit = { key, score, values, order, pos: -1 };
     if (group !== undefined) {
-      if (this.order(hit, group) >= 0) return;
       // The group improved: its new best takes its place and moves away from the root.
       hit.pos = group.pos;
       h[hit.pos] = hit;
@@ -60,9 +70,7 @@ export class CollapsingTopDocs {
       this.up(hit.pos);
       return;
     }
-    const worst = h[0];
-    if (this.order(hit, worst) >= 0) return;
-    this.groups.delete(worst.key);
+    this.groups.delete(h[0].key);
     hit.pos = 0;
     h[0] = hit;
     this.groups.set(hit.key, hit);

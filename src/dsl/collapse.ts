@@ -6,14 +6,15 @@
  */
 import { EsError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
-import { fieldError, forEachEntry, intValue, isObject, readString } from './parse-helpers.js';
+import { forEachEntry, intValue, isObject } from './parse-helpers.js';
+import { parseInnerHits, refuseNotYet, type CollapseInnerHits } from './collapse-inner-hits.js';
 
 export interface CollapseRequest {
   /** null when the body names none: ES fails the shards with "no collapse field specified". */
   readonly field: string | null;
-  /** `inner_hits` given (expanding groups is not built here: the search refuses it). */
-  readonly innerHits: number;
-  /** `max_concurrent_group_searches`; 0 = not given. Accepted; it only throttles ES's inner_hits expansion. */
+  /** `inner_hits`: each collapsed hit's group searched once per definition (ES ExpandSearchPhase). */
+  readonly innerHits: readonly CollapseInnerHits[];
+  /** `max_concurrent_group_searches`; 0 = not given: how many group searches run at once. */
   readonly maxConcurrentGroupSearches: number;
 }
 
@@ -21,24 +22,28 @@ const OWNER = 'collapse';
 
 export function parseCollapse(v: Record<string, unknown>): CollapseRequest {
   let field: string | null = null;
-  let innerHits = 0;
+  let innerHits: CollapseInnerHits[] = [];
   let maxConcurrentGroupSearches = 0;
   forEachEntry(v, (k, value) => {
     switch (k) {
       case 'field':
-        if (value === null || isObject(value) || Array.isArray(value)) throw fieldError(OWNER, k, `[${k}] expected a string but found [${tokenName(value)}]`);
-        field = readString(OWNER, k, value);
-        if (field === '') throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, new IllegalArgumentError('field name is null or empty'));
+        // ObjectParser's STRING value type: a string token only.
+        if (typeof value !== 'string') throw new XContentParseError(`[${OWNER}] field doesn't support values of type: ${tokenName(value)}`);
+        if (value === '') throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, new IllegalArgumentError('field name is null or empty'));
+        field = value;
         break;
       case 'max_concurrent_group_searches': {
-        if (typeof value !== 'number' && typeof value !== 'string') throw fieldError(OWNER, k, `[${k}] expected a number but found [${tokenName(value)}]`);
+        if (typeof value !== 'number' && typeof value !== 'string') throw new XContentParseError(`[${OWNER}] ${k} doesn't support values of type: ${tokenName(value)}`);
         const n = wrapped(k, () => intValue(value));
         if (n < 1) throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, new IllegalArgumentError('maxConcurrentGroupRequests` must be positive'));
         maxConcurrentGroupSearches = n;
         break;
       }
       case 'inner_hits':
-        innerHits = countInnerHits(value);
+        if (!Array.isArray(value) && !isObject(value)) throw new XContentParseError(`[${OWNER}] inner_hits doesn't support values of type: ${tokenName(value)}`);
+        // What is not built is refused as such, not as a parse failure.
+        refuseNotYet(value);
+        innerHits = wrapped(k, () => parseInnerHitsList(value));
         break;
       default:
         throw new XContentParseError(`[${OWNER}] unknown field [${k}]`, undefined, 'key');
@@ -58,14 +63,12 @@ function wrapped<T>(k: string, read: () => T): T {
 }
 
 /** `inner_hits`: an object or an array of objects, each with a `name` (CollapseBuilder.setInnerHits). */
-function countInnerHits(v: unknown): number {
+function parseInnerHitsList(v: unknown): CollapseInnerHits[] {
   const items = Array.isArray(v) ? v : [v];
-  if (!Array.isArray(v) && !isObject(v)) throw fieldError(OWNER, 'inner_hits', `[inner_hits] expected an object or an array but found [${tokenName(v)}]`);
-  for (const item of items) {
+  return items.map((item) => {
     if (!isObject(item)) throw new ParsingError('Invalid token in inner_hits array');
-    if (typeof item.name !== 'string') {
-      throw new XContentParseError(`[${OWNER}] failed to parse field [inner_hits]`, new IllegalArgumentError('inner_hits must have a [name]; set the [name] field in the inner_hits definition'));
-    }
-  }
-  return items.length;
+    const parsed = parseInnerHits(item);
+    if (parsed.name === null) throw new IllegalArgumentError('inner_hits must have a [name]; set the [name] field in the inner_hits definition');
+    return { ...parsed, name: parsed.name };
+  });
 }

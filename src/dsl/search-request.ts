@@ -218,8 +218,6 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
     case 'highlight': r.highlight = parseHighlight(v); break;
     case 'collapse':
       r.collapse = parseCollapse(v as Record<string, unknown>);
-      // Expanding each group with its own inner search is not built: refused, not ignored.
-      if (r.collapse.innerHits > 0) parts.notYet.push('collapse.inner_hits');
       // Fused (hybrid) lists are not collapsed; `rank` names it among its conflicts.
       parts.fusionUnsupported.push(k);
       break;
@@ -281,6 +279,7 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
       r.sort = retriever.sort as SortSpec[] | null;
       r.searchAfter = retriever.searchAfter as unknown[] | null;
       r.terminateAfter = retriever.terminateAfter;
+      if (retriever.collapse !== null) r.collapse = retriever.collapse;
     } else {
       r.fusion = { root: toFusionNode(retriever), legacy: false, windowSizeName: 'rank_window_size', conflicts: [], sizeGiven: parts.sizeGiven };
     }

@@ -51,6 +51,8 @@ export interface RenderHit {
   readonly sortValues: readonly SortValue[] | null;
   /** The hit's 1-based position in a fused list (`_rank`, the legacy RRF form only). */
   readonly rank?: number;
+  /** The rendered `inner_hits` object of a collapsed hit (its group's searches); absent = none. */
+  readonly innerHits?: string;
 }
 
 function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | undefined): string {
@@ -111,6 +113,7 @@ function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, 
     out += `,"sort":[${keys.map((k, i) => renderSortValue(values[i], k, styles?.[i])).join(',')}]`;
   }
   if (explained) out += `,"_explanation":${spec.explain!(h)}`;
+  if (h.innerHits !== undefined) out += `,"inner_hits":${h.innerHits}`;
   return out + '}';
 }
 

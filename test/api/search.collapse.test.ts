@@ -18,6 +18,7 @@ const MAPPINGS = {
     price: { type: 'double' },
     tag: { type: 'keyword' },
     nodv: { type: 'keyword', doc_values: false },
+    noindex: { type: 'keyword', index: false },
     day: { type: 'date' },
   },
 };
@@ -63,15 +64,11 @@ afterAll(async () => t.close());
 
 const search = (index: string, body: unknown, query = '') => t.request('POST', `/${index}/_search${query}`, body);
 
-/** The parts of a response that must not depend on the number of shards. */
+/** The parts of a response that must not depend on the number of shards (index names aside, inner hits' too). */
 function comparable(res: TestResponse) {
   expect(res.status).toBe(200);
-  const { hits } = res.body;
-  return {
-    total: hits.total, max_score: hits.max_score,
-    hits: hits.hits.map((h: Record<string, unknown>) => ({ ...h, _index: undefined })),
-    aggregations: res.body.aggregations,
-  };
+  const { hits, aggregations } = res.body;
+  return JSON.parse(JSON.stringify({ hits, aggregations }).replace(/"_index":"(one|three|five)"/g, '"_index":"x"'));
 }
 
 /** The hits of the same body on one, three and five shards: identical; returns the one-shard response. */
@@ -209,6 +206,21 @@ describe('collapse: multi-shard equality, paging, interplay', () => {
     for (const h of filtered.body.hits.hits) expect(h._source.tag).toBe('t1');
   });
 
+  it('a standard retriever collapses as the top-level member does; compound retrievers refuse it', async () => {
+    const body = { query: { match: { message: 'coffee' } }, collapse: { field: 'user.id' }, size: 20 };
+    const direct = comparable(await search('three', body));
+    const viaRetriever = await search('three', { retriever: { standard: { query: body.query, collapse: body.collapse } }, size: 20 });
+    expect(comparable(viaRetriever)).toEqual(direct);
+    const topLevel = await search('three', { retriever: { standard: { query: body.query } }, collapse: body.collapse, size: 20 });
+    expect(comparable(topLevel)).toEqual(direct);
+    const child = await search('three', { retriever: { rrf: { retrievers: [{ standard: { query: body.query, collapse: body.collapse } }, { standard: { query: { match_all: {} } } }] } } });
+    expect(child.status).toBe(400);
+    expect(child.body.error.reason).toBe('[collapse] in children of compound retrievers is not supported by this server yet');
+    const fused = await search('three', { retriever: { rrf: { retrievers: [{ standard: { query: body.query } }, { standard: { query: { match_all: {} } } }] } }, collapse: body.collapse });
+    expect(fused.status).toBe(400);
+    expect(fused.body.error.reason).toBe('[collapse] is not supported by this server yet');
+  });
+
   it('searches several indices at once', async () => {
     const res = await search('one,small', { collapse: { field: 'user.id' }, sort: [{ likes: 'desc' }], size: 50 });
     expect(res.status).toBe(200);
@@ -246,10 +258,16 @@ describe('collapse: errors', () => {
     expect(rank.body.error.reason).toContain('[rank] cannot be used with [collapse]');
   });
 
-  it('refuses inner_hits clearly (expanding groups is not built)', async () => {
-    const res = await search('small', { collapse: { field: 'user.id', inner_hits: { name: 'recent', size: 2 } } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: '[collapse.inner_hits] is not supported by this server yet' });
+  it('refuses inner_hits it cannot build or bound', async () => {
+    const notYet = await search('small', { collapse: { field: 'user.id', inner_hits: { name: 'recent', highlight: { fields: { message: {} } } } } });
+    expect(notYet.status).toBe(400);
+    expect(notYet.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: '[collapse.inner_hits.highlight] is not supported by this server yet' });
+    expectShardFailure(await search('small', { collapse: { field: 'user.id', inner_hits: [{ name: 'a' }, { name: 'big', from: 90, size: 11 }] } }), 400, 'illegal_argument_exception',
+      "Inner result window is too large, the inner hit definition's [big]'s from + size must be less than or equal to: [100] but was [101]. This limit can be set by changing the [index.max_inner_result_window] index level setting.");
+    expectShardFailure(await search('small', { collapse: { field: 'noindex', inner_hits: { name: 'a' } } }), 400, 'illegal_argument_exception',
+      'cannot expand `inner_hits` for collapse field `noindex`, only indexed field can retrieve `inner_hits`');
+    // Without inner_hits a field that is not indexed collapses on its doc values.
+    expect((await search('small', { collapse: { field: 'noindex' } })).status).toBe(200);
   });
 
   it('answers hostile collapse bodies with 400s', async () => {
@@ -258,14 +276,20 @@ describe('collapse: errors', () => {
       [['user.id'], 'parsing_exception', 'Unknown key for a START_ARRAY in [collapse].'],
       [{ field: 'user.id', size: 3 }, 'x_content_parse_exception', '[collapse] unknown field [size]'],
       [{ field: '' }, 'x_content_parse_exception', '[collapse] failed to parse field [field]'],
-      [{ field: { a: 1 } }, 'x_content_parse_exception', '[collapse] failed to parse field [field]'],
-      [{ field: null }, 'x_content_parse_exception', '[collapse] failed to parse field [field]'],
+      [{ field: { a: 1 } }, 'x_content_parse_exception', "[collapse] field doesn't support values of type: START_OBJECT"],
+      [{ field: null }, 'x_content_parse_exception', "[collapse] field doesn't support values of type: VALUE_NULL"],
+      [{ field: 7 }, 'x_content_parse_exception', "[collapse] field doesn't support values of type: VALUE_NUMBER"],
       [{ field: 'user.id', max_concurrent_group_searches: 0 }, 'x_content_parse_exception', '[collapse] failed to parse field [max_concurrent_group_searches]'],
       [{ field: 'user.id', max_concurrent_group_searches: 'many' }, 'x_content_parse_exception', '[collapse] failed to parse field [max_concurrent_group_searches]'],
       [{ field: 'user.id', max_concurrent_group_searches: 1e12 }, 'x_content_parse_exception', '[collapse] failed to parse field [max_concurrent_group_searches]'],
       [{ field: 'user.id', inner_hits: {} }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
-      [{ field: 'user.id', inner_hits: [1] }, 'parsing_exception', 'Invalid token in inner_hits array'],
-      [{ field: 'user.id', inner_hits: 'x' }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: [1] }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: 'x' }, 'x_content_parse_exception', "[collapse] inner_hits doesn't support values of type: VALUE_STRING"],
+      [{ field: 'user.id', inner_hits: { name: 'a', size: -1 } }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: { name: 'a', from: 'x' } }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: { name: 'a', query: {} } }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: { name: 7 } }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
+      [{ field: 'user.id', inner_hits: { name: 'a', sort: 5 } }, 'x_content_parse_exception', '[collapse] failed to parse field [inner_hits]'],
     ];
     for (const [collapse, type, reason] of cases) {
       const res = await search('small', { collapse });
@@ -276,6 +300,10 @@ describe('collapse: errors', () => {
     expect((await search('small', { collapse: { field: 'user.id', inner_hits: {} } })).body.error.caused_by.reason)
       .toBe('inner_hits must have a [name]; set the [name] field in the inner_hits definition');
     expect((await search('small', { collapse: { field: '' } })).body.error.caused_by.reason).toBe('field name is null or empty');
+    expect((await search('small', { collapse: { field: 'user.id', inner_hits: [1] } })).body.error.caused_by).toMatchObject({ type: 'parsing_exception', reason: 'Invalid token in inner_hits array' });
+    expect((await search('small', { collapse: { field: 'user.id', inner_hits: { name: 'a', size: -1 } } })).body.error.caused_by.caused_by.reason)
+      .toBe('illegal size value, at least 0 or higher');
+    expect((await search('small', { collapse: { field: 'user.id', inner_hits: { name: 'a', query: {} } } })).body.error.caused_by.reason).toMatch(/\[inner_hits\] unknown field \[query\]$/);
     expect((await search('small', { collapse: { field: 'user.id', max_concurrent_group_searches: 'many' } })).body.error.caused_by.type).toBe('number_format_exception');
     expect((await search('small', { collapse: { field: 'user.id', max_concurrent_group_searches: -1 } })).body.error.caused_by.reason)
       .toBe('maxConcurrentGroupRequests` must be positive');
@@ -291,5 +319,63 @@ describe('collapse: errors', () => {
     expect(window.status).toBe(400);
     const big = await search('one', { collapse: { field: 'user.id' }, size: 10_000 });
     expect(ids(big).length).toBe(10);
+  });
+});
+
+describe('collapse: inner_hits', () => {
+  it('expands each group with its own search, by definition name', async () => {
+    const res = await search('small', {
+      collapse: { field: 'user.id', inner_hits: { name: 'most_liked', size: 2, sort: [{ likes: 'desc' }], _source: ['likes'] } },
+      sort: [{ likes: 'desc' }], _source: false,
+    });
+    expect(res.status).toBe(200);
+    const inner = (hits: unknown[], total: number) => ({ most_liked: { hits: { total: { value: total, relation: 'eq' }, max_score: null, hits } } });
+    expect(res.body.hits.hits).toEqual([
+      {
+        _index: 'small', _id: '2', _score: null, fields: { 'user.id': ['kimchy'] }, sort: [9],
+        inner_hits: inner([
+          { _index: 'small', _id: '2', _score: null, _source: { likes: 9 }, sort: [9] },
+          { _index: 'small', _id: '1', _score: null, _source: { likes: 5 }, sort: [5] },
+        ], 2),
+      },
+      {
+        _index: 'small', _id: '3', _score: null, fields: { 'user.id': ['elkbee'] }, sort: [7],
+        inner_hits: inner([{ _index: 'small', _id: '3', _score: null, _source: { likes: 7 }, sort: [7] }], 1),
+      },
+      {
+        // The group of documents without a value: `must_not exists`.
+        _index: 'small', _id: '5', _score: null, fields: { 'user.id': [null] }, sort: [3],
+        inner_hits: inner([
+          { _index: 'small', _id: '5', _score: null, _source: { likes: 3 }, sort: [3] },
+          { _index: 'small', _id: '4', _score: null, _source: { likes: 1 }, sort: [1] },
+        ], 2),
+      },
+    ]);
+  });
+
+  it('scores group hits with the request query, filtered by post_filter; several definitions, from and size', async () => {
+    const query = { match: { message: 'coffee' } };
+    const plain = await search('small', { query });
+    const score = (id: string) => plain.body.hits.hits.find((h: { _id: string }) => h._id === id)._score;
+    const res = await search('small', {
+      query, post_filter: { range: { likes: { gte: 5 } } },
+      collapse: { field: 'user.id', inner_hits: [{ name: 'best', size: 1, _source: false }, { name: 'rest', from: 1, version: true }] },
+    });
+    expect(ids(res)).toEqual(['2']);
+    const { best, rest } = res.body.hits.hits[0].inner_hits;
+    expect(best.hits).toEqual({ total: { value: 2, relation: 'eq' }, max_score: score('2'), hits: [{ _index: 'small', _id: '2', _score: score('2') }] });
+    expect(rest.hits.hits).toEqual([{ _index: 'small', _id: '1', _version: 1, _score: score('1'), _source: SMALL[0][1] }]);
+    // A later definition of the same name replaces an earlier one.
+    const twice = await search('small', { collapse: { field: 'user.id', inner_hits: [{ name: 'a', size: 0 }, { name: 'a', size: 1 }] }, size: 1, sort: [{ likes: 'desc' }] });
+    expect(Object.keys(twice.body.hits.hits[0].inner_hits)).toEqual(['a']);
+    expect(twice.body.hits.hits[0].inner_hits.a.hits.hits.length).toBe(1);
+  });
+
+  it('gives the same expansions on 1, 3 and 5 shards, on numeric fields too, and totals as integers when asked', async () => {
+    const inner_hits = [{ name: 'top', size: 4 }, { name: 'cheap', size: 3, sort: [{ price: 'asc' }, { likes: 'desc' }] }];
+    await sameOnEveryShardCount({ query: { match: { message: 'coffee tea' } }, collapse: { field: 'user.id', inner_hits, max_concurrent_group_searches: 2 }, size: 20 });
+    await sameOnEveryShardCount({ collapse: { field: 'likes', inner_hits }, sort: ['likes'], size: 5, from: 2 });
+    const asInt = await search('three', { collapse: { field: 'user.id', inner_hits: { name: 'a' } }, size: 1 }, '?rest_total_hits_as_int=true');
+    expect(typeof asInt.body.hits.hits[0].inner_hits.a.hits.total).toBe('number');
   });
 });

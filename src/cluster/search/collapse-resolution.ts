@@ -28,6 +28,16 @@ export function resolveCollapse(req: SearchRequest, index: IndexService, scroll:
   const kind = field.type === 'keyword' ? 'keyword' : NUMERIC.has(field.type) ? 'numeric' : null;
   if (kind === null) throw new IllegalArgumentError(`collapse is not supported for the field [${field.path}] of the type [${field.type}]`);
   if (!field.docValues) throw new IllegalArgumentError(`cannot collapse on field \`${c.field}\` without \`doc_values\``);
+  if (c.innerHits.length > 0 && !field.indexed) {
+    throw new IllegalArgumentError(`cannot expand \`inner_hits\` for collapse field \`${c.field}\`, only indexed field can retrieve \`inner_hits\``);
+  }
+  // Each group search is bounded as an inner hit definition is (InnerHitContextBuilder's check).
+  const window = index.resolvedSettings.maxInnerResultWindow;
+  for (const ih of c.innerHits) {
+    if (ih.from + ih.size > window) {
+      throw new IllegalArgumentError(`Inner result window is too large, the inner hit definition's [${ih.name}]'s from + size must be less than or equal to: [${window}] but was [${ih.from + ih.size}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`);
+    }
+  }
   return { field: c.field, kind };
 }
 

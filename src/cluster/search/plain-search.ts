@@ -23,7 +23,10 @@ import {
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
 import { resolveCollapse } from './collapse-resolution.js';
+import { expandGroups } from './collapse-expand.js';
 import type { SlowLogSource } from '../slow-log.js';
+import type { SearchPool } from '../search-pool.js';
+import type { SegmentRef } from '../../../workers/protocol.js';
 
 interface MergedHit extends PageHit {
   readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
@@ -41,6 +44,8 @@ interface MergedHit extends PageHit {
  */
 interface PlainSearchState {
   readonly phase: SearchPhase;
+  /** The index expression searched (group searches of `collapse.inner_hits` search it again). */
+  readonly expression: string | undefined;
   readonly req: SearchRequest;
   readonly opts: SearchOptions;
   /** performance.now() when the search started (`took`). */
@@ -124,12 +129,14 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   const explain = req.explain
     ? (index: IndexService) => (h: { segment: Segment; doc: number }) => renderExplanation(explainDoc(plans.get(index)!, h.segment, h.doc, stats).explanation)
     : null;
-  // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
-  const singleShard = targets.length === 1 && explain === null
+  // One shard in all: query and fetch in one round trip (ES's query_and_fetch), unless hits wait
+  // for their groups' searches (collapse.inner_hits) before they are rendered.
+  const expands = (req.collapse?.innerHits.length ?? 0) > 0;
+  const singleShard = targets.length === 1 && explain === null && !expands
     ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const state: PlainSearchState = { phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain };
-  return phase.queryPhaseThen(targets, (pool, segments, t) => pool.search(segments, {
+  const state: PlainSearchState = { phase, expression, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, explain };
+  const run = (pool: SearchPool, segments: readonly SegmentRef[], t: ShardTarget) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
     trackTotalHitsUpTo: req.trackTotalHitsUpTo,
@@ -143,7 +150,25 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
     collapse: collapses?.get(t.index) ?? null,
-  }), queryPhaseOptions(allowPartial, opts.source ?? null), state, finishPlainSearch);
+  });
+  const phaseOptions = queryPhaseOptions(allowPartial, opts.source ?? null);
+  if (expands) return phase.queryPhase(targets, run, phaseOptions).then((q) => finishExpandedSearch(state, q));
+  return phase.queryPhaseThen(targets, run, phaseOptions, state, finishPlainSearch);
+}
+
+/** A collapsed search with `inner_hits`: the page's groups are searched, then the page is fetched with them. */
+async function finishExpandedSearch(s: PlainSearchState, q: QueryPhaseResults<ShardSearchResult>): Promise<SearchOutcome> {
+  const page = pageHits(s, q.results);
+  const { resolve, context, allowPartialSearchResults, restTotalHitsAsInt } = s.opts;
+  const inner = await expandGroups(s.req, page.map((h) => h.collapseValue ?? null), restTotalHitsAsInt ?? false,
+    (group) => plainSearch(s.phase, s.expression, group, { resolve, context, allowPartialSearchResults, restTotalHitsAsInt }));
+  return finishPlainSearch(s, q, page.map((h, i) => ({ ...h, hit: { ...h.hit, innerHits: inner[i] } })));
+}
+
+/** The page's hits merged from every shard's (one per group with `collapse`). */
+function pageHits(s: PlainSearchState, results: ReadonlyArray<ShardSearchResult | null>): MergedHit[] {
+  const merged = mergeShardHits(s.targets, results, s.sorts);
+  return (s.req.collapse ? topGroups(merged) : merged).slice(s.req.from, s.req.from + s.req.size);
 }
 
 /** How the query phase treats the shard's answer; the same object for every search that quotes no source in the slow log (`_msearch` items). */
@@ -159,8 +184,8 @@ function shownSortKeys(context: SearchContextView | null, keys: readonly ExecSor
 }
 
 /** Totals, the page (the shard's rendered one, or merged and fetched here) and the response. */
-function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhaseResults<ShardSearchResult>): SearchOutcome {
-  const { req, opts, context, targets, sorts, highlights, aggPlans, suggestPlans, explain } = s;
+function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhaseResults<ShardSearchResult>, expanded?: readonly MergedHit[]): SearchOutcome {
+  const { req, opts, context, targets, highlights, aggPlans, suggestPlans, explain } = s;
   const answered = results.length === 1 && results[0] !== null ? results as readonly ShardSearchResult[] : results.filter(isAnswered);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
   if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
@@ -176,8 +201,7 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
     if (!empty) fetchPhaseEndedOn(targets[0], 0);
     lastSort = only.sortValues?.at(-1) ?? null;
   } else {
-    const merged = mergeShardHits(targets, results, sorts);
-    const page = (req.collapse ? topGroups(merged) : merged).slice(req.from, req.from + req.size);
+    const page = expanded ?? pageHits(s, results);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
     hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,

@@ -266,6 +266,11 @@ describe('collapse: errors', () => {
       "Inner result window is too large, the inner hit definition's [big]'s from + size must be less than or equal to: [100] but was [101]. This limit can be set by changing the [index.max_inner_result_window] index level setting.");
     expectShardFailure(await search('small', { collapse: { field: 'noindex', inner_hits: { name: 'a' } } }), 400, 'illegal_argument_exception',
       'cannot expand `inner_hits` for collapse field `noindex`, only indexed field can retrieve `inner_hits`');
+    // Expansion is bounded: page size × definitions group searches, and the hits they hold.
+    const many = Array.from({ length: 2 }, (_, i) => ({ name: `d${i}`, size: 100 }));
+    const tooMany = await search('small', { collapse: { field: 'user.id', inner_hits: many }, size: 600 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.root_cause[0].reason).toBe('[inner_hits] of [collapse] would run 1200 group searches returning up to 120000 hits for a page of [600]; this server allows at most [10000] group searches and [100000] hits per page');
     // Without inner_hits a field that is not indexed collapses on its doc values.
     expect((await search('small', { collapse: { field: 'noindex' } })).status).toBe(200);
   });

@@ -9,6 +9,13 @@ import type { SearchRequest } from '../../dsl/index.js';
 import type { ExecCollapse, FetchField } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
 
+/**
+ * This server's bounds on `inner_hits` expansion (ES has none but the windows): the group searches
+ * one page may run (page size × definitions), and the group hits it may hold for rendering.
+ */
+export const MAX_GROUP_SEARCHES = 10_000;
+export const MAX_GROUP_HITS = 100_000;
+
 /** Types whose MappedFieldType.collapseType() is NUMERIC (NumberFieldMapper, UnsignedLongFieldMapper). */
 const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'unsigned_long']);
 
@@ -37,6 +44,11 @@ export function resolveCollapse(req: SearchRequest, index: IndexService, scroll:
     if (ih.from + ih.size > window) {
       throw new IllegalArgumentError(`Inner result window is too large, the inner hit definition's [${ih.name}]'s from + size must be less than or equal to: [${window}] but was [${ih.from + ih.size}]. This limit can be set by changing the [index.max_inner_result_window] index level setting.`);
     }
+  }
+  const searches = req.size * c.innerHits.length;
+  const hits = req.size * c.innerHits.reduce((n, ih) => n + ih.size, 0);
+  if (searches > MAX_GROUP_SEARCHES || hits > MAX_GROUP_HITS) {
+    throw new IllegalArgumentError(`[inner_hits] of [collapse] would run ${searches} group searches returning up to ${hits} hits for a page of [${req.size}]; this server allows at most [${MAX_GROUP_SEARCHES}] group searches and [${MAX_GROUP_HITS}] hits per page`);
   }
   return { field: c.field, kind };
 }

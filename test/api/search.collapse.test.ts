@@ -221,6 +221,22 @@ describe('collapse: multi-shard equality, paging, interplay', () => {
     expect(fused.body.error.reason).toBe('[collapse] is not supported by this server yet');
   });
 
+  it('collapses a point in time\'s search and _msearch items as plain searches', async () => {
+    const body = { query: { match: { message: 'coffee' } }, collapse: { field: 'user.id', inner_hits: { name: 'a', size: 2 } }, size: 5 };
+    const plain = await search('three', body);
+    const pit = (await t.request('POST', '/three/_pit?keep_alive=1m')).body.id;
+    const inPit = await t.request('POST', '/_search', { ...body, pit: { id: pit } });
+    expect(inPit.status).toBe(200);
+    expect(ids(inPit)).toEqual(ids(plain));
+    expect(inPit.body.hits.hits.map((h: { inner_hits: unknown }) => h.inner_hits)).toEqual(plain.body.hits.hits.map((h: { inner_hits: unknown }) => h.inner_hits));
+    await t.request('DELETE', '/_pit', { id: pit });
+    const ndjson = [{ index: 'three' }, body, { index: 'small' }, { collapse: { field: 'message' } }].map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const multi = await t.request('POST', '/_msearch', ndjson, { 'content-type': 'application/x-ndjson' });
+    expect(multi.status).toBe(200);
+    expect(comparable({ ...multi, status: 200, body: multi.body.responses[0] } as TestResponse)).toEqual(comparable(plain));
+    expect(multi.body.responses[1].error.root_cause[0].reason).toBe('collapse is not supported for the field [message] of the type [text]');
+  });
+
   it('searches several indices at once', async () => {
     const res = await search('one,small', { collapse: { field: 'user.id' }, sort: [{ likes: 'desc' }], size: 50 });
     expect(res.status).toBe(200);

@@ -287,6 +287,9 @@ describe('collapse: errors', () => {
     const tooMany = await search('small', { collapse: { field: 'user.id', inner_hits: many }, size: 600 });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.root_cause[0].reason).toBe('[inner_hits] of [collapse] would run 1200 group searches returning up to 120000 hits for a page of [600]; this server allows at most [10000] group searches and [100000] hits per page');
+    const longName = await search('small', { collapse: { field: 'user.id', inner_hits: { name: 'n'.repeat(100_000) } }, size: 101 });
+    expect(longName.status).toBe(400);
+    expect(longName.body.error.root_cause[0].reason).toBe('[inner_hits] of [collapse] would repeat 10100000 characters of definition names for a page of [101]; this server allows at most [10000000]');
     // Without inner_hits a field that is not indexed collapses on its doc values.
     expect((await search('small', { collapse: { field: 'noindex' } })).status).toBe(200);
   });

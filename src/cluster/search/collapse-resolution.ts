@@ -11,10 +11,12 @@ import type { IndexService } from '../indices/index-service.js';
 
 /**
  * This server's bounds on `inner_hits` expansion (ES has none but the windows): the group searches
- * one page may run (page size × definitions), and the group hits it may hold for rendering.
+ * one page may run (page size × definitions), the group hits it may hold for rendering, and the
+ * characters of definition names its hits repeat (each hit names every definition).
  */
 export const MAX_GROUP_SEARCHES = 10_000;
 export const MAX_GROUP_HITS = 100_000;
+export const MAX_GROUP_NAME_CHARS = 10_000_000;
 
 /** Types whose MappedFieldType.collapseType() is NUMERIC (NumberFieldMapper, UnsignedLongFieldMapper). */
 const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'unsigned_long']);
@@ -49,6 +51,10 @@ export function resolveCollapse(req: SearchRequest, index: IndexService, scroll:
   const hits = req.size * c.innerHits.reduce((n, ih) => n + ih.size, 0);
   if (searches > MAX_GROUP_SEARCHES || hits > MAX_GROUP_HITS) {
     throw new IllegalArgumentError(`[inner_hits] of [collapse] would run ${searches} group searches returning up to ${hits} hits for a page of [${req.size}]; this server allows at most [${MAX_GROUP_SEARCHES}] group searches and [${MAX_GROUP_HITS}] hits per page`);
+  }
+  const nameChars = req.size * c.innerHits.reduce((n, ih) => n + ih.name.length, 0);
+  if (nameChars > MAX_GROUP_NAME_CHARS) {
+    throw new IllegalArgumentError(`[inner_hits] of [collapse] would repeat ${nameChars} characters of definition names for a page of [${req.size}]; this server allows at most [${MAX_GROUP_NAME_CHARS}]`);
   }
   return { field: c.field, kind };
 }

@@ -168,12 +168,13 @@ export interface ChannelSearch {
 
 /**
  * Whether a search with a kept plan can go as a row: nothing a row has no number for (sort,
- * search_after, min_score, aggregations, suggestions, rescorers, an absent deadline).
+ * search_after, min_score, aggregations, suggestions, rescorers, collapse, an absent deadline).
  */
 export function rowSearch(request: Omit<ShardSearchRequest, 'query'>): boolean {
   return request.minScore === null && request.sort === null && request.searchAfter === null && request.deadline !== undefined
     && (request.aggs === undefined || request.aggs === null) && (request.suggest === undefined || request.suggest === null)
-    && (request.rescore === undefined || request.rescore === null);
+    && (request.rescore === undefined || request.rescore === null)
+    && (request.collapse === undefined || request.collapse === null);
 }
 
 /** The worker's side of a row (rows[o…o + CHANNEL_ROW)): the request it stands for, with its plan. */
@@ -262,7 +263,8 @@ export function encodeChannelReply(replies: SearchBatchReply, runMs: number, ret
 
 /** A result a reply row can carry: nothing but the numbers, the hits and a page in `pages`. */
 function asRow(v: ShardSearchResult, pages: ArrayBuffer | null): boolean {
-  return v.sortValues === null && v.aggs === undefined && v.suggest === undefined && v.rescoreScores === undefined && (v.rendered === undefined || v.rendered.buffer === pages);
+  return v.sortValues === null && v.aggs === undefined && v.suggest === undefined && v.rescoreScores === undefined && v.collapseValues === undefined
+    && (v.rendered === undefined || v.rendered.buffer === pages);
 }
 
 /**

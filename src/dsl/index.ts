@@ -16,6 +16,8 @@ export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';
 export * from './rescore.js';
+export * from './collapse.js';
+export type { CollapseInnerHits } from './collapse-inner-hits.js';
 export * from './update-request.js';
 export * from './retriever.js';
 export * from './rank.js';

@@ -15,6 +15,7 @@ import { doubleValue, forEachEntry, isObject, mapItems, readInt, readString, rea
 import type { QueryNode } from './query-nodes.js';
 import { parseQuery } from './queries/registry.js';
 import { parseSort, type SortSpec } from './sort.js';
+import { parseCollapse, type CollapseRequest } from './collapse.js';
 
 /** RankBuilder.DEFAULT_RANK_WINDOW_SIZE = SearchService.DEFAULT_SIZE. */
 export const DEFAULT_RANK_WINDOW_SIZE = 10;
@@ -83,6 +84,8 @@ export interface StandardRetriever {
   readonly sort: readonly SortSpec[] | null;
   readonly searchAfter: readonly unknown[] | null;
   readonly terminateAfter: number;
+  /** `collapse`: a top-level standard retriever's is the search's (children of compound retrievers refuse it). */
+  readonly collapse: CollapseRequest | null;
 }
 
 interface ParsedRrf {
@@ -165,7 +168,7 @@ function parseStandard(body: JsonObject): StandardRetriever {
   const owner = 'standard';
   const r = {
     kind: owner as typeof owner, query: null as QueryNode | null, filter: [] as QueryNode[], minScore: null as number | null,
-    sort: null as SortSpec[] | null, searchAfter: null as unknown[] | null, terminateAfter: 0,
+    sort: null as SortSpec[] | null, searchAfter: null as unknown[] | null, terminateAfter: 0, collapse: null as CollapseRequest | null,
   };
   forEachEntry(body, (k, v) => {
     switch (k) {
@@ -182,7 +185,10 @@ function parseStandard(body: JsonObject): StandardRetriever {
         break;
       case 'terminate_after': r.terminateAfter = readInt(owner, k, v); break;
       case '_name': readString(owner, k, v); break;
-      case 'collapse': throw new IllegalArgumentError(`[collapse] is not supported by this server yet`);
+      case 'collapse':
+        if (!isObject(v)) throw wrongType(owner, k, v);
+        r.collapse = parseCollapse(v);
+        break;
       default: throw new XContentParseError(`[${owner}] unknown field [${k}]`, undefined, 'key');
     }
   });
@@ -383,6 +389,7 @@ export function toFusionNode(r: ParsedRrf | ParsedLinear, inherited: readonly Qu
     if (c.searchAfter !== null) throw new IllegalArgumentError('[search_after] cannot be used in children of compound retrievers');
     if (c.terminateAfter !== 0) throw new IllegalArgumentError('[terminate_after] cannot be used in children of compound retrievers');
     if (c.sort !== null) throw new IllegalArgumentError('[sort] in children of compound retrievers is not supported by this server yet');
+    if (c.collapse !== null) throw new IllegalArgumentError('[collapse] in children of compound retrievers is not supported by this server yet');
     return { kind: 'standard', query: filteredQuery(c.query, [...c.filter, ...filters]), minScore: c.minScore };
   };
   if (r.kind === 'rrf') {

@@ -16,6 +16,7 @@ import { parseSort, type SortSpec } from './sort.js';
 import type { AggNode } from './aggs/agg-nodes.js';
 import { parseAggregations } from './aggs/registry.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
+import { parseCollapse, type CollapseRequest } from './collapse.js';
 import { parseHighlight, type HighlightRequest } from './highlight.js';
 import { parseSuggest, type SuggestNode } from './suggest/index.js';
 
@@ -71,6 +72,13 @@ export interface SearchRequest {
   readonly docvalueFields?: readonly FieldAndFormat[] | null;
   /** `rescore`: query rescorers applied in order to the top hits; absent/null = none. */
   readonly rescore?: readonly RescoreNode[] | null;
+  /** `collapse`: the top hit of each distinct value of a field; absent/null = none. */
+  readonly collapse?: CollapseRequest | null;
+  /**
+   * A member the shards refuse next to `collapse` (ES SearchService.parseSource's SearchException:
+   * "cannot use `collapse` in conjunction with `rescore`"); absent/null = none.
+   */
+  readonly collapseConflict?: string | null;
 }
 
 export { parseFieldsAndFormats, type FieldAndFormat } from './fields-and-formats.js';
@@ -99,7 +107,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'collapse', 'knn', 'runtime_mappings',
+  'knn', 'runtime_mappings',
   'script_fields', 'indices_boost', 'slice',
 ]);
 
@@ -153,6 +161,7 @@ export function parseSearchRequest(
     highlight: null as HighlightRequest | null, pit: null as PitReference | null,
     fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
     rescore: null as RescoreNode[] | null,
+    collapse: null as CollapseRequest | null, collapseConflict: null as string | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, rescoreGiven: false, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -163,6 +172,10 @@ export function parseSearchRequest(
       else throw new ParsingError(`Unknown key for a ${tokenName(v)} in [${k}].`);
     });
   });
+  // The shards refuse a rescorer next to `collapse` (SearchService.parseSource; an empty `rescore` list is none).
+  if (r.collapse !== null && parts.rank === null && parts.retriever === null && r.rescore !== null) {
+    r.collapseConflict = 'cannot use `collapse` in conjunction with `rescore`';
+  }
   assembleHybrid(r, parts);
   // Hybrid (RRF) searches aggregate over the union of their lists' matches; post_filter is not built for them yet.
   if (r.fusion !== null) parts.notYet.unshift(...parts.fusionUnsupported);
@@ -216,6 +229,11 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       if (r.rescore !== null) parts.fusionUnsupported.push(k);
       break;
     }
+    case 'collapse':
+      r.collapse = parseCollapse(v as Record<string, unknown>);
+      // Fused (hybrid) lists are not collapsed; `rank` names it among its conflicts.
+      parts.fusionUnsupported.push(k);
+      break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
     case 'from': r.from = intValue(v); break;
     case 'size':
@@ -274,6 +292,7 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
       r.sort = retriever.sort as SortSpec[] | null;
       r.searchAfter = retriever.searchAfter as unknown[] | null;
       r.terminateAfter = retriever.terminateAfter;
+      if (retriever.collapse !== null) r.collapse = retriever.collapse;
     } else {
       r.fusion = { root: toFusionNode(retriever), legacy: false, windowSizeName: 'rank_window_size', conflicts: [], sizeGiven: parts.sizeGiven };
     }

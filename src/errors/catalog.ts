@@ -286,6 +286,17 @@ export class SearchPhaseExecutionError extends EsError {
 }
 
 /**
+ * ES SearchException raised with a message of its own while a shard parses a search (SearchService
+ * parseSource: `collapse` with a scroll, `rescore` or a `search_after` not on the collapse field):
+ * it wraps no cause, so its status is 500.
+ */
+export class SearchError extends EsError {
+  constructor(reason: string) {
+    super('search_exception', reason, 500);
+  }
+}
+
+/**
  * ES QueryPhaseExecutionException (a SearchException, status 500): the query phase of one shard
  * failed. A search timeout with `allow_partial_search_results=false` is this, "Failed to execute
  * main query" caused by "Time exceeded" (ES QueryPhase).

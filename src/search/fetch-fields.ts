@@ -87,9 +87,11 @@ export function resolveFetchFields(
 
 /**
  * `,"fields":{…}` for a hit, or '' when none of the fields has a value. `raw`: its stored `_source`
- * (undefined: not read yet, and read only if a field needs it).
+ * (undefined: not read yet, and read only if a field needs it). `collapse`: the collapse field,
+ * whose one doc value (or null) replaces what the request's own fields found under its name, as
+ * ES sets it on the hit after fetching them.
  */
-export function renderFetchFields(spec: FetchFields, segment: Segment, doc: number, raw: string | null | undefined): string {
+export function renderFetchFields(spec: FetchFields | null, segment: Segment, doc: number, raw: string | null | undefined, collapse: FetchField | null = null): string {
   let source: Record<string, unknown> | null | undefined;
   const parsed = (): Record<string, unknown> | null => {
     if (source === undefined) {
@@ -104,19 +106,23 @@ export function renderFetchFields(spec: FetchFields, segment: Segment, doc: numb
     const before = members.get(name);
     members.set(name, before ? before.concat(values) : values);
   };
-  for (const f of spec.fields) {
+  for (const f of spec?.fields ?? []) {
     if (f.from === 'doc_values') put(f.name, docValues(f, segment, doc));
     else {
       const src = parsed();
       if (src !== null) put(f.name, sourceValues(f, src));
     }
   }
-  const unmapped = spec.unmapped;
+  const unmapped = spec?.unmapped ?? null;
   if (unmapped !== null && parsed() !== null) {
     for (const [path, values] of leaves(source!)) {
       if (underMapped(path, unmapped.mapped) || !unmapped.patterns.some((p) => globMatcher(p).test(path))) continue;
       put(path, values.map((v) => JSON.stringify(v)));
     }
+  }
+  if (collapse !== null) {
+    const values = docValues(collapse, segment, doc);
+    members.set(collapse.name, values.length === 0 ? ['null'] : values);
   }
   if (members.size === 0) return '';
   const names = [...members.keys()].sort();

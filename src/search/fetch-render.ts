@@ -11,7 +11,7 @@ import { writeUtf8 } from '../common/json-pieces.js';
 import { locateSourceBytes, readId, readSource, touchStoredDoc, type Segment } from '../index/index.js';
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
-import { renderFetchFields, type FetchFields } from './fetch-fields.js';
+import { renderFetchFields, type FetchField, type FetchFields } from './fetch-fields.js';
 
 /** How a numeric sort key renders the ±Infinity used for missing values. */
 export type MissingStyle = 'long' | 'double';
@@ -33,6 +33,8 @@ export interface FetchSpec {
   readonly explain?: ((h: RenderHit) => string) | null;
   /** `fields` / `docvalue_fields`, resolved for this index; null = none. */
   readonly fields: FetchFields | null;
+  /** `collapse`: its field, shown in every hit's `fields` (`[null]` for a document without a value); absent/null = none. */
+  readonly collapse?: FetchField | null;
 }
 
 /** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
@@ -49,6 +51,8 @@ export interface RenderHit {
   readonly sortValues: readonly SortValue[] | null;
   /** The hit's 1-based position in a fused list (`_rank`, the legacy RRF form only). */
   readonly rank?: number;
+  /** The rendered `inner_hits` object of a collapsed hit (its group's searches); absent = none. */
+  readonly innerHits?: string;
 }
 
 function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | undefined): string {
@@ -95,7 +99,7 @@ function filteredSource(raw: string, spec: FetchSpec): string {
  */
 function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
   let out = '';
-  if (spec.fields) out += renderFetchFields(spec.fields, h.segment, h.doc, raw);
+  if (spec.fields || spec.collapse) out += renderFetchFields(spec.fields, h.segment, h.doc, raw, spec.collapse ?? null);
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
@@ -109,6 +113,7 @@ function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, 
     out += `,"sort":[${keys.map((k, i) => renderSortValue(values[i], k, styles?.[i])).join(',')}]`;
   }
   if (explained) out += `,"_explanation":${spec.explain!(h)}`;
+  if (h.innerHits !== undefined) out += `,"inner_hits":${h.innerHits}`;
   return out + '}';
 }
 
@@ -208,7 +213,7 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
   const source = fetchesSource(spec);
   const asStored = sourceAsStored(spec);
   const spliced = asStored && spec.highlight === null;
-  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields;
+  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields && !spec.collapse;
   let touched = 0;
   for (let i = 0; i < hits.length; i++) touched += touchStoredDoc(hits[i].segment, hits[i].doc);
   touchedSum = touched;

@@ -26,8 +26,11 @@ import type { CompletionShardResult, ExecCompletion } from './suggest/exec-sugge
 import { suggestCompletion } from './suggest/completion-suggester.js';
 import { lastAtMost } from '../common/sorted-search.js';
 import { rescoreOrder, rescoreQueryScores, type ExecRescore } from './rescore.js';
+import type { ExecCollapse } from './exec/collapsing-top-docs.js';
+import { collapsedTopDocs } from './collapse-search.js';
 
 export type { ShardView } from './exec/shard-view.js';
+export type { ExecCollapse } from './exec/collapsing-top-docs.js';
 
 export interface ShardSearchRequest {
   readonly query: Exec;
@@ -65,6 +68,8 @@ export interface ShardSearchRequest {
    * applies them and keeps the hits up to `pageEnd` (from + size), else the coordinator does after merging.
    */
   readonly rescore?: { readonly rescorers: readonly ExecRescore[]; readonly pageEnd: number } | null;
+  /** `collapse`: `k` counts groups, each hit the best of its group (collapse-search.ts); absent/null = none. */
+  readonly collapse?: ExecCollapse | null;
 }
 
 export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
@@ -91,6 +96,8 @@ export interface ShardSearchResult {
   readonly suggest?: CompletionShardResult[];
   /** With `rescore` and no fetch: [hit × rescorers + rescorer], each rescorer's score of each hit (NaN: no match). */
   readonly rescoreScores?: Float32Array;
+  /** With `collapse`: each hit's collapse value (null: the document has none), for the coordinator's merge. */
+  readonly collapseValues?: SortValue[];
 }
 
 /** Renders the requested page of a result (query_and_fetch). */
@@ -111,7 +118,7 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
   // (Suggestions and aggregation partials are added after the fetch, in searchShard.)
   return {
     totalHits: result.totalHits, totalRelation: result.totalRelation, maxScore: result.maxScore, hits: result.hits, sortValues: result.sortValues,
-    terminatedEarly: result.terminatedEarly, timedOut: result.timedOut, rendered,
+    terminatedEarly: result.terminatedEarly, timedOut: result.timedOut, rendered, collapseValues: result.collapseValues,
   };
 }
 
@@ -152,8 +159,9 @@ const segmentOf = lastAtMost;
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
-  const found = req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline);
-  const hits = withFetch(req, shard, req.rescore && req.sort === null ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
+  const found = req.collapse ? searchCollapsed(req, shard, req.collapse, deadline)
+    : req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline);
+  const hits = withFetch(req, shard, req.rescore && req.sort === null && !req.collapse ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
   const result = req.suggest ? { ...hits, suggest: req.suggest.map((s) => suggestCompletion(s, shard, deadline)), timedOut: deadline.timedOut } : hits;
   if (!req.aggs) return result;
   // A second pass over the matches: the top-k collectors skip documents that cannot make the page,
@@ -345,5 +353,29 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     sortValues: ranked.map((h) => h.values),
     terminatedEarly: terminated,
     timedOut: deadline.timedOut,
+  };
+}
+
+function searchCollapsed(req: ShardSearchRequest, shard: ShardView, collapse: ExecCollapse, deadline: SearchDeadline): ShardSearchResult {
+  const { total, maxScore, groups, bases, terminated } = collapsedTopDocs(req, collapse, shard, deadline);
+  const hits = new Float64Array(groups.length * HIT_STRIDE);
+  const collapseValues: SortValue[] = new Array(groups.length);
+  groups.forEach((g, i) => {
+    const s = segmentOf(bases, g.order);
+    const doc = g.order - bases[s];
+    hits.set([g.score, s, doc, shard.segments[s].indexOrder.get(doc)], i * HIT_STRIDE);
+    collapseValues[i] = g.key;
+  });
+  const counting = req.trackTotalHitsUpTo >= 0;
+  const gte = counting && total > req.trackTotalHitsUpTo;
+  return {
+    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : total) : -1,
+    totalRelation: gte ? 'gte' : 'eq',
+    maxScore,
+    hits,
+    sortValues: req.sort === null ? null : groups.map((g) => g.values!),
+    terminatedEarly: terminated,
+    timedOut: deadline.timedOut,
+    collapseValues,
   };
 }

@@ -2,7 +2,8 @@
  * Index-wide statistics make results independent of sharding: for random documents and random
  * queries, an index with 1 shard and indices with 3 and 8 shards return the same ids, in the same
  * order, with the same scores (within float tolerance) and the same totals — through the whole
- * server (routing, refresh in workers, per-shard query phase, coordinator merge).
+ * server (routing, refresh in workers, per-shard query phase, coordinator merge); collapsed on a
+ * keyword and on a numeric field, the same groups with the same best hits.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,16 @@ describe('shard-count invariance', () => {
             expect(other.total).toEqual(one.total);
             expect(other.hits.map((h: any) => h._id)).toEqual(one.hits.map((h: any) => h._id));
             other.hits.forEach((h: any, i: number) => expect(h._score).toBeCloseTo(one.hits[i]._score, 5));
+          }
+          // Collapsed: each shard's top groups merged give the same groups and best hits.
+          for (const collapse of [{ field: 'tag' }, { field: 'year' }]) {
+            const collapsed = [];
+            for (const { name } of names) {
+              const res = await t.request('POST', `/${name}/_search`, { query: q, size, collapse, _source: false });
+              expect(res.status).toBe(200);
+              collapsed.push(res.body.hits.hits.map((h: any) => [h._id, h.fields]));
+            }
+            for (const other of collapsed.slice(1)) expect(other).toEqual(collapsed[0]);
           }
         }
         for (const { name } of names) await t.request('DELETE', `/${name}`);

@@ -8,7 +8,7 @@
 import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, rescoreTopN, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import { HIT_STRIDE, compareSortValues, rescoreTopN, type ExecCollapse, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc, explainRescored } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
@@ -23,7 +23,11 @@ import {
 } from './search-phase.js';
 import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from './search-suggest.js';
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
+import { resolveCollapse } from './collapse-resolution.js';
+import { expandGroups } from './collapse-expand.js';
 import type { SlowLogSource } from '../slow-log.js';
+import type { SearchPool } from '../search-pool.js';
+import type { SegmentRef } from '../../../workers/protocol.js';
 
 interface MergedHit extends PageHit {
   readonly hit: { readonly score: number; readonly segment: Segment; readonly doc: number; readonly sortValues: SortValue[] | null };
@@ -31,6 +35,8 @@ interface MergedHit extends PageHit {
   readonly sortKeys: readonly ExecSort[] | null;
   /** The hit's position in its shard's list (where its rescore scores are). */
   readonly at: number;
+  /** With `collapse`: the hit's collapse value (its group). */
+  readonly collapseValue: SortValue | undefined;
 }
 
 /**
@@ -41,6 +47,8 @@ interface MergedHit extends PageHit {
  */
 interface PlainSearchState {
   readonly phase: SearchPhase;
+  /** The index expression searched (group searches of `collapse.inner_hits` search it again). */
+  readonly expression: string | undefined;
   readonly req: SearchRequest;
   readonly opts: SearchOptions;
   /** performance.now() when the search started (`took`). */
@@ -111,6 +119,8 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   const rescore = req.rescore ? planRescore(phase, indices, req, req.rescore, stats, now) : null;
   const k = rescore === null ? req.from + req.size : rescoreTopN(req.from + req.size, req.rescore!);
   let searchAfter: SortValue[] | null = null;
+  // Only with `collapse`: each index's collapse field, as its shards read it.
+  let collapses: Map<IndexService, ExecCollapse> | null = null;
   for (let indexPos = 0; indexPos < indices.length; indexPos++) {
     const index = indices[indexPos];
     try {
@@ -119,6 +129,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
       if (context?.searchAfter) searchAfter = [...context.searchAfter];
       else if (req.searchAfter && keys) searchAfter = resolveSearchAfter(req.searchAfter, keys);
       else if (req.searchAfter) throw new IllegalArgumentError('search_after needs a sort');
+      if (req.collapse) (collapses ??= new Map()).set(index, resolveCollapse(req, index, context?.scroll === true));
     } catch (e) {
       if (e instanceof EsError) throw shardFailure([index], e);
       throw e;
@@ -135,12 +146,14 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
         : explainRescored(first, rescore.get(index)!, h.rescored, (query) => explainDoc(query, h.segment, h.doc, stats)));
     }
     : null;
-  // One shard in all: query and fetch in one round trip (ES's query_and_fetch).
-  const singleShard = targets.length === 1 && explain === null
+  // One shard in all: query and fetch in one round trip (ES's query_and_fetch), unless hits wait
+  // for their groups' searches (collapse.inner_hits) before they are rendered.
+  const expands = (req.collapse?.innerHits.length ?? 0) > 0;
+  const singleShard = targets.length === 1 && explain === null && !expands
     ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const state: PlainSearchState = { phase, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, rescore, explain };
-  return phase.queryPhaseThen(targets, (pool, segments, t) => pool.search(segments, {
+  const state: PlainSearchState = { phase, expression, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, rescore, explain };
+  const run = (pool: SearchPool, segments: readonly SegmentRef[], t: ShardTarget) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
     trackTotalHitsUpTo: req.trackTotalHitsUpTo,
@@ -154,7 +167,33 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
     aggs: aggPlans?.forShard(t.index) ?? null,
     suggest: suggestPlans?.forShard(t.index) ?? null,
     rescore: rescore === null ? null : { rescorers: rescore.get(t.index)!, pageEnd: req.from + req.size },
-  }), queryPhaseOptions(allowPartial, opts.source ?? null), state, finishPlainSearch);
+    collapse: collapses?.get(t.index) ?? null,
+  });
+  const phaseOptions = queryPhaseOptions(allowPartial, opts.source ?? null);
+  if (expands) return phase.queryPhase(targets, run, phaseOptions).then((q) => finishExpandedSearch(state, q));
+  return phase.queryPhaseThen(targets, run, phaseOptions, state, finishPlainSearch);
+}
+
+/** A collapsed search with `inner_hits`: the page's groups are searched, then the page is fetched with them. */
+async function finishExpandedSearch(s: PlainSearchState, q: QueryPhaseResults<ShardSearchResult>): Promise<SearchOutcome> {
+  const page = pageHits(s, q.results);
+  const { resolve, context, allowPartialSearchResults, restTotalHitsAsInt } = s.opts;
+  const inner = await expandGroups(s.req, page.map((h) => h.collapseValue ?? null), restTotalHitsAsInt ?? false,
+    (group) => plainSearch(s.phase, s.expression, group, { resolve, context, allowPartialSearchResults, restTotalHitsAsInt }));
+  return finishPlainSearch(s, q, page.map((h, i) => ({ ...h, hit: { ...h.hit, innerHits: inner[i] } })));
+}
+
+/** The page's hits merged from every shard's (one per group with `collapse`). */
+function pageHits(s: PlainSearchState, results: ReadonlyArray<ShardSearchResult | null>): MergedHit[] {
+  return mergedHits(s, results).slice(s.req.from, s.req.from + s.req.size);
+}
+
+/** Every shard's hits merged: one per group with `collapse`, rescored with `rescore` (never both: refused). */
+function mergedHits(s: PlainSearchState, results: ReadonlyArray<ShardSearchResult | null>): MergedHit[] {
+  const merged = mergeShardHits(s.targets, results, s.sorts);
+  if (s.req.collapse) return topGroups(merged);
+  if (s.rescore === null) return merged;
+  return rescoreMerged(merged, rescoreTopN(s.req.from + s.req.size, s.req.rescore!), s.req.rescore!, s.targets, results);
 }
 
 /** How the query phase treats the shard's answer; the same object for every search that quotes no source in the slow log (`_msearch` items). */
@@ -170,8 +209,8 @@ function shownSortKeys(context: SearchContextView | null, keys: readonly ExecSor
 }
 
 /** Totals, the page (the shard's rendered one, or merged and fetched here) and the response. */
-function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhaseResults<ShardSearchResult>): SearchOutcome {
-  const { req, opts, context, targets, sorts, highlights, aggPlans, suggestPlans, explain } = s;
+function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhaseResults<ShardSearchResult>, expanded?: readonly MergedHit[]): SearchOutcome {
+  const { req, opts, context, targets, highlights, aggPlans, suggestPlans, explain } = s;
   const answered = results.length === 1 && results[0] !== null ? results as readonly ShardSearchResult[] : results.filter(isAnswered);
   const totals = addTotals(answered, answered, req.trackTotalHitsUpTo);
   if (context?.total) ({ value: totals.total, gte: totals.gte } = context.total);
@@ -187,13 +226,13 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
     if (!empty) fetchPhaseEndedOn(targets[0], 0);
     lastSort = only.sortValues?.at(-1) ?? null;
   } else {
-    let merged = mergeShardHits(targets, results, sorts);
-    if (s.rescore !== null) {
-      merged = rescoreMerged(merged, rescoreTopN(req.from + req.size, req.rescore!), req.rescore!, targets, results);
+    let page = expanded;
+    if (page === undefined) {
+      const merged = mergedHits(s, results);
       // ES's max_score is the best rescored score.
-      if (merged.length > 0) totals.maxScore = merged[0].hit.score;
+      if (s.rescore !== null && merged.length > 0) totals.maxScore = merged[0].hit.score;
+      page = merged.slice(req.from, req.from + req.size);
     }
-    const page = merged.slice(req.from, req.from + req.size);
     lastSort = page.at(-1)?.hit.sortValues ?? null;
     hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
@@ -253,10 +292,27 @@ function mergeShardHits(
         indexOrder: r.hits[o + 3],
         sortKeys: sorts.get(t.index) ?? null,
         at: h,
+        collapseValue: r.collapseValues?.[h],
       });
     }
   });
   const keys = targets.length > 0 ? sorts.get(targets[0].index) ?? null : null;
   // Each shard's list is already ordered; a full sort of the union is simplest and k is small.
   return all.sort((a, b) => compareHits(a, b, keys));
+}
+
+/**
+ * The merged hits of a collapsed search, one per group (ES CollapseTopFieldDocs.merge): each
+ * shard sent its top groups, so a group's first hit in the merged order is its best over all
+ * shards, and the first from + size groups are the page's whatever the number of shards.
+ */
+function topGroups(merged: readonly MergedHit[]): MergedHit[] {
+  const seen = new Set<SortValue | undefined>();
+  const out: MergedHit[] = [];
+  for (const h of merged) {
+    if (seen.has(h.collapseValue)) continue;
+    seen.add(h.collapseValue);
+    out.push(h);
+  }
+  return out;
 }

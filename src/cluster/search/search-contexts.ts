@@ -190,7 +190,7 @@ export class SearchContexts {
   private async page(c: SearchContext, visibleSortKeys: number): Promise<JsonPieces> {
     const outcome = await this.search.search(undefined, c.request!, {
       ...c.searchOptions,
-      context: { targets: c.targets, indices: c.indices, visibleSortKeys, total: c.total ?? null, searchAfter: c.after ?? null },
+      context: { targets: c.targets, indices: c.indices, visibleSortKeys, total: c.total ?? null, searchAfter: c.after ?? null, scroll: true },
     });
     c.total ??= outcome.total;
     if (outcome.lastSort) c.after = outcome.lastSort;

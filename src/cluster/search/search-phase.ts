@@ -28,6 +28,7 @@ import type { ResolveOptions } from '../indices/index-resolver.js';
 import type { ShardSnapshot } from '../indices/shard-state.js';
 import type { SearchPool } from '../search-pool.js';
 import { PlanCache } from './plan-cache.js';
+import { collapseFetchField } from './collapse-resolution.js';
 import { fetchFailure } from './search-highlight.js';
 import { fetchPhaseEnded, queryPhaseEnded, queryPhaseStarted } from './search-stats.js';
 import type { SearchSlowLogRequest, SlowLog, SlowLogSource } from '../slow-log.js';
@@ -70,6 +71,8 @@ export interface SearchContextView {
   readonly total: { readonly value: number; readonly gte: boolean } | null;
   /** Where a scroll's previous page ended (full sort values, already resolved); null = from the start. */
   readonly searchAfter: readonly SortValue[] | null;
+  /** A scroll's page (not a point in time's search): ES refuses `collapse` there. */
+  readonly scroll?: boolean;
 }
 
 export interface SearchServiceOptions {
@@ -511,6 +514,7 @@ export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonl
     highlight, fields,
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
+    collapse: collapseFetchField(req, index),
   };
 }
 
@@ -530,7 +534,7 @@ const SHARED_FETCHES = new WeakMap<IndexService, Array<ShardFetch | undefined>>(
 
 /** `{ from, spec }` for a single-shard search; the common case is a shared object (never mutated). */
 export function shardFetch(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): ShardFetch {
-  if (req.from !== 0 || keys !== null || highlight !== null || req.source !== FETCH_ALL || req.fields || req.docvalueFields) return { from: req.from, spec: fetchSpec(req, index, keys, highlight) };
+  if (req.from !== 0 || keys !== null || highlight !== null || req.source !== FETCH_ALL || req.fields || req.docvalueFields || req.collapse) return { from: req.from, spec: fetchSpec(req, index, keys, highlight) };
   const slot = (req.storedFieldsNone ? 1 : 0) | (req.version ? 2 : 0) | (req.seqNoPrimaryTerm ? 4 : 0) | (tracksScores(req) ? 8 : 0);
   let shared = SHARED_FETCHES.get(index);
   if (shared === undefined) SHARED_FETCHES.set(index, (shared = new Array<ShardFetch | undefined>(16)));

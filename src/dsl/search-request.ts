@@ -257,7 +257,11 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       r.storedFieldsNone = fields.length === 1 && fields[0] === '_none_';
       break;
     }
-    case 'profile': parts.profile = booleanValue(v); break;
+    case 'profile':
+      parts.profile = booleanValue(v);
+      // No query profiler here: refused rather than answered without the `profile` section asked for.
+      if (parts.profile) parts.notYet.push('profile');
+      break;
     case 'fields': r.fields = parseFieldsAndFormats(v); break;
     case 'docvalue_fields': r.docvalueFields = parseFieldsAndFormats(v); break;
     // Accepted and harmless: `stats` groups only tag statistics, `ext` is for plugins.

@@ -102,6 +102,13 @@ describe('the search response', () => {
   });
 });
 
+describe('profile', () => {
+  it('profile: true is refused (no query profiler here), not answered without the section; false is accepted', async () => {
+    expectEsError(await search({ profile: true, query: { match_all: {} } }), 400, 'illegal_argument_exception', '[profile] is not supported by this server yet');
+    expect((await search({ profile: false, query: { match_all: {} } })).status).toBe(200);
+  });
+});
+
 describe('match query', () => {
   it('scores a single term with BM25', async () => {
     const res = await q({ match: { title: 'quick' } });

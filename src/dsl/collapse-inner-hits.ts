@@ -4,8 +4,8 @@
  * (default 3), `sort`, `_source`, `track_scores`, `version`, `seq_no_primary_term`, `explain`,
  * `ignore_unmapped` (no effect on a group search); the rest of InnerHitBuilder is refused.
  */
-import { EsError, IllegalArgumentError, XContentParseError } from '../errors/index.js';
-import { booleanValue, forEachEntry, intValue, readString } from './parse-helpers.js';
+import { IllegalArgumentError, XContentParseError } from '../errors/index.js';
+import { booleanValue, forEachEntry, intValue, parsingField, readString } from './parse-helpers.js';
 import { tokenName } from './json-body.js';
 import { parseSort, type SortSpec } from './sort.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
@@ -28,26 +28,16 @@ const OWNER = 'inner_hits';
 /** InnerHitBuilder members ES takes that group searches do not build yet. */
 const NOT_YET = new Set(['stored_fields', 'docvalue_fields', 'fields', 'script_fields', 'highlight', 'collapse']);
 
-/** ObjectParser's wrapping of a value's own failure: "[inner_hits] failed to parse field [k]" caused by it. */
-function wrapped<T>(k: string, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof EsError) throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, e);
-    throw e;
-  }
-}
-
 function nonNegative(k: string, v: unknown): number {
   if (typeof v !== 'number' && typeof v !== 'string') throw new XContentParseError(`[${OWNER}] ${k} doesn't support values of type: ${tokenName(v)}`);
-  const n = wrapped(k, () => intValue(v));
+  const n = parsingField(OWNER, k, () => intValue(v));
   if (n < 0) throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, new IllegalArgumentError(`illegal ${k} value, at least 0 or higher`));
   return n;
 }
 
 function flag(k: string, v: unknown): boolean {
   if (typeof v !== 'boolean' && typeof v !== 'string') throw new XContentParseError(`[${OWNER}] ${k} doesn't support values of type: ${tokenName(v)}`);
-  return wrapped(k, () => booleanValue(v));
+  return parsingField(OWNER, k, () => booleanValue(v));
 }
 
 /** Definitions using a member group searches do not build yet fail with a clear illegal_argument_exception. */
@@ -72,8 +62,8 @@ export function parseInnerHits(body: Record<string, unknown>): { name: string | 
         break;
       case 'from': r.from = nonNegative(k, v); break;
       case 'size': r.size = nonNegative(k, v); break;
-      case 'sort': r.sort = wrapped(k, () => parseSort(v)); break;
-      case '_source': r.source = wrapped(k, () => parseSourceFilter(v)); break;
+      case 'sort': r.sort = parsingField(OWNER, k, () => parseSort(v)); break;
+      case '_source': r.source = parsingField(OWNER, k, () => parseSourceFilter(v)); break;
       case 'track_scores': r.trackScores = flag(k, v); break;
       case 'version': r.version = flag(k, v); break;
       case 'seq_no_primary_term': r.seqNoPrimaryTerm = flag(k, v); break;

@@ -4,9 +4,9 @@
  * field must be (mapped, keyword or numeric, with doc values) is checked per index when the search
  * is planned, as ES checks it per shard (CollapseBuilder.build).
  */
-import { EsError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
+import { IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
-import { forEachEntry, intValue, isObject } from './parse-helpers.js';
+import { forEachEntry, intValue, isObject, parsingField } from './parse-helpers.js';
 import { parseInnerHits, refuseNotYet, type CollapseInnerHits } from './collapse-inner-hits.js';
 
 export interface CollapseRequest {
@@ -34,7 +34,7 @@ export function parseCollapse(v: Record<string, unknown>): CollapseRequest {
         break;
       case 'max_concurrent_group_searches': {
         if (typeof value !== 'number' && typeof value !== 'string') throw new XContentParseError(`[${OWNER}] ${k} doesn't support values of type: ${tokenName(value)}`);
-        const n = wrapped(k, () => intValue(value));
+        const n = parsingField(OWNER, k, () => intValue(value));
         if (n < 1) throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, new IllegalArgumentError('maxConcurrentGroupRequests` must be positive'));
         maxConcurrentGroupSearches = n;
         break;
@@ -43,23 +43,13 @@ export function parseCollapse(v: Record<string, unknown>): CollapseRequest {
         if (!Array.isArray(value) && !isObject(value)) throw new XContentParseError(`[${OWNER}] inner_hits doesn't support values of type: ${tokenName(value)}`);
         // What is not built is refused as such, not as a parse failure.
         refuseNotYet(value);
-        innerHits = wrapped(k, () => parseInnerHitsList(value));
+        innerHits = parsingField(OWNER, k, () => parseInnerHitsList(value));
         break;
       default:
         throw new XContentParseError(`[${OWNER}] unknown field [${k}]`, undefined, 'key');
     }
   });
   return { field, innerHits, maxConcurrentGroupSearches };
-}
-
-/** ObjectParser's wrapping of a value's own failure: "[collapse] failed to parse field [k]" caused by it. */
-function wrapped<T>(k: string, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof EsError) throw new XContentParseError(`[${OWNER}] failed to parse field [${k}]`, e);
-    throw e;
-  }
 }
 
 /** `inner_hits`: an object or an array of objects, each with a `name` (CollapseBuilder.setInnerHits). */

@@ -96,6 +96,16 @@ export function fieldError(owner: string, field: string, detail: string): XConte
   return new XContentParseError(`[${owner}] failed to parse field [${field}]`, new IllegalArgumentError(detail));
 }
 
+/** ObjectParser's wrapping of a value's own failure: "[owner] failed to parse field [field]" caused by it. */
+export function parsingField<T>(owner: string, field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof EsError) throw new XContentParseError(`[${owner}] failed to parse field [${field}]`, e);
+    throw e;
+  }
+}
+
 export function readString(owner: string, field: string, v: unknown): string {
   if (typeof v === 'string') return v;
   // ES's XContent parsers coerce numbers and booleans into strings where a string is expected.

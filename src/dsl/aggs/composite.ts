@@ -5,29 +5,15 @@
  * is only read as an object here: ES checks it against the sources once their field types are
  * known (search/aggs/plan-composite.ts).
  */
-import { EsError, IllegalArgumentError, ParsingError, XContentParseError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError, XContentParseError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
-import { booleanValue, doubleValue, intValue, isObject, mapItems, readString } from '../parse-helpers.js';
+import { booleanValue, doubleValue, intValue, isObject, mapItems, parsingField, readString } from '../parse-helpers.js';
 import type { AggNode, CompositeAgg, CompositeSourceSpec, MissingOrder } from './agg-nodes.js';
 import { parseAggBody, readField, requireField } from './agg-parse.js';
 import { dateRoundingMembers } from './date-histogram.js';
 
 const TYPE = 'composite';
 export const DEFAULT_COMPOSITE_SIZE = 10;
-
-/** ObjectParser wraps what fails inside a member's value as "[<parser>] failed to parse field [<member>]". */
-function failedField(parser: string, field: string, e: unknown): never {
-  if (e instanceof EsError) throw new XContentParseError(`[${parser}] failed to parse field [${field}]`, e);
-  throw e;
-}
-
-function wrapped<T>(parser: string, field: string, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    return failedField(parser, field, e);
-  }
-}
 
 /** XContentParserUtils.ensureExpectedToken's message. */
 function unexpected(expected: string, found: string): ParsingError {
@@ -48,11 +34,11 @@ function singleEntry(v: unknown): [string, Record<string, unknown>] {
 /** SortOrder.fromString / MissingOrder.fromString: Enum.valueOf of the upper-cased text. */
 function enumValue<T extends string>(parser: string, field: string, v: unknown, values: readonly T[], javaEnum: string): T {
   const text = readString(parser, field, v);
-  const value = text.toLowerCase() as T;
-  if (!values.includes(value)) {
-    failedField(parser, field, new IllegalArgumentError(`No enum constant ${javaEnum}.${text.toUpperCase()}`));
-  }
-  return value;
+  return parsingField(parser, field, () => {
+    const value = text.toLowerCase() as T;
+    if (!values.includes(value)) throw new IllegalArgumentError(`No enum constant ${javaEnum}.${text.toUpperCase()}`);
+    return value;
+  });
 }
 
 function parseSource(item: unknown): CompositeSourceSpec {
@@ -67,7 +53,7 @@ function parseSource(item: unknown): CompositeSourceSpec {
   const date = type === 'date_histogram' ? dateRoundingMembers() : null;
   const handlers: Record<string, (v: unknown) => void> = {
     field: (v) => { field = readField(type, v); },
-    missing_bucket: (v) => { missingBucket = wrapped(type, 'missing_bucket', () => booleanValue(v)); },
+    missing_bucket: (v) => { missingBucket = parsingField(type, 'missing_bucket', () => booleanValue(v)); },
     missing_order: (v) => {
       missingOrder = enumValue(type, 'missing_order', v, ['default', 'first', 'last'], 'org.elasticsearch.search.aggregations.bucket.composite.MissingOrder');
     },
@@ -75,10 +61,11 @@ function parseSource(item: unknown): CompositeSourceSpec {
   };
   if (type === 'histogram') {
     handlers.interval = (v) => {
-      interval = wrapped(type, 'interval', () => doubleValue(v));
-      if (!(interval > 0) || !Number.isFinite(interval)) {
-        failedField(type, 'interval', new IllegalArgumentError('[interval] must be greater than 0 for [histogram] source'));
-      }
+      interval = parsingField(type, 'interval', () => {
+        const value = doubleValue(v);
+        if (!(value > 0) || !Number.isFinite(value)) throw new IllegalArgumentError('[interval] must be greater than 0 for [histogram] source');
+        return value;
+      });
     };
   }
   if (date !== null) Object.assign(handlers, date.handlers);
@@ -107,14 +94,17 @@ export function parseComposite(name: string, body: unknown, subs: readonly AggNo
   let after: Record<string, unknown> | null = null;
   parseAggBody(TYPE, body, {
     // The builder is constructed (and its sources validated) as soon as `sources` is read.
-    sources: (v) => { sources = wrapped(TYPE, 'sources', () => {
+    sources: (v) => { sources = parsingField(TYPE, 'sources', () => {
       const parsed = mapItems(v, parseSource);
       validateSources(parsed);
       return parsed;
     }); },
     size: (v) => {
-      size = wrapped(TYPE, 'size', () => intValue(v));
-      if (size <= 0) failedField(TYPE, 'size', new IllegalArgumentError(`[size] must be greater than 0. Found [${size}] in [${name}]`));
+      size = parsingField(TYPE, 'size', () => {
+        const value = intValue(v);
+        if (value <= 0) throw new IllegalArgumentError(`[size] must be greater than 0. Found [${value}] in [${name}]`);
+        return value;
+      });
     },
     after: (v) => {
       if (!isObject(v)) throw new XContentParseError(`[${TYPE}] after doesn't support values of type: ${tokenName(v)}`);

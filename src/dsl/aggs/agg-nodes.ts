@@ -144,4 +144,42 @@ export interface TopHitsAgg extends AggCommon {
   readonly docvalueFields: readonly FieldAndFormat[] | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg;
+/**
+ * A date rounding (date_histogram, composite's date_histogram source): `calendar_interval` as a
+ * date-math unit or `fixed_interval` in ms, on the wall clock of `time_zone`, shifted by `offset`.
+ */
+export interface DateRoundingSpec {
+  readonly calendarUnit: DateHistogramAgg['calendarUnit'];
+  readonly fixedMillis: number;
+  readonly offsetMillis: number;
+  readonly timeZone: string | null;
+  readonly format: string | null;
+}
+
+/** ES MissingOrder: where a source's missing bucket sorts (`default`: first ascending, last descending). */
+export type MissingOrder = 'default' | 'first' | 'last';
+
+/** One of composite's `sources` (ES CompositeValuesSourceBuilder): its name is the key's member. */
+export interface CompositeSourceSpec {
+  readonly name: string;
+  readonly type: 'terms' | 'histogram' | 'date_histogram';
+  readonly field: string;
+  readonly desc: boolean;
+  readonly missingBucket: boolean;
+  readonly missingOrder: MissingOrder;
+  /** histogram: the interval (> 0); 0 for the other types. */
+  readonly interval: number;
+  /** date_histogram: its rounding and `format`; null for the other types. */
+  readonly date: DateRoundingSpec | null;
+}
+
+/** ES `composite`: every combination of the sources' values, in key order, a page of `size` after `after`. */
+export interface CompositeAgg extends AggCommon {
+  readonly kind: 'composite';
+  readonly sources: readonly CompositeSourceSpec[];
+  readonly size: number;
+  /** `after` as sent: checked against the sources' field types when planning, as ES's doBuild does. */
+  readonly after: Readonly<Record<string, unknown>> | null;
+}
+
+export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg | CompositeAgg;

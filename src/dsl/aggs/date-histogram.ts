@@ -9,7 +9,7 @@ import { parseTimeZone, DateParseError } from '../../common/dates/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
 import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
 import { booleanValue, forEachEntry, intValue, isObject, readString } from '../parse-helpers.js';
-import type { AggNode, DateHistogramAgg, TermsOrder } from './agg-nodes.js';
+import type { AggNode, DateHistogramAgg, DateRoundingSpec, TermsOrder } from './agg-nodes.js';
 import { parseAggBody, readDateFormat, readField, readFirstOrder, readMissing, requireField } from './agg-parse.js';
 import { parseOrderEntry } from './terms.js';
 
@@ -44,33 +44,74 @@ function boundValue(v: unknown): string | number | null {
   throw new XContentParseError(`[extended_bounds] failed to parse field [min]`);
 }
 
-export function parseDateHistogram(name: string, body: unknown, subs: readonly AggNode[]): DateHistogramAgg {
-  let field: string | null = null;
+/** The members of a date rounding and what they resolve to (see dateRoundingMembers). */
+export interface DateRoundingMembers {
+  readonly handlers: Record<string, (v: unknown) => void>;
+  /** The rounding, once the body is read: exactly one interval must have been given. */
+  resolve(): DateRoundingSpec;
+}
+
+/**
+ * `calendar_interval`, `fixed_interval`, `offset`, `time_zone` and `format`: what a
+ * date_histogram aggregation and composite's date_histogram source (ES DateIntervalWrapper and
+ * the shared builder members) both read, with the same messages.
+ */
+export function dateRoundingMembers(): DateRoundingMembers {
   let calendar: string | null = null;
   let fixed: string | null = null;
   let offsetMillis = 0;
   let timeZone: string | null = null;
   let format: string | null = null;
+  return {
+    handlers: {
+      calendar_interval: (v) => { calendar = readString(TYPE, 'calendar_interval', v); },
+      fixed_interval: (v) => { fixed = readString(TYPE, 'fixed_interval', v); },
+      offset: (v) => { offsetMillis = parseOffset(v); },
+      time_zone: (v) => {
+        const id = readString(TYPE, 'time_zone', v);
+        try {
+          timeZone = parseTimeZone(id).id;
+        } catch (e) {
+          if (!(e instanceof DateParseError)) throw e;
+          throw failedField('time_zone', e.message);
+        }
+      },
+      format: (v) => { format = readDateFormat(TYPE, v); },
+    },
+    resolve: () => {
+      if (calendar !== null && fixed !== null) throw new IllegalArgumentError('Cannot use [fixed_interval] with [calendar_interval] configuration option.');
+      let calendarUnit: DateHistogramAgg['calendarUnit'] = null;
+      let fixedMillis = 0;
+      if (calendar !== null) {
+        const unit = CALENDAR_UNITS[calendar as string];
+        if (unit === undefined) throw failedField('calendar_interval', `The supplied interval [${String(calendar).slice(0, 100)}] could not be parsed as a calendar interval.`);
+        calendarUnit = unit;
+      } else if (fixed !== null) {
+        try {
+          fixedMillis = parseTimeValue(fixed, 'date_histogram.fixedInterval');
+        } catch (e) {
+          throw failedField('fixed_interval', (e as Error).message);
+        }
+        if (!(fixedMillis > 0)) throw failedField('fixed_interval', `Zero or negative time interval not supported`);
+      } else {
+        throw new IllegalArgumentError('Invalid interval specified, must be non-null and non-empty');
+      }
+      return { calendarUnit, fixedMillis, offsetMillis, timeZone, format };
+    },
+  };
+}
+
+export function parseDateHistogram(name: string, body: unknown, subs: readonly AggNode[]): DateHistogramAgg {
+  let field: string | null = null;
   let minDocCount = 0;
   let keyed = false;
   let order: TermsOrder = { key: '_key', desc: false };
   let missing: string | number | null = null;
   let extendedBounds: DateHistogramAgg['extendedBounds'] = null;
+  const rounding = dateRoundingMembers();
   parseAggBody(TYPE, body, {
     field: (v) => { field = readField(TYPE, v); },
-    calendar_interval: (v) => { calendar = readString(TYPE, 'calendar_interval', v); },
-    fixed_interval: (v) => { fixed = readString(TYPE, 'fixed_interval', v); },
-    offset: (v) => { offsetMillis = parseOffset(v); },
-    time_zone: (v) => {
-      const id = readString(TYPE, 'time_zone', v);
-      try {
-        timeZone = parseTimeZone(id).id;
-      } catch (e) {
-        if (!(e instanceof DateParseError)) throw e;
-        throw failedField('time_zone', e.message);
-      }
-    },
-    format: (v) => { format = readDateFormat(TYPE, v); },
+    ...rounding.handlers,
     min_doc_count: (v) => {
       minDocCount = intValue(v);
       if (minDocCount < 0) throw failedField('min_doc_count', `[minDocCount] must be greater than or equal to 0. Found [${minDocCount}] in [${name}]`);
@@ -95,22 +136,6 @@ export function parseDateHistogram(name: string, body: unknown, subs: readonly A
     },
   });
   const fieldName = requireField(field);
-  if (calendar !== null && fixed !== null) throw new IllegalArgumentError('Cannot use [fixed_interval] with [calendar_interval] configuration option.');
-  let calendarUnit: DateHistogramAgg['calendarUnit'] = null;
-  let fixedMillis = 0;
-  if (calendar !== null) {
-    const unit = CALENDAR_UNITS[calendar as string];
-    if (unit === undefined) throw failedField('calendar_interval', `The supplied interval [${String(calendar).slice(0, 100)}] could not be parsed as a calendar interval.`);
-    calendarUnit = unit;
-  } else if (fixed !== null) {
-    try {
-      fixedMillis = parseTimeValue(fixed, 'date_histogram.fixedInterval');
-    } catch (e) {
-      throw failedField('fixed_interval', (e as Error).message);
-    }
-    if (!(fixedMillis > 0)) throw failedField('fixed_interval', `Zero or negative time interval not supported`);
-  } else {
-    throw new IllegalArgumentError('Invalid interval specified, must be non-null and non-empty');
-  }
+  const { calendarUnit, fixedMillis, offsetMillis, timeZone, format } = rounding.resolve();
   return { kind: TYPE, name, subs, field: fieldName, calendarUnit, fixedMillis, offsetMillis, timeZone, format, minDocCount, keyed, order, missing, extendedBounds };
 }

@@ -8,6 +8,7 @@ import { AggregationInitializationError, IllegalArgumentError, NamedObjectNotFou
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, within } from '../parse-helpers.js';
 import type { AggNode } from './agg-nodes.js';
+import { parseComposite } from './composite.js';
 import { parseFilterAgg, parseMissingAgg, parseFiltersAgg } from './filter.js';
 import { parseHistogram } from './histogram.js';
 import { parseMetric } from './metrics.js';
@@ -40,6 +41,7 @@ const PARSERS: Record<string, AggParser> = {
   missing: parseMissingAgg,
   filters: parseFiltersAgg,
   top_hits: parseTopHits,
+  composite: parseComposite,
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
@@ -47,7 +49,7 @@ export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', '
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
-  'composite', 'nested',
+  'nested',
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',

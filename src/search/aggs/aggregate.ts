@@ -6,7 +6,7 @@
  */
 import type { Segment } from '../../index/index.js';
 import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
-import type { AggPartial, BucketSubs, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial, TopHitsPartial } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, CompositePartial, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial, TopHitsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
@@ -15,6 +15,7 @@ import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectDateHistogram, renderDateHistogram } from './date-histogram.js';
 import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
+import { collectComposite, reduceComposite, renderComposite, type CompositeBucket } from './composite.js';
 import { collectTopHits, reduceTopHits, renderTopHits, type DocScores, type ReducedTopHits } from './top-hits.js';
 
 /** The way back into this dispatch for bucket aggregations' sub-aggregations; `scores` are the shard's (top_hits reads them). */
@@ -44,6 +45,7 @@ export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment
       case 'filter': return collectFilter(agg, segments, docs, sub);
       case 'filters': return collectFilters(agg, segments, docs, sub);
       case 'top_hits': return collectTopHits(agg, segments, docs, scores);
+      case 'composite': return collectComposite(agg, segments, docs, sub);
     }
   });
 }
@@ -63,7 +65,7 @@ export function stampTopHits(aggs: readonly ExecAgg[], partials: readonly AggPar
     if (p.kind === 'top_hits') {
       p.target = target;
       p.indexPos = indexPos;
-    } else if ((p.kind === 'keyed_buckets' || p.kind === 'fixed_buckets') && aggs[a].subs.length > 0) {
+    } else if ((p.kind === 'keyed_buckets' || p.kind === 'fixed_buckets' || p.kind === 'composite') && aggs[a].subs.length > 0) {
       for (const bucket of p.subs) stampTopHits(aggs[a].subs, bucket, target, indexPos);
     }
   }
@@ -78,7 +80,8 @@ export type Reduced =
   | { readonly kind: 'fixed'; readonly buckets: MergedBucket[] }
   | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } }
   | { readonly kind: 'percentiles'; readonly value: PercentilesPartial }
-  | { readonly kind: 'top_hits'; readonly value: ReducedTopHits };
+  | { readonly kind: 'top_hits'; readonly value: ReducedTopHits }
+  | { readonly kind: 'composite'; readonly buckets: CompositeBucket[] };
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
 export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<readonly AggPartial[]>): Reduced[] {
@@ -87,6 +90,7 @@ export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<reado
     if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
     if (agg.kind === 'percentiles') return { kind: 'percentiles', value: reducePercentiles(agg, parts as PercentilesPartial[]) };
     if (agg.kind === 'top_hits') return { kind: 'top_hits', value: reduceTopHits(agg, parts as TopHitsPartial[]) };
+    if (agg.kind === 'composite') return { kind: 'composite', buckets: reduceComposite(agg, parts as CompositePartial[]) };
     if (agg.kind === 'terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
     return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
@@ -154,6 +158,7 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
       case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
       case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget, SUB_AGGS); break;
       case 'top_hits': out[agg.name] = renderTopHits(agg, (r as Extract<Reduced, { kind: 'top_hits' }>).value, budget.fetch); break;
+      case 'composite': out[agg.name] = renderComposite(agg, (r as Extract<Reduced, { kind: 'composite' }>).buckets, budget, SUB_AGGS); break;
     }
     // ES prints `meta` first (InternalAggregation.toXContent).
     if (agg.meta !== undefined) out[agg.name] = { meta: agg.meta, ...(out[agg.name] as object) };

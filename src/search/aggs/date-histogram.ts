@@ -7,19 +7,20 @@
  */
 import { addCalendarUnits, localToUtc, parseTimeZone, roundToCalendarUnit } from '../../common/dates/index.js';
 import { compiledFormat, type Segment } from '../../index/index.js';
-import type { ExecDateHistogram, KeyedBucketsPartial } from './exec-aggs.js';
+import type { DateRounding, ExecDateHistogram, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { forEachNumericValues } from './field-values.js';
 import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import { renderNumberBuckets } from './histogram.js';
 
 /** The bucket key of a value, and the key after a key (ES Rounding.round and nextRoundingValue). */
-interface Rounding {
+export interface Rounding {
   round(v: number): number;
   next(key: number): number;
 }
 
-function rounding(agg: ExecDateHistogram): Rounding {
+/** The rounding of a date_histogram or of composite's date_histogram source. */
+export function rounding(agg: DateRounding): Rounding {
   const zone = parseTimeZone(agg.timeZone);
   const offset = agg.offsetMillis;
   const unit = agg.calendarUnit;

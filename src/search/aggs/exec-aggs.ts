@@ -3,7 +3,7 @@
  * and render) and their per-shard partial results. Both are plain data: they cross threads by
  * structured clone (workers/protocol.ts).
  */
-import type { TermsFilter, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
+import type { MissingOrder, TermsFilter, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
 import type { ExecSort, SortValue } from '../exec/field-sort.js';
 export type { TermsOrder };
 import type { Exec } from '../plan/exec-nodes.js';
@@ -164,7 +164,39 @@ export interface ExecTopHits extends ExecAggCommon {
   readonly fetch: TopHitsAgg;
 }
 
-export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecTopHits;
+/** A date rounding as date_histogram and composite's date_histogram source apply it (search/aggs/date-histogram.ts). */
+export type DateRounding = Pick<ExecDateHistogram, 'calendarUnit' | 'fixedMillis' | 'offsetMillis' | 'timeZone'>;
+
+/**
+ * One composite source: a doc's values of `source` (its `missing` is always null: composite has
+ * `missing_bucket` instead), rounded by a histogram `interval` or a date `rounding`, ordered
+ * `desc` or not, a missing value sorting by `missingOrder`. `keyFormat` says how a key prints (ES's
+ * DocValueFormat): `raw` numbers and keyword strings, `boolean` true/false, `date` a string in
+ * `source.format` on the wall clock of `timeZone`.
+ */
+export interface ExecCompositeSource {
+  readonly name: string;
+  readonly source: ValuesSource;
+  readonly desc: boolean;
+  readonly missingBucket: boolean;
+  readonly missingOrder: MissingOrder;
+  readonly interval: number;
+  readonly rounding: DateRounding | null;
+  readonly keyFormat: 'raw' | 'boolean' | 'date';
+}
+
+/** A composite key: one value per source, null for a missing bucket. */
+export type CompositeKey = Array<string | number | null>;
+
+export interface ExecComposite extends ExecAggCommon {
+  readonly kind: 'composite';
+  readonly sources: readonly ExecCompositeSource[];
+  readonly size: number;
+  /** `after`, converted to each source's values; buckets must sort after it. */
+  readonly after: CompositeKey | null;
+}
+
+export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecTopHits | ExecComposite;
 
 /** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
 export type BucketSubs = AggPartial[][];
@@ -231,4 +263,12 @@ export interface TopHitsPartial {
 
 export const TOP_HIT_STRIDE = 4;
 
-export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial | TopHitsPartial;
+/** One shard's composite buckets: at most `size` of them, the first after `after`, in key order. */
+export interface CompositePartial {
+  readonly kind: 'composite';
+  readonly keys: CompositeKey[];
+  readonly counts: number[];
+  readonly subs: BucketSubs;
+}
+
+export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial | TopHitsPartial | CompositePartial;

@@ -11,8 +11,13 @@ import { forEachNumericValues } from './field-values.js';
 import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import { formatAsString, javaDouble } from './key-format.js';
 
+/** A value's histogram key (also composite's histogram source, with offset 0). */
+export function histogramKey(interval: number, offset: number, v: number): number {
+  return Math.floor((v - offset) / interval) * interval + offset;
+}
+
 function bucketKey(agg: ExecHistogram, v: number): number {
-  return Math.floor((v - agg.offset) / agg.interval) * agg.interval + agg.offset;
+  return histogramKey(agg.interval, agg.offset, v);
 }
 
 export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {

@@ -15,6 +15,7 @@ import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
 import { DateParseError, parseDateMath } from '../../common/dates/index.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
+import { compositeParentError, planComposite } from './plan-composite.js';
 import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecTopHits, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
 
 export { fielddataError, fielddataNotSupportedError };
@@ -187,17 +188,30 @@ function planTopHits(ctx: PlanContext, agg: TopHitsAgg): ExecTopHits {
   return { kind: 'top_hits', name: agg.name, subs: [], from: agg.from, size: agg.size, sort, tracksScores, fetch: agg };
 }
 
-export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[]): ExecAgg[] {
-  return aggs.map((agg) => planAggregation(ctx, agg));
+/**
+ * The simple name of the ES factory class of each bucket aggregation, which composite names when
+ * refusing a parent (`filter` is let through: a composite may sit under filters).
+ */
+const FACTORY_CLASS: Readonly<Record<string, string>> = {
+  terms: 'TermsAggregatorFactory', histogram: 'HistogramAggregatorFactory', date_histogram: 'DateHistogramAggregatorFactory',
+  range: 'RangeAggregatorFactory', date_range: 'DateRangeAggregatorFactory', filters: 'FiltersAggregatorFactory',
+  composite: 'CompositeAggregationFactory',
+};
+
+/** `parent`: the factory class of the nearest ancestor that is not a `filter` (null at the top). */
+export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[], parent: string | null = null): ExecAgg[] {
+  return aggs.map((agg) => planAggregation(ctx, agg, parent));
 }
 
-function planAggregation(ctx: PlanContext, agg: AggNode): ExecAgg {
-  const exec = planOne(ctx, agg);
+function planAggregation(ctx: PlanContext, agg: AggNode, parent: string | null): ExecAgg {
+  const exec = planOne(ctx, agg, parent);
   return agg.meta === undefined ? exec : { ...exec, meta: agg.meta };
 }
 
-function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
-  const subs = planAggregations(ctx, agg.subs);
+function planOne(ctx: PlanContext, agg: AggNode, parent: string | null): ExecAgg {
+  // ES builds a parent's factory before its children's: composite's parent check comes first.
+  if (agg.kind === 'composite' && parent !== null) throw compositeParentError(parent);
+  const subs = planAggregations(ctx, agg.subs, agg.kind === 'filter' ? parent : FACTORY_CLASS[agg.kind] ?? agg.kind);
   const name = agg.name;
   switch (agg.kind) {
     case 'terms':
@@ -251,5 +265,7 @@ function planOne(ctx: PlanContext, agg: AggNode): ExecAgg {
       };
     case 'top_hits':
       return planTopHits(ctx, agg);
+    case 'composite':
+      return planComposite(ctx, agg, subs, (type, field, numericOnly, format) => resolveSource(ctx, type, field, null, numericOnly, format));
   }
 }

@@ -2,7 +2,8 @@
  * Aggregations do not depend on sharding and count what a brute-force pass over the documents
  * counts: random documents (multi-valued keywords, numbers, some deleted, several refreshes so
  * shards hold several segments) in indices of 1, 3 and 8 shards, random queries and post filters;
- * terms, range, histogram, filter, metrics (percentiles and median_absolute_deviation too) and a sub-aggregation must agree everywhere.
+ * terms, range, histogram, filter, metrics (percentiles and median_absolute_deviation too) and a sub-aggregation must agree everywhere,
+ * and paging a composite aggregation with after_key must give every brute-force bucket once, in order.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,5 +103,47 @@ describe('aggregations over random documents', () => {
         mad: { value: prices.length ? bruteQuantile(prices.map((p) => Math.abs(bruteQuantile(prices, 0.5)! - p)), 0.5) : null },
       });
     }), { numRuns: 12, seed: 7 });
+  }, 60_000);
+});
+
+/** Brute-force composite buckets of (tag, price histogram 20) over docs matching `keep`, tags descending, missing tags last. */
+function bruteComposite(keep: (d: Doc) => boolean): Array<{ key: { tag: string | null; p: number }; doc_count: number }> {
+  const counts = new Map<string, number>();
+  docs.forEach((d, i) => {
+    if (deleted.has(i) || !keep(d)) return;
+    const tags: Array<string | null> = d.tag.length === 0 ? [null] : [...new Set(d.tag)];
+    const ps = [...new Set(d.price.map((p) => Math.floor(p / 20) * 20))];
+    for (const tag of tags) for (const p of ps) counts.set(JSON.stringify([tag, p]), (counts.get(JSON.stringify([tag, p])) ?? 0) + 1);
+  });
+  const order = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
+  return [...counts]
+    .map(([k, doc_count]) => { const [tag, p] = JSON.parse(k) as [string | null, number]; return { key: { tag, p }, doc_count }; })
+    .sort((x, y) => order(x.key.tag, y.key.tag) || x.key.p - y.key.p);
+}
+
+describe('composite over random documents', () => {
+  it('pages every bucket once, in order, identically on 1, 3 and 8 shards', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...TAGS), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 7 }), async (qTag, limit, size) => {
+      const query = { bool: { should: [{ term: { tag: qTag } }, { range: { price: { lt: limit } } }] } };
+      const sources = [
+        { tag: { terms: { field: 'tag', order: 'desc', missing_bucket: true } } },
+        { p: { histogram: { field: 'price', interval: 20 } } },
+      ];
+      const pages = await Promise.all(INDICES.map(async (name) => {
+        const seen: unknown[] = [];
+        let after: unknown;
+        for (let page = 0; page < 100; page++) {
+          const res = await t.request('POST', `/${name}/_search`, { size: 0, query, aggs: { c: { composite: { size, sources, ...(after === undefined ? {} : { after }) } } } });
+          expect(res.status).toBe(200);
+          const c = res.body.aggregations.c;
+          if (c.buckets.length === 0) return seen;
+          seen.push(...c.buckets);
+          after = c.after_key;
+        }
+        return seen;
+      }));
+      const expected = bruteComposite((d) => d.tag.includes(qTag) || d.price.some((p) => p < limit));
+      for (const seen of pages) expect(seen).toEqual(expected);
+    }), { numRuns: 8, seed: 11 });
   }, 60_000);
 });

@@ -90,6 +90,17 @@ describe('indices_boost: scores', () => {
     expect(multi.body.responses[0].hits.hits[0]).toMatchObject({ _id: 'b0', _score: 2 });
   });
 
+  it('explains a boosted score as a function score, the explanation\'s value being the _score', async () => {
+    for (const path of ['/one-*/_search', '/three-*/_search']) {
+      const res = await search(path, { query: { match: { title: 'fox' } }, explain: true, size: 20, indices_boost: [{ '*-b': 1.5 }] });
+      expect(res.status).toBe(200);
+      for (const h of res.body.hits.hits) expect(h._explanation.value).toBe(h._score);
+      const boosted = res.body.hits.hits.find((h: any) => h._id.startsWith('b'));
+      expect(boosted._explanation.description).toBe('function score, score mode [first], boost mode [multiply]');
+      expect(f(boosted._explanation.value)).toBe(f(f(boosted._explanation.details[0].value) * 1.5));
+    }
+  });
+
   it('gives the same hits and scores with 1 shard and with 3', async () => {
     for (const query of [{ match: { title: 'quick fox' } }, { match: { title: 'dog' } }, CONSTANT]) {
       const one = await search('/one-*/_search', { query, size: 20, indices_boost: [{ 'one-b-alias': 1.75 }, { 'one-*': 0.5 }] });

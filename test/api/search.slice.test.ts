@@ -101,6 +101,18 @@ describe('slice: scroll', () => {
     expect(await scrollSlice('s1', { field: 'n', id: 0, max: 3 })).toContain('d59');
   });
 
+  it('aggregates and highlights within the slice, as ES filters the shard query', async () => {
+    const res = await t.request('POST', '/s3/_search?scroll=1m', {
+      size: 100, slice: { id: 0, max: 2 }, query: { match: { body: 'words' } }, aggs: { c: { value_count: { field: 'n' } } }, highlight: { fields: { body: {} } },
+    });
+    expect(res.status).toBe(200);
+    const inSlice = res.body.hits.hits.map((h: any) => h._id);
+    expect(inSlice.sort()).toEqual((await scrollSlice('s3', { id: 0, max: 2 })).sort());
+    expect(res.body.aggregations.c.value).toBe(inSlice.filter((id: string) => id !== 'd59').length);
+    expect(res.body.hits.hits[0].highlight).toEqual({ body: ['some <em>words</em>'] });
+    await t.request('DELETE', '/_search/scroll', { scroll_id: res.body._scroll_id });
+  });
+
   it('keeps the query, its scores and the total within the slice', async () => {
     const slice = await t.request('POST', '/s1/_search?scroll=1m', { size: 100, slice: { id: 1, max: 2 }, query: { range: { n: { gte: 0 } } } });
     const all = await scrollSlice('s1', { id: 1, max: 2 });

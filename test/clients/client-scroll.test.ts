@@ -89,9 +89,10 @@ for (const [major, Client] of [[8, Client8], [9, Client9]] as const) {
     it('parallel sliced scrolls (helpers.scrollSearch with slice) return every document once between them', async () => {
       const es = new (Client as typeof Client8)({ node: url });
       try {
+        // The clients type a slice's `id` as a string (their `Id`); ES coerces it, as here.
         const slices = await Promise.all([0, 1, 2, 3].map(async (id) => {
           const ns: number[] = [];
-          for await (const page of es.helpers.scrollSearch<{ n: number }>({ index: 'paged', size: 700, slice: { id, max: 4 }, sort: ['_doc'] })) {
+          for await (const page of es.helpers.scrollSearch<{ n: number }>({ index: 'paged', size: 700, slice: { id: String(id), max: 4 }, sort: ['_doc'] })) {
             for (const h of page.body.hits.hits) ns.push(h._source!.n);
           }
           return ns;

@@ -27,6 +27,7 @@ export { fieldCapabilities, fieldMappings } from './indices/field-capabilities.j
 export { validateQuery } from './search/validate-query.js';
 export { termVectors } from './search/term-vectors.js';
 export { SearchContexts, DEFAULT_SEARCH_CONTEXT_LIMITS, type SearchContextLimits } from './search/search-contexts.js';
+export { SLICE_OUTSIDE_CONTEXT } from './search/search-slice.js';
 export * from './ml/ml-service.js';
 export * from './reindex/doc-scan.js';
 export * from './reindex/bulk-by-scroll.js';

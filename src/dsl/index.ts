@@ -17,6 +17,8 @@ export * from './source-filter.js';
 export * from './search-request.js';
 export * from './rescore.js';
 export * from './collapse.js';
+export * from './slice.js';
+export * from './indices-boost.js';
 export type { CollapseInnerHits } from './collapse-inner-hits.js';
 export * from './update-request.js';
 export * from './retriever.js';

@@ -17,6 +17,8 @@ import type { AggNode } from './aggs/agg-nodes.js';
 import { parseAggregations } from './aggs/registry.js';
 import { FETCH_ALL, parseSourceFilter, type SourceFilter } from './source-filter.js';
 import { parseCollapse, type CollapseRequest } from './collapse.js';
+import { parseSlice, type SliceRequest } from './slice.js';
+import { parseIndicesBoost, type IndexBoost } from './indices-boost.js';
 import { parseHighlight, type HighlightRequest } from './highlight.js';
 import { parseSuggest, type SuggestNode } from './suggest/index.js';
 
@@ -79,6 +81,10 @@ export interface SearchRequest {
    * "cannot use `collapse` in conjunction with `rescore`"); absent/null = none.
    */
   readonly collapseConflict?: string | null;
+  /** `slice` of a scroll or point-in-time search: one of `max` disjoint parts of its hits; absent/null = none. */
+  readonly slice?: SliceRequest | null;
+  /** `indices_boost`: each hit's score times its index's boost (the first entry naming it); absent/null = none. */
+  readonly indicesBoost?: readonly IndexBoost[] | null;
 }
 
 export { parseFieldsAndFormats, type FieldAndFormat } from './fields-and-formats.js';
@@ -92,7 +98,7 @@ const KEY_TOKENS: Record<string, number> = {
   from: VALUE, size: VALUE, timeout: VALUE, terminate_after: VALUE, min_score: VALUE, version: VALUE,
   seq_no_primary_term: VALUE, explain: VALUE, track_scores: VALUE, track_total_hits: VALUE, profile: VALUE,
   _source: VALUE | OBJECT | ARRAY, stored_fields: VALUE | ARRAY, sort: VALUE | OBJECT | ARRAY,
-  query: OBJECT, post_filter: OBJECT, knn: OBJECT | ARRAY, script_fields: OBJECT, indices_boost: OBJECT | ARRAY,
+  query: OBJECT, post_filter: OBJECT, knn: OBJECT | ARRAY, script_fields: OBJECT, indices_boost: ARRAY,
   aggregations: OBJECT, aggs: OBJECT, highlight: OBJECT, suggest: OBJECT, rescore: OBJECT | ARRAY, ext: OBJECT,
   slice: OBJECT, collapse: OBJECT, pit: OBJECT, runtime_mappings: OBJECT, rank: OBJECT, retriever: OBJECT,
   docvalue_fields: ARRAY, stats: ARRAY, search_after: ARRAY, fields: ARRAY, sub_searches: ARRAY,
@@ -108,7 +114,7 @@ function tokenKind(v: unknown): number {
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
   'knn', 'runtime_mappings',
-  'script_fields', 'indices_boost', 'slice',
+  'script_fields',
 ]);
 
 /** Members ES's `rank` validation names, by their names in its messages (SearchRequest.validate). */
@@ -162,6 +168,7 @@ export function parseSearchRequest(
     fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
     rescore: null as RescoreNode[] | null,
     collapse: null as CollapseRequest | null, collapseConflict: null as string | null,
+    slice: null as SliceRequest | null, indicesBoost: null as IndexBoost[] | null,
   };
   if (body === null) return r;
   const parts: HybridParts = { rank: null, subSearches: null, retriever: null, rescoreGiven: false, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
@@ -235,6 +242,18 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       parts.fusionUnsupported.push(k);
       break;
     case 'retriever': parts.retriever = parseRetriever(v); break;
+    case 'slice':
+      r.slice = parseSlice(v as Record<string, unknown>);
+      // Fused (hybrid) lists are not sliced yet.
+      parts.fusionUnsupported.push(k);
+      break;
+    case 'indices_boost': {
+      const boosts = parseIndicesBoost(v as unknown[]);
+      r.indicesBoost = boosts.length > 0 ? boosts : null;
+      // Fused (hybrid) lists are not boosted per index yet.
+      if (r.indicesBoost !== null) parts.fusionUnsupported.push(k);
+      break;
+    }
     case 'from': r.from = intValue(v); break;
     case 'size':
       r.size = intValue(v);

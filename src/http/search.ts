@@ -6,7 +6,7 @@ import { ActionRequestValidationError, IllegalArgumentError } from '../errors/in
 import {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam, parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging, type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
-import type { SearchContexts, SearchService } from '../cluster/index.js';
+import { SLICE_OUTSIDE_CONTEXT, type SearchContexts, type SearchService } from '../cluster/index.js';
 import { LruCache } from '../common/lru-cache.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
 import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
@@ -86,6 +86,7 @@ function validateContexts(r: SearchRequest, scroll: boolean): void {
     if (r.searchAfter) problems.push('[search_after] cannot be used in a scroll context');
     if (r.pit) problems.push('using [point in time] is not allowed in a scroll context');
   }
+  if (r.slice && !scroll && !r.pit) problems.push(SLICE_OUTSIDE_CONTEXT);
   if (!r.pit && r.sort?.some((s) => s.kind === 'shard_doc')) problems.push('[_shard_doc] sort field cannot be used without [point in time]');
   if (problems.length > 0) throw new ActionRequestValidationError(problems);
 }

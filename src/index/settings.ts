@@ -41,6 +41,8 @@ export interface ResolvedIndexSettings {
   readonly maxInnerResultWindow: number;
   /** `index.max_rescore_window`: the largest rescore `window_size`; ES defaults it to `index.max_result_window`. */
   readonly maxRescoreWindow: number;
+  /** `index.max_slices_per_scroll`: the largest `slice.max` of a scroll (ES default 1024). */
+  readonly maxSlicesPerScroll: number;
   /** `index.max_regex_length`: the longest regexp a query may use. */
   readonly maxRegexLength: number;
   readonly defaultFields: readonly string[];
@@ -166,6 +168,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.blocks.read_only': { dynamic: true, validate: boolSetting },
   'index.blocks.write': { dynamic: true, validate: boolSetting },
   'index.max_inner_result_window': { dynamic: true, validate: intSetting(1) },
+  'index.max_slices_per_scroll': { dynamic: true, validate: intSetting(1) },
   'index.provided_name': { dynamic: false, validate: anyString },
   'index.translog.durability': { dynamic: true, validate: durabilitySetting },
   'index.translog.sync_interval': { dynamic: true, validate: minTimeSetting(100, '100ms') },
@@ -255,6 +258,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
     maxInnerResultWindow: num('index.max_inner_result_window', 100),
+    maxSlicesPerScroll: num('index.max_slices_per_scroll', 1024),
     maxRescoreWindow: num('index.max_rescore_window', num('index.max_result_window', 10000)),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),
     defaultFields: (get('index.query.default_field') ?? '*').split(',').map((s) => s.trim()).filter(Boolean),

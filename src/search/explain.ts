@@ -86,7 +86,7 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
       return node(value, '*:*');
     case 'match_none':
       return null;
-    case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids':
+    case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
       return node(value, describeQuery(exec));
     default:
       return assertNever(exec);
@@ -190,6 +190,7 @@ export function describeQuery(exec: Exec): string {
     case 'numeric_range': return `${exec.field}:[${exec.lower} TO ${exec.upper}]`;
     case 'exists': return `FieldExistsQuery [field=${exec.fields.join(',')}]`;
     case 'ids': return `_id:(${exec.ids.join(' ')})`;
+    case 'slice': return `slice(${exec.field ?? (exec.by === 'id' ? '_id' : '_doc')}, id: ${exec.id}, max: ${exec.max})`;
     default: return assertNever(exec);
   }
 }

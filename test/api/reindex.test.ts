@@ -135,6 +135,11 @@ describe('POST /_reindex', () => {
     expectEsError(await t.request('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'x' }, conflicts: 'maybe' }), 400, 'illegal_argument_exception', 'conflicts may only be "proceed" or "abort" but was [maybe]');
     expectEsError(await t.request('POST', '/_reindex?requests_per_second=0', { source: { index: 'src' }, dest: { index: 'x' } }), 400, 'illegal_argument_exception', '[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.');
     expectEsError(await t.request('POST', '/_reindex?slices=0', { source: { index: 'src' }, dest: { index: 'x' } }), 400, 'illegal_argument_exception', '[slices] must be at least 1, was [0]');
+    // Hostile: a slice count past index.max_slices_per_scroll is refused before anything runs.
+    expectEsError(await t.request('POST', '/_reindex?slices=2147483647', { source: { index: 'src' }, dest: { index: 'x' } }), 400, 'illegal_argument_exception',
+      'The number of slices [2147483647] is too large. It must be less than [1024]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.');
+    expectEsError(await t.request('POST', '/src/_delete_by_query?slices=1025', { query: { match_all: {} } }), 400, 'illegal_argument_exception',
+      'The number of slices [1025] is too large. It must be less than [1024]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.');
     expectEsError(await t.request('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'src' } }), 400, 'illegal_argument_exception', 'reindex cannot write into an index its reading from [src]');
     expectErrorType(await t.request('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'x' }, script: { source: 'ctx._source.a = 1' } }), 400, 'illegal_argument_exception');
     expectErrorType(await t.request('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'x', op_type: 'upsert' } }), 400, 'illegal_argument_exception', "opType must be 'create' or 'index', found: [upsert]");

@@ -86,6 +86,24 @@ for (const [major, Client] of [[8, Client8], [9, Client9]] as const) {
       }
     }, 120_000);
 
+    it('parallel sliced scrolls (helpers.scrollSearch with slice) return every document once between them', async () => {
+      const es = new (Client as typeof Client8)({ node: url });
+      try {
+        // The clients type a slice's `id` as a string (their `Id`); ES coerces it, as here.
+        const slices = await Promise.all([0, 1, 2, 3].map(async (id) => {
+          const ns: number[] = [];
+          for await (const page of es.helpers.scrollSearch<{ n: number }>({ index: 'paged', size: 700, slice: { id: String(id), max: 4 }, sort: ['_doc'] })) {
+            for (const h of page.body.hits.hits) ns.push(h._source!.n);
+          }
+          return ns;
+        }));
+        for (const ns of slices) expect(ns.length).toBeGreaterThan(DOCS / 8);
+        expectEveryDocOnce(slices.flat());
+      } finally {
+        await es.close();
+      }
+    }, 120_000);
+
     it('helpers.scrollDocuments returns every _source once while the index changes', async () => {
       const es = new (Client as typeof Client8)({ node: url });
       const ns: number[] = [];

@@ -12,7 +12,7 @@
  * failure); any other per-document failure is listed in `failures`; a batch with failures is the
  * last one — documents already written stay written.
  */
-import { EsError, InternalError, VersionConflictError } from '../../errors/index.js';
+import { EsError, IllegalArgumentError, InternalError, VersionConflictError } from '../../errors/index.js';
 import { filterSource, type SourceFilter } from '../../common/source-filter.js';
 import type { QueryNode } from '../../dsl/index.js';
 import type { SparseInference } from '../../ml/index.js';
@@ -104,6 +104,14 @@ export class ByScrollJob {
   private scan: DocScan | null = null;
 
   constructor(private readonly req: ByScrollRequest, private readonly deps: ByScrollDeps, private readonly task: Task) {
+    // Each slice is a sliced scroll in ES, which its shards refuse past index.max_slices_per_scroll
+    // (DefaultSearchContext.preProcess); refused here before a status is made per slice.
+    for (const index of req.source) {
+      const limit = index.resolvedSettings.maxSlicesPerScroll;
+      if (req.slices > limit) {
+        throw new IllegalArgumentError(`The number of slices [${req.slices}] is too large. It must be less than [${limit}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.`);
+      }
+    }
     const perSlice = req.requestsPerSecond < 0 ? -1 : req.requestsPerSecond / req.slices;
     this.slices = Array.from({ length: req.slices }, (_, i) => new SliceStatus(req.slices > 1 ? i : null, perSlice));
     task.rethrottle = (rps) => {

@@ -8,7 +8,7 @@
 import { EsError, IllegalArgumentError } from '../../errors/index.js';
 import type { Segment } from '../../index/index.js';
 import { filteredQuery, type SearchRequest } from '../../dsl/index.js';
-import { HIT_STRIDE, compareSortValues, rescoreTopN, type ExecCollapse, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
+import { HIT_STRIDE, compareSortValues, rescoreTopN, type Exec, type ExecCollapse, type ExecSort, type HighlightSpec, type ShardSearchResult, type SortValue } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { explainDoc, explainRescored } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
@@ -25,6 +25,7 @@ import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from 
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
 import { resolveCollapse } from './collapse-resolution.js';
 import { expandGroups } from './collapse-expand.js';
+import { shardQueryAdjuster, type PlanAdjuster } from './shard-query.js';
 import type { SlowLogSource } from '../slow-log.js';
 import type { SearchPool } from '../search-pool.js';
 import type { SegmentRef } from '../../../workers/protocol.js';
@@ -104,9 +105,11 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   // post_filter narrows the hits only: shards rank `query AND post_filter` (the filter does not
   // score) and aggregate over `query` alone.
   const hitsQuery = req.postFilter === null ? req.query : filteredQuery(req.query ?? { kind: 'match_all', boost: 1, name: null }, [req.postFilter]);
-  const plans = phase.plan(indices, hitsQuery, stats, now);
+  // `indices_boost` and `slice` wrap each index's plan (null: neither, the plans stay the cache's).
+  const adjust = shardQueryAdjuster(req, indices, (e) => phase.resolve(e, opts.resolve), context === null ? null : context.scroll === true ? 'scroll' : 'pit');
+  const plans = adjusted(adjust, phase.plan(indices, hitsQuery, stats, now));
   // Aggregations and highlighting see the query without post_filter.
-  const queryPlans = req.postFilter === null || (req.aggs === null && req.highlight === null) ? plans : phase.plan(indices, req.query, stats, now);
+  const queryPlans = req.postFilter === null || (req.aggs === null && req.highlight === null) ? plans : adjusted(adjust, phase.plan(indices, req.query, stats, now));
   const aggPlans: SearchAggPlans | null = req.aggs === null ? null : planSearchAggs(
     indices, req.aggs, queryPlans, stats, now, (index, e) => shardFailure([index], e),
   );
@@ -256,6 +259,10 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
         : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true, fields: null })),
     }),
   };
+}
+
+function adjusted(adjust: PlanAdjuster | null, plans: ReadonlyMap<IndexService, Exec>): ReadonlyMap<IndexService, Exec> {
+  return adjust === null ? plans : adjust(plans);
 }
 
 const NO_SORT_KEYS: ReadonlyMap<IndexService, ExecSort[] | null> = new Map();

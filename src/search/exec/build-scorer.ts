@@ -137,7 +137,8 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     case 'pattern':
     case 'numeric_range':
     case 'exists':
-    case 'ids': {
+    case 'ids':
+    case 'slice': {
       const bits = buildDocSet(exec, ctx.segment, ctx.deadline);
       if (!bits) return null;
       const scorer = new BitSetScorer(bits, exec.score);

@@ -1,10 +1,11 @@
 /**
- * Matching-only clauses (terms, ranges, prefixes, patterns, exists, ids) materialised per segment
+ * Matching-only clauses (terms, ranges, prefixes, patterns, exists, ids, slices) materialised per segment
  * as a bitset, then iterated as a constant-score scorer — Lucene's constant-score rewrite.
  */
 import { docForId, forEachTermBlock, hasPostings, forEachAcceptedTerm, getBit, prefixRange, termAt, termOrd, termRange, type Segment, type SegmentField } from '../../index/index.js';
 import type { DocSetExec } from '../plan/exec-nodes.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import { addSliceDocs } from './slice-docs.js';
 import type { SearchDeadline } from './deadline.js';
 
 export class BitSet {
@@ -138,6 +139,9 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
       }
       break;
     }
+    case 'slice':
+      addSliceDocs(bits.words, exec, segment);
+      break;
     case 'ids': {
       for (const id of exec.ids) {
         const doc = docForId(segment, id);

@@ -35,7 +35,7 @@ export class DocMatcher {
 
 function isDocSet(exec: Exec): exec is DocSetExec {
   switch (exec.kind) {
-    case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids':
+    case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
       return true;
     default:
       return false;

@@ -113,6 +113,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'numeric_range':
       case 'exists':
       case 'ids':
+      case 'slice':
         return { k: 'doc', exec: e };
       default:
         return assertNever(e);

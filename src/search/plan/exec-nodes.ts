@@ -130,7 +130,23 @@ export type DocSetExec =
   | { readonly kind: 'pattern'; readonly field: string; readonly automaton: Dfa; readonly score: number }
   | { readonly kind: 'numeric_range'; readonly field: string; readonly lower: number; readonly upper: number; readonly score: number }
   | { readonly kind: 'exists'; readonly fields: readonly string[]; readonly score: number }
-  | { readonly kind: 'ids'; readonly ids: readonly string[]; readonly score: number };
+  | { readonly kind: 'ids'; readonly ids: readonly string[]; readonly score: number }
+  | SliceExec;
+
+/**
+ * One part of a sliced scroll or point in time (ES SliceQuery): the docs whose key, floor-mod
+ * `max`, is `id` (exec/slice-docs.ts). `by`: the key — `id` the murmur3 hash of `_id` (ES
+ * TermsSliceQuery), `index_order` the index-wide write order, `long`/`double`/`float` the mixed
+ * bits of each numeric doc value of `field` (ES DocValuesSliceQuery).
+ */
+export interface SliceExec {
+  readonly kind: 'slice';
+  readonly by: 'id' | 'index_order' | 'long' | 'double' | 'float';
+  readonly field: string | null;
+  readonly id: number;
+  readonly max: number;
+  readonly score: number;
+}
 
 export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 

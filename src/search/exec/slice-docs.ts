@@ -12,11 +12,27 @@
  *   every slice one of its values falls in, and a doc without a value to slice 0 (contains(0)).
  */
 import type { Segment } from '../../index/index.js';
-import { murmur3x86_32 } from '../../common/murmur3.js';
+import murmur from 'murmurhash3js-revisited';
 import type { SliceExec } from '../plan/exec-nodes.js';
 
 /** ES TermsSliceQuery.SEED. */
 const TERMS_SLICE_SEED = 7919;
+
+/**
+ * The library's hash reads a whole array: each `_id`'s bytes are copied into a reused view of their
+ * length (ids are at most 512 bytes) rather than viewed in place, so slicing a segment makes no
+ * object per document.
+ */
+const ID_SCRATCH_BYTES = 2048;
+const idScratch = new Uint8Array(ID_SCRATCH_BYTES);
+const idViews: Array<Uint8Array | undefined> = [];
+
+function idHash(bytes: Uint8Array, from: number, to: number): number {
+  const n = to - from;
+  const view = n <= ID_SCRATCH_BYTES ? (idViews[n] ??= idScratch.subarray(0, n)) : new Uint8Array(n);
+  for (let i = 0; i < n; i++) view[i] = bytes[from + i];
+  return murmur.x86.hash32(view, TERMS_SLICE_SEED) | 0;
+}
 
 function floorMod(v: number, max: number): number {
   const m = v % max;
@@ -34,7 +50,7 @@ export function addSliceDocs(words: Uint32Array, exec: SliceExec, segment: Segme
     const ids = segment.ids;
     const bytes = ids.bytes;
     for (let doc = 0; doc < maxDoc; doc++) {
-      if (floorMod(murmur3x86_32(bytes, ids.start(doc), ids.start(doc + 1), TERMS_SLICE_SEED), max) === id) set(doc);
+      if (floorMod(idHash(bytes, ids.start(doc), ids.start(doc + 1)), max) === id) set(doc);
     }
     return;
   }

@@ -191,7 +191,7 @@ export async function createApp(config: ServerConfig, options: AppOptions = {}):
       ...ingestRoutes(ingest),
       ...reindexRoutes({ indices, writes, tasks, pool, inference: mlService, node: { id: NODE_ID, name: node.nodeName }, timings: byQueryTimings }),
       ...taskRoutes(tasks, { id: NODE_ID, name: node.nodeName }),
-      ...searchRoutes(search, searchContexts),
+      ...searchRoutes(indices, search, searchContexts),
       ...scrollRoutes(searchContexts),
       ...msearchRoutes(indices, search, searchContexts),
       ...rankEvalRoutes(search),

@@ -8,6 +8,7 @@
 import { resolveIndexExpression } from '../cluster/index.js';
 import { globMatcher } from '../common/wildcard.js';
 import { SecurityError } from '../errors/index.js';
+import type { SearchRequest } from '../dsl/index.js';
 import { grantingPrivileges, isClusterAction, principal, SELF_ACTIONS, type Authentication } from '../security/index.js';
 import { resolveParams, type Query } from './params.js';
 
@@ -139,3 +140,27 @@ export function authorizeRequest(
   if (narrowed === expression) return { params: req.params, authorizer };
   return { params: { ...req.params, index: narrowed! }, authorizer };
 }
+
+/** What narrowing a search body's index names needs besides the request's authorizer. */
+export interface BodyIndexNames {
+  /** The existing index and alias names (wildcards expand over them). */
+  readonly existing: () => readonly string[];
+  readonly isHidden: (name: string) => boolean;
+}
+
+/**
+ * A search's `indices_boost` for a key limited to some indices: each expression narrowed as the
+ * path's is — a name the key may not search is its 403 whether or not it exists, a wildcard keeps
+ * what it may search — so whether a boost answers 404 or 200 cannot tell it which other indices
+ * exist. Unchanged without security, for a key that may search every index, or without boosts.
+ */
+export function authorizedIndexBoosts(
+  authorizer: RequestAuthorizer | undefined, request: SearchRequest, names: BodyIndexNames, expand: () => { expandOpen: boolean; expandHidden: boolean },
+): SearchRequest {
+  const boosts = request.indicesBoost;
+  if (!authorizer || !boosts || authorizer.auth.permission.allowsEveryIndex(SEARCH_ACTION)) return request;
+  const narrowed = boosts.map((b) => ({ ...b, index: authorizer.narrow(SEARCH_ACTION, b.index, names.existing, expand, names.isHidden) ?? b.index }));
+  return { ...request, indicesBoost: narrowed };
+}
+
+const SEARCH_ACTION = 'indices:data/read/search';

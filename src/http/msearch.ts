@@ -10,6 +10,7 @@ import { MSEARCH_ITEM_PARAMS, parseMsearchBody, type SearchRequest } from '../ds
 import type { IndicesService, SearchContexts, SearchService } from '../cluster/index.js';
 import { boolParam, intParam, resolveParams, type Query } from './params.js';
 import type { RestRequest, RestResponse, RouteDef } from './rest.js';
+import { authorizedIndexBoosts, type BodyIndexNames } from './authorization.js';
 import { cachedSearchRequest, PARSED_SEARCH_CACHE_ENTRIES } from './search.js';
 import { LruCache } from '../common/lru-cache.js';
 import { JsonPieces } from '../common/json-pieces.js';
@@ -152,6 +153,7 @@ async function executeMsearch(
   const items = req.body === null ? [] : parseMsearchBody(req.body, req.params.index, req.query, readSearch);
   if (items.length === 0) throw new ActionRequestValidationError(['no requests added']);
   const existing = () => [...indices.names(), ...indices.aliases.names()];
+  const names: BodyIndexNames = { existing, isHidden: indices.isHidden };
   const responses = new Array<JsonPieces | string>(items.length);
   // Items sharing a parameters object (parseMsearchBody) share its options too: nothing downstream
   // writes to them. A parameter that fails to parse is read again, and fails, for each item.
@@ -175,7 +177,7 @@ async function executeMsearch(
     // Each item is authorized as a search of its own indices (ES authorizes msearch's items one by one).
     const resolve = options.resolve;
     const expression = req.authorizer ? req.authorizer.narrow('indices:data/read/search', item.index, existing, () => resolve, indices.isHidden) : item.index;
-    return search.search(expression, item.request, options);
+    return search.search(expression, authorizedIndexBoosts(req.authorizer, item.request, names, () => resolve), options);
   };
   // At most `limit` items in flight, in request order; an item's failure is its own entry.
   await new Promise<void>((resolve) => new MsearchItems(items.length, limit, pending, responses, resolve).pump());

@@ -6,7 +6,8 @@ import { ActionRequestValidationError, IllegalArgumentError } from '../errors/in
 import {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO, parseCountRequest, parseQuery, parseSearchRequest, parseSearchTimeout, parseSortParam, parseSourceParams, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, trackTotalHitsUpTo, validatePaging, type QueryNode, type SearchRequest,
 } from '../dsl/index.js';
-import { SLICE_OUTSIDE_CONTEXT, type SearchContexts, type SearchService } from '../cluster/index.js';
+import { SLICE_OUTSIDE_CONTEXT, type IndicesService, type SearchContexts, type SearchService } from '../cluster/index.js';
+import { authorizedIndexBoosts, type BodyIndexNames } from './authorization.js';
 import { LruCache } from '../common/lru-cache.js';
 import { boolParam, INDICES_OPTIONS, intParam, resolveParams, type Query } from './params.js';
 import { jsonBody, type RestRequest, type RouteDef } from './rest.js';
@@ -142,8 +143,9 @@ export function cachedSearchRequest(cache: LruCache<string, SearchRequest>, req:
   return r;
 }
 
-export function searchRoutes(search: SearchService, contexts: SearchContexts): RouteDef[] {
+export function searchRoutes(indices: IndicesService, search: SearchService, contexts: SearchContexts): RouteDef[] {
   const parsed = new LruCache<string, SearchRequest>(PARSED_SEARCH_CACHE_ENTRIES);
+  const names: BodyIndexNames = { existing: () => [...indices.names(), ...indices.aliases.names()], isHidden: indices.isHidden };
   return [
     {
       methods: ['GET', 'POST'],
@@ -152,9 +154,10 @@ export function searchRoutes(search: SearchService, contexts: SearchContexts): R
       authz: { action: 'indices:data/read/search' },
       params: SEARCH_PARAMS,
       handler: async (req) => {
-        const r = cachedSearchRequest(parsed, req);
+        const resolve = resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true });
+        const r = authorizedIndexBoosts(req.authorizer, cachedSearchRequest(parsed, req), names, () => resolve);
         const opts = {
-          resolve: resolveParams(req.query, { ignoreUnavailable: false, allowNoIndices: true }),
+          resolve,
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
           allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
           // A large body's text is decoded only if a slow-log line quotes it.

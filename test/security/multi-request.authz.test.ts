@@ -58,6 +58,27 @@ describe('_msearch with a read key on pub-*', () => {
   });
 });
 
+describe('indices_boost with a read key on pub-*', () => {
+  it('a boost naming an index the key may not search is 403 whether or not it exists: no 404/200 oracle', async () => {
+    for (const name of ['secret', 'no-such-index']) {
+      const res = await t.as(reader, 'POST', '/pub-*/_search', { indices_boost: [{ [name]: 2 }] });
+      expect(res.status).toBe(403);
+      expect(res.body.error.reason).toMatch(new RegExp(`^action \\[indices:data/read/search\\] is unauthorized .* on indices \\[${name}\\]`));
+    }
+    const ms = await t.as(reader, 'POST', '/_msearch', ndjson([{ index: 'pub-1' }, { indices_boost: [{ 'no-such-index': 2 }] }]), { 'content-type': 'application/x-ndjson' });
+    expect(ms.body.responses[0].status).toBe(403);
+    // The superuser still gets ES's 404 for a name that matches nothing.
+    expect((await t.request('POST', '/pub-*/_search', { indices_boost: [{ 'no-such-index': 2 }] })).status).toBe(404);
+  });
+
+  it('boosts indices it may search; a wildcard keeps only those', async () => {
+    const plain = await t.as(reader, 'POST', '/pub-1/_search', { query: { match: { title: 'doc' } } });
+    const boosted = await t.as(reader, 'POST', '/pub-1/_search', { query: { match: { title: 'doc' } }, indices_boost: [{ 'pub-1': 2 }] });
+    expect(boosted.body.hits.hits[0]._score).toBeCloseTo(plain.body.hits.hits[0]._score * 2, 5);
+    expect((await t.as(reader, 'POST', '/pub-*/_search', { indices_boost: [{ 's*': 2 }, { 'pub-*': 3 }] })).status).toBe(200);
+  });
+});
+
 describe('_mget with a read key on pub-*', () => {
   it('a document of a refused index is that document\'s 403 error', async () => {
     const res = await t.as(reader, 'POST', '/_mget', { docs: [{ _index: 'pub-2', _id: '1' }, { _index: 'secret', _id: '1' }] });

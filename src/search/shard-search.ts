@@ -26,8 +26,7 @@ import type { CompletionShardResult, ExecCompletion } from './suggest/exec-sugge
 import { suggestCompletion } from './suggest/completion-suggester.js';
 import { lastAtMost } from '../common/sorted-search.js';
 import { rescoreOrder, rescoreQueryScores, type ExecRescore } from './rescore.js';
-import type { ExecCollapse } from './exec/collapsing-top-docs.js';
-import { collapsedTopDocs } from './collapse-search.js';
+import { CollapseValueReader, CollapsingTopDocs, type ExecCollapse, type HitOrder } from './exec/collapsing-top-docs.js';
 
 export type { ShardView } from './exec/shard-view.js';
 export type { ExecCollapse } from './exec/collapsing-top-docs.js';
@@ -68,7 +67,7 @@ export interface ShardSearchRequest {
    * applies them and keeps the hits up to `pageEnd` (from + size), else the coordinator does after merging.
    */
   readonly rescore?: { readonly rescorers: readonly ExecRescore[]; readonly pageEnd: number } | null;
-  /** `collapse`: `k` counts groups, each hit the best of its group (collapse-search.ts); absent/null = none. */
+  /** `collapse`: `k` counts groups, each hit the best of its group (searchCollapsed); absent/null = none. */
   readonly collapse?: ExecCollapse | null;
 }
 
@@ -303,8 +302,46 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
 
 function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[], deadline: SearchDeadline): ShardSearchResult {
   const top = new TopFieldDocs(keys, req.k);
-  const needScore = req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
-  const counting = req.trackTotalHitsUpTo >= 0;
+  const scan = scanMatches(req, shard, keys, { top, collapse: null }, deadline);
+  return sortedResult(req, shard, keys, scan, top.sorted(), undefined, deadline);
+}
+
+/**
+ * A shard's query phase with `collapse` (Lucene's CollapsingTopDocsCollector): every match is
+ * scored (or its sort values read), counted for `hits.total` as without collapsing (ES counts
+ * documents, not groups), and offered to the collapsing collector, which keeps the best hit of the
+ * top from + size groups. No MaxScore or early termination: a group's best hit may come after a
+ * page of other groups' hits is full.
+ */
+function searchCollapsed(req: ShardSearchRequest, shard: ShardView, collapse: ExecCollapse, deadline: SearchDeadline): ShardSearchResult {
+  const keys = req.sort;
+  const top = new CollapsingTopDocs(keys === null ? byScore : (a, b) => compareSortValues(keys, a.values!, b.values!) || a.order - b.order, req.k);
+  const scan = scanMatches(req, shard, keys, { top, collapse }, deadline);
+  const groups = top.sorted();
+  return sortedResult(req, shard, keys, scan, groups, groups.map((g) => g.key), deadline);
+}
+
+const byScore: HitOrder = (a, b) => b.score - a.score || a.order - b.order;
+
+interface MatchScan {
+  readonly total: number;
+  readonly maxScore: number;
+  /** Each segment's first shard-local order (segment base). */
+  readonly bases: readonly number[];
+  readonly terminated: boolean;
+}
+
+/**
+ * Every match in write order, scored when needed, its sort values read (`keys`), counted and
+ * offered to the collector: the top field docs of a sorted search, or the groups of a collapsed one
+ * (by score when `keys` is null). Branches, not a callback, choose the collector per match.
+ */
+function scanMatches(
+  req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[] | null,
+  into: { readonly top: TopFieldDocs; readonly collapse: null } | { readonly top: CollapsingTopDocs; readonly collapse: ExecCollapse },
+  deadline: SearchDeadline,
+): MatchScan {
+  const needScore = keys === null || req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
   let total = 0;
   let maxScore = NaN;
   let terminated = false;
@@ -317,17 +354,22 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     const ctx = new SegmentSearchContext(segment, deadline);
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
-      const reader = new SortValueReader(keys, segment);
+      const reader = keys === null ? null : new SortValueReader(keys, segment);
+      const collapseReader = into.collapse === null ? null : new CollapseValueReader(into.collapse, segment);
       for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
         const score = needScore ? scorer.score() : NaN;
         if (req.minScore !== null && score < req.minScore) continue;
-        const values = reader.read(doc, score);
-        if (req.searchAfter && compareSortValues(keys, values, req.searchAfter) <= 0) continue;
+        const values = reader === null ? null : reader.read(doc, score);
+        if (values !== null && req.searchAfter && compareSortValues(keys!, values, req.searchAfter) <= 0) continue;
         total++;
         if (needScore && !(score <= maxScore)) maxScore = score;
-        top.offer({ values, score, order: base + doc });
+        // A collapsed search reads the value of every match, competitive or not: a multi-valued
+        // document fails the search whichever shard it is on, so the answer does not depend on the
+        // number of shards.
+        if (collapseReader === null) (into.top as TopFieldDocs).offer({ values: values!, score, order: base + doc });
+        else (into.top as CollapsingTopDocs).offer(collapseReader.read(doc), score, values, base + doc);
         if (req.terminateAfter > 0 && total >= req.terminateAfter) {
           terminated = true;
           break;
@@ -337,45 +379,31 @@ function searchBySort(req: ShardSearchRequest, shard: ShardView, keys: readonly 
     ctx.release();
     base += segment.maxDoc;
   }
-  const ranked = top.sorted();
-  const hits = new Float64Array(ranked.length * HIT_STRIDE);
-  ranked.forEach((h, i) => {
-    const s = segmentOf(bases, h.order);
-    const doc = h.order - bases[s];
-    hits.set([h.score, s, doc, shard.segments[s].indexOrder.get(doc)], i * HIT_STRIDE);
-  });
-  const gte = counting && total > req.trackTotalHitsUpTo;
-  return {
-    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : total) : -1,
-    totalRelation: gte ? 'gte' : 'eq',
-    maxScore: req.trackScores || keys.some((k) => k.kind === 'score') ? maxScore : NaN,
-    hits,
-    sortValues: ranked.map((h) => h.values),
-    terminatedEarly: terminated,
-    timedOut: deadline.timedOut,
-  };
+  return { total, maxScore, bases, terminated };
 }
 
-function searchCollapsed(req: ShardSearchRequest, shard: ShardView, collapse: ExecCollapse, deadline: SearchDeadline): ShardSearchResult {
-  const { total, maxScore, groups, bases, terminated } = collapsedTopDocs(req, collapse, shard, deadline);
-  const hits = new Float64Array(groups.length * HIT_STRIDE);
-  const collapseValues: SortValue[] = new Array(groups.length);
-  groups.forEach((g, i) => {
-    const s = segmentOf(bases, g.order);
-    const doc = g.order - bases[s];
-    hits.set([g.score, s, doc, shard.segments[s].indexOrder.get(doc)], i * HIT_STRIDE);
-    collapseValues[i] = g.key;
+/** The result of a scan: its ranked hits packed, with their sort values and (collapse) group values. */
+function sortedResult(
+  req: ShardSearchRequest, shard: ShardView, keys: readonly ExecSort[] | null, scan: MatchScan,
+  ranked: ReadonlyArray<{ readonly score: number; readonly order: number; readonly values: SortValue[] | null }>,
+  collapseValues: SortValue[] | undefined, deadline: SearchDeadline,
+): ShardSearchResult {
+  const hits = new Float64Array(ranked.length * HIT_STRIDE);
+  ranked.forEach((h, i) => {
+    const s = segmentOf(scan.bases, h.order);
+    const doc = h.order - scan.bases[s];
+    hits.set([h.score, s, doc, shard.segments[s].indexOrder.get(doc)], i * HIT_STRIDE);
   });
   const counting = req.trackTotalHitsUpTo >= 0;
-  const gte = counting && total > req.trackTotalHitsUpTo;
-  return {
-    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : total) : -1,
+  const gte = counting && scan.total > req.trackTotalHitsUpTo;
+  const result: ShardSearchResult = {
+    totalHits: counting ? (gte ? req.trackTotalHitsUpTo : scan.total) : -1,
     totalRelation: gte ? 'gte' : 'eq',
-    maxScore,
+    maxScore: keys === null || req.trackScores || keys.some((k) => k.kind === 'score') ? scan.maxScore : NaN,
     hits,
-    sortValues: req.sort === null ? null : groups.map((g) => g.values!),
-    terminatedEarly: terminated,
+    sortValues: keys === null ? null : ranked.map((h) => h.values!),
+    terminatedEarly: scan.terminated,
     timedOut: deadline.timedOut,
-    collapseValues,
   };
+  return collapseValues === undefined ? result : { ...result, collapseValues };
 }

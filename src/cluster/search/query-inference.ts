@@ -73,8 +73,11 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
  * it has none (most searches: no promise to await, no microtask turn), else a promise of the new one.
  */
 export function resolveQueryInference(query: QueryNode | null, inference: SparseInference | null): QueryNode | null | Promise<QueryNode | null> {
-  const resolved = resolveQueriesInference([query], inference);
-  return resolved instanceof Promise ? resolved.then((qs) => qs[0]) : query;
+  // No array for the common search: it has no model to call, or its query no model text.
+  if (query === null || inference === null) return query;
+  const pending: Pending[] = [];
+  collect(query, pending);
+  return pending.length === 0 ? query : encodeTexts([query], pending, inference).then((qs) => qs[0]);
 }
 
 /**

@@ -106,7 +106,7 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
   // score) and aggregate over `query` alone.
   const hitsQuery = req.postFilter === null ? req.query : filteredQuery(req.query ?? { kind: 'match_all', boost: 1, name: null }, [req.postFilter]);
   // `indices_boost` and `slice` wrap each index's plan (null: neither, the plans stay the cache's).
-  const adjust = shardQueryAdjuster(req, indices, (e) => phase.resolve(e, opts.resolve), context === null ? null : context.scroll === true ? 'scroll' : 'pit');
+  const adjust = shardQueryAdjuster(req, indices, phase, opts.resolve, context === null ? null : context.scroll === true ? 'scroll' : 'pit');
   const plans = adjusted(adjust, phase.plan(indices, hitsQuery, stats, now));
   // Aggregations and highlighting see the query without post_filter.
   const queryPlans = req.postFilter === null || (req.aggs === null && req.highlight === null) ? plans : adjusted(adjust, phase.plan(indices, req.query, stats, now));

@@ -9,22 +9,24 @@ import type { SearchRequest } from '../../dsl/index.js';
 import type { Exec, SliceExec } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import { boostedQuery, resolveIndexBoosts } from './index-boosts.js';
-import { shardFailure } from './search-phase.js';
+import type { ResolveOptions } from '../indices/index-resolver.js';
+import { shardFailure, type SearchPhase } from './search-phase.js';
 import { SLICE_OUTSIDE_CONTEXT, sliceFilter } from './search-slice.js';
 
 export type PlanAdjuster = (plans: ReadonlyMap<IndexService, Exec>) => ReadonlyMap<IndexService, Exec>;
 
 /**
  * The adjustment of a search's plans, or null when it has neither `indices_boost` nor `slice` (nearly
- * every search: its plans stay the plan cache's own objects). `resolve` resolves a boost's index
- * expression with the search's indices options; `context` is the scroll or point in time searched.
+ * every search: its plans stay the plan cache's own objects, and nothing is allocated). A boost's
+ * index expression is resolved by `phase` with the search's indices options `resolveOptions`;
+ * `context` is the scroll or point in time searched.
  */
 export function shardQueryAdjuster(
-  req: SearchRequest, indices: readonly IndexService[], resolve: (expression: string) => readonly IndexService[], context: 'scroll' | 'pit' | null,
+  req: SearchRequest, indices: readonly IndexService[], phase: Pick<SearchPhase, 'resolve'>, resolveOptions: ResolveOptions | undefined, context: 'scroll' | 'pit' | null,
 ): PlanAdjuster | null {
   if (!req.indicesBoost && !req.slice) return null;
   // Resolved before anything is searched: an expression naming nothing fails the request (TransportSearchAction).
-  const boosts = req.indicesBoost ? resolveIndexBoosts(req.indicesBoost, resolve) : null;
+  const boosts = req.indicesBoost ? resolveIndexBoosts(req.indicesBoost, (e) => phase.resolve(e, resolveOptions)) : null;
   let slices: Map<IndexService, SliceExec> | null = null;
   if (req.slice) {
     if (context === null) throw new ActionRequestValidationError([SLICE_OUTSIDE_CONTEXT]);

@@ -114,10 +114,11 @@ function withFetch(req: ShardSearchRequest, shard: ShardView, result: ShardSearc
   }
   const rendered = renderHitsBytes(page, req.fetch.spec);
   // Spelled out: a spread followed by another property gets a fresh hidden class per call in V8.
-  // (Suggestions and aggregation partials are added after the fetch, in searchShard.)
+  // (Suggestions and aggregation partials are added after the fetch, in searchShard.) A collapsed
+  // page's collapse values are not sent: the coordinator renders the shard's page as it is.
   return {
     totalHits: result.totalHits, totalRelation: result.totalRelation, maxScore: result.maxScore, hits: result.hits, sortValues: result.sortValues,
-    terminatedEarly: result.terminatedEarly, timedOut: result.timedOut, rendered, collapseValues: result.collapseValues,
+    terminatedEarly: result.terminatedEarly, timedOut: result.timedOut, rendered,
   };
 }
 

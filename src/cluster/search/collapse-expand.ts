@@ -18,13 +18,16 @@ const MAX_CONCURRENCY = 64;
 /** Where the `hits` object starts in a rendered search response (a quote in a JSON string is always escaped, so this is structural). */
 const HITS_MEMBER = ',"hits":';
 
-/** The search of one group for one definition (ExpandSearchPhase.buildExpandSearchSourceBuilder). */
-function groupRequest(req: SearchRequest, field: string, value: SortValue, ih: CollapseInnerHits, restTotalHitsAsInt: boolean): SearchRequest {
+/**
+ * The search of one group for one definition (ExpandSearchPhase.buildExpandSearchSourceBuilder);
+ * `defaults` is an empty body's request, parsed once per page.
+ */
+function groupRequest(defaults: SearchRequest, req: SearchRequest, field: string, value: SortValue, ih: CollapseInnerHits, restTotalHitsAsInt: boolean): SearchRequest {
   const inGroup: QueryNode = value === null
     ? parseQuery({ bool: { must_not: { exists: { field } } } })
     : parseQuery({ term: { [field]: { value } } });
   return {
-    ...parseSearchRequest(null),
+    ...defaults,
     query: filteredQuery(req.query, [inGroup]), postFilter: req.postFilter,
     from: ih.from, size: ih.size, sort: ih.sort, source: ih.source, trackScores: ih.trackScores, version: ih.version,
     seqNoPrimaryTerm: ih.seqNoPrimaryTerm, explain: ih.explain,
@@ -63,7 +66,8 @@ export async function expandGroups(
   const field = collapse.field!;
   // Definitions by name, a later one replacing an earlier one of the same name (ES keeps a map).
   const defs = [...new Map(collapse.innerHits.map((ih) => [ih.name, ih])).values()];
-  const tasks = values.flatMap((value) => defs.map((ih) => () => search(groupRequest(req, field, value, ih, restTotalHitsAsInt)).then(hitsObject)));
+  const defaults = parseSearchRequest(null);
+  const tasks = values.flatMap((value) => defs.map((ih) => () => search(groupRequest(defaults, req, field, value, ih, restTotalHitsAsInt)).then(hitsObject)));
   const limit = Math.min(collapse.maxConcurrentGroupSearches || DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const hits = await runBounded(tasks, limit);
   return values.map((_, i) => `{${defs.map((ih, d) => `${JSON.stringify(ih.name)}:{"hits":${hits[i * defs.length + d]}}`).join(',')}}`);

@@ -228,7 +228,6 @@ export class ReqOptScorer extends Scorer {
   }
 }
 
-/** The matches of `inner` with a constant score. */
 /**
  * Lucene's FunctionScoreQuery.boostByQuery (ES `boosting`): the positive scorer's docs, each score
  * times `negativeBoost` when the negative scorer matches the doc too, times `boost`, in float as
@@ -263,6 +262,7 @@ export class BoostingScorer extends Scorer {
   }
 }
 
+/** The matches of `inner` with a constant score. */
 export class ConstantScorer extends Scorer {
   constructor(private readonly inner: Scorer, private readonly constantScore: number) {
     super();

@@ -191,8 +191,7 @@ export class IndexTemplateService {
     return listTemplates('index template', 'index_template', expression, this.templates, (t) => renderIndexTemplate(t, flatSettings));
   }
 
-  /** Every composable index template's summary, by name (`_cat/templates`). */
-  /** The templates `expression` names (as GET reads it; names that match nothing are no error), by name. */
+  /** The summaries of the templates `expression` names (as GET reads it; names that match nothing are no error), by name (`_cat/templates`). */
   indexTemplateSummaries(expression?: string): IndexTemplateSummary[] {
     return namesMatching(expression, this.templates.keys()).found.map((name) => {
       const t = this.templates.get(name)!;

@@ -88,6 +88,8 @@ describe('function_score', () => {
     expect(ids(ranked).slice(0, 3)).toEqual(['2', '1', '3']);
     expectErrorType(await search({ query: { function_score: { script_score: { script: '1' } } } }), 400, 'illegal_argument_exception', '[script_score] functions of [function_score] are not supported by this server yet');
     expectErrorType(await search({ query: { function_score: { score_mode: 'median' } } }), 400, 'parsing_exception', '[function_score] illegal score_mode [median]');
+    // A long value is quoted as its first 100 characters (previewInput), not echoed whole.
+    expectErrorType(await search({ query: { function_score: { boost_mode: 'x'.repeat(5000) } } }), 400, 'parsing_exception', `[function_score] illegal boost_mode [${'x'.repeat(100)}...]`);
     expectErrorType(await search({ query: { function_score: { nope: 1 } } }), 400, 'parsing_exception', '[function_score] query does not support [nope]');
     expectErrorType(await search({ query: { function_score: { functions: [{ weight: 1 }], weight: 2 } } }), 400, 'parsing_exception');
     expectErrorType(await search({ query: { function_score: { gauss: { price: { origin: 1, scale: 1, decay: 2 } } } } }), 400, 'illegal_argument_exception', 'decay must be in the range [0..1].');

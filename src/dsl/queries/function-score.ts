@@ -5,7 +5,7 @@
  * decay functions `gauss`, `exp`, `linear`, each with an optional `filter` and `weight`; one
  * function may also be given at the top level. `script_score` and `random_score` are refused.
  */
-import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError, previewInput } from '../../errors/index.js';
 import { doubleValue, forEachEntry, isObject, mapItems, readString, unknownParameter } from '../parse-helpers.js';
 import type { DecayFunction, FunctionScoreFunction, FunctionScoreQuery, QueryNode, ScoreFunction } from '../query-nodes.js';
 import { newCommon, readCommon } from './common.js';
@@ -21,7 +21,7 @@ const NOT_YET = new Set(['script_score', 'random_score']);
 
 function oneOf<const V extends string>(what: string, values: readonly V[], v: unknown): V {
   const s = readString(Q, what, v).toLowerCase();
-  if (!(values as readonly string[]).includes(s)) throw new ParsingError(`[${Q}] illegal ${what} [${s.slice(0, 100)}]`);
+  if (!(values as readonly string[]).includes(s)) throw new ParsingError(`[${Q}] illegal ${what} [${previewInput(s)}]`);
   return s as V;
 }
 

@@ -343,6 +343,9 @@ describe('request errors', () => {
     expectError(await search({ query: { simple_query_string: { query: 'x', fields: 'title' } } }), 'parsing_exception', '[simple_query_string] unsupported field [fields]');
     expectError(await search({ query: { simple_query_string: { query: 'x', minimum_should_match: null } } }), 'parsing_exception', '[simple_query_string] unknown token [VALUE_NULL] after [minimum_should_match]');
     expectError(await search({ query: { simple_query_string: { query: 'x', default_operator: 'xor' } } }), 'illegal_argument_exception', 'No enum constant org.elasticsearch.index.query.Operator.XOR');
+    // Long values are quoted as their first 100 characters (previewInput), not echoed whole.
+    expectError(await search({ query: { simple_query_string: { query: 'x', default_operator: 'x'.repeat(5000) } } }), 'illegal_argument_exception', `No enum constant org.elasticsearch.index.query.Operator.${'X'.repeat(100)}...`);
+    expectError(await search({ query: sqs('x', { flags: 'y'.repeat(5000) }) }), 'illegal_argument_exception', `Unknown simple_query_string flag [${'y'.repeat(100)}...]`);
     expect((await search({ query: { simple_query_string: 'x' } })).status).toBe(400);
   });
 });

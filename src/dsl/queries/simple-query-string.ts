@@ -2,7 +2,7 @@
  * `simple_query_string` (ES SimpleQueryStringBuilder.fromXContent). The syntax itself
  * (../query-string/simple.ts) is read when the query is planned on each index, and never fails.
  */
-import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError, previewInput } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, readBoolean, readInt, readString, within } from '../parse-helpers.js';
 import type { BoostedField, Operator, SimpleQueryStringQuery } from '../query-nodes.js';
@@ -27,7 +27,7 @@ export function resolveSimpleQueryStringFlags(spec: string): number {
     if (upper === 'NONE') return 0;
     if (upper === 'ALL') return SQS_ALL_FLAGS;
     const bit = Object.prototype.hasOwnProperty.call(FLAG_BITS, upper) ? FLAG_BITS[upper] : undefined;
-    if (bit === undefined) throw new IllegalArgumentError(`Unknown ${Q} flag [${name}]`);
+    if (bit === undefined) throw new IllegalArgumentError(`Unknown ${Q} flag [${previewInput(name)}]`);
     flags |= bit;
   }
   return flags;
@@ -37,7 +37,7 @@ export function resolveSimpleQueryStringFlags(spec: string): number {
 function readDefaultOperator(value: string): Operator {
   const upper = value.toUpperCase();
   if (upper === 'OR' || upper === 'AND') return upper === 'OR' ? 'or' : 'and';
-  throw new IllegalArgumentError(`No enum constant org.elasticsearch.index.query.Operator.${upper}`);
+  throw new IllegalArgumentError(`No enum constant org.elasticsearch.index.query.Operator.${previewInput(upper)}`);
 }
 
 function isValue(v: unknown): boolean {

@@ -95,5 +95,15 @@ describe('function_score', () => {
     expectErrorType(await search({ query: { function_score: { gauss: { price: { origin: 1, scale: 1, decay: 2 } } } } }), 400, 'illegal_argument_exception', 'decay must be in the range [0..1].');
     expect((await search({ query: { function_score: { gauss: { tag: { origin: 1, scale: 1 } } } } })).status).toBe(400);
     expect((await search({ query: { function_score: { gauss: { nope: { origin: 1, scale: 1 } } } } })).status).toBe(400);
+    // A numeric field's origin, scale and offset are read as doubles: a string that is none is Java's
+    // NumberFormatException (it used to become NaN and drop every document from the hits); numeric strings parse.
+    for (const [params, bad] of [[{ origin: 'abc', scale: 5 }, 'abc'], [{ origin: 20, scale: 'x5' }, 'x5'], [{ origin: 20, scale: 5, offset: 'o' }, 'o']] as const) {
+      for (const index of ['shop', 'shop3']) {
+        const r = await search({ query: { function_score: { gauss: { price: params } } } }, index);
+        expectErrorType(r, 400, 'search_phase_execution_exception');
+        expect(r.body.error.caused_by).toMatchObject({ type: 'number_format_exception', reason: `For input string: "${bad}"` });
+      }
+    }
+    expect(Object.keys(await fs({ gauss: { price: { origin: '20', scale: '5' } } }))).toHaveLength(4);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { parseDateMath } from '../../common/dates/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
-import type { FunctionScoreQuery, ScoreFunction } from '../../dsl/index.js';
+import { doubleValue, type FunctionScoreQuery, type ScoreFunction } from '../../dsl/index.js';
 import { ParseError, QueryShardError } from '../../errors/index.js';
 import { compiledFormat, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
@@ -39,7 +39,9 @@ function resolveFunction(ctx: PlanContext, fn: ScoreFunction): FunctionExec {
     return { ...fn, origin, scale: timeMillis(fn.scale, 'scale'), offset: timeMillis(fn.offset, 'offset') };
   }
   if (fn.origin === null) throw new ParseError(`[${fn.type}] must set [origin] for a numeric field`);
-  return { ...fn, origin: Number(fn.origin), scale: Number(fn.scale), offset: Number(fn.offset) };
+  // XContentParser.doubleValue, as ES's parseNumberVariable reads them: a string that is no number is
+  // Java's NumberFormatException, not a NaN that scores every document out of the hits.
+  return { ...fn, origin: doubleValue(fn.origin), scale: doubleValue(fn.scale), offset: doubleValue(fn.offset) };
 }
 
 function requireNumeric(ctx: PlanContext, field: ResolvedField): void {

@@ -63,8 +63,6 @@ interface State<T> {
 /**
  * Parses `text`; null is Lucene's MatchNoDocsQuery ("empty string passed to query parser"). The
  * text `*` alone (after trimming as Java's String.trim does) matches everything.
- */
-/**
  * `maxLeaves` bounds the terms, phrases and prefixes one query may hold (the clause limit, checked
  * as they are built so a huge text fails early); the tree may nest at most MAX_GROUP_DEPTH deep, as
  * `query_string`'s groups, since everything that walks it later recurses.

@@ -5,7 +5,7 @@
  * named indices the caller may not use are a 403, while wildcards (`*`, `logs-*`, `_all`) silently
  * expand to the authorized indices only — a caller cannot even learn which others exist.
  */
-import { resolveIndexExpression } from '../cluster/index.js';
+import { indexExpressionParts, resolveIndexExpression } from '../cluster/index.js';
 import { globMatcher } from '../common/wildcard.js';
 import { SecurityError } from '../errors/index.js';
 import type { SearchRequest } from '../dsl/index.js';
@@ -68,7 +68,7 @@ export class RequestAuthorizer {
       if (!this.auth.permission.allowsIndex(action, expression)) this.require(action, [expression]);
       return expression;
     }
-    const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    const parts = indexExpressionParts(expression);
     // The same reading of the expression as the resolver's: an exclusion only after a wildcard,
     // anything else that is not a wildcard is a name (checked, whether or not it exists).
     let sawWildcard = false;

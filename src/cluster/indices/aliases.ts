@@ -9,6 +9,7 @@ import { AliasesNotFoundError, IllegalArgumentError, IllegalStateError, IndexNot
 import { globMatcher } from '../../common/wildcard.js';
 import { parseQuery, type AliasAction, type AliasProperties, type QueryNode } from '../../dsl/index.js';
 import { validateIndexOrAliasName } from './index-names.js';
+import { indexExpressionParts } from './index-resolver.js';
 
 /** How an alias is stored per index in the cluster state (ES's AliasMetadata XContent). */
 export interface StoredAlias {
@@ -190,9 +191,9 @@ export class AliasRegistry {
    * without a filter; else the filters of the aliases it was reached through, any of which matches.
    */
   searchFilters(expression: string | undefined, index: string): Array<Record<string, unknown>> | null {
-    const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
     const aliases = this.byIndex.get(index);
     if (!aliases) return null;
+    const parts = indexExpressionParts(expression);
     const filters: Array<Record<string, unknown>> = [];
     let sawWildcard = false;
     for (const part of parts) {

@@ -37,6 +37,11 @@ export function wildcardVisible(pattern: string, name: string, isHidden: (name: 
   return !name.startsWith('.') && !isHidden(name);
 }
 
+/** The comma-separated parts of an index expression, trimmed, empty ones dropped; none (or empty) is `_all`. */
+export function indexExpressionParts(expression: string | undefined): string[] {
+  return expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+}
+
 /**
  * `isHidden` answers for index and alias names alike (ES forbids an alias named as an index), so a
  * hidden alias is left out of wildcards as a hidden index is.
@@ -46,7 +51,7 @@ export function resolveIndexExpression(
   aliases: ReadonlyMap<string, readonly string[]> = NO_ALIASES, isHidden: (name: string) => boolean = NOT_HIDDEN,
 ): string[] {
   const expandOpen = options.expandOpen !== false;
-  const parts = expression === undefined || expression === '' ? ['_all'] : expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = indexExpressionParts(expression);
   const result = new Set<string>();
   let sawWildcard = false;
   for (const part of parts) {

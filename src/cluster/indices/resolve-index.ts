@@ -8,7 +8,7 @@
 import { IndexNotFoundError } from '../../errors/index.js';
 import { globMatcher } from '../../common/wildcard.js';
 import type { AliasRegistry } from './aliases.js';
-import { wildcardVisible } from './index-resolver.js';
+import { indexExpressionParts, wildcardVisible } from './index-resolver.js';
 
 /** ES IndicesOptions as this API reads them (default strictExpandOpen: open indices, missing names fail). */
 export interface ResolveIndexOptions {
@@ -57,7 +57,7 @@ export function resolveIndexAbstractions(
 ): ResolveIndexBody {
   const aliasTable = view.aliases.table();
   const isIndex = new Set(view.indexNames);
-  const parts = expression.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = indexExpressionParts(expression);
   const expandWildcards = options.expandOpen || options.expandClosed;
   const found = new Set<string>();
   let sawWildcard = false;

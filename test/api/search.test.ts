@@ -787,6 +787,11 @@ describe('targets: comma-separated lists and wildcard patterns', () => {
       expect(names(await search({}, 'hid-*,vis-*'))).toEqual(['pat-a1']);
       expect(names(await t.request('POST', '/hid-*,vis-*/_search?expand_wildcards=all', {}))).toEqual(['pat-a1', 'pat-b1']);
       expect(names(await search({}, 'hid-alias'))).toEqual(['pat-b1']);
+      // Whether an alias is hidden follows each change of the aliases (the registry keeps the hidden set between them).
+      await t.request('POST', '/_aliases', { actions: [{ add: { index: 'pat-b1', alias: 'hid-alias', is_hidden: false } }] });
+      expect(names(await search({}, 'hid-*,vis-*'))).toEqual(['pat-a1', 'pat-b1']);
+      await t.request('POST', '/_aliases', { actions: [{ add: { index: 'pat-a1', alias: 'vis-alias', is_hidden: true } }] });
+      expect(names(await search({}, 'hid-*,vis-*'))).toEqual(['pat-b1']);
     } finally {
       await t.request('POST', '/_aliases', { actions: [{ remove: { index: 'pat-b1', alias: 'hid-alias' } }, { remove: { index: 'pat-a1', alias: 'vis-alias' } }] });
     }

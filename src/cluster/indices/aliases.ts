@@ -64,19 +64,30 @@ export class AliasRegistry {
 
   /**
    * ES IndexAbstraction.Alias.isHidden: the alias says `is_hidden: true` (ES keeps the flag the same on
-   * every index of an alias). Give `table()` when asking for many aliases: one lookup each instead
-   * of a walk over the indices.
+   * every index of an alias; the first index holding it answers). One set lookup: wildcard resolution
+   * asks this for every alias it matches, on each search.
    */
-  isHidden(alias: string, table?: ReadonlyMap<string, readonly string[]>): boolean {
-    if (table !== undefined) {
-      const first = table.get(alias)?.[0];
-      return first !== undefined && this.properties(first, alias)?.isHidden === true;
+  isHidden(alias: string): boolean {
+    return this.hiddenAliases().has(alias);
+  }
+
+  /** The hidden aliases, found on first use after each change (load, removeIndex, apply). */
+  private hidden: ReadonlySet<string> | null = null;
+
+  private hiddenAliases(): ReadonlySet<string> {
+    if (this.hidden === null) {
+      const seen = new Set<string>();
+      const hidden = new Set<string>();
+      for (const aliases of this.byIndex.values()) {
+        for (const [alias, p] of aliases) {
+          if (seen.has(alias)) continue;
+          seen.add(alias);
+          if (p.isHidden === true) hidden.add(alias);
+        }
+      }
+      this.hidden = hidden;
     }
-    for (const aliases of this.byIndex.values()) {
-      const p = aliases.get(alias);
-      if (p !== undefined) return p.isHidden === true;
-    }
-    return false;
+    return this.hidden;
   }
 
   /**
@@ -101,6 +112,7 @@ export class AliasRegistry {
       m.set(name, { filter: s.filter ?? null, isWriteIndex: s.is_write_index ?? null, isHidden: s.is_hidden ?? null });
     }
     if (m.size > 0) this.byIndex.set(index, m);
+    this.hidden = null;
   }
 
   /** An index's aliases as the cluster state stores them, or undefined when it has none. */
@@ -112,6 +124,7 @@ export class AliasRegistry {
 
   removeIndex(index: string): void {
     this.byIndex.delete(index);
+    this.hidden = null;
   }
 
   /**
@@ -182,6 +195,7 @@ export class AliasRegistry {
     }
     this.byIndex.clear();
     for (const [i, m] of next) if (m.size > 0) this.byIndex.set(i, m);
+    this.hidden = null;
     return removedIndices;
   }
 

@@ -222,9 +222,7 @@ export class IndicesService {
     // named directly is never filtered by an alias (searchQuery), so it is not recorded.
     const named = expression === undefined ? undefined : this.indices.get(expression);
     if (named !== undefined && !expression!.includes(',') && !expression!.includes('*')) return [named];
-    const table = this.aliases.table();
-    const isHidden = (name: string) => (this.indices.has(name) ? this.isHiddenIndex(name) : this.aliases.isHidden(name, table));
-    const out = resolveIndexExpression(expression, this.names(), options, table, isHidden).map((n) => this.indices.get(n)!);
+    const out = resolveIndexExpression(expression, this.names(), options, this.aliases.table(), this.isHidden).map((n) => this.indices.get(n)!);
     this.resolvedFrom.set(out, expression);
     return out;
   }

@@ -78,7 +78,7 @@ export function resolveIndexAbstractions(
       if (options.expandOpen) {
         for (const n of view.indexNames) if (re.test(n) && wildcardVisible(pattern, n, view.isHiddenIndex, options.expandHidden)) matched.push(n);
       }
-      for (const a of aliasTable.keys()) if (re.test(a) && wildcardVisible(pattern, a, (alias) => view.aliases.isHidden(alias, aliasTable), options.expandHidden)) matched.push(a);
+      for (const a of aliasTable.keys()) if (re.test(a) && wildcardVisible(pattern, a, (alias) => view.aliases.isHidden(alias), options.expandHidden)) matched.push(a);
       const allowed = access ? matched.filter((n) => access.allows(n)) : matched;
       if (allowed.length === 0 && !options.allowNoIndices) throw new IndexNotFoundError(pattern);
       for (const n of allowed) found.add(n);

@@ -216,25 +216,13 @@ function centersOf(p: PercentilesPartial): Float64Array {
   return centers;
 }
 
-/** The first index in [from, to) whose element is greater than x (to when none is). */
-function upperBound(a: ArrayLike<number>, x: number, from: number, to: number): number {
-  let lo = from;
-  let hi = to;
+/** The first index in [0, n) where `after` holds (n when it holds nowhere); `after` is false then true along the range. */
+function partitionPoint(n: number, after: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid] > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/** The first index in [from, to) whose element is at least x. */
-function lowerBound(a: ArrayLike<number>, x: number, from: number, to: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] >= x) hi = mid;
+    if (after(mid)) hi = mid;
     else lo = mid + 1;
   }
   return lo;
@@ -252,7 +240,7 @@ function digestQuantile(p: PercentilesPartial, q: number): number {
   if (index >= p.count) return p.max;
   const centers = centersOf(p);
   if (index < centers[0]) return p.min + (index / centers[0]) * (means[0] - p.min);
-  const i = upperBound(centers, index, 0, n) - 1;
+  const i = partitionPoint(n, (j) => centers[j] > index) - 1;
   if (i < n - 1) return means[i] + ((index - centers[i]) / (centers[i + 1] - centers[i])) * (means[i + 1] - means[i]);
   const lastHalf = p.count - centers[n - 1];
   const f = lastHalf === 0 ? 1 : Math.min(1, (index - centers[n - 1]) / lastHalf);
@@ -293,17 +281,11 @@ function exactCdf(v: Float64Array, x: number): number {
   if (n === 0) return NaN;
   if (n === 1) return x < v[0] ? 0 : x > v[0] ? 1 : 0.5;
   if (x < v[0]) return 0;
-  if (x === v[0]) return upperBound(v, x, 0, n) / 2 / n;
+  if (x === v[0]) return partitionPoint(n, (i) => v[i] > x) / 2 / n;
   if (x > v[n - 1]) return 1;
-  if (x === v[n - 1]) return (n - (n - lowerBound(v, x, 0, n)) / 2) / n;
+  if (x === v[n - 1]) return (n - (n - partitionPoint(n, (i) => v[i] >= x)) / 2) / n;
   // The first i with x < v[i] + (v[i+1] − v[i]) / 2, written as ES computes it.
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (x < v[mid] + (v[mid + 1] - v[mid]) / 2) hi = mid;
-    else lo = mid + 1;
-  }
+  const lo = partitionPoint(n - 1, (i) => x < v[i] + (v[i + 1] - v[i]) / 2);
   if (lo < n - 1) {
     const left = lo === 0 ? (v[1] - v[0]) / 2 : (v[lo] - v[lo - 1]) / 2;
     const right = (v[lo + 1] - v[lo]) / 2;
@@ -328,7 +310,7 @@ function digestCdf(p: PercentilesPartial, x: number): number {
   if (p.min === p.max) return 0.5;
   const centers = centersOf(p);
   if (x < means[0]) return means[0] === p.min ? 0 : (interpolate(x, p.min, means[0]) * centers[0]) / p.count;
-  const i = upperBound(means, x, 0, n) - 1;
+  const i = partitionPoint(n, (j) => means[j] > x) - 1;
   if (i < n - 1) {
     const f = means[i + 1] === means[i] ? 0 : interpolate(x, means[i], means[i + 1]);
     return (centers[i] + f * (centers[i + 1] - centers[i])) / p.count;

@@ -8,10 +8,9 @@
 import { addCalendarUnits, localToUtc, parseTimeZone, roundToCalendarUnit } from '../../common/dates/index.js';
 import { compiledFormat, type Segment } from '../../index/index.js';
 import type { DateRounding, ExecDateHistogram, KeyedBucketsPartial } from './exec-aggs.js';
-import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
-import { forEachNumericValues } from './field-values.js';
+import type { DocLists } from './doc-lists.js';
 import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
-import { renderNumberBuckets } from './histogram.js';
+import { collectNumberBuckets, keyRange, renderNumberBuckets } from './histogram.js';
 
 /** The bucket key of a value, and the key after a key (ES Rounding.round and nextRoundingValue). */
 export interface Rounding {
@@ -45,18 +44,7 @@ export function rounding(agg: DateRounding): Rounding {
 }
 
 export function collectDateHistogram(agg: ExecDateHistogram, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
-  const { round } = rounding(agg);
-  const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
-  forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
-    let previous = NaN;
-    for (let j = start; j < end; j++) {
-      const key = round(values[j]);
-      // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
-      if (key !== previous) buckets.addDoc(buckets.bucketOf(key), s, doc);
-      previous = key;
-    }
-  });
-  return { kind: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
+  return collectNumberBuckets(agg, segments, docs, sub, rounding(agg).round);
 }
 
 export function renderDateHistogram(
@@ -65,12 +53,7 @@ export function renderDateHistogram(
   let filled: number[] | null = null;
   if (agg.minDocCount === 0) {
     const { round, next } = rounding(agg);
-    let min = Infinity;
-    let max = -Infinity;
-    for (const k of merged.keys() as Iterable<number>) {
-      if (k < min) min = k;
-      if (k > max) max = k;
-    }
+    let [min, max] = keyRange(merged);
     if (agg.bounds?.min != null) min = Math.min(min, round(agg.bounds.min));
     if (agg.bounds?.max != null) max = Math.max(max, round(agg.bounds.max));
     filled = [];

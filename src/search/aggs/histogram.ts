@@ -21,29 +21,41 @@ function bucketKey(agg: ExecHistogram, v: number): number {
 }
 
 export function collectHistogram(agg: ExecHistogram, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
+  return collectNumberBuckets(agg, segments, docs, sub, (v) => bucketKey(agg, v));
+}
+
+/** Buckets by the key `keyOf` rounds each value to (histogram and date_histogram); a doc counts once per bucket. */
+export function collectNumberBuckets(
+  agg: Pick<ExecHistogram, 'source' | 'subs'>, segments: readonly Segment[], docs: DocLists, sub: SubAggregations, keyOf: (v: number) => number,
+): KeyedBucketsPartial {
   const buckets = new KeyedBucketCollector<number>(segments.length, agg.subs.length > 0);
-  const add = (key: number, s: number, doc: number): void => buckets.addDoc(buckets.bucketOf(key), s, doc);
   forEachNumericValues(segments, docs, agg.source, (values, start, end, s, doc) => {
     let previous = NaN;
     for (let j = start; j < end; j++) {
-      const key = bucketKey(agg, values[j]);
+      const key = keyOf(values[j]);
       // Values are sorted, so equal keys are adjacent: count the doc once per bucket.
-      if (key !== previous) add(key, s, doc);
+      if (key !== previous) buckets.addDoc(buckets.bucketOf(key), s, doc);
       previous = key;
     }
   });
   return { kind: 'keyed_buckets', keys: buckets.keys, counts: buckets.counts, subs: sub.collect(agg.subs, segments, buckets.bucketDocs) };
 }
 
+/** The smallest and largest merged key ([Infinity, -Infinity] when there is none). */
+export function keyRange(merged: Map<string | number, MergedBucket>): [min: number, max: number] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const k of merged.keys() as Iterable<number>) {
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return [min, max];
+}
+
 export function renderHistogram(agg: ExecHistogram, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   let filled: number[] | null = null;
   if (agg.minDocCount === 0) {
-    let min = Infinity;
-    let max = -Infinity;
-    for (const k of merged.keys() as Iterable<number>) {
-      if (k < min) min = k;
-      if (k > max) max = k;
-    }
+    const [min, max] = keyRange(merged);
     filled = [];
     if (min <= max) {
       budget.take(Math.floor((max - min) / agg.interval) + 1);

@@ -295,6 +295,16 @@ describe('composite errors', () => {
     expect(e.root_cause[0]).toEqual({ type: 'parse_exception', reason: 'Cannot set after key in the composite aggregation [c] - invalid value, expected string, got Integer' });
     e = await fails({ c: { composite: { sources: two, after: { tag: 'a', p: 'ten' } } } }, 400, 'search_phase_execution_exception');
     expect(e.root_cause[0]).toEqual({ type: 'parse_exception', reason: 'Cannot set after key in the composite aggregation [c] - For input string: "ten"' });
+    // Java's parseDouble quotes the text trimmed.
+    e = await fails({ c: { composite: { sources: two, after: { tag: 'a', p: '  ten ' } } } }, 400, 'search_phase_execution_exception');
+    expect(e.root_cause[0].reason).toBe('Cannot set after key in the composite aggregation [c] - For input string: "ten"');
+    // A long value is quoted by its prefix only.
+    const sold = [{ sold: { terms: { field: 'sold' } } }];
+    e = await fails({ c: { composite: { sources: sold, after: { sold: 'x'.repeat(5000) } } } }, 400, 'search_phase_execution_exception');
+    expect(e.root_cause[0]).toEqual({
+      type: 'parse_exception',
+      reason: `Cannot set after key in the composite aggregation [c] - Cannot parse boolean [${'x'.repeat(100)}...], expected either [true] or [false]`,
+    });
     await fails({ c: { composite: { sources: two, after: 'tag' } } }, 400, 'x_content_parse_exception', /\[composite\] after doesn't support values of type: VALUE_STRING$/);
     // A numeric string is a number, as Java's parsers read it.
     expect((await composite({ sources: two, after: { tag: 'food', p: '5' } })).buckets[0]).toEqual({ key: { tag: 'food', p: 15 }, doc_count: 1 });

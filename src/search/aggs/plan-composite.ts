@@ -7,7 +7,8 @@
  */
 import { DateParseError, parseDateMath } from '../../common/dates/index.js';
 import { compiledFormat } from '../../index/index.js';
-import { DEFAULT_MAX_BUCKETS, EsError, IllegalArgumentError, NumberFormatError, ParseError, TooManyBucketsError } from '../../errors/index.js';
+import { javaParseDouble } from '../../common/java-double.js';
+import { DEFAULT_MAX_BUCKETS, EsError, IllegalArgumentError, ParseError, TooManyBucketsError, previewInput } from '../../errors/index.js';
 import type { CompositeAgg, CompositeSourceSpec } from '../../dsl/aggs/agg-nodes.js';
 import type { PlanContext } from '../plan/context.js';
 import type { CompositeKey, ExecAgg, ExecComposite, ExecCompositeSource, ValuesSource } from './exec-aggs.js';
@@ -52,16 +53,6 @@ function javaClass(v: unknown): string {
   return Array.isArray(v) ? 'ArrayList' : 'HashMap';
 }
 
-const JAVA_DOUBLE = /^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?)$/;
-
-/** Java's Double.parseDouble (what DocValueFormat.RAW falls back to), failing with its NumberFormatException. */
-function javaParseDouble(text: string): number {
-  const trimmed = text.trim();
-  if (trimmed === '') throw new NumberFormatError(null);
-  if (!JAVA_DOUBLE.test(trimmed)) throw new NumberFormatError(text);
-  return Number(trimmed.replace(/[fFdD]$/, ''));
-}
-
 /** One `after` value as its source's value (ES LongValuesSource / DoubleValuesSource / BinaryValuesSource.setAfter). */
 function afterValue(v: string | number | boolean, kind: AfterKind, source: ExecCompositeSource, ctx: PlanContext): string | number {
   switch (kind) {
@@ -74,7 +65,7 @@ function afterValue(v: string | number | boolean, kind: AfterKind, source: ExecC
       if (typeof v === 'number') return Math.trunc(v);
       if (String(v) === 'true') return 1;
       if (String(v) === 'false') return 0;
-      throw new IllegalArgumentError(`Cannot parse boolean [${String(v)}], expected either [true] or [false]`);
+      throw new IllegalArgumentError(`Cannot parse boolean [${previewInput(String(v))}], expected either [true] or [false]`);
     case 'date':
       if (typeof v === 'number') return Math.trunc(v);
       try {

@@ -190,6 +190,8 @@ describe('date_histogram', () => {
     let res = await bad({ calendar_interval: '2d' });
     expectErrorType(res, 400, 'x_content_parse_exception');
     expect(res.body.error.caused_by.reason).toBe('The supplied interval [2d] could not be parsed as a calendar interval.');
+    res = await bad({ calendar_interval: 'd'.repeat(5000) });
+    expect(res.body.error.caused_by.reason).toBe(`The supplied interval [${'d'.repeat(100)}...] could not be parsed as a calendar interval.`);
     res = await bad({ fixed_interval: 'soon' });
     expectErrorType(res, 400, 'x_content_parse_exception');
     expect(res.body.error.caused_by.reason).toBe('failed to parse setting [date_histogram.fixedInterval] with value [soon] as a time value: unit is missing or unrecognized');

@@ -262,6 +262,11 @@ describe('composite errors', () => {
     expect(e.caused_by.reason).toBe('[script] of [terms] aggregations is not supported by this server yet');
     e = await fails({ c: { composite: { sources: [{ tag: { terms: { field: 'tag', order: 'up' } } }] } } }, 400, 'x_content_parse_exception');
     expect(e.caused_by.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'No enum constant org.elasticsearch.search.sort.SortOrder.UP' });
+    // Long client text is quoted by its prefix only.
+    e = await fails({ c: { composite: { sources: [{ tag: { terms: { field: 'tag', order: 'u'.repeat(5000) } } }] } } }, 400, 'x_content_parse_exception');
+    expect(e.caused_by.caused_by.reason).toBe(`No enum constant org.elasticsearch.search.sort.SortOrder.${'U'.repeat(100)}...`);
+    e = await fails({ c: { composite: { sources: [{ g: { ['g'.repeat(5000)]: { field: 'tag' } } }] } } }, 400, 'x_content_parse_exception');
+    expect(e.caused_by.reason).toBe(`invalid source type: ${'g'.repeat(100)}...`);
     e = await fails({ c: { composite: { sources: [{ p: { histogram: { field: 'price' } } }] } } }, 400, 'x_content_parse_exception');
     expect(e.caused_by.reason).toBe('[interval] must be greater than 0 for [histogram] source');
     e = await fails({ c: { composite: { sources: [{ d: { date_histogram: { field: 'published' } } }] } } }, 400, 'x_content_parse_exception');

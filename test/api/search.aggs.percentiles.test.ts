@@ -247,6 +247,11 @@ describe('errors and hostile input', () => {
     await fails({ p: { percentiles: { field: 'int', tdigest: { compression: 'x' } } } }, 400, 'number_format_exception', 'For input string: "x"');
     await fails({ p: { percentiles: { field: 'int', tdigest: { nope: 1 } } } }, 400, 'x_content_parse_exception', "[tdigest] unknown field [nope]");
     await fails({ p: { percentiles: { field: 'int', tdigest: { execution_hint: 'fast' } } } }, 400, 'x_content_parse_exception', '[tdigest] failed to parse field [execution_hint]');
+    // A long hint is quoted by its prefix only.
+    await fails(
+      { p: { percentiles: { field: 'int', tdigest: { execution_hint: 'f'.repeat(5000) } } } }, 400, 'x_content_parse_exception', '[tdigest] failed to parse field [execution_hint]',
+      `Invalid execution_hint [${'f'.repeat(100)}...], valid values are [default, high_accuracy]`,
+    );
     const r = await aggs({ p: { percentiles: { field: 'int', percents: [50], tdigest: { compression: 1e300 } } }, z: { percentiles: { field: 'int', percents: [50], tdigest: { compression: 0 } } } });
     expect(r.p).toEqual({ values: { '50.0': 76 } });
     expect(r.z.values['50.0']).toBeGreaterThanOrEqual(1);

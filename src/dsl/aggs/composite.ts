@@ -5,7 +5,7 @@
  * is only read as an object here: ES checks it against the sources once their field types are
  * known (search/aggs/plan-composite.ts).
  */
-import { IllegalArgumentError, ParsingError, XContentParseError } from '../../errors/index.js';
+import { IllegalArgumentError, ParsingError, XContentParseError, previewInput } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { booleanValue, doubleValue, intValue, isObject, mapItems, parsingField, readString } from '../parse-helpers.js';
 import type { AggNode, CompositeAgg, CompositeSourceSpec, MissingOrder } from './agg-nodes.js';
@@ -36,7 +36,7 @@ function enumValue<T extends string>(parser: string, field: string, v: unknown, 
   const text = readString(parser, field, v);
   return parsingField(parser, field, () => {
     const value = text.toLowerCase() as T;
-    if (!values.includes(value)) throw new IllegalArgumentError(`No enum constant ${javaEnum}.${text.toUpperCase()}`);
+    if (!values.includes(value)) throw new IllegalArgumentError(`No enum constant ${javaEnum}.${previewInput(text.toUpperCase())}`);
     return value;
   });
 }
@@ -44,7 +44,7 @@ function enumValue<T extends string>(parser: string, field: string, v: unknown, 
 function parseSource(item: unknown): CompositeSourceSpec {
   const [name, def] = singleEntry(item);
   const [type, body] = singleEntry(def);
-  if (type !== 'terms' && type !== 'histogram' && type !== 'date_histogram') throw new ParsingError(`invalid source type: ${type}`);
+  if (type !== 'terms' && type !== 'histogram' && type !== 'date_histogram') throw new ParsingError(`invalid source type: ${previewInput(type)}`);
   let field: string | null = null;
   let missingBucket = false;
   let missingOrder: MissingOrder = 'default';

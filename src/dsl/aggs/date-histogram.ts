@@ -7,7 +7,7 @@
  */
 import { parseTimeZone, DateParseError } from '../../common/dates/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
-import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
+import { IllegalArgumentError, XContentParseError, previewInput } from '../../errors/index.js';
 import { booleanValue, forEachEntry, intValue, isObject, readString } from '../parse-helpers.js';
 import type { AggNode, DateHistogramAgg, DateRoundingSpec, TermsOrder } from './agg-nodes.js';
 import { parseAggBody, readDateFormat, readField, readFirstOrder, readMissing, requireField } from './agg-parse.js';
@@ -84,7 +84,7 @@ export function dateRoundingMembers(): DateRoundingMembers {
       let fixedMillis = 0;
       if (calendar !== null) {
         const unit = CALENDAR_UNITS[calendar as string];
-        if (unit === undefined) throw failedField('calendar_interval', `The supplied interval [${String(calendar).slice(0, 100)}] could not be parsed as a calendar interval.`);
+        if (unit === undefined) throw failedField('calendar_interval', `The supplied interval [${previewInput(String(calendar))}] could not be parsed as a calendar interval.`);
         calendarUnit = unit;
       } else if (fixed !== null) {
         try {

@@ -8,7 +8,7 @@
  * `missing`, `format`, and `compression` (default 1000) and `execution_hint` at its top level.
  */
 import { javaDouble } from '../../common/java-double.js';
-import { IllegalArgumentError, XContentParseError } from '../../errors/index.js';
+import { IllegalArgumentError, XContentParseError, previewInput } from '../../errors/index.js';
 import { booleanValue, doubleValue, intValue, isObject, mapItems, readString } from '../parse-helpers.js';
 import { tokenName } from '../json-body.js';
 import type { AggNode, PercentilesAgg } from './agg-nodes.js';
@@ -126,7 +126,7 @@ function readTDigest(kind: Kind, v: unknown): number {
 function readExecutionHint(owner: string, v: unknown): void {
   const hint = readString(owner, 'execution_hint', v);
   if (!EXECUTION_HINTS.includes(hint.toLowerCase())) {
-    throw new XContentParseError(`[${owner}] failed to parse field [execution_hint]`, new IllegalArgumentError(`Invalid execution_hint [${hint}], valid values are [${EXECUTION_HINTS.join(', ')}]`));
+    throw new XContentParseError(`[${owner}] failed to parse field [execution_hint]`, new IllegalArgumentError(`Invalid execution_hint [${previewInput(hint)}], valid values are [${EXECUTION_HINTS.join(', ')}]`));
   }
 }
 

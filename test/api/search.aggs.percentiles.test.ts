@@ -123,6 +123,12 @@ describe('percentiles', () => {
     expect(r.h.buckets.map((b: any) => b.p.values['50.0'])).toEqual([26, 126]);
     expect(r.r.buckets[0].p).toEqual({ values: { '50.0': 26 } });
     expect(r.f).toEqual({ doc_count: 2, p: { values: { '126.0': 50 } } });
+    // The percent is read as Java's Double.parseDouble reads it: no hex, no JavaScript-only forms.
+    for (const key of ['0x32', '5_0', 'abc']) {
+      const res = await t.request('POST', '/pct1/_search', { size: 0, aggs: { tags: { terms: { field: 'tag', order: { [`p.${key}`]: 'desc' } }, aggs: { p: { percentiles: { field: 'int', percents: [50] } } } } } });
+      expectErrorType(res, 400, 'search_phase_execution_exception');
+      expect(res.body.error.root_cause[0]).toMatchObject({ type: 'number_format_exception', reason: `For input string: "${key}"` });
+    }
   });
 
   it('date_histogram buckets get their own digests', async () => {

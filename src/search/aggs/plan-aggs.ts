@@ -13,6 +13,7 @@ import { resolveSortKeys } from '../plan/sort-resolution.js';
 import { resolveFetchFields } from '../fetch-fields.js';
 import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
 import { DateParseError, parseDateMath } from '../../common/dates/index.js';
+import { javaParseDouble } from '../../common/java-double.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
 import { compositeParentError, planComposite } from './plan-composite.js';
@@ -155,8 +156,8 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
     } else if (last && sub.kind === 'percentiles') {
       // InternalTDigestPercentiles.value(name): the key is a percent (or a value to rank), parsed as a double.
       if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
-      percent = Number(key);
-      if (key.trim() === '' || !Number.isFinite(percent)) throw new NumberFormatError(key);
+      percent = javaParseDouble(key);
+      if (!Number.isFinite(percent)) throw new NumberFormatError(key);
     } else if (key !== null && key !== 'value') {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${step}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
     }

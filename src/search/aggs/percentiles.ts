@@ -48,24 +48,16 @@ export function renderPercentiles(agg: ExecPercentiles, digest: PercentilesParti
     const asString = value === null ? null : formatAsString(agg.source, value);
     return asString === null ? { value } : { value, value_as_string: asString };
   }
-  if (agg.keyed) {
-    const values: Record<string, unknown> = {};
-    for (const key of agg.keys) {
-      const name = javaDouble(key);
-      const value = empty ? null : valueAt(agg, digest, key);
-      values[name] = value;
-      const asString = value === null ? null : formatAsString(agg.source, value);
-      if (asString !== null) values[`${name}_as_string`] = asString;
-    }
-    return { values };
+  const entries = agg.keys.map((key) => {
+    const value = empty ? null : valueAt(agg, digest, key);
+    return { key, value, asString: value === null ? null : formatAsString(agg.source, value) };
+  });
+  if (!agg.keyed) return { values: entries.map(({ key, value, asString }) => (asString === null ? { key, value } : { key, value, value_as_string: asString })) };
+  const values: Record<string, unknown> = {};
+  for (const { key, value, asString } of entries) {
+    const name = javaDouble(key);
+    values[name] = value;
+    if (asString !== null) values[`${name}_as_string`] = asString;
   }
-  return {
-    values: agg.keys.map((key) => {
-      const value = empty ? null : valueAt(agg, digest, key);
-      const out: Record<string, unknown> = { key, value };
-      const asString = value === null ? null : formatAsString(agg.source, value);
-      if (asString !== null) out.value_as_string = asString;
-      return out;
-    }),
-  };
+  return { values };
 }

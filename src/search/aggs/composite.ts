@@ -13,6 +13,7 @@
  * so the result does not depend on the number of shards.
  */
 import { compiledFormat, termAt, type Segment } from '../../index/index.js';
+import { IllegalArgumentError, previewInput } from '../../errors/index.js';
 import type { CompositeKey, CompositePartial, ExecComposite, ExecCompositeSource } from './exec-aggs.js';
 import { BucketDocs, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
@@ -171,6 +172,13 @@ function sourceReader(s: ExecCompositeSource, segment: Segment): DocValuesReader
   };
 }
 
+/** A pass that took more key steps than the plan allows (plan-composite.ts MAX_EXTRA_KEY_STEPS). */
+function tooManyCombinations(agg: ExecComposite): IllegalArgumentError {
+  return new IllegalArgumentError(
+    `[composite] aggregation [${previewInput(agg.name)}] would combine more than [${agg.maxExtraKeySteps}] values of multi-valued sources on a shard: narrow the query, lower [size] or use fewer multi-valued sources`,
+  );
+}
+
 /**
  * Visits every key of every doc that can still enter the queue: a prefix before `after`'s skips
  * to the source's next value, a prefix after the full queue's largest key ends the source's values
@@ -186,9 +194,12 @@ function forEachKey(
   const after = agg.after;
   let s = 0;
   let doc = 0;
+  // Key steps past the first value of each source of each doc (a single-valued doc costs none).
+  let extraSteps = 0;
   const walk = (level: number): void => {
     const values = perSource[level];
     for (let i = 0; i < values.length; i++) {
+      if (i > 0 && ++extraSteps > agg.maxExtraKeySteps) throw tooManyCombinations(agg);
       key[level] = values[i];
       if (after !== null && cmp.prefix(key, after, level) < 0) continue;
       const top = queue.top();

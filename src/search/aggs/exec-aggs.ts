@@ -194,6 +194,8 @@ export interface ExecComposite extends ExecAggCommon {
   readonly size: number;
   /** `after`, converted to each source's values; buckets must sort after it. */
   readonly after: CompositeKey | null;
+  /** The key steps past one value per source a shard may take per pass (plan-composite.ts MAX_EXTRA_KEY_STEPS). */
+  readonly maxExtraKeySteps: number;
 }
 
 export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecTopHits | ExecComposite;

@@ -13,6 +13,14 @@ import type { CompositeAgg, CompositeSourceSpec } from '../../dsl/aggs/agg-nodes
 import type { PlanContext } from '../plan/context.js';
 import type { CompositeKey, ExecAgg, ExecComposite, ExecCompositeSource, ValuesSource } from './exec-aggs.js';
 
+/**
+ * How many key steps beyond one value per source a shard may take per pass. ES walks every
+ * combination of a doc's values with no bound; a few multi-valued docs (4 sources × 16 values is
+ * 65,536 keys each) and `size` 65,536 would hold a worker for minutes and, with sub-aggregations,
+ * keep docs × size entries. 20M steps is a few seconds; single-valued docs never count.
+ */
+export const MAX_EXTRA_KEY_STEPS = 20_000_000;
+
 /** plan-aggs.ts's field resolution, passed in (it imports this file). */
 export type ResolveSource = (aggType: string, field: string, numericOnly: boolean, format: string | null) => ValuesSource;
 
@@ -122,5 +130,5 @@ export function planComposite(ctx: PlanContext, agg: CompositeAgg, subs: ExecAgg
   // CompositeAggregator: a shard's queue holds `size` buckets, so `size` answers to search.max_buckets first.
   if (agg.size > DEFAULT_MAX_BUCKETS) throw new TooManyBucketsError(agg.size);
   const after = raw === null ? null : afterKey(agg, raw, planned, ctx);
-  return { kind: 'composite', name: agg.name, subs, sources: planned.map((p) => p.source), size: agg.size, after };
+  return { kind: 'composite', name: agg.name, subs, sources: planned.map((p) => p.source), size: agg.size, after, maxExtraKeySteps: MAX_EXTRA_KEY_STEPS };
 }

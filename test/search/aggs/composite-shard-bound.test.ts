@@ -9,12 +9,15 @@ import { planAggregations, type CompositePartial } from '../../../src/search/ind
 import { DEFAULT_MAX_REGEX_LENGTH } from '../../../src/common/pattern/index.js';
 import { SegmentStatsSource } from '../../../src/search/index.js';
 import { InProcessIndex } from '../../support/engine-harness.js';
+import { IllegalArgumentError } from '../../../src/errors/index.js';
+import { MAX_EXTRA_KEY_STEPS } from '../../../src/search/aggs/plan-composite.js';
 
-function shardPartial(index: InProcessIndex, aggsJson: unknown): CompositePartial {
-  const aggs = planAggregations({
+function shardPartial(index: InProcessIndex, aggsJson: unknown, maxExtraKeySteps?: number): CompositePartial {
+  const planned = planAggregations({
     mapping: index.resolved, defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats: new SegmentStatsSource(index.segments), now: 0,
     index: { name: 'harness', uuid: 'harness' },
   }, parseAggregations(aggsJson));
+  const aggs = maxExtraKeySteps === undefined ? planned : planned.map((a) => ({ ...a, maxExtraKeySteps }));
   const result = index.searchPlan(index.plan({ match_all: {} }), { aggs: { aggs, query: index.plan({ match_all: {} }) } });
   return result.aggs![0] as CompositePartial;
 }
@@ -41,5 +44,39 @@ describe('composite on one shard', () => {
     expect(p.counts).toEqual([60, 60, 60]);
     expect(p.subs.length).toBe(3);
     expect(p.subs.map((s) => (s[0] as { max: number }).max)).toEqual([96, 196, 296]);
+  });
+});
+
+describe('composite over multi-valued sources', () => {
+  // 20 docs, each with 16 values in one keyword field: four sources on it make 65,536 keys per doc.
+  const index = new InProcessIndex({ properties: { v: { type: 'keyword' } } });
+  index.addSegment(Array.from({ length: 20 }, (_, d) => ({ id: `d${d}`, source: { v: Array.from({ length: 16 }, (_, i) => `v${(i * 7 + d) % 40}`) } })));
+  const body = { c: { composite: { size: 65536, sources: ['a', 'b', 'c', 'd'].map((name) => ({ [name]: { terms: { field: 'v' } } })) } } };
+
+  it('plans the bound on key steps past one value per source', () => {
+    const aggs = planAggregations({
+      mapping: index.resolved, defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats: new SegmentStatsSource(index.segments), now: 0,
+      index: { name: 'harness', uuid: 'harness' },
+    }, parseAggregations(body));
+    expect((aggs[0] as { maxExtraKeySteps: number }).maxExtraKeySteps).toBe(MAX_EXTRA_KEY_STEPS);
+  });
+
+  it('fails the shard with a clear 400 once a pass takes more key steps than the bound, instead of walking every combination', () => {
+    let error: unknown = null;
+    try {
+      shardPartial(index, body, 100_000);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(IllegalArgumentError);
+    expect((error as IllegalArgumentError).status).toBe(400);
+    expect((error as Error).message).toBe('[composite] aggregation [c] would combine more than [100000] values of multi-valued sources on a shard: narrow the query, lower [size] or use fewer multi-valued sources');
+  });
+
+  it('single-valued docs never count against it', () => {
+    const single = new InProcessIndex({ properties: { n: { type: 'long' }, t: { type: 'keyword' } } });
+    single.addSegment(Array.from({ length: 500 }, (_, i) => ({ id: `s${i}`, source: { n: i, t: `t${i % 7}` } })));
+    const p = shardPartial(single, { c: { composite: { size: 1000, sources: [{ t: { terms: { field: 't' } } }, { n: { terms: { field: 'n' } } }] } } }, 0);
+    expect(p.counts.length).toBe(500);
   });
 });

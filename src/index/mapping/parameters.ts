@@ -107,7 +107,7 @@ export function isFieldType(t: string): t is FieldType {
 
 /** Types ES knows but this server does not implement: a clear error, not "No handler". */
 export const KNOWN_UNSUPPORTED_TYPES = new Set([
-  'nested', 'flattened', 'geo_point', 'geo_shape', 'ip', 'binary', 'dense_vector', 'rank_feature',
+  'nested', 'flattened', 'geo_point', 'geo_shape', 'ip', 'binary', 'rank_feature',
   'match_only_text', 'wildcard', 'constant_keyword', 'alias',
   'join', 'percolator', 'histogram', 'version', 'integer_range', 'long_range', 'float_range', 'double_range',
   'date_range', 'ip_range', 'date_nanos', 'token_count', 'semantic_text', 'point', 'shape',

@@ -9,6 +9,7 @@ import { isAnalyzedTextType, isFeatureType, DEFAULT_DATE_FORMAT, DEFAULT_POSITIO
 import { IllegalArgumentError } from '../../errors/index.js';
 import { completionOptions } from './completion-mapping.js';
 import { searchAsYouTypeRoot, searchAsYouTypeSubfields } from './search-as-you-type.js';
+import { denseVectorOptions } from './dense-vector-mapping.js';
 
 export interface ResolvedMapping {
   readonly fields: ReadonlyMap<string, ResolvedField>;
@@ -67,6 +68,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean, setti
     positiveScoreImpact: p.positive_score_impact !== false,
     completion: m.type === 'completion' ? completionOptions(p) : null,
     searchAsYouType: m.type === 'search_as_you_type' ? searchAsYouTypeRoot(path, p) : null,
+    vector: m.type === 'dense_vector' ? denseVectorOptions(p) : null,
   };
 }
 

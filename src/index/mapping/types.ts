@@ -15,7 +15,23 @@ export type NumericType = (typeof NUMERIC_TYPES)[number];
  *  frequency is the weight's top bits (Lucene FeatureField), scored by sparse dot products. */
 export const FEATURE_TYPES = ['sparse_vector', 'rank_features'] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
-export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType | 'completion' | 'search_as_you_type';
+export type FieldType = 'text' | 'keyword' | 'date' | 'boolean' | NumericType | FeatureType | 'completion' | 'search_as_you_type' | 'dense_vector';
+
+/** ES DenseVectorFieldMapper.VectorSimilarity. */
+export type VectorSimilarity = 'cosine' | 'dot_product' | 'l2_norm' | 'max_inner_product';
+/** ES DenseVectorFieldMapper.ElementType (`bit` is refused by this server). */
+export type VectorElementType = 'float' | 'byte';
+
+/** A `dense_vector` field's options, defaults filled (dense-vector-mapping.ts). */
+export interface DenseVectorOptions {
+  /** null until the first document sets it (ES 8.11+ infers dims from the first vector). */
+  readonly dims: number | null;
+  readonly elementType: VectorElementType;
+  /** ES's default is cosine when `index: true`; null when `index: false` and none is given. */
+  readonly similarity: VectorSimilarity | null;
+  /** The `index` parameter (ES 8.11+ default true). This server always searches exactly. */
+  readonly indexed: boolean;
+}
 
 /** Analyzed full text with positions and norms, searched by BM25: `text` and `search_as_you_type`
  *  (whose subfields are text fields with shingled analysis). */
@@ -103,6 +119,8 @@ export interface ResolvedField {
   readonly completion: CompletionOptions | null;
   /** The field's part in a search_as_you_type structure (search-as-you-type.ts); null for other fields. */
   readonly searchAsYouType: SearchAsYouTypeStructure | null;
+  /** `dense_vector` fields: dims, element type and similarity; null for every other type. */
+  readonly vector: DenseVectorOptions | null;
 }
 
 /**

@@ -133,6 +133,11 @@ export enum Section {
   // field level, format 6: BlockMaxFreq in the narrowest type that holds the field's largest
   BlockMaxFreq8 = 68, // Uint8[blocks]
   BlockMaxFreq16 = 69, // Uint16[blocks]
+  // field level: dense_vector values (vector-sections.ts). Sections added without a format bump:
+  // segments without vector fields are unchanged, so older segments still read.
+  VectorFloat32 = 70, // Float32[maxDoc × dims]: doc d's vector at [d × dims, (d + 1) × dims); zeros where the doc has none (DocsWithField says which)
+  VectorInt8 = 71, // Int8[maxDoc × dims]: the same for element_type byte
+  VectorMagnitude = 72, // Float32[maxDoc]: each doc's Euclidean norm, cosine fields only (cosine scoring is then one dot product per doc)
 }
 
 /** Completion entries per block-max weight: small, since a prefix range may be short. */
@@ -140,8 +145,9 @@ export const COMPLETION_BLOCK_SIZE = 64;
 
 /** `features`: sparse_vector / rank_features — terms are feature names, freqs encoded weights
  *  (feature-weights.ts), no norms, positions or doc values. `completion`: terms are analyzed
- *  forms, postings docs only, plus the completion entry sections. */
-export type FieldStructure = 'text' | 'keyword' | 'numeric' | 'features' | 'completion';
+ *  forms, postings docs only, plus the completion entry sections. `vector`: dense_vector — no
+ *  postings or doc values, the VectorFloat32 / VectorInt8 (and VectorMagnitude) sections. */
+export type FieldStructure = 'text' | 'keyword' | 'numeric' | 'features' | 'completion' | 'vector';
 
 /** Per-field metadata stored in the segment's info JSON. */
 export interface SegmentFieldInfo {
@@ -161,6 +167,8 @@ export interface SegmentFieldInfo {
   readonly docCount: number;
   readonly sumTotalTermFreq: number;
   readonly sumDocFreq: number;
+  /** dense_vector fields: the vectors' dimension count (every vector of the field in the segment has it). */
+  readonly dims?: number;
 }
 
 export interface SegmentInfo {

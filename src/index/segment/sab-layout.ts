@@ -4,7 +4,7 @@
  */
 import { DIRECTORY_ENTRY_BYTES, FORMAT_VERSION, HEADER_BYTES, MAGIC, MIN_FORMAT_VERSION, NO_FIELD, SECTION_ALIGNMENT, Section, type SegmentInfo } from './format.js';
 
-export type SectionArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+export type SectionArray = Uint8Array | Int8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 interface PendingSection {
   kind: Section;

@@ -15,6 +15,7 @@ import { readCompletionSections, type CompletionSections } from './completion-en
 import { featurePostingsOf, type FeaturePostings } from './feature-postings.js';
 import type { PackedPostings } from './packed-postings.js';
 import { DocNumbers } from './doc-numbers.js';
+import { readVectorSections, type VectorValues } from './vector-sections.js';
 
 export interface SegmentField {
   readonly info: SegmentFieldInfo;
@@ -60,6 +61,8 @@ export interface SegmentField {
   readonly pointDocs: Uint32Array | null;
   /** `completion` fields: their entries (completion-entries.ts); null for other fields. */
   readonly completion: CompletionSections | null;
+  /** `dense_vector` fields: the flat vectors (vector-sections.ts); null for every other field. */
+  readonly vectors: VectorValues | null;
 }
 
 export interface Segment {
@@ -158,6 +161,7 @@ export function openSegment(id: string, sab: SharedArrayBuffer | ArrayBuffer): S
       pointValues: v(Float64Array, Section.PointValues),
       pointDocs: v(Uint32Array, Section.PointDocs),
       completion: info.structure === 'completion' ? readCompletionSections(sab, dir, ord) : null,
+      vectors: info.structure === 'vector' ? readVectorSections(sab, dir, ord, info.dims) : null,
     });
   });
   const s = <T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(ctor: { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number }, kind: Section) =>

@@ -12,7 +12,7 @@ import { globMatcher } from '../common/wildcard.js';
 import { float32ToJson } from '../common/float-json.js';
 import { isPlainObject } from '../common/json.js';
 import { IllegalArgumentError } from '../errors/index.js';
-import { compiledFormat, normalizerOf, readSource, termAt, type ResolvedField, type Segment } from '../index/index.js';
+import { compiledFormat, denseVectorDocValuesError, normalizerOf, readSource, termAt, type ResolvedField, type Segment } from '../index/index.js';
 import type { FieldAndFormat } from '../dsl/index.js';
 
 /** One field of a hit's `fields`, resolved for an index. */
@@ -64,6 +64,14 @@ export function resolveFetchFields(
       const matcher = globMatcher(r.field);
       for (const [path, field] of mapped) {
         if (!matcher.test(path) || !fetchable(field)) continue;
+        if (field.type === 'dense_vector') {
+          // ES DenseVectorFieldType: no doc values to render, no formats for its source values.
+          if (from === 'doc_values') {
+            if (r.field === path) throw denseVectorDocValuesError(path);
+            continue;
+          }
+          if (r.format !== null) throw new IllegalArgumentError(`Field [${path}] of type [dense_vector] doesn't support formats.`);
+        }
         if (from === 'doc_values') {
           if (field.type === 'text') throw fielddataError(path);
           if (!field.docValues) continue;

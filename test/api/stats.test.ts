@@ -88,7 +88,7 @@ describe('GET /_nodes/stats', () => {
   it('splits segment memory by kind, and reports each search thread\'s heap', async () => {
     const n = await nodeStats();
     const seg = n.indices.segments;
-    const kinds = ['terms', 'postings', 'positions', 'feature_postings', 'stored_fields', 'norms', 'points', 'doc_values', 'completion', 'id_map', 'seq_no_version', 'live_docs', 'other'];
+    const kinds = ['terms', 'postings', 'positions', 'feature_postings', 'stored_fields', 'norms', 'points', 'doc_values', 'completion', 'vectors', 'id_map', 'seq_no_version', 'live_docs', 'other'];
     const sum = kinds.reduce((a, k) => a + seg[`${k}_memory_in_bytes`], 0);
     expect(sum).toBe(seg.memory_in_bytes);
     // Segments plus live docs are the store; every doc's `_source`, `_id` and seq_no/version are in.

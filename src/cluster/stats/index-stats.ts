@@ -164,7 +164,7 @@ export function renderCommonStats(s: StatsSums, metrics: readonly IndexStatsMetr
  * only their small heap parts; here every segment lives in memory, so `memory_in_bytes` is the
  * whole of the segments' SharedArrayBuffers and the `*_memory_in_bytes` fields split it by kind
  * (ES's names where ES has the kind; `postings_`, `positions_`, `feature_postings_`, `id_map_`,
- * `seq_no_version_`, `completion_`, `live_docs_` and `other_` are this server's own).
+ * `seq_no_version_`, `completion_`, `vectors_`, `live_docs_` and `other_` are this server's own).
  */
 function renderSegments(s: StatsSums): Record<string, unknown> {
   const m = s.segmentMemory;
@@ -181,6 +181,7 @@ function renderSegments(s: StatsSums): Record<string, unknown> {
     points_memory_in_bytes: m.points,
     doc_values_memory_in_bytes: m.docValues,
     completion_memory_in_bytes: m.completion,
+    vectors_memory_in_bytes: m.vectors,
     id_map_memory_in_bytes: m.idMap,
     seq_no_version_memory_in_bytes: m.seqNoVersion,
     live_docs_memory_in_bytes: s.liveDocsBytes,

@@ -18,6 +18,8 @@ import { RawJson } from '../../common/raw-json.js';
 import { completionValue, parseCompletionInputs } from './completion-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
+import { parseDenseVector, vectorDimensionCount } from './vector-values.js';
+import { checkIndexDimension, inParameterOrder, MAX_VECTOR_DIMS } from './dense-vector-mapping.js';
 
 export type FieldValueSink = (field: ResolvedField, value: IndexableValue) => void;
 
@@ -113,6 +115,8 @@ class DocumentParseRun {
   readonly ignored: string[] = [];
   /** Per feature field: its first object in this document (parsed or raw), then (from a second one on) the features seen. */
   private features: Map<string, Record<string, unknown> | RawJson | Set<string>> | null = null;
+  /** dense_vector fields that had a vector in this document (one each, as in ES). */
+  private vectors: Set<string> | null = null;
 
   constructor(
     private readonly root: RootMapping,
@@ -131,8 +135,11 @@ class DocumentParseRun {
     if (frame.depth > MAX_NESTING_DEPTH) {
       this.fail(`Document nesting depth (${frame.depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`, null);
     }
-    for (const key of Object.keys(obj)) {
+    const keys = Object.keys(obj);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
       const value = obj[key];
+      const last = k === keys.length - 1;
       if (key.length === 0 || key.trim().length === 0) this.fail(`field name cannot be an empty string`, key);
       if (key.includes('.')) {
         if (key.startsWith('.') || key.endsWith('.') || key.includes('..')) {
@@ -146,9 +153,9 @@ class DocumentParseRun {
           if (f.dynamic === 'strict') this.strict(parts[parts.length - 1], f, key);
           continue;
         }
-        this.walkValue(parts[parts.length - 1], value, f, key);
+        this.walkValue(parts[parts.length - 1], value, f, key, last);
       } else {
-        this.walkValue(key, value, frame, key);
+        this.walkValue(key, value, frame, key, last);
       }
     }
   }
@@ -181,11 +188,17 @@ class DocumentParseRun {
     return frame.mapper?.properties.get(name) ?? this.added.get(path);
   }
 
-  private walkValue(name: string, value: unknown, frame: Frame, key: string): void {
+  /** `last`: the value is its object's last member (what a dense_vector parse error names after it). */
+  private walkValue(name: string, value: unknown, frame: Frame, key: string, last = false): void {
     {
       const path = frame.path ? `${frame.path}.${name}` : name;
       const m = this.mapperAt(frame, name, path);
       if (m && m.kind === 'field') {
+        // dense_vector parses whole arrays (ES parsesArrayValue), one vector per document.
+        if (m.type === 'dense_vector') {
+          this.indexVector(path, m, value, key, last);
+          return;
+        }
         // Completion fields parse whole values, arrays and objects included (ES parsesArrayValue).
         if (m.type === 'completion') {
           if (value !== null) this.indexCompletion(path, m, value, key);
@@ -269,6 +282,39 @@ class DocumentParseRun {
       // ES's DocumentParser wraps what a mapper's own parse() throws: "failed to parse: <reason>".
       this.fail(`failed to parse: ${e.reason}`, at, e);
     }
+  }
+
+  private indexVector(path: string, m: FieldMapper, value: unknown, key: string, last: boolean): void {
+    const field = this.resolved.fields.get(path);
+    if (!field?.vector) return;
+    if (value instanceof RawJson) value = value.parse();
+    if (this.vectors?.has(path)) {
+      const reason = `Field [${path}] of type [dense_vector] doesn't support indexing multiple values for the same field in the same document`;
+      this.fail(`failed to parse: ${reason}`, key, new IllegalArgumentError(reason));
+    }
+    if (value === null) return;
+    (this.vectors ??= new Set()).add(path);
+    const options = field.vector;
+    // ES 8.11+: the first vector of a field mapped without dims sets them (a mapping update).
+    const dims = options.dims ?? vectorDimensionCount(options, value);
+    try {
+      if (options.dims === null && dims !== null) this.setVectorDims(path, m, dims);
+      const vector = parseDenseVector(options, { path, doc: `document with id '${this.id}'`, dims: dims ?? 0, last }, value);
+      this.sink?.(field, vector);
+    } catch (e) {
+      if (!(e instanceof EsError)) throw e;
+      // DenseVectorFieldMapper overrides parse(), so DocumentParser's generic wrap applies.
+      this.fail(`failed to parse: ${e.reason}`, key, e);
+    }
+  }
+
+  /** Records the mapping update that sets an unset `dims`, validated as the mapping parser would. */
+  private setVectorDims(path: string, m: FieldMapper, dims: number): void {
+    if (dims < 1 || dims > MAX_VECTOR_DIMS) {
+      throw new IllegalArgumentError(`The number of dimensions for field [${path}] should be in the range [1, ${MAX_VECTOR_DIMS}] but was [${dims}]`);
+    }
+    checkIndexDimension(m.params.index_options, dims);
+    this.addedMappers().set(path, { ...m, params: inParameterOrder({ ...m.params, dims }) });
   }
 
   private indexCompletion(path: string, m: FieldMapper, value: unknown, key: string): void {

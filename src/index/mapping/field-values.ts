@@ -9,9 +9,10 @@ import type { ResolvedField } from './types.js';
 
 import type { FeatureRef, FeatureValue } from './feature-values.js';
 import { completionValue, type CompletionValue } from './completion-values.js';
+import type { DenseVector } from './vector-values.js';
 
-/** A scalar for text/keyword/numeric fields; one feature of a feature field's object; one completion input. */
-export type IndexableValue = string | number | FeatureValue | FeatureRef | CompletionValue;
+/** A scalar for text/keyword/numeric fields; one feature of a feature field's object; one completion input; a dense_vector's vector. */
+export type IndexableValue = string | number | FeatureValue | FeatureRef | CompletionValue | DenseVector;
 
 const formatCache = new Map<string, CompiledDateFormat>();
 export function compiledFormat(spec: string): CompiledDateFormat {

@@ -12,3 +12,5 @@ export * from './completion-mapping.js';
 export * from './search-as-you-type.js';
 export * from './field-analyzers.js';
 export * from './feature-source.js';
+export * from './dense-vector-mapping.js';
+export * from './vector-values.js';

@@ -5,6 +5,7 @@
  */
 import { IllegalArgumentError } from '../../errors/index.js';
 import type { FieldMapper, Mapper, ObjectMapper, RootMapping } from './types.js';
+import { inParameterOrder, mergeDenseVectorParam } from './dense-vector-mapping.js';
 
 /** Parameters ES lets PUT _mapping change on an existing field. */
 const UPDATABLE = new Set([
@@ -27,7 +28,12 @@ function mergeField(path: string, current: FieldMapper, update: FieldMapper): Fi
     const a = current.params[k];
     const b = update.params[k];
     if (sameValue(a, b)) continue;
-    if (UPDATABLE.has(k)) {
+    if (current.type === 'dense_vector') {
+      const merged = mergeDenseVectorParam(k, a, b);
+      if ('conflict' in merged) conflicts.push(merged.conflict);
+      else if (merged.value === undefined) delete params[k];
+      else params[k] = merged.value;
+    } else if (UPDATABLE.has(k)) {
       if (b === undefined) delete params[k];
       else params[k] = b;
     } else {
@@ -42,7 +48,7 @@ function mergeField(path: string, current: FieldMapper, update: FieldMapper): Fi
     const existing = fields.get(name);
     fields.set(name, existing ? mergeField(`${path}.${name}`, existing, sub) : sub);
   }
-  return { kind: 'field', type: current.type, params, fields };
+  return { kind: 'field', type: current.type, params: current.type === 'dense_vector' ? inParameterOrder(params) : params, fields };
 }
 
 function mergeMapper(path: string, current: Mapper, update: Mapper): Mapper {

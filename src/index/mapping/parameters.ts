@@ -6,6 +6,7 @@ import { MapperParsingError } from '../../errors/index.js';
 import type { FieldType } from './types.js';
 import { NUMERIC_TYPES, isFeatureType } from './types.js';
 import { checkDocValues, checkMaxShingleSize } from './search-as-you-type.js';
+import { checkElementType, checkSimilarity } from './dense-vector-mapping.js';
 
 type Check = (value: unknown, field: string) => unknown;
 
@@ -86,8 +87,12 @@ const SEARCH_AS_YOU_TYPE: Record<string, Check> = {
 const SPARSE_VECTOR: Record<string, Check> = { ...COMMON };
 const RANK_FEATURES: Record<string, Check> = { meta: any, positive_score_impact: bool };
 
+/** ES DenseVectorFieldMapper.Builder.getParameters; `dims` and `index_options` are checked with the field's name (dense-vector-mapping.ts). */
+const DENSE_VECTOR: Record<string, Check> = { meta: any, element_type: checkElementType, dims: any, index: bool, similarity: checkSimilarity, index_options: any };
+
 export function parametersFor(type: FieldType): Record<string, Check> {
   switch (type) {
+    case 'dense_vector': return DENSE_VECTOR;
     case 'sparse_vector': return SPARSE_VECTOR;
     case 'rank_features': return RANK_FEATURES;
     case 'completion': return COMPLETION;
@@ -102,7 +107,7 @@ export function parametersFor(type: FieldType): Record<string, Check> {
 }
 
 export function isFieldType(t: string): t is FieldType {
-  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || t === 'completion' || t === 'search_as_you_type' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
+  return t === 'text' || t === 'keyword' || t === 'date' || t === 'boolean' || t === 'completion' || t === 'search_as_you_type' || t === 'dense_vector' || isFeatureType(t) || (NUMERIC_TYPES as readonly string[]).includes(t);
 }
 
 /** Types ES knows but this server does not implement: a clear error, not "No handler". */

@@ -9,6 +9,7 @@ import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootP
 import { DEFAULT_DYNAMIC_DATE_FORMATS, isFeatureType } from './types.js';
 import { completionParams } from './completion-mapping.js';
 import { searchAsYouTypeParams } from './search-as-you-type.js';
+import { denseVectorParams } from './dense-vector-mapping.js';
 
 
 export const EMPTY_ROOT: RootMapping = {
@@ -32,7 +33,7 @@ function validateName(name: string): void {
   }
 }
 
-function unsupportedParams(where: string, rest: Record<string, unknown>): MapperParsingError {
+export function unsupportedParams(where: string, rest: Record<string, unknown>): MapperParsingError {
   const list = Object.entries(rest).map(([k, v]) => `[${k} : ${typeof v === 'object' ? JSON.stringify(v) : String(v)}]`).join(', ');
   return new MapperParsingError(`${where} has unsupported parameters:  ${list}`);
 }
@@ -92,7 +93,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
   for (const [k, v] of Object.entries(def)) {
     if (k === 'type') continue;
     if (k === 'fields') {
-      if (isFeatureType(type)) throw new MapperParsingError(`unknown parameter [fields] on mapper [${name}] of type [${type}]`);
+      if (isFeatureType(type) || type === 'dense_vector') throw new MapperParsingError(`unknown parameter [fields] on mapper [${name}] of type [${type}]`);
       if (inMultiField) throw new MapperParsingError(`Multi-field [${path}] cannot have multi-fields itself`);
       if (!isPlainObject(v)) throw new MapperParsingError(`Expected map for property [fields] on field [${name}] but got a class ${typeof v}`);
       fields = new Map();
@@ -108,7 +109,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
           throw new MapperParsingError(`No handler for type [${String(subType)}] declared on field [${sub}]`);
         }
         // ES FieldMapper.notInMultiFields: feature fields parse whole objects, never a parent's value.
-        if (isFeatureType(subType)) throw new MapperParsingError(`Field [${sub}] of type [${subType}] can't be used in multifields`);
+        if (isFeatureType(subType) || subType === 'dense_vector') throw new MapperParsingError(`Field [${sub}] of type [${subType}] can't be used in multifields`);
         fields.set(sub, parseFieldMapper(sub, subType, subDef, `${path}.${sub}`, true));
       }
       continue;
@@ -122,6 +123,7 @@ function parseFieldMapper(name: string, type: FieldMapper['type'], def: Record<s
   }
   if (type === 'completion') return { kind: 'field', type, params: completionParams(params), fields };
   if (type === 'search_as_you_type') return { kind: 'field', type, params: searchAsYouTypeParams(params), fields };
+  if (type === 'dense_vector') return { kind: 'field', type, params: denseVectorParams(params, name, unsupportedParams), fields };
   return { kind: 'field', type, params, fields };
 }
 

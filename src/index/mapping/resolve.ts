@@ -42,7 +42,8 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean, setti
   const [analyzer, searchAnalyzer, searchQuoteAnalyzer] = analyzerNames(path, p, text);
   const normalizerName = m.type === 'keyword' ? (p.normalizer as string | undefined) ?? null : null;
   if (normalizerName !== null && !text.analysis.normalizer(normalizerName)) throw new MapperParsingError(`normalizer [${normalizerName}] not found for field [${path}]`);
-  const similarityName = (p.similarity as string | undefined) ?? 'default';
+  // dense_vector's `similarity` is its vector similarity (DenseVectorOptions), not a scoring model.
+  const similarityName = m.type === 'dense_vector' ? 'default' : (p.similarity as string | undefined) ?? 'default';
   const similarity = text.similarity(similarityName);
   if (!similarity) throw new MapperParsingError(`Unknown Similarity type [${similarityName}] for field [${path}]`);
   const indexed = p.index !== false;
@@ -50,7 +51,7 @@ function resolveField(path: string, m: FieldMapper, isMultiField: boolean, setti
     path,
     type: m.type,
     indexed,
-    docValues: m.type !== 'text' && m.type !== 'completion' && !isFeatureType(m.type) && p.doc_values !== false,
+    docValues: m.type !== 'text' && m.type !== 'completion' && m.type !== 'dense_vector' && !isFeatureType(m.type) && p.doc_values !== false,
     norms: isAnalyzedTextType(m.type) ? p.norms !== false : p.norms === true,
     analyzer,
     searchAnalyzer,

@@ -32,6 +32,8 @@ import { intToByte4 } from './norms.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import type { IndexCodec } from './source-codec.js';
 import { encodeStoredFields, type StoredFieldsSections } from './stored-fields.js';
+import { DenseVector } from '../mapping/vector-values.js';
+import { flatVectors } from './vector-sections.js';
 
 export interface BuildDocument {
   readonly id: string;
@@ -489,8 +491,32 @@ class NumericAccumulator extends FieldAccumulator {
   }
 }
 
+/** dense_vector: one vector per doc, laid flat at build (vector-sections.ts); no postings or doc values. */
+class VectorAccumulator extends FieldAccumulator {
+  private readonly vectors: Array<Float32Array | Int8Array> = [];
+  private readonly norms = new GrowableFloat64();
+  add(doc: number, value: IndexableValue): void {
+    this.markDoc(doc);
+    const v = value as DenseVector;
+    this.vectors.push(v.values);
+    this.norms.push(v.magnitude);
+  }
+  finishDoc(): void {}
+  build(maxDoc: number): FieldInput {
+    const dims = this.field.vector?.dims ?? this.vectors[0].length;
+    const vectors = flatVectors(maxDoc, dims, this.docsWithField.toArray(), this.vectors, this.norms.toArray(), this.field.vector?.similarity === 'cosine');
+    return {
+      name: this.field.path, type: this.field.type, structure: 'vector', indexed: this.field.indexed, terms: null, termCount: 0,
+      postingsStart: null, docs: null, freqs: null, positions: null, norms: null, docsWithField: this.bitset(maxDoc),
+      docValueOffsets: null, docValueNumbers: null, docValueOrds: null, vectors,
+    };
+  }
+}
+
 function accumulatorFor(field: ResolvedField): FieldAccumulator {
   switch (field.type) {
+    case 'dense_vector':
+      return new VectorAccumulator(field);
     case 'text':
     case 'search_as_you_type': // the root and its shingle / prefix subfields, each with its own analyzer
       return new TextAccumulator(field);

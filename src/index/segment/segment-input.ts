@@ -7,6 +7,7 @@ import type { StringTable } from './bytes.js';
 import type { FieldStructure } from './format.js';
 import type { CompletionEntries } from './completion-entries.js';
 import type { StoredFieldsSections } from './stored-fields.js';
+import type { VectorValues } from './vector-sections.js';
 
 export interface FieldInput {
   readonly name: string;
@@ -30,6 +31,8 @@ export interface FieldInput {
   readonly docValueOrds: Uint32Array | null;
   /** `completion` fields only: the entries of each term (completion-entries.ts). */
   readonly completion?: CompletionEntries;
+  /** `dense_vector` fields only: the flat vectors (vector-sections.ts). */
+  readonly vectors?: VectorValues;
 }
 
 export interface SegmentInput {

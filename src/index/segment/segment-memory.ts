@@ -18,6 +18,8 @@ export interface SegmentMemory {
   docValues: number;
   points: number;
   completion: number;
+  /** dense_vector values and magnitudes. */
+  vectors: number;
   /** `_source` as stored. */
   storedFields: number;
   /** `_id` bytes, offsets and hash. */
@@ -30,7 +32,7 @@ export interface SegmentMemory {
 }
 
 export function emptySegmentMemory(): SegmentMemory {
-  return { terms: 0, postings: 0, positions: 0, featurePostings: 0, norms: 0, docValues: 0, points: 0, completion: 0, storedFields: 0, idMap: 0, seqNoVersion: 0, other: 0, total: 0 };
+  return { terms: 0, postings: 0, positions: 0, featurePostings: 0, norms: 0, docValues: 0, points: 0, completion: 0, vectors: 0, storedFields: 0, idMap: 0, seqNoVersion: 0, other: 0, total: 0 };
 }
 
 const POSTINGS = new Set([Section.PostingDocs, Section.PostingFreqs, Section.BlockStart, Section.BlockMaxFreq, Section.BlockMaxFreq8, Section.BlockMaxFreq16, Section.BlockMinNorm, Section.BlockLastDoc, Section.BlockPosStart, Section.BlockImpactFreqs, Section.BlockImpactFreqs8, Section.BlockImpactFreqs16, Section.BlockImpactNorms, Section.FeatureBlockOffsets, Section.FeaturePacked, Section.PostingBlockOffsets, Section.PostingPacked]);
@@ -46,6 +48,7 @@ function kindOf(kind: Section, featureField: boolean): Exclude<keyof SegmentMemo
     case Section.Norms: case Section.DocsWithField: return 'norms';
     case Section.DocValueOffsets: case Section.DocValueNumbers: case Section.DocValueOrds: return 'docValues';
     case Section.PointValues: case Section.PointDocs: return 'points';
+    case Section.VectorFloat32: case Section.VectorInt8: case Section.VectorMagnitude: return 'vectors';
     default: return kind >= Section.CompletionEntryStart ? 'completion' : null;
   }
 }

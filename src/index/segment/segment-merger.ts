@@ -25,6 +25,7 @@ import { encodeStoredFields, type BlockWriteThrough, type StoredFieldsSections }
 import { mergeCompletionEntries } from './completion-merge.js';
 import { forEachTermBlock } from './term-postings.js';
 import { selectStrings, unionTerms } from './term-union.js';
+import { mergeVectors } from './vector-sections.js';
 
 const EMPTY_BYTES = new Uint8Array(0);
 const EMPTY_OFFSETS = new Uint32Array(1);
@@ -117,7 +118,7 @@ function writeMergedField(w: AppendingSectionWriter, ord: number, plan: MergePla
   const name = plan.fieldNames[ord];
   const first = plan.sources.map(({ segment }) => segment.fields.get(name)).find((f) => f !== undefined)!.info;
   // Indexed terms' postings are streamed into the segment (feature postings keep their own encoder).
-  if (first.structure === 'numeric' || first.structure === 'features' || !first.indexed) return writeField(w, ord, mergeField(name, plan), plan.maxDoc);
+  if (first.structure === 'numeric' || first.structure === 'features' || first.structure === 'vector' || !first.indexed) return writeField(w, ord, mergeField(name, plan), plan.maxDoc);
   const packed = w.open(Section.PostingPacked, ord);
   const f = mergeField(name, plan, (terms, blocksBound, norms) => new StreamedPostings(packed.write, terms, blocksBound, norms, first.hasPositions, first.hasFreqs, plan.maxDoc));
   const postings = f.sink!;
@@ -237,6 +238,13 @@ function mergeField<S extends TermPostingsSink = WholeFieldPostings>(name: strin
       setBit(docsWithField, nd);
       if (norms && f.norms) norms[nd] = f.norms[d];
     }
+  }
+  if (first.structure === 'vector') {
+    return {
+      name, type: first.type, structure: 'vector', indexed: first.indexed, terms: null, termCount: 0, postingsStart: null,
+      docs: null, freqs: null, positions: null, norms: null, docsWithField, docValueOffsets: null, docValueNumbers: null,
+      docValueOrds: null, sink: null, kept: null, vectors: mergeVectors(parts.map(({ s, f }) => ({ field: f, docMap: docMaps[s] })), maxDoc),
+    };
   }
   if (first.structure === 'numeric') {
     const offsets = new Uint32Array(maxDoc + 1);

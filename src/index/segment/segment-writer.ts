@@ -9,6 +9,7 @@ import { buildHashTable } from './bytes.js';
 import { BLOCK_SIZE, IMPACTS_PER_BLOCK, NO_FIELD, Section, type SegmentFieldInfo, type SegmentInfo } from './format.js';
 import { writeBlockImpacts } from './impacts.js';
 import { writeCompletionEntries } from './completion-entries.js';
+import { writeVectorSections } from './vector-sections.js';
 import { encodeFeaturePostings } from './feature-postings.js';
 import { encodePostings } from './packed-postings.js';
 import { SectionWriter, type SectionSink } from './sab-layout.js';
@@ -203,6 +204,7 @@ export function writeField(w: SectionSink, ord: number, f: FieldInput, maxDoc: n
 export function addFieldTail(w: SectionSink, ord: number, f: FieldInput): void {
   if (f.norms) w.add(Section.Norms, ord, f.norms);
   if (f.completion) writeCompletionEntries(w, ord, f.completion);
+  if (f.vectors) writeVectorSections(w, ord, f.vectors);
   w.add(Section.DocsWithField, ord, f.docsWithField);
   if (f.docValueOffsets) {
     w.add(Section.DocValueOffsets, ord, f.docValueOffsets);
@@ -220,7 +222,7 @@ export function addFieldTail(w: SectionSink, ord: number, f: FieldInput): void {
 export type PostingsInfo = Pick<SegmentFieldInfo, 'indexed' | 'hasFreqs' | 'hasPositions' | 'termCount' | 'docCount' | 'sumTotalTermFreq' | 'sumDocFreq'>;
 
 export function fieldInfo(f: FieldInput, p: PostingsInfo): SegmentFieldInfo {
-  return {
+  const info: SegmentFieldInfo = {
     name: f.name,
     type: f.type,
     structure: f.structure,
@@ -234,6 +236,8 @@ export function fieldInfo(f: FieldInput, p: PostingsInfo): SegmentFieldInfo {
     sumTotalTermFreq: p.sumTotalTermFreq,
     sumDocFreq: p.sumDocFreq,
   };
+  // Only vector fields carry `dims`: every other field's info (and so its segment) stays as it was.
+  return f.vectors ? { ...info, dims: f.vectors.dims } : info;
 }
 
 /**

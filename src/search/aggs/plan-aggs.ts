@@ -5,7 +5,7 @@
  * aggregation"); `missing` is converted to the field's type; filters are planned as queries.
  * Runs on the coordinator, per index; errors are that index's shard failures.
  */
-import { compiledFormat, type ResolvedField } from '../../index/index.js';
+import { compiledFormat, denseVectorDocValuesError, type ResolvedField } from '../../index/index.js';
 import { fielddataError, fielddataNotSupportedError } from '../fielddata-errors.js';
 import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
 import type { AggNode, MissingValue, RangeAgg, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
@@ -87,6 +87,7 @@ function resolveSource(
   if (!field) return { field: fieldName, type: 'unmapped', format: null, missing: convertMissing(missing, 'unmapped', null, ctx) };
   if (field.type === 'text') throw fielddataError(fieldName, ctx.index.name);
   if (field.type === 'search_as_you_type') throw fielddataNotSupportedError(field);
+  if (field.type === 'dense_vector') throw denseVectorDocValuesError(field.path);
   const type = valuesType(field);
   if (type === null || (numericOnly && type === 'keyword')) throw unsupported(field, aggType);
   if (!field.docValues) {

@@ -60,6 +60,8 @@ export function resolveSortKeys(specs: readonly SortSpec[], mapping: ResolvedMap
         missingValue: spec.missing === '_first' || spec.missing === '_last' ? null : String(spec.missing),
       };
     }
+    // ES VectorIndexFieldData.sortField.
+    if (field?.type === 'dense_vector') throw new IllegalArgumentError(`Field [${spec.field}] of type [dense_vector] doesn't support sort`);
     if (field && !field.docValues) throw new IllegalArgumentError(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [${field.type}]. Use doc values instead.`);
     field = field ?? null;
     return { kind: 'numeric', field: spec.field, desc, mode, missing: numericMissing(spec, field) };

@@ -69,6 +69,8 @@ export function keywordTerm(field: ResolvedField, value: string): string {
 /** `term` semantics for one value on any field type. */
 export function exactValueQuery(ctx: PlanContext, field: ResolvedField, value: TermValue, boost: number): Exec {
   switch (field.type) {
+    case 'dense_vector': // ES DenseVectorFieldType.termQuery (terms and match go through it too)
+      throw new IllegalArgumentError(`Field [${field.path}] of type [dense_vector] doesn't support term queries`);
     case 'text':
     case 'search_as_you_type':
     case 'completion': // ES TermBasedFieldType: the raw value against the analyzed forms
@@ -117,8 +119,8 @@ export interface RangeBounds {
 export function rangeQuery(ctx: PlanContext, field: ResolvedField | undefined, r: RangeBounds, boost: number): Exec {
   if (!field) return MATCH_NONE;
   return asShardFailure(ctx, false, () => {
-    // ES's CompletionFieldType keeps MappedFieldType's refusal.
-    if (field.type === 'completion') throw new IllegalArgumentError(`Field [${field.path}] of type [completion] does not support range queries`);
+    // ES's CompletionFieldType and DenseVectorFieldType keep MappedFieldType's refusal.
+    if (field.type === 'completion' || field.type === 'dense_vector') throw new IllegalArgumentError(`Field [${field.path}] of type [${field.type}] does not support range queries`);
     if (isTextLike(field)) {
       const lower = r.gt ?? r.gte;
       const upper = r.lt ?? r.lte;

@@ -83,7 +83,8 @@ export function zeroTerms(zeroTermsQuery: 'none' | 'all', boost: number): Exec {
 
 /** ES `match` on one field. */
 export function matchQuery(ctx: PlanContext, field: ResolvedField, text: string, boost: number, o: MatchOptions): Exec {
-  if (!field.indexed) throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
+  // DenseVectorFieldType.termQuery refuses before any check of `index` (exactValueQuery).
+  if (!field.indexed && field.type !== 'dense_vector') throw new IllegalArgumentError(`Cannot search on field [${field.path}] since it is not indexed.`);
   if (field.type === 'completion' && o.analyzer === null) {
     // The field's search analyzer is a CompletionAnalyzer: one token, the whole text's analyzed form.
     const form = completionAnalysis(field, field.searchAnalyzer)(text);

@@ -28,3 +28,4 @@ export { INDEX_CODECS, type IndexCodec } from './segment/source-codec.js';
 export { storedFieldsCacheStats, clearStoredFieldsCache } from './segment/stored-fields-cache.js';
 export { compareCodePoints } from './segment/bytes.js';
 export * from './analyze.js';
+export { type VectorValues, vectorMagnitude } from './segment/vector-sections.js';

@@ -220,12 +220,12 @@ export function denseVectorDocValuesError(path: string): IllegalArgumentError {
 }
 
 /** ES DenseVectorFieldMapper.Builder.getParameters order, in which the parameters serialize. */
-const PARAMETER_ORDER = ['element_type', 'dims', 'index', 'similarity', 'index_options', 'meta'];
+export const DENSE_VECTOR_PARAMETERS: readonly string[] = ['element_type', 'dims', 'index', 'similarity', 'index_options', 'meta'];
 
 /** Merged parameters in serialization order (a merge sets `dims` after the others were copied). */
 export function inParameterOrder(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of PARAMETER_ORDER) if (params[k] !== undefined) out[k] = params[k];
+  for (const k of DENSE_VECTOR_PARAMETERS) if (params[k] !== undefined) out[k] = params[k];
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { IllegalArgumentError } from '../../errors/index.js';
 import type { FieldMapper, Mapper, ObjectMapper, RootMapping } from './types.js';
-import { inParameterOrder, mergeDenseVectorParam } from './dense-vector-mapping.js';
+import { DENSE_VECTOR_PARAMETERS, inParameterOrder, mergeDenseVectorParam } from './dense-vector-mapping.js';
 
 /** Parameters ES lets PUT _mapping change on an existing field. */
 const UPDATABLE = new Set([
@@ -23,7 +23,8 @@ function mergeField(path: string, current: FieldMapper, update: FieldMapper): Fi
   }
   const conflicts: string[] = [];
   const params: Record<string, unknown> = { ...current.params };
-  const keys = new Set([...Object.keys(current.params), ...Object.keys(update.params)]);
+  // dense_vector conflicts are listed in its parameters' order, as ES's merge walks them.
+  const keys = current.type === 'dense_vector' ? DENSE_VECTOR_PARAMETERS : new Set([...Object.keys(current.params), ...Object.keys(update.params)]);
   for (const k of keys) {
     const a = current.params[k];
     const b = update.params[k];

@@ -294,6 +294,12 @@ describe('the field in other APIs', () => {
     expect(formatted.body.error).toMatchObject({ reason: "Field [v] of type [dense_vector] doesn't support formats." });
   });
 
+  it('has no term vectors', async () => {
+    const res = await t.request('GET', `/${index}/_termvectors/1?fields=v,raw`);
+    expect(res.status).toBe(200);
+    expect(res.body.term_vectors).toEqual({});
+  });
+
   it('reports the field in _field_caps: searchable as `index`, never aggregatable', async () => {
     const res = await t.request('GET', `/${index}/_field_caps?fields=v,raw`);
     expect(res.body.fields).toEqual({

@@ -43,7 +43,8 @@ export function termVectors(indices: IndicesService, name: string, id: string, o
     const analyzed = field.type === 'text' || field.type === 'search_as_you_type';
     // By default the document's text fields (not the hidden search_as_you_type subfields).
     const wanted = opts.fields === null ? analyzed && (field.searchAsYouType === null || field.searchAsYouType.root === path) : opts.fields.some((p) => wildcardsIntersect(p, path));
-    if (!wanted) continue;
+    // ES TermVectorsService.isValidField: only string fields have term vectors (a vector has no terms).
+    if (!wanted || field.type === 'dense_vector') continue;
     const text = fieldText({ field, sourcePath: sourcePath(field), tokenized: analyzed, maxAnalyzedOffset: null }, source);
     if (!text) continue;
     const terms = new Map<string, TermEntry>();

@@ -225,7 +225,7 @@ describe('document parsing', () => {
     ['a hex string of the wrong length', { b: '00ff00' }, IAE, "The [dense_vector] field [b] in doc [document with id '1'] has a different number of dimensions [3] than defined in the mapping [2]"],
     ['a byte field given a number', { b: 7 }, PARSING, 'Unsupported type [VALUE_NUMBER] for provided value [7]'],
     ['two vectors for one field', { obj: { v: [1, 2] }, 'obj.v': [3, 4] }, IAE, "Field [obj.v] of type [dense_vector] doesn't support indexing multiple values for the same field in the same document"],
-    ['odd dims for int4 options', { open: [1, 2, 3] }, 'mapper_parsing_exception', 'int4_flat only supports even dimensions; provided=3'],
+    ['odd dims for int4 options', { open: [1, 2, 3] }, IAE, 'int4_flat only supports even dimensions; provided=3'],
     ['an empty first vector', { open: [] }, IAE, 'The number of dimensions for field [open] should be in the range [1, 4096] but was [0]'],
   ];
   for (const [name, doc, type, reason] of cases) {

@@ -139,7 +139,7 @@ function indexOptionsText(o: unknown): string {
  * least as many connections (and the same quantization confidence), never back to flat.
  */
 function indexOptionsUpdatable(from: IndexOptions, to: IndexOptions): boolean {
-  const mAtLeast = (to.m as number | undefined ?? 0) >= (from.m as number | undefined ?? Infinity);
+  const mAtLeast = ((to.m as number | undefined) ?? 0) >= ((from.m as number | undefined) ?? Infinity);
   switch (from.type) {
     case 'flat': return true;
     case 'int8_flat': return to.type !== 'flat';
@@ -172,7 +172,8 @@ export function denseVectorParams(
     if (optionsGiven) throw new MapperParsingError('Field [index_options] can only be specified for a field of type [dense_vector] when it is indexed');
   }
   if (indexOptions !== null) {
-    if (dims !== undefined) checkIndexDimension(indexOptions, dims);
+    const dimsError = dims === undefined ? null : indexDimensionError(indexOptions, dims);
+    if (dimsError !== null) throw new MapperParsingError(dimsError);
     if (elementType !== 'float' && indexOptions.type.startsWith('int')) {
       throw new MapperParsingError(`[element_type] cannot be [${elementType}] when using index type [${indexOptions.type}]`);
     }
@@ -187,12 +188,10 @@ export function denseVectorParams(
   return out;
 }
 
-/** int4 quantization packs two dimensions a byte (IndexOptions.validateDimension). */
-export function checkIndexDimension(options: unknown, dims: number): void {
+/** int4 quantization packs two dimensions a byte (IndexOptions.validateDimension); the message, or null when fine. */
+export function indexDimensionError(options: unknown, dims: number): string | null {
   const type = (options as IndexOptions | undefined)?.type;
-  if ((type === 'int4_hnsw' || type === 'int4_flat') && dims % 2 !== 0) {
-    throw new MapperParsingError(`${type} only supports even dimensions; provided=${dims}`);
-  }
+  return (type === 'int4_hnsw' || type === 'int4_flat') && dims % 2 !== 0 ? `${type} only supports even dimensions; provided=${dims}` : null;
 }
 
 /**

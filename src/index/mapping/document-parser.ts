@@ -19,7 +19,7 @@ import { completionValue, parseCompletionInputs } from './completion-values.js';
 import { EMPTY_ROOT } from './parse-mapping.js';
 import { searchAsYouTypeSubfieldPaths } from './search-as-you-type.js';
 import { parseDenseVector, vectorDimensionCount } from './vector-values.js';
-import { checkIndexDimension, inParameterOrder, MAX_VECTOR_DIMS } from './dense-vector-mapping.js';
+import { indexDimensionError, inParameterOrder, MAX_VECTOR_DIMS } from './dense-vector-mapping.js';
 
 export type FieldValueSink = (field: ResolvedField, value: IndexableValue) => void;
 
@@ -313,7 +313,8 @@ class DocumentParseRun {
     if (dims < 1 || dims > MAX_VECTOR_DIMS) {
       throw new IllegalArgumentError(`The number of dimensions for field [${path}] should be in the range [1, ${MAX_VECTOR_DIMS}] but was [${dims}]`);
     }
-    checkIndexDimension(m.params.index_options, dims);
+    const dimsError = indexDimensionError(m.params.index_options, dims);
+    if (dimsError !== null) throw new IllegalArgumentError(dimsError);
     this.addedMappers().set(path, { ...m, params: inParameterOrder({ ...m.params, dims }) });
   }
 

@@ -32,7 +32,7 @@ import { intToByte4 } from './norms.js';
 import type { FieldInput, SegmentInput } from './segment-input.js';
 import type { IndexCodec } from './source-codec.js';
 import { encodeStoredFields, type StoredFieldsSections } from './stored-fields.js';
-import { DenseVector } from '../mapping/vector-values.js';
+import type { DenseVector } from '../mapping/vector-values.js';
 import { flatVectors } from './vector-sections.js';
 
 export interface BuildDocument {

@@ -1,0 +1,331 @@
+/**
+ * Pipeline aggregations (ES 8 search-aggregations-pipeline.html): sibling `*_bucket` aggregations,
+ * `cumulative_sum`, `derivative`, `serial_diff` and `bucket_sort`, computed on the coordinator after
+ * the final reduce. Every request runs on a 1-shard and a 3-shard copy of the data and must give the
+ * same aggregations. Expected values follow ES's REST tests and docs examples (sales per month).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { expectErrorType, seed } from './es.js';
+
+let t: TestApp;
+
+// ES docs' "sales" data: 3 docs in January, 2 in February, 2 in March 2015.
+const DOCS: Array<[string, Record<string, unknown>]> = [
+  ['1', { date: '2015-01-01', price: 200, type: 'hat' }],
+  ['2', { date: '2015-01-01', price: 10, type: 't-shirt' }],
+  ['3', { date: '2015-01-01', price: 150, type: 'bag' }],
+  ['4', { date: '2015-02-01', price: 50, type: 'hat' }],
+  ['5', { date: '2015-02-01', price: 10, type: 't-shirt' }],
+  ['6', { date: '2015-03-01', price: 200, type: 'hat' }],
+  ['7', { date: '2015-03-01', price: 175, type: 't-shirt' }],
+  ['8', { date: '2015-05-01', price: 40, type: 'bag' }],
+];
+const MAPPINGS = { properties: { date: { type: 'date' }, price: { type: 'long' }, type: { type: 'keyword' } } };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const [name, shards] of [['sales1', 1], ['sales3', 3]] as const) {
+    await t.request('PUT', `/${name}`, { settings: { number_of_shards: shards }, mappings: MAPPINGS });
+    await seed(t, name, DOCS);
+  }
+});
+afterAll(async () => t.close());
+
+async function aggs(a: unknown): Promise<Record<string, any>> {
+  const one = await t.request('POST', '/sales1/_search', { size: 0, aggs: a });
+  const three = await t.request('POST', '/sales3/_search', { size: 0, aggs: a });
+  expect(one.status, JSON.stringify(one.body)).toBe(200);
+  expect(three.body.aggregations).toEqual(one.body.aggregations);
+  return one.body.aggregations;
+}
+
+const MONTHLY = { date_histogram: { field: 'date', calendar_interval: 'month' }, aggs: { sales: { sum: { field: 'price' } } } };
+
+async function fails(a: unknown, status: number, type: string, reason: string | RegExp): Promise<void> {
+  for (const index of ['sales1', 'sales3']) {
+    expectErrorType(await t.request('POST', `/${index}/_search`, { size: 0, aggs: a }), status, type, reason);
+  }
+}
+
+const JAN = '2015-01-01T00:00:00.000Z';
+const FEB = '2015-02-01T00:00:00.000Z';
+const MAR = '2015-03-01T00:00:00.000Z';
+const APR = '2015-04-01T00:00:00.000Z';
+const MAY = '2015-05-01T00:00:00.000Z';
+const KEYS = { [JAN]: 1420070400000, [FEB]: 1422748800000, [MAR]: 1425168000000, [APR]: 1427846400000, [MAY]: 1430438400000 };
+
+/** The monthly histogram's buckets (sales: Jan 360, Feb 60, Mar 375, Apr none, May 40), each with `extra[month]` added. */
+function months(extra: Record<string, Record<string, unknown>>): unknown[] {
+  const sales: Record<string, [number, number]> = { [JAN]: [3, 360], [FEB]: [2, 60], [MAR]: [2, 375], [APR]: [0, 0], [MAY]: [1, 40] };
+  return Object.entries(sales).map(([k, [count, value]]) => ({ key_as_string: k, key: KEYS[k], doc_count: count, sales: { value }, ...(extra[k] ?? {}) }));
+}
+
+describe('sibling pipelines', () => {
+  it('avg, sum, min and max over a histogram skip the empty month; max/min name the keys holding the value', async () => {
+    expect(await aggs({
+      per_month: MONTHLY,
+      avg_monthly: { avg_bucket: { buckets_path: 'per_month>sales' } },
+      sum_monthly: { sum_bucket: { buckets_path: 'per_month>sales' } },
+      max_monthly: { max_bucket: { buckets_path: 'per_month>sales' } },
+      min_monthly: { min_bucket: { buckets_path: 'per_month>sales.value' } },
+    })).toEqual({
+      per_month: { buckets: months({}) },
+      avg_monthly: { value: 208.75 },
+      sum_monthly: { value: 835 },
+      max_monthly: { value: 375, keys: [MAR] },
+      min_monthly: { value: 40, keys: [MAY] },
+    });
+  });
+
+  it('insert_zeros counts the empty month as 0; keep_values keeps its 0 sum', async () => {
+    const r = await aggs({
+      per_month: MONTHLY,
+      avg_zeros: { avg_bucket: { buckets_path: 'per_month>sales', gap_policy: 'insert_zeros' } },
+      min_zeros: { min_bucket: { buckets_path: 'per_month>sales', gap_policy: 'insert_zeros' } },
+      min_kept: { min_bucket: { buckets_path: 'per_month>sales', gap_policy: 'keep_values' } },
+      max_count: { max_bucket: { buckets_path: 'per_month>_count' } },
+    });
+    expect(r.avg_zeros).toEqual({ value: 167 });
+    expect(r.min_zeros).toEqual({ value: 0, keys: [APR] });
+    expect(r.min_kept).toEqual({ value: 0, keys: [APR] });
+    expect(r.max_count).toEqual({ value: 3, keys: [JAN] });
+  });
+
+  it('stats_bucket, extended_stats_bucket (sigma) and percentiles_bucket (keyed or not)', async () => {
+    const r = await aggs({
+      per_month: MONTHLY,
+      stats: { stats_bucket: { buckets_path: 'per_month>sales' } },
+      ext: { extended_stats_bucket: { buckets_path: 'per_month>sales', sigma: 1 } },
+      pct: { percentiles_bucket: { buckets_path: 'per_month>sales' } },
+      pct_list: { percentiles_bucket: { buckets_path: 'per_month>sales', percents: [0, 50, 100], keyed: false } },
+    });
+    expect(r.stats).toEqual({ count: 4, min: 40, max: 375, avg: 208.75, sum: 835 });
+    const std = Math.sqrt(25279.6875);
+    const stdSampling = Math.sqrt(33706.25);
+    expect(r.ext).toEqual({
+      count: 4, min: 40, max: 375, avg: 208.75, sum: 835, sum_of_squares: 275425,
+      variance: 25279.6875, variance_population: 25279.6875, variance_sampling: 33706.25,
+      std_deviation: std, std_deviation_population: std, std_deviation_sampling: stdSampling,
+      std_deviation_bounds: {
+        upper: 208.75 + std, lower: 208.75 - std, upper_population: 208.75 + std, lower_population: 208.75 - std,
+        upper_sampling: 208.75 + stdSampling, lower_sampling: 208.75 - stdSampling,
+      },
+    });
+    expect(r.pct).toEqual({ values: { '1.0': 40, '5.0': 40, '25.0': 60, '50.0': 360, '75.0': 360, '95.0': 375, '99.0': 375 } });
+    expect(r.pct_list).toEqual({ values: [{ key: 0, value: 40 }, { key: 50, value: 360 }, { key: 100, value: 375 }] });
+  });
+
+  it('renders ES nulls when no bucket has a value, and meta first', async () => {
+    const r = await aggs({
+      none: { histogram: { field: 'price', interval: 10, min_doc_count: 1 }, aggs: { s: { avg: { field: 'missing_field' } } } },
+      avg: { avg_bucket: { buckets_path: 'none>s' }, meta: { k: 1 } },
+      max: { max_bucket: { buckets_path: 'none>s' } },
+      sum: { sum_bucket: { buckets_path: 'none>s' } },
+      stats: { stats_bucket: { buckets_path: 'none>s' } },
+      pct: { percentiles_bucket: { buckets_path: 'none>s', percents: [50] } },
+    });
+    expect(r.avg).toEqual({ meta: { k: 1 }, value: null });
+    expect(Object.keys(r.avg)).toEqual(['meta', 'value']);
+    expect(r.max).toEqual({ value: null, keys: [] });
+    expect(r.sum).toEqual({ value: 0 });
+    expect(r.stats).toEqual({ count: 0, min: null, max: null, avg: null, sum: 0 });
+    expect(r.pct).toEqual({ values: { '50.0': null } });
+  });
+
+  it('runs in each bucket of a terms aggregation over its sub-histogram, and a top-level pipeline reads those results', async () => {
+    const r = await aggs({
+      types: {
+        terms: { field: 'type' },
+        aggs: {
+          months: MONTHLY,
+          best_month: { max_bucket: { buckets_path: 'months>sales' } },
+          total: { sum_bucket: { buckets_path: 'months>sales' } },
+          month_count: { sum_bucket: { buckets_path: 'months._bucket_count' } },
+        },
+      },
+      best_type: { max_bucket: { buckets_path: 'types>total' } },
+      all_months: { sum_bucket: { buckets_path: 'types>months._bucket_count' } },
+    });
+    const summary = r.types.buckets.map((b: any) => [b.key, b.best_month, b.total, Object.keys(b)]);
+    expect(summary).toEqual([
+      ['hat', { value: 200, keys: [JAN, MAR] }, { value: 450 }, ['key', 'doc_count', 'months', 'best_month', 'total', 'month_count']],
+      ['t-shirt', { value: 175, keys: [MAR] }, { value: 195 }, ['key', 'doc_count', 'months', 'best_month', 'total', 'month_count']],
+      ['bag', { value: 150, keys: [JAN] }, { value: 190 }, ['key', 'doc_count', 'months', 'best_month', 'total', 'month_count']],
+    ]);
+    expect(r.best_type).toEqual({ value: 450, keys: ['hat'] });
+    expect(r.all_months).toEqual({ value: 11 });
+  });
+
+  it('steps through a single-bucket aggregation and a keyed bucket', async () => {
+    const r = await aggs({
+      recent: { filter: { range: { date: { gte: '2015-02-01' } } }, aggs: { per_month: MONTHLY } },
+      avg_recent: { avg_bucket: { buckets_path: 'recent>per_month>sales' } },
+      types: { terms: { field: 'type' }, aggs: { months: MONTHLY } },
+      hat_max: { max_bucket: { buckets_path: "types['hat']>months>sales" } },
+    });
+    expect(r.avg_recent).toEqual({ value: (60 + 375 + 40) / 3 });
+    expect(r.hat_max).toEqual({ value: 200, keys: [JAN, MAR] });
+  });
+});
+
+describe('parent pipelines', () => {
+  it('cumulative_sum adds a running sum to every bucket, the empty month included', async () => {
+    const r = await aggs({ per_month: { ...MONTHLY, aggs: { ...MONTHLY.aggs, cum: { cumulative_sum: { buckets_path: 'sales' } } } } });
+    expect(r.per_month.buckets).toEqual(months({
+      [JAN]: { cum: { value: 360 } }, [FEB]: { cum: { value: 420 } }, [MAR]: { cum: { value: 795 } }, [APR]: { cum: { value: 795 } }, [MAY]: { cum: { value: 835 } },
+    }));
+  });
+
+  it('derivative: none on the first bucket, null next to a skipped gap, zeros with insert_zeros; second order; normalized by unit', async () => {
+    const r = await aggs({
+      per_month: {
+        ...MONTHLY,
+        aggs: {
+          ...MONTHLY.aggs,
+          d: { derivative: { buckets_path: 'sales' } },
+          dz: { derivative: { buckets_path: 'sales', gap_policy: 'insert_zeros', unit: '1d' } },
+          d2: { derivative: { buckets_path: 'd' } },
+        },
+      },
+    });
+    expect(r.per_month.buckets).toEqual(months({
+      [FEB]: { d: { value: -300 }, dz: { value: -300, normalized_value: -300 / 31 } },
+      [MAR]: { d: { value: 315 }, dz: { value: 315, normalized_value: 315 / 28 }, d2: { value: 615 } },
+      [APR]: { d: { value: null }, dz: { value: -375, normalized_value: -375 / 31 }, d2: { value: null } },
+      [MAY]: { d: { value: null }, dz: { value: 40, normalized_value: 40 / 30 }, d2: { value: null } },
+    }));
+  });
+
+  it('serial_diff subtracts the value lag buckets back, where both are known', async () => {
+    const r = await aggs({
+      per_month: {
+        ...MONTHLY,
+        aggs: { ...MONTHLY.aggs, lag1: { serial_diff: { buckets_path: 'sales' } }, lag2: { serial_diff: { buckets_path: 'sales', lag: 2 } } },
+      },
+    });
+    expect(r.per_month.buckets).toEqual(months({
+      [FEB]: { lag1: { value: -300 } },
+      [MAR]: { lag1: { value: 315 }, lag2: { value: 15 } },
+      [MAY]: { lag2: { value: -335 } },
+    }));
+  });
+
+  it('a pipeline reading another runs after it, whatever the request order', async () => {
+    const r = await aggs({
+      per_month: { ...MONTHLY, aggs: { cum_of_d: { cumulative_sum: { buckets_path: 'd' } }, d: { derivative: { buckets_path: 'sales' } }, ...MONTHLY.aggs } },
+    });
+    expect(r.per_month.buckets.map((b: any) => b.cum_of_d.value)).toEqual([0, -300, 15, 15, 15]);
+  });
+});
+
+describe('bucket_sort', () => {
+  const TYPES = { terms: { field: 'type' }, aggs: { sales: { sum: { field: 'price' } } } };
+
+  it('sorts terms buckets by a sub-aggregation and truncates with from and size', async () => {
+    const r = await aggs({
+      desc: { ...TYPES, aggs: { ...TYPES.aggs, s: { bucket_sort: { sort: [{ sales: { order: 'desc' } }], size: 2 } } } },
+      asc: { ...TYPES, aggs: { ...TYPES.aggs, s: { bucket_sort: { sort: ['sales'], from: 1 } } } },
+      page: { ...TYPES, aggs: { ...TYPES.aggs, s: { bucket_sort: { from: 2 } } } },
+    });
+    expect(r.desc.buckets).toEqual([{ key: 'hat', doc_count: 3, sales: { value: 450 } }, { key: 't-shirt', doc_count: 3, sales: { value: 195 } }]);
+    expect(r.asc.buckets.map((b: any) => b.key)).toEqual(['t-shirt', 'hat']);
+    expect(r.page.buckets.map((b: any) => b.key)).toEqual(['bag']);
+    expect(r.desc.sum_other_doc_count).toBe(0);
+  });
+
+  it('sorts histogram buckets by value (dropping skipped gaps), _key and _count', async () => {
+    const r = await aggs({
+      by_sales: { ...MONTHLY, aggs: { ...MONTHLY.aggs, s: { bucket_sort: { sort: { sales: 'desc' }, size: 3 } } } },
+      by_key: { ...MONTHLY, aggs: { ...MONTHLY.aggs, s: { bucket_sort: { sort: [{ _key: { order: 'desc' } }], size: 2 } } } },
+      by_count: { ...MONTHLY, aggs: { ...MONTHLY.aggs, s: { bucket_sort: { sort: [{ _count: 'desc' }] } } } },
+      zeros: { ...MONTHLY, aggs: { ...MONTHLY.aggs, s: { bucket_sort: { sort: ['sales'], gap_policy: 'insert_zeros', size: 1 } } } },
+    });
+    expect(r.by_sales.buckets.map((b: any) => b.key_as_string)).toEqual([MAR, JAN, FEB]);
+    expect(r.by_key.buckets.map((b: any) => b.key_as_string)).toEqual([MAY, APR]);
+    expect(r.by_count.buckets.map((b: any) => b.key_as_string)).toEqual([JAN, FEB, MAR, MAY, APR]);
+    expect(r.zeros.buckets.map((b: any) => b.key_as_string)).toEqual([APR]);
+  });
+});
+
+describe('errors', () => {
+  it('reports buckets_path problems as ES request validation does', async () => {
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'nope>sales' } } }, 400, 'action_request_validation_exception',
+      'Validation Failed: 1: No aggregation found for path [nope>sales];');
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>nope' } } }, 400, 'action_request_validation_exception',
+      'Validation Failed: 1: No aggregation [nope] found for path [per_month>nope];');
+    await fails({ total: { sum: { field: 'price' } }, x: { avg_bucket: { buckets_path: 'total' } } }, 400, 'action_request_validation_exception',
+      'Validation Failed: 1: Unable to find unqualified multi-bucket aggregation in buckets_path. Path must include a multi-bucket aggregation for aggregation [x] found :org.elasticsearch.search.aggregations.metrics.SumAggregationBuilder for buckets path: total;');
+    await fails({ per_month: { ...MONTHLY, aggs: { c1: { cumulative_sum: { buckets_path: 'c2' } }, c2: { cumulative_sum: { buckets_path: 'c1' } } } } }, 400,
+      'action_request_validation_exception', 'Validation Failed: 1: Cyclical dependency found with pipeline aggregator [c1];');
+  });
+
+  it('requires parent pipelines inside a histogram (derivative: with min_doc_count 0) and bucket_sort inside an aggregation', async () => {
+    await fails({ per_month: MONTHLY, d: { derivative: { buckets_path: 'per_month>sales' } }, s: { bucket_sort: { size: 1 } } }, 400, 'action_request_validation_exception',
+      "Validation Failed: 1: derivative aggregation [d] must have a histogram, date_histogram or auto_date_histogram as parent but doesn't have a parent;2: bucket_sort aggregation [s] must be declared inside of another aggregation;");
+    await fails({ t: { terms: { field: 'type' }, aggs: { sales: { sum: { field: 'price' } }, c: { cumulative_sum: { buckets_path: 'sales' } } } } }, 400,
+      'action_request_validation_exception', 'Validation Failed: 1: cumulative_sum aggregation [c] must have a histogram, date_histogram or auto_date_histogram as parent;');
+    await fails({ h: { histogram: { field: 'price', interval: 100, min_doc_count: 1 }, aggs: { d: { derivative: { buckets_path: '_count' } } } } }, 400,
+      'action_request_validation_exception', 'Validation Failed: 1: parent histogram of derivative aggregation [d] must have min_doc_count of 0;');
+    await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: {} } } } }, 400, 'action_request_validation_exception',
+      'Validation Failed: 1: [s] is configured to perform nothing. Please set either of [sort, size, from] to use bucket_sort;');
+  });
+
+  it('fails the search when a path names a multi-value metric or a key that is no number', async () => {
+    await fails({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st' } } }, 500,
+      'aggregation_execution_exception', 'buckets_path must reference either a number value or a single value numeric metric aggregation, but [st] contains multiple values. Please specify which to use.');
+    await fails({ t: { terms: { field: 'type' } }, x: { max_bucket: { buckets_path: 't>_key' } } }, 500, 'aggregation_execution_exception',
+      'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [String] at aggregation [_key]');
+    await fails({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st.nope' } } }, 400,
+      'illegal_argument_exception', 'No enum constant org.elasticsearch.search.aggregations.metrics.InternalStats.Metrics.nope');
+    expect((await aggs({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st.max' } } })).x).toEqual({ value: 122.5 });
+  });
+
+  it('rejects malformed bodies with ES parser errors', async () => {
+    await fails({ per_month: MONTHLY, x: { avg_bucket: {} } }, 400, 'parsing_exception', 'Missing required field [buckets_path] for aggregation [x]');
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales', gap_policy: 'nope' } } }, 400, 'parsing_exception',
+      'Invalid gap policy: [nope], accepted values: [insert_zeros, skip, keep_values]');
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales', gap_policy: 3 } } }, 400, 'parsing_exception', 'Unexpected token VALUE_NUMBER [gap_policy] in [x]');
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales', foo: 'bar' } } }, 400, 'parsing_exception', 'Unexpected token VALUE_STRING [foo] in [x]');
+    await fails({ per_month: MONTHLY, x: { percentiles_bucket: { buckets_path: 'per_month>sales', percents: [101] } } }, 400, 'illegal_argument_exception',
+      'percents must only contain non-null doubles from 0.0-100.0 inclusive');
+    await fails({ per_month: MONTHLY, x: { extended_stats_bucket: { buckets_path: 'per_month>sales', sigma: -1 } } }, 400, 'illegal_argument_exception', 'sigma must be a non-negative double');
+    await fails({ per_month: { ...MONTHLY, aggs: { d: { derivative: { buckets_path: 'sales', lag: 1 } } } } }, 400, 'parsing_exception', 'Unknown key for a VALUE_NUMBER in [d]: [lag].');
+    await fails({ per_month: { ...MONTHLY, aggs: { d: { serial_diff: { buckets_path: 'sales', lag: 0 } } } } }, 400, 'parsing_exception',
+      'Lag must be a positive, non-zero integer.  Value supplied was0 in [d]: [lag].');
+    await fails({ per_month: { ...MONTHLY, aggs: { d: { derivative: {} } } } }, 400, 'parsing_exception', 'Missing required field [buckets_path] for derivative aggregation [d]');
+    await fails({ per_month: { ...MONTHLY, aggs: { d: { derivative: { buckets_path: 'sales', unit: 'fortnight' } } } } }, 400, 'illegal_argument_exception',
+      'failed to parse setting [DerivativePipelineAggregationBuilder.unit] with value [fortnight] as a time value: unit is missing or unrecognized');
+    await fails({ per_month: { ...MONTHLY, aggs: { c: { cumulative_sum: { buckets_path: 'sales', foo: 1 } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[cumulative_sum\] unknown field \[foo\]$/);
+    await fails({ per_month: { ...MONTHLY, aggs: { c: { cumulative_sum: {} } } } }, 400, 'illegal_argument_exception', 'Required [buckets_path]');
+    await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { size: 0 } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] failed to parse field \[size\]$/);
+    await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { sort: ['_score'] } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] failed to parse field \[sort\]$/);
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales' }, aggs: { y: { max: { field: 'price' } } } } }, 400, 'illegal_argument_exception',
+      'Aggregation [x] cannot define sub-aggregations');
+  });
+
+  it('refuses format and the script pipelines clearly', async () => {
+    await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales', format: '#.00' } } }, 400, 'illegal_argument_exception',
+      '[format] of [avg_bucket] aggregations is not supported by this server yet');
+    await fails({ per_month: { ...MONTHLY, aggs: { c: { cumulative_sum: { buckets_path: 'sales', format: '#' } } } } }, 400, 'illegal_argument_exception',
+      '[format] of [cumulative_sum] aggregations is not supported by this server yet');
+    for (const type of ['bucket_script', 'bucket_selector', 'moving_fn', 'moving_avg']) {
+      await fails({ per_month: { ...MONTHLY, aggs: { x: { [type]: { buckets_path: { a: 'sales' }, script: 'a' } } } } }, 400, 'parsing_exception',
+        `[${type}] aggregations are not supported by this server yet`);
+    }
+  });
+
+  it('bounds what hostile paths cost and quote', async () => {
+    const long = `per_month>${'x>'.repeat(20_000)}sales`;
+    const res = await t.request('POST', '/sales1/_search', { size: 0, aggs: { per_month: MONTHLY, x: { avg_bucket: { buckets_path: long } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.type).toBe('action_request_validation_exception');
+    expect(JSON.stringify(res.body).length).toBeLessThan(2000);
+    // A long chain of pipelines, each reading the next: ordered without recursion.
+    const chain: Record<string, unknown> = { ...MONTHLY.aggs };
+    for (let i = 0; i < 2000; i++) chain[`c${i}`] = { cumulative_sum: { buckets_path: i === 1999 ? 'sales' : `c${i + 1}` } };
+    const r = await aggs({ per_month: { ...MONTHLY, aggs: chain } });
+    expect(r.per_month.buckets[0].c1999).toEqual({ value: 360 });
+    expect(r.per_month.buckets[1].c1998).toEqual({ value: 360 + 420 });
+  });
+});

@@ -248,6 +248,45 @@ describe('bucket_sort', () => {
   });
 });
 
+describe('shapes', () => {
+  it('keyed histograms keep their object form through bucket_sort and get parent results in place', async () => {
+    const r = await aggs({
+      h: {
+        histogram: { field: 'price', interval: 100, keyed: true },
+        aggs: { c: { cumulative_sum: { buckets_path: '_count' }, meta: { m: true } }, s: { bucket_sort: { sort: [{ _count: 'desc' }], size: 2 } } },
+      },
+    });
+    expect(r.h.buckets).toEqual({
+      '0.0': { key: 0, doc_count: 4, c: { meta: { m: true }, value: 4 } },
+      '100.0': { key: 100, doc_count: 2, c: { meta: { m: true }, value: 6 } },
+    });
+    expect(Object.keys(r.h.buckets)).toEqual(['0.0', '100.0']);
+  });
+
+  it('a sibling pipeline inside a filter reads the filter\'s sub-histogram; percentiles values are read by percent', async () => {
+    const r = await aggs({
+      recent: {
+        filter: { range: { date: { gte: '2015-02-01' } } },
+        aggs: { per_month: { ...MONTHLY, aggs: { p: { percentiles: { field: 'price', percents: [50] } } } }, top: { max_bucket: { buckets_path: 'per_month>p.50' } } },
+      },
+      p99: { max_bucket: { buckets_path: 'recent>per_month>p[50.0]' } },
+    });
+    expect(r.recent.top).toEqual({ value: 187.5, keys: [MAR] });
+    expect(r.p99).toEqual({ value: 187.5, keys: [MAR] });
+    await fails({ per_month: { ...MONTHLY, aggs: { p: { percentiles: { field: 'price', percents: [50] } } } }, x: { max_bucket: { buckets_path: 'per_month>p.75' } } }, 400,
+      'illegal_argument_exception', 'a buckets_path to a percent [75.0] that [p] does not report is not supported by this server yet');
+  });
+
+  it('renders empty results when nothing matches, or no index does', async () => {
+    const request = { size: 0, query: { term: { type: 'none' } }, aggs: { per_month: MONTHLY, avg: { avg_bucket: { buckets_path: 'per_month>sales' } }, st: { stats_bucket: { buckets_path: 'per_month>_count' } } } };
+    for (const path of ['/sales1/_search', '/sales3/_search', '/nomatch*/_search']) {
+      const res = await t.request('POST', path, request);
+      expect(res.status).toBe(200);
+      expect(res.body.aggregations).toEqual({ per_month: { buckets: [] }, avg: { value: null }, st: { count: 0, min: null, max: null, avg: null, sum: 0 } });
+    }
+  });
+});
+
 describe('errors', () => {
   it('reports buckets_path problems as ES request validation does', async () => {
     await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'nope>sales' } } }, 400, 'action_request_validation_exception',

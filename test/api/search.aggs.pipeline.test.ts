@@ -277,6 +277,19 @@ describe('shapes', () => {
       'illegal_argument_exception', 'a buckets_path to a percent [75.0] that [p] does not report is not supported by this server yet');
   });
 
+  it('reads a one-percent percentiles aggregation without naming the percent; paths through a multi-bucket or to one fail as ES (300_pipeline.yml)', async () => {
+    const r = await aggs({
+      t: { terms: { field: 'price' }, aggs: { p: { percentiles: { field: 'price', keyed: false, percents: [99] } } } },
+      the_max: { max_bucket: { buckets_path: 't>p' } },
+    });
+    expect(r.the_max).toEqual({ value: 200, keys: ['200'] });
+    const nested = { t: { terms: { field: 'price' }, aggs: { t2: { terms: { field: 'price' }, aggs: { m: { max: { field: 'price' } } } } } } };
+    await fails({ ...nested, bad: { max_bucket: { buckets_path: 't>t2>m' } } }, 500, 'aggregation_execution_exception',
+      'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [Object[]] at aggregation [t2]');
+    await fails({ ...nested, bad: { max_bucket: { buckets_path: 't>t2' } } }, 500, 'aggregation_execution_exception',
+      'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [LongTerms] at aggregation [t2]');
+  });
+
   it('renders empty results when nothing matches, or no index does', async () => {
     const request = { size: 0, query: { term: { type: 'none' } }, aggs: { per_month: MONTHLY, avg: { avg_bucket: { buckets_path: 'per_month>sales' } }, st: { stats_bucket: { buckets_path: 'per_month>_count' } } } };
     for (const path of ['/sales1/_search', '/sales3/_search', '/nomatch*/_search']) {

@@ -142,7 +142,11 @@ export function resolveBucketValue(owner: AggDef, bucket: BucketView, subsOf: Su
   let value: number;
   if (typeof property === 'number') value = property;
   else if ('agg' in property && valueNames(property.agg) === 'single') value = numberOf(property.body.value);
-  else throw resolutionError(owner, path, property);
+  else if ('agg' in property && property.agg.kind === 'percentiles' && property.agg.keys.length === 1) {
+    // AbstractInternalTDigestPercentiles.value(name): one percent needs no naming (ES's REST test
+    // "Max pipeline on percentiles agg without specifying percent").
+    value = percentValue(property.agg.name)(String(property.agg.keys[0]), property.body);
+  } else throw resolutionError(owner, path, property);
   if (path.length === 1 && path[0] === '_count') return value;
   return processValue(gapPolicy, docCount(bucket.body), value);
 }

@@ -53,7 +53,7 @@ const FEB = '2015-02-01T00:00:00.000Z';
 const MAR = '2015-03-01T00:00:00.000Z';
 const APR = '2015-04-01T00:00:00.000Z';
 const MAY = '2015-05-01T00:00:00.000Z';
-const KEYS = { [JAN]: 1420070400000, [FEB]: 1422748800000, [MAR]: 1425168000000, [APR]: 1427846400000, [MAY]: 1430438400000 };
+const KEYS: Record<string, number> = { [JAN]: 1420070400000, [FEB]: 1422748800000, [MAR]: 1425168000000, [APR]: 1427846400000, [MAY]: 1430438400000 };
 
 /** The monthly histogram's buckets (sales: Jan 360, Feb 60, Mar 375, Apr none, May 40), each with `extra[month]` added. */
 function months(extra: Record<string, Record<string, unknown>>): unknown[] {

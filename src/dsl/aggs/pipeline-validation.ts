@@ -130,15 +130,17 @@ function sequentiallyOrdered(p: PipelineAgg, parent: AggNode | null, withoutSkip
   }
 }
 
-type Cardinality = 'none' | 'one' | 'many';
+export type BucketCardinality = 'none' | 'one' | 'many';
 
-/** AggregationBuilder.bucketCardinality. */
-function cardinality(agg: AggNode): Cardinality {
-  switch (agg.kind) {
-    case 'terms': case 'histogram': case 'date_histogram': case 'range': case 'date_range': case 'filters': case 'composite': return 'many';
-    case 'filter': return 'one';
-    default: return 'none';
-  }
+const MULTI_BUCKET: ReadonlySet<string> = new Set(['terms', 'histogram', 'date_histogram', 'range', 'date_range', 'filters', 'composite']);
+
+/** AggregationBuilder.bucketCardinality, by the kind of a parsed or a planned aggregation (`filter` covers `missing`). */
+export function bucketCardinality(kind: string): BucketCardinality {
+  return MULTI_BUCKET.has(kind) ? 'many' : kind === 'filter' ? 'one' : 'none';
+}
+
+function cardinality(agg: AggNode): BucketCardinality {
+  return bucketCardinality(agg.kind);
 }
 
 /** The builder classes ES names when a sibling pipeline's path does not reach a multi-bucket aggregation. */

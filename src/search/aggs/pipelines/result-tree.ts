@@ -7,6 +7,7 @@
  */
 import { javaDouble } from '../../../common/java-double.js';
 import type { PipelineAgg } from '../../../dsl/aggs/agg-nodes.js';
+import { bucketCardinality, type BucketCardinality } from '../../../dsl/aggs/pipeline-validation.js';
 import type { ExecAgg } from '../exec-aggs.js';
 
 /** An aggregation's definition: planned (collected by shards) or a pipeline. */
@@ -28,14 +29,8 @@ export interface BucketView {
   readonly slot: string | null;
 }
 
-export type Cardinality = 'many' | 'one' | 'none';
-
-export function cardinality(def: AggDef): Cardinality {
-  switch (def.kind) {
-    case 'terms': case 'histogram': case 'date_histogram': case 'range': case 'filters': case 'composite': return 'many';
-    case 'filter': return 'one';
-    default: return 'none';
-  }
+export function cardinality(def: AggDef): BucketCardinality {
+  return bucketCardinality(def.kind);
 }
 
 /** The buckets of a multi-bucket aggregation's rendered body, in response order. */

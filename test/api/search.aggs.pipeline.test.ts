@@ -300,6 +300,55 @@ describe('shapes', () => {
   });
 });
 
+describe("ES's REST tests", () => {
+  async function fixture(name: string, docs: Array<Record<string, unknown>>): Promise<void> {
+    for (const shards of [1, 3]) {
+      await t.request('PUT', `/${name}${shards}`, { settings: { number_of_shards: shards }, mappings: { properties: { '@timestamp': { type: 'date' }, t: { type: 'keyword' } } } });
+      await seed(t, `${name}${shards}`, docs.map((d, i) => [String(i + 1), d]));
+    }
+  }
+
+  async function both(name: string, a: unknown): Promise<Record<string, any>> {
+    const one = await t.request('POST', `/${name}1/_search`, { size: 0, aggs: a });
+    const three = await t.request('POST', `/${name}3/_search`, { size: 0, aggs: a });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(three.body.aggregations).toEqual(one.body.aggregations);
+    return one.body.aggregations;
+  }
+
+  it('deep cumulative sum (300_pipeline.yml): a cumulative_sum in each terms bucket\'s date_histogram', async () => {
+    await fixture('deepcum', [
+      { t: 'a', int: 1, '@timestamp': '2020-07-16T00:00:00.000Z' }, { t: 'a', int: 50, '@timestamp': '2020-07-17T00:00:00.000Z' },
+      { t: 'a', int: 99, '@timestamp': '2020-07-18T00:00:00.000Z' }, { t: 'b', int: 1, '@timestamp': '2020-07-16T00:00:00.000Z' },
+      { t: 'b', int: 99, '@timestamp': '2020-07-17T00:00:00.000Z' },
+    ]);
+    const r = await both('deepcum', {
+      t: { terms: { field: 't' }, aggs: { by_date: { date_histogram: { field: '@timestamp', fixed_interval: '1d' }, aggs: { avg: { avg: { field: 'int' } }, sum: { cumulative_sum: { buckets_path: 'avg.value' } } } } } },
+    });
+    expect(r.t.buckets.map((b: any) => [b.key, b.by_date.buckets.map((d: any) => [d.key_as_string, d.avg.value, d.sum.value])])).toEqual([
+      ['a', [['2020-07-16T00:00:00.000Z', 1, 1], ['2020-07-17T00:00:00.000Z', 50, 51], ['2020-07-18T00:00:00.000Z', 99, 150]]],
+      ['b', [['2020-07-16T00:00:00.000Z', 1, 1], ['2020-07-17T00:00:00.000Z', 99, 100]]],
+    ]);
+  });
+
+  it('max_bucket and stats_bucket gap policies (500_max_bucket.yml, 500_stats_bucket.yml)', async () => {
+    await fixture('gaps', [{ '@timestamp': '2022-01-01T00:00:00', v: -1 }, { '@timestamp': '2022-01-01T02:00:00', v: -2 }, { '@timestamp': '2022-01-01T03:00:00', v: -1 }]);
+    const hourly = { date_histogram: { field: '@timestamp', fixed_interval: '1h' }, aggs: { v: { avg: { field: 'v' } } } };
+    const r = await both('gaps', {
+      '@timestamp': hourly,
+      skip: { max_bucket: { buckets_path: '@timestamp>v', gap_policy: 'skip' } },
+      zeros: { max_bucket: { buckets_path: '@timestamp>v', gap_policy: 'insert_zeros' } },
+      kept: { max_bucket: { buckets_path: '@timestamp>v', gap_policy: 'keep_values' } },
+      stats_zeros: { stats_bucket: { buckets_path: '@timestamp>v', gap_policy: 'insert_zeros' } },
+    });
+    expect(r['@timestamp'].buckets).toHaveLength(4);
+    expect(r.skip.value).toBe(-1);
+    expect(r.zeros.value).toBe(0);
+    expect(r.kept.value).toBe(-1);
+    expect(r.stats_zeros).toEqual({ count: 4, min: -2, max: 0, avg: -1, sum: -4 });
+  });
+});
+
 describe('errors', () => {
   it('reports buckets_path problems as ES request validation does', async () => {
     await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'nope>sales' } } }, 400, 'action_request_validation_exception',

@@ -48,6 +48,18 @@ async function fails(a: unknown, status: number, type: string, reason: string | 
   }
 }
 
+/** A failure of the final reduce: ES wraps it as a fetch-phase failure with no shard failures and no root cause. */
+async function failsInReduce(a: unknown, status: number, type: string, reason: string): Promise<void> {
+  for (const index of ['sales1', 'sales3']) {
+    const res = await t.request('POST', `/${index}/_search`, { size: 0, aggs: a });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({
+      error: { root_cause: [], type: 'search_phase_execution_exception', reason: '', phase: 'fetch', grouped: true, failed_shards: [], caused_by: { type, reason } },
+      status,
+    });
+  }
+}
+
 const JAN = '2015-01-01T00:00:00.000Z';
 const FEB = '2015-02-01T00:00:00.000Z';
 const MAR = '2015-03-01T00:00:00.000Z';
@@ -273,7 +285,7 @@ describe('shapes', () => {
     });
     expect(r.recent.top).toEqual({ value: 187.5, keys: [MAR] });
     expect(r.p99).toEqual({ value: 187.5, keys: [MAR] });
-    await fails({ per_month: { ...MONTHLY, aggs: { p: { percentiles: { field: 'price', percents: [50] } } } }, x: { max_bucket: { buckets_path: 'per_month>p.75' } } }, 400,
+    await failsInReduce({ per_month: { ...MONTHLY, aggs: { p: { percentiles: { field: 'price', percents: [50] } } } }, x: { max_bucket: { buckets_path: 'per_month>p.75' } } }, 400,
       'illegal_argument_exception', 'a buckets_path to a percent [75.0] that [p] does not report is not supported by this server yet');
   });
 
@@ -284,9 +296,9 @@ describe('shapes', () => {
     });
     expect(r.the_max).toEqual({ value: 200, keys: ['200'] });
     const nested = { t: { terms: { field: 'price' }, aggs: { t2: { terms: { field: 'price' }, aggs: { m: { max: { field: 'price' } } } } } } };
-    await fails({ ...nested, bad: { max_bucket: { buckets_path: 't>t2>m' } } }, 500, 'aggregation_execution_exception',
+    await failsInReduce({ ...nested, bad: { max_bucket: { buckets_path: 't>t2>m' } } }, 500, 'aggregation_execution_exception',
       'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [Object[]] at aggregation [t2]');
-    await fails({ ...nested, bad: { max_bucket: { buckets_path: 't>t2' } } }, 500, 'aggregation_execution_exception',
+    await failsInReduce({ ...nested, bad: { max_bucket: { buckets_path: 't>t2' } } }, 500, 'aggregation_execution_exception',
       'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [LongTerms] at aggregation [t2]');
   });
 
@@ -373,11 +385,11 @@ describe('errors', () => {
   });
 
   it('fails the search when a path names a multi-value metric or a key that is no number', async () => {
-    await fails({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st' } } }, 500,
+    await failsInReduce({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st' } } }, 500,
       'aggregation_execution_exception', 'buckets_path must reference either a number value or a single value numeric metric aggregation, but [st] contains multiple values. Please specify which to use.');
-    await fails({ t: { terms: { field: 'type' } }, x: { max_bucket: { buckets_path: 't>_key' } } }, 500, 'aggregation_execution_exception',
+    await failsInReduce({ t: { terms: { field: 'type' } }, x: { max_bucket: { buckets_path: 't>_key' } } }, 500, 'aggregation_execution_exception',
       'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [String] at aggregation [_key]');
-    await fails({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st.nope' } } }, 400,
+    await failsInReduce({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st.nope' } } }, 400,
       'illegal_argument_exception', 'No enum constant org.elasticsearch.search.aggregations.metrics.InternalStats.Metrics.nope');
     expect((await aggs({ per_month: { ...MONTHLY, aggs: { st: { stats: { field: 'price' } } } }, x: { avg_bucket: { buckets_path: 'per_month>st.max' } } })).x).toEqual({ value: 122.5 });
   });

@@ -4,7 +4,7 @@
  * index's plan with the query to aggregate over (without `post_filter`), then reduce the shards'
  * partials and render the `aggregations` object. Shards that failed contribute nothing, as in ES.
  */
-import { EsError } from '../../errors/index.js';
+import { EsError, ReducePhaseError } from '../../errors/index.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../../common/pattern/index.js';
 import type { AggNode } from '../../dsl/aggs/agg-nodes.js';
 import {
@@ -65,7 +65,14 @@ export function renderSearchAggs(plans: SearchAggPlans, targets: readonly ShardT
   });
   const budget = plans.topHits ? new BucketBudget(undefined, topHitsFetch(targets)) : new BucketBudget();
   const out = renderAggs(plans.render, reduceAggs(plans.render, shards), budget);
-  if (plans.pipelines !== null) reducePipelines(plans.render, plans.pipelines, out);
+  if (plans.pipelines !== null) {
+    try {
+      reducePipelines(plans.render, plans.pipelines, out);
+    } catch (e) {
+      if (e instanceof EsError) throw new ReducePhaseError(e);
+      throw e;
+    }
+  }
   // top_hits' hits are spliced in as the JSON text the fetch renders.
   return plans.topHits ? stringifyWithText(out) : JSON.stringify(out);
 }

@@ -413,6 +413,8 @@ describe('errors', () => {
     await fails({ per_month: { ...MONTHLY, aggs: { c: { cumulative_sum: {} } } } }, 400, 'illegal_argument_exception', 'Required [buckets_path]');
     await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { size: 0 } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] failed to parse field \[size\]$/);
     await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { sort: ['_score'] } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] failed to parse field \[sort\]$/);
+    await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { sort: 'sales' } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] sort doesn't support values of type: VALUE_STRING$/);
+    await fails({ t: { terms: { field: 'type' }, aggs: { s: { bucket_sort: { size: 1, gap_policy: 1 } } } } }, 400, 'x_content_parse_exception', /^\[1:\d+\] \[bucket_sort\] gap_policy doesn't support values of type: VALUE_NUMBER$/);
     await fails({ per_month: MONTHLY, x: { avg_bucket: { buckets_path: 'per_month>sales' }, aggs: { y: { max: { field: 'price' } } } } }, 400, 'illegal_argument_exception',
       'Aggregation [x] cannot define sub-aggregations');
   });

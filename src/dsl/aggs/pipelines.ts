@@ -7,7 +7,7 @@
 import { IllegalArgumentError, ParsingError, XContentParseError, previewInput } from '../../errors/index.js';
 import { parseTimeValue } from '../../common/time-value.js';
 import { tokenName } from '../json-body.js';
-import { doubleValue, forEachEntry, intValue, parsingField, type JsonObject } from '../parse-helpers.js';
+import { doubleValue, forEachEntry, intValue, isObject, parsingField, type JsonObject } from '../parse-helpers.js';
 import { parseSort } from '../sort.js';
 import type { AggNode, BucketMetricsType, BucketSortKey, GapPolicy, PipelineAgg } from './agg-nodes.js';
 import { parseAggBody } from './agg-parse.js';
@@ -186,7 +186,11 @@ function parseBucketSort(name: string, body: unknown, subs: readonly AggNode[]):
   let size: number | null = null;
   let gapPolicy: GapPolicy = 'skip';
   parseAggBody('bucket_sort', body, {
-    sort: (v) => { sort = parsingField('bucket_sort', 'sort', () => readSortKeys(v)); },
+    sort: (v) => {
+      // ObjectParser's OBJECT_ARRAY: one sort object or a list, not a bare string.
+      if (!isObject(v) && !Array.isArray(v)) throw valueTypeError('sort', v);
+      sort = parsingField('bucket_sort', 'sort', () => readSortKeys(v));
+    },
     from: (v) => {
       from = parsingField('bucket_sort', 'from', () => intValue(v));
       if (from < 0) throw new XContentParseError('[bucket_sort] failed to parse field [from]', new IllegalArgumentError(`[from] must be a non-negative integer: [${from}]`));
@@ -196,11 +200,16 @@ function parseBucketSort(name: string, body: unknown, subs: readonly AggNode[]):
       if (size <= 0) throw new XContentParseError('[bucket_sort] failed to parse field [size]', new IllegalArgumentError(`[size] must be a positive integer: [${size}]`));
     },
     gap_policy: (v) => {
-      if (typeof v !== 'string') throw new XContentParseError('[bucket_sort] failed to parse field [gap_policy]', new IllegalArgumentError(`Unsupported token [${tokenName(v)}]`));
+      if (typeof v !== 'string') throw valueTypeError('gap_policy', v);
       gapPolicy = parsingField('bucket_sort', 'gap_policy', () => readGapPolicy(v.toLowerCase()));
     },
   });
   return { ...DEFAULTS, kind: 'pipeline', type: 'bucket_sort', name, subs: [], bucketsPaths: sort.map((s) => s.path), sort, from, size, gapPolicy };
+}
+
+/** ObjectParser refusing a token its field does not take. */
+function valueTypeError(field: string, v: unknown): XContentParseError {
+  return new XContentParseError(`[bucket_sort] ${field} doesn't support values of type: ${tokenName(v)}`);
 }
 
 /**

@@ -292,11 +292,7 @@ export class SearchPhaseExecutionError extends EsError {
  */
 export class ReducePhaseError extends EsError {
   constructor(cause: EsError) {
-    super('search_phase_execution_exception', '', cause.status, { cause, extra: { phase: 'fetch', grouped: true, failed_shards: [] } });
-  }
-
-  override guessRootCauses(): EsError[] {
-    return [];
+    super('search_phase_execution_exception', '', cause.status, { cause, rootCauses: [], extra: { phase: 'fetch', grouped: true, failed_shards: [] } });
   }
 }
 

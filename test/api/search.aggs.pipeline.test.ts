@@ -302,6 +302,16 @@ describe('shapes', () => {
       'buckets_path must reference either a number value or a single value numeric metric aggregation, got: [LongTerms] at aggregation [t2]');
   });
 
+  it('reads a percentiles_bucket result by percent, or unnamed when it has one, and names the computed percents otherwise', async () => {
+    const types = { terms: { field: 'type' }, aggs: { months: MONTHLY, pb: { percentiles_bucket: { buckets_path: 'months>sales', percents: [50] } } } };
+    const r = await aggs({ types, top: { max_bucket: { buckets_path: 'types>pb' } }, low: { min_bucket: { buckets_path: 'types>pb.50' } } });
+    expect(r.types.buckets.map((b: any) => b.pb)).toEqual([{ values: { '50.0': 200 } }, { values: { '50.0': 10 } }, { values: { '50.0': 150 } }]);
+    expect(r.top).toEqual({ value: 200, keys: ['hat'] });
+    expect(r.low).toEqual({ value: 10, keys: ['t-shirt'] });
+    await failsInReduce({ types, x: { max_bucket: { buckets_path: 'types>pb[75]' } } }, 400, 'illegal_argument_exception',
+      'Percent requested [75.0] was not one of the computed percentiles.  Available keys are: [50.0]');
+  });
+
   it('renders empty results when nothing matches, or no index does', async () => {
     const request = { size: 0, query: { term: { type: 'none' } }, aggs: { per_month: MONTHLY, avg: { avg_bucket: { buckets_path: 'per_month>sales' } }, st: { stats_bucket: { buckets_path: 'per_month>_count' } } } };
     for (const path of ['/sales1/_search', '/sales3/_search', '/nomatch*/_search']) {

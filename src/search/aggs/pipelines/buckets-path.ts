@@ -96,7 +96,7 @@ function valueNames(agg: AggDef): 'single' | MultiValue | null {
   if (agg.kind === 'pipeline') {
     if (agg.type === 'stats_bucket') return statsValue(STATS_VALUES, 'InternalStats');
     if (agg.type === 'extended_stats_bucket') return statsValue(EXTENDED_STATS_VALUES, 'InternalExtendedStats');
-    if (agg.type === 'percentiles_bucket') return percentValue(agg.name);
+    if (agg.type === 'percentiles_bucket') return percentValue(agg.name, agg.percents);
     return 'single';
   }
   return null;
@@ -115,10 +115,12 @@ function statsValue(names: readonly string[], enumOwner: string): MultiValue {
 }
 
 /**
- * Percentiles' value(name): the value at the percent `name` (Java's Double.parseDouble). ES computes
- * any percent from its digest; here the rendered ones are read, and another percent is refused.
+ * Percentiles' value(name): the value at the percent `name` (Java's Double.parseDouble), read from
+ * the rendered values. percentiles_bucket (`computed`: its percents) knows no other percent, and
+ * says so as ES does; ES computes any percent of a percentiles metric from its digest, which this
+ * refuses.
  */
-function percentValue(aggName: string): MultiValue {
+function percentValue(aggName: string, computed: readonly number[] | null = null): MultiValue {
   return (name, body) => {
     const percent = javaParseDouble(name);
     const values = body.values;
@@ -128,8 +130,18 @@ function percentValue(aggName: string): MultiValue {
     } else if (values !== null && typeof values === 'object' && javaDouble(percent) in values) {
       return numberOf((values as Record<string, unknown>)[javaDouble(percent)]);
     }
+    if (computed !== null) {
+      throw new IllegalArgumentError(`Percent requested [${javaDouble(percent)}] was not one of the computed percentiles.  Available keys are: [${previewInput(computed.map(javaDouble).join(', '))}]`);
+    }
     throw new IllegalArgumentError(`a buckets_path to a percent [${javaDouble(percent)}] that [${aggName}] does not report is not supported by this server yet`);
   };
+}
+
+/** A percentiles result of one percent, which ES reads without naming it (value(name) with its own name). */
+function singlePercent(agg: AggDef): number | null {
+  if (agg.kind === 'percentiles' && agg.type !== 'median_absolute_deviation' && agg.keys.length === 1) return agg.keys[0];
+  if (agg.kind === 'pipeline' && agg.type === 'percentiles_bucket' && agg.percents.length === 1) return agg.percents[0];
+  return null;
 }
 
 /**
@@ -142,10 +154,9 @@ export function resolveBucketValue(owner: AggDef, bucket: BucketView, subsOf: Su
   let value: number;
   if (typeof property === 'number') value = property;
   else if ('agg' in property && valueNames(property.agg) === 'single') value = numberOf(property.body.value);
-  else if ('agg' in property && property.agg.kind === 'percentiles' && property.agg.keys.length === 1) {
-    // AbstractInternalTDigestPercentiles.value(name): one percent needs no naming (ES's REST test
-    // "Max pipeline on percentiles agg without specifying percent").
-    value = percentValue(property.agg.name)(String(property.agg.keys[0]), property.body);
+  else if ('agg' in property && singlePercent(property.agg) !== null) {
+    // ES's REST test "Max pipeline on percentiles agg without specifying percent".
+    value = (valueNames(property.agg) as MultiValue)(String(singlePercent(property.agg)), property.body);
   } else throw resolutionError(owner, path, property);
   if (path.length === 1 && path[0] === '_count') return value;
   return processValue(gapPolicy, docCount(bucket.body), value);

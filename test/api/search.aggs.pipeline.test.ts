@@ -312,6 +312,19 @@ describe('shapes', () => {
       'Percent requested [75.0] was not one of the computed percentiles.  Available keys are: [50.0]');
   });
 
+  it('takes Kibana-style numeric names and composite buckets', async () => {
+    const r = await aggs({
+      '2': { date_histogram: { field: 'date', calendar_interval: '1M', min_doc_count: 0 }, aggs: { '1': { cumulative_sum: { buckets_path: '_count' } } } },
+      '3': { max_bucket: { buckets_path: '2>_count' } },
+      c: { composite: { sources: [{ type: { terms: { field: 'type' } } }] }, aggs: { sales: { sum: { field: 'price' } }, s: { bucket_sort: { sort: [{ sales: 'desc' }], size: 1 } } } },
+      best: { max_bucket: { buckets_path: 'c>sales' } },
+    });
+    expect(r['2'].buckets.map((b: any) => b['1'].value)).toEqual([3, 5, 7, 7, 8]);
+    expect(r['3']).toEqual({ value: 3, keys: [JAN] });
+    expect(r.c).toEqual({ after_key: { type: 't-shirt' }, buckets: [{ key: { type: 'hat' }, doc_count: 3, sales: { value: 450 } }] });
+    expect(r.best).toEqual({ value: 450, keys: ['{type=hat}'] });
+  });
+
   it('renders empty results when nothing matches, or no index does', async () => {
     const request = { size: 0, query: { term: { type: 'none' } }, aggs: { per_month: MONTHLY, avg: { avg_bucket: { buckets_path: 'per_month>sales' } }, st: { stats_bucket: { buckets_path: 'per_month>_count' } } } };
     for (const path of ['/sales1/_search', '/sales3/_search', '/nomatch*/_search']) {

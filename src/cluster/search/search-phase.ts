@@ -168,17 +168,20 @@ export class SearchPhase {
           (plans ??= new Map()).set(index, cached.exec);
           continue;
         }
-        let readsNow = false;
+        let uncacheable = false;
         const exec = planQuery({
           mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats,
           get now() {
-            readsNow = true;
+            uncacheable = true;
             return now;
+          },
+          uncacheable() {
+            uncacheable = true;
           },
           index: { name: index.name, uuid: index.uuid }, maxClauseCount: max,
         }, node);
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
-        if (node !== null && !readsNow) this.planCache.set(index, node, stats.segments, exec);
+        if (node !== null && !uncacheable) this.planCache.set(index, node, stats.segments, exec);
         (plans ??= new Map()).set(index, exec);
       } catch (e) {
         if (!(e instanceof EsError)) throw e;

@@ -114,6 +114,8 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'exists':
       case 'ids':
       case 'slice':
+      case 'knn_exact':
+      case 'knn_score_doc':
         return { k: 'doc', exec: e };
       default:
         return assertNever(e);

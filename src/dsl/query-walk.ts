@@ -1,0 +1,69 @@
+/**
+ * Walking a query tree by its compound clauses (bool, dis_max, constant_score, boosting,
+ * function_score): the coordinator's rewrites before planning (model texts → token weights, kNN
+ * searches → their global top k) visit and replace leaves without a switch of their own.
+ */
+import type { QueryNode } from './query-nodes.js';
+
+/** The direct sub-queries of a compound clause (none for a leaf). */
+export function childClauses(node: QueryNode): readonly QueryNode[] {
+  switch (node.kind) {
+    case 'bool': return [...node.must, ...node.should, ...node.filter, ...node.mustNot];
+    case 'dis_max': return node.queries;
+    case 'constant_score': return [node.filter];
+    case 'boosting': return [node.positive, node.negative];
+    case 'function_score': return [node.query, ...node.functions.flatMap((f) => (f.filter ? [f.filter] : []))];
+    default: return [];
+  }
+}
+
+/** Visits `node` and every clause beneath it, depth first. */
+export function forEachClause(node: QueryNode, visit: (clause: QueryNode) => void): void {
+  visit(node);
+  for (const c of childClauses(node)) forEachClause(c, visit);
+}
+
+/**
+ * The tree with every clause for which `replace` returns a node replaced by it (its own children
+ * are not visited); compound clauses are rebuilt only where something beneath them changed, so an
+ * untouched tree is returned as the same object.
+ */
+export function mapClauses(node: QueryNode, replace: (clause: QueryNode) => QueryNode | undefined): QueryNode {
+  const r = replace(node);
+  if (r !== undefined) return r;
+  const map = (c: QueryNode) => mapClauses(c, replace);
+  const mapAll = (cs: readonly QueryNode[]) => {
+    const out = cs.map(map);
+    return out.every((c, i) => c === cs[i]) ? cs : out;
+  };
+  switch (node.kind) {
+    case 'bool': {
+      const must = mapAll(node.must);
+      const should = mapAll(node.should);
+      const filter = mapAll(node.filter);
+      const mustNot = mapAll(node.mustNot);
+      return must === node.must && should === node.should && filter === node.filter && mustNot === node.mustNot ? node : { ...node, must, should, filter, mustNot };
+    }
+    case 'dis_max': {
+      const queries = mapAll(node.queries);
+      return queries === node.queries ? node : { ...node, queries };
+    }
+    case 'constant_score': {
+      const filter = map(node.filter);
+      return filter === node.filter ? node : { ...node, filter };
+    }
+    case 'boosting': {
+      const positive = map(node.positive);
+      const negative = map(node.negative);
+      return positive === node.positive && negative === node.negative ? node : { ...node, positive, negative };
+    }
+    case 'function_score': {
+      const query = map(node.query);
+      const functions = node.functions.map((f) => (f.filter ? { ...f, filter: map(f.filter) } : f));
+      const same = query === node.query && functions.every((f, i) => f.filter === node.functions[i].filter);
+      return same ? node : { ...node, query, functions };
+    }
+    default:
+      return node;
+  }
+}

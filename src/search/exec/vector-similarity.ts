@@ -15,7 +15,7 @@
  * differs anyway) and each score is rounded to float32 as Lucene returns it, so equal vectors tie
  * exactly. The loops are unrolled by four and allocate nothing.
  */
-import type { VectorElementType, VectorSimilarity } from '../../index/index.js';
+import { vectorMagnitude, type VectorElementType, type VectorSimilarity } from '../../index/index.js';
 
 /** Σ q[i]·values[from + i] over `dims`. */
 export function dotProduct(q: Float32Array, values: Float32Array | Int8Array, from: number, dims: number): number {
@@ -62,11 +62,9 @@ export function squareDistance(q: Float32Array, values: Float32Array | Int8Array
   return s0 + s1 + s2 + s3;
 }
 
-/** Lucene VectorUtil-style Euclidean norm of the query (float sum, then sqrt). */
+/** The query's Euclidean norm, computed as the segment's document norms are (a float sum, then sqrt). */
 export function queryMagnitude(q: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < q.length; i++) s += q[i] * q[i];
-  return Math.fround(Math.sqrt(Math.fround(s)));
+  return vectorMagnitude(q, 0, q.length);
 }
 
 const f = Math.fround;

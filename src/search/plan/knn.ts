@@ -15,8 +15,8 @@ import { thresholdScore } from '../exec/vector-similarity.js';
 import type { PlanContext } from './context.js';
 import { MATCH_NONE, type Exec } from './exec-nodes.js';
 
-/** ES DenseVectorFieldMapper.EPS: how far from 1 a squared magnitude may be for a unit vector. */
-const UNIT_EPS = 1e-3;
+/** ES DenseVectorFieldMapper.EPS: how far from 1 a squared magnitude may be for a unit vector (as document parsing checks it). */
+const UNIT_EPS = Math.fround(1e-4);
 
 function shardError(ctx: PlanContext, reason: string): QueryShardError {
   return new QueryShardError(`failed to create query: ${reason}`, ctx.index, new IllegalArgumentError(reason));
@@ -57,7 +57,7 @@ function checkedVector(ctx: PlanContext, node: KnnQuery, options: DenseVectorOpt
   if (!byte) bounds('float');
   let squared = 0;
   for (const x of v) squared = Math.fround(squared + Math.fround(x * x));
-  if (options.similarity === 'dot_product' && !byte && Math.abs(squared - 1) > UNIT_EPS) {
+  if (options.similarity === 'dot_product' && !byte && Math.abs(Math.fround(squared - 1)) > UNIT_EPS) {
     throw shardError(ctx, `The [dot_product] similarity can only be used with unit-length vectors.${preview(v, byte)}`);
   }
   if (options.similarity === 'cosine' && Math.sqrt(squared) === 0) {

@@ -1,0 +1,257 @@
+/**
+ * kNN search over dense_vector fields (exact): the top-level `knn` section (object or array), its
+ * scores for every similarity and element type against a brute-force answer computed here,
+ * `filter`, `similarity`, `boost`, knn + query (sum of scores over the union), aggregations,
+ * paging, `_msearch`, deleted documents, `explain`, and the same answers with 1 shard and with 3.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestResponse } from '../support/test-app.js';
+import { ids } from './es.js';
+import { DOC_COUNT, KNN_DOCS, SIMILARITIES, expectedTop, f32, fieldOf, seedKnnIndices, similarityScore } from './knn-fixture.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ threads: 2 });
+  await seedKnnIndices(t, 'k1', 'k3');
+});
+afterAll(async () => t.close());
+
+const search = (body: unknown, index = 'k1') => t.request('POST', `/${index}/_search`, body);
+/** Ids and float32 scores (JSON prints float32 scores shortest, so they read back exactly). */
+const hitPairs = (res: TestResponse): Array<[string, number]> => res.body.hits.hits.map((h: { _id: string; _score: number }) => [h._id, f32(h._score)]);
+
+const FLOAT_Q = [0.5, -1.25, 1];
+const BYTE_Q = [10, -20, 30, 5];
+const UNIT_Q = [0.6, 0.8, 0];
+const queryFor = (sim: string, byte: boolean) => (byte ? BYTE_Q : sim === 'dot_product' ? UNIT_Q : FLOAT_Q);
+
+/** Both indices give the same hits (ids, scores, order) and totals. */
+async function sameOnThreeShards(body: unknown): Promise<TestResponse> {
+  const one = await search(body, 'k1');
+  const three = await search(body, 'k3');
+  expect(one.status).toBe(200);
+  expect(three.status).toBe(200);
+  expect(hitPairs(three)).toEqual(hitPairs(one));
+  expect(three.body.hits.total).toEqual(one.body.hits.total);
+  return one;
+}
+
+describe('top-level knn: scores and top k', () => {
+  for (const byte of [false, true]) {
+    for (const sim of SIMILARITIES) {
+      it(`${byte ? 'byte' : 'float'} ${sim}: the brute-force top k with Lucene's scores, on 1 and 3 shards`, async () => {
+        const q = queryFor(sim, byte);
+        const res = await sameOnThreeShards({ knn: { field: fieldOf(sim, byte), query_vector: q, k: 7, num_candidates: 20 } });
+        const expected = expectedTop(sim, byte, q, 7);
+        expect(hitPairs(res).slice(0, 7)).toEqual(expected);
+        // size defaults to 10, k is 7: only the 7 nearest are hits.
+        expect(res.body.hits.total).toEqual({ value: 7, relation: 'eq' });
+        expect(f32(res.body.hits.max_score)).toBe(expected[0][1]);
+      });
+    }
+  }
+
+  it('k defaults to size, num_candidates to 1.5 k', async () => {
+    const q = FLOAT_Q;
+    const res = await sameOnThreeShards({ size: 4, knn: { field: 'f_l2_norm', query_vector: q } });
+    expect(hitPairs(res)).toEqual(expectedTop('l2_norm', false, q, 4));
+    expect(res.body.hits.total.value).toBe(4);
+  });
+
+  it('k larger than the documents with vectors returns every one of them', async () => {
+    const res = await sameOnThreeShards({ size: 100, knn: { field: 'f_cosine', query_vector: FLOAT_Q, k: 100, num_candidates: 100 } });
+    expect(ids(res).length).toBe(DOC_COUNT - DOC_COUNT / 10);
+    expect(hitPairs(res)).toEqual(expectedTop('cosine', false, FLOAT_Q, 100));
+  });
+
+  it('pages the k nearest with from and size', async () => {
+    const all = expectedTop('l2_norm', false, FLOAT_Q, 10);
+    const res = await sameOnThreeShards({ from: 3, size: 4, knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 10, num_candidates: 10 } });
+    expect(hitPairs(res)).toEqual(all.slice(3, 7));
+    expect(res.body.hits.total.value).toBe(10);
+  });
+
+  it('takes a hex query vector for a byte field', async () => {
+    const hex = BYTE_Q.map((b) => (b & 0xff).toString(16).padStart(2, '0')).join('');
+    const res = await sameOnThreeShards({ knn: { field: 'b_l2_norm', query_vector: hex, k: 5, num_candidates: 5 } });
+    expect(hitPairs(res)).toEqual(expectedTop('l2_norm', true, BYTE_Q, 5));
+  });
+});
+
+describe('filter, similarity, boost', () => {
+  it('keeps the k nearest among documents matching the filter (a query or an array)', async () => {
+    const expected = expectedTop('l2_norm', false, FLOAT_Q, 6, (d) => d.tag === 'red');
+    for (const filter of [{ term: { tag: 'red' } }, [{ term: { tag: 'red' } }, { range: { n: { gte: 0 } } }]]) {
+      const res = await sameOnThreeShards({ knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 6, num_candidates: 10, filter } });
+      expect(hitPairs(res)).toEqual(expected);
+    }
+  });
+
+  it('similarity keeps documents within the raw similarity (a distance for l2_norm, a cosine for cosine)', async () => {
+    const l2 = await sameOnThreeShards({ size: 20, knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 20, num_candidates: 50, similarity: 1.5 } });
+    // distance ≤ 1.5 ⇔ score ≥ 1 / (1 + 1.5²)
+    expect(hitPairs(l2)).toEqual(expectedTop('l2_norm', false, FLOAT_Q, 20).filter(([, s]) => s >= f32(1 / f32(1 + 2.25))));
+    expect(ids(l2).length).toBeLessThan(20);
+    const cos = await sameOnThreeShards({ size: 20, knn: { field: 'f_cosine', query_vector: FLOAT_Q, k: 20, num_candidates: 50, similarity: 0.5 } });
+    expect(hitPairs(cos)).toEqual(expectedTop('cosine', false, FLOAT_Q, 20).filter(([, s]) => s >= f32(1.5 / 2)));
+    const bytes = await sameOnThreeShards({ size: 20, knn: { field: 'b_dot_product', query_vector: BYTE_Q, k: 20, num_candidates: 50, similarity: 1000 } });
+    expect(hitPairs(bytes)).toEqual(expectedTop('dot_product', true, BYTE_Q, 20).filter(([, s]) => s >= f32(0.5 + f32(1000 / (4 * 32768)))));
+  });
+
+  it('boost multiplies the scores', async () => {
+    const res = await sameOnThreeShards({ knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 5, num_candidates: 5, boost: 2.5 } });
+    expect(hitPairs(res)).toEqual(expectedTop('l2_norm', false, FLOAT_Q, 5).map(([id, s]) => [id, f32(s * 2.5)]));
+  });
+});
+
+describe('knn with query, several sections, aggregations', () => {
+  it('hits are the union of query matches and the k nearest, scores summed (bool should)', async () => {
+    const knn = expectedTop('l2_norm', false, FLOAT_Q, 5);
+    const res = await sameOnThreeShards({
+      size: 100, query: { constant_score: { filter: { term: { tag: 'red' } }, boost: 2 } },
+      knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 5, num_candidates: 5 },
+    });
+    const score = new Map<string, number>();
+    for (const [id, doc] of KNN_DOCS) if (doc.tag === 'red') score.set(id, 2);
+    for (const [id, s] of knn) score.set(id, f32((score.get(id) ?? 0) + s));
+    const order = new Map(KNN_DOCS.map(([id], i) => [id, i]));
+    const expected = [...score].sort((a, b) => b[1] - a[1] || order.get(a[0])! - order.get(b[0])!);
+    expect(hitPairs(res)).toEqual(expected);
+    expect(res.body.hits.total.value).toBe(expected.length);
+  });
+
+  it('several knn sections: each its own k nearest, scores summed', async () => {
+    const a = expectedTop('l2_norm', false, FLOAT_Q, 4);
+    const b = expectedTop('cosine', true, BYTE_Q, 4);
+    const res = await sameOnThreeShards({
+      knn: [
+        { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 4, num_candidates: 4 },
+        { field: 'b_cosine', query_vector: BYTE_Q, k: 4, num_candidates: 4, boost: 0.5 },
+      ],
+    });
+    const score = new Map<string, number>();
+    for (const [id, s] of a) score.set(id, s);
+    for (const [id, s] of b) score.set(id, f32((score.get(id) ?? 0) + f32(s * 0.5)));
+    expect(new Map(hitPairs(res))).toEqual(score);
+  });
+
+  it('aggregations and post_filter see the union', async () => {
+    const knn = expectedTop('max_inner_product', false, FLOAT_Q, 8);
+    const byTag = new Map<string, number>();
+    for (const [id] of knn) {
+      const tag = KNN_DOCS[Number(id)][1].tag as string;
+      byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
+    }
+    const res = await sameOnThreeShards({
+      knn: { field: 'f_max_inner_product', query_vector: FLOAT_Q, k: 8, num_candidates: 8 },
+      aggs: { tags: { terms: { field: 'tag' } } }, post_filter: { term: { tag: 'blue' } },
+    });
+    const buckets = Object.fromEntries(res.body.aggregations.tags.buckets.map((b: { key: string; doc_count: number }) => [b.key, b.doc_count]));
+    expect(buckets).toEqual(Object.fromEntries(byTag));
+    expect(hitPairs(res)).toEqual(knn.filter(([id]) => KNN_DOCS[Number(id)][1].tag === 'blue'));
+  });
+
+  it('sorts the union by a field', async () => {
+    const knn = expectedTop('l2_norm', false, FLOAT_Q, 6);
+    const res = await sameOnThreeShards({ knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 6, num_candidates: 6 }, sort: [{ n: 'desc' }] });
+    expect(ids(res)).toEqual(knn.map(([id]) => id).sort((x, y) => Number(y) - Number(x)));
+  });
+
+  it('runs in _msearch', async () => {
+    const body = { knn: { field: 'f_cosine', query_vector: FLOAT_Q, k: 3, num_candidates: 3 } };
+    const lines = [{ index: 'k1' }, body, { index: 'k3' }, body].map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const res = await t.request('POST', '/_msearch', lines, { 'content-type': 'application/x-ndjson' });
+    expect(res.status).toBe(200);
+    const expected = expectedTop('cosine', false, FLOAT_Q, 3);
+    for (const r of res.body.responses) expect(hitPairs({ body: r } as TestResponse)).toEqual(expected);
+  });
+
+  it('explains a knn hit with its score', async () => {
+    const res = await search({ explain: true, knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 2, num_candidates: 2, boost: 2 } }, 'k3');
+    const hit = res.body.hits.hits[0];
+    expect(hit._explanation.value).toBe(hit._score);
+    expect(hit._explanation.description).toBe('within top k documents');
+  });
+});
+
+describe('deleted and updated documents', () => {
+  it('a deleted document is no candidate: the next nearest takes its place', async () => {
+    for (const index of ['kd1', 'kd3']) {
+      await t.request('PUT', `/${index}`, { settings: { number_of_shards: index === 'kd1' ? 1 : 3 }, mappings: { properties: { v: { type: 'dense_vector', dims: 3, similarity: 'l2_norm' } } } });
+      const lines = KNN_DOCS.filter(([, doc]) => doc.f_l2_norm !== undefined).flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, { v: doc.f_l2_norm }]);
+      expect((await t.bulk('/_bulk', lines, '?refresh=true')).body.errors).toBe(false);
+    }
+    const top = expectedTop('l2_norm', false, FLOAT_Q, 4);
+    for (const index of ['kd1', 'kd3']) {
+      expect((await t.request('DELETE', `/${index}/_doc/${top[0][0]}?refresh=true`)).status).toBe(200);
+      const res = await search({ knn: { field: 'v', query_vector: FLOAT_Q, k: 3, num_candidates: 3 } }, index);
+      expect(hitPairs(res)).toEqual(top.slice(1, 4));
+    }
+  });
+});
+
+describe('the knn query', () => {
+  it('inside bool: the k nearest, then the bool\'s other clauses', async () => {
+    const knn = expectedTop('l2_norm', false, FLOAT_Q, 10);
+    const res = await sameOnThreeShards({
+      query: { bool: { must: [{ knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 10 } }], filter: [{ term: { tag: 'blue' } }] } },
+    });
+    expect(hitPairs(res)).toEqual(knn.filter(([id]) => KNN_DOCS[Number(id)][1].tag === 'blue'));
+  });
+
+  it('k defaults to the size, capped by num_candidates; its filter narrows the candidates', async () => {
+    const res = await sameOnThreeShards({ size: 5, query: { knn: { field: 'f_cosine', query_vector: FLOAT_Q, num_candidates: 3, filter: { term: { tag: 'red' } }, boost: 3 } } });
+    expect(hitPairs(res)).toEqual(expectedTop('cosine', false, FLOAT_Q, 3, (d) => d.tag === 'red').map(([id, s]) => [id, f32(s * 3)]));
+  });
+});
+
+describe('retrievers and rank', () => {
+  const LEX = { match: { title: 'apple' } };
+
+  /** RRF of two id lists (float32 sums, ties by the first list's presence, then write order). */
+  async function fused(lists: string[][], k = 60): Promise<string[]> {
+    const score = new Map<string, number>();
+    for (const list of lists) list.forEach((id, i) => score.set(id, f32((score.get(id) ?? 0) + f32(1 / (k + i + 1)))));
+    return [...score].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0])).map(([id]) => id);
+  }
+
+  it('a top-level knn retriever is a knn search', async () => {
+    const res = await sameOnThreeShards({ retriever: { knn: { field: 'f_dot_product', query_vector: UNIT_Q, k: 4, num_candidates: 10 } } });
+    expect(hitPairs(res)).toEqual(expectedTop('dot_product', false, UNIT_Q, 4));
+  });
+
+  it('an rrf retriever fuses a standard and a knn list', async () => {
+    const knnIds = expectedTop('l2_norm', false, FLOAT_Q, 10).map(([id]) => id);
+    const lexIds = ids(await search({ query: LEX, size: 10 }));
+    const res = await sameOnThreeShards({
+      retriever: { rrf: { retrievers: [{ standard: { query: LEX } }, { knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 10, num_candidates: 10 } }] } },
+    });
+    const expected = await fused([lexIds, knnIds]);
+    expect(ids(res).slice(0, 5)).toEqual(expected.slice(0, 5));
+  });
+
+  it('rank rrf with query + knn (8.8–8.13): each knn section is a list', async () => {
+    const knnIds = expectedTop('cosine', false, FLOAT_Q, 10).map(([id]) => id);
+    const lexIds = ids(await search({ query: LEX, size: 10 }));
+    const res = await sameOnThreeShards({ query: LEX, knn: { field: 'f_cosine', query_vector: FLOAT_Q, k: 10, num_candidates: 10 }, rank: { rrf: {} } });
+    expect(ids(res).slice(0, 5)).toEqual((await fused([lexIds, knnIds])).slice(0, 5));
+    expect(res.body.hits.hits[0]._rank).toBe(1);
+  });
+
+  it('an rrf retriever\'s filter reaches its knn child', async () => {
+    const res = await sameOnThreeShards({
+      retriever: { rrf: { retrievers: [{ standard: { query: LEX } }, { knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 10, num_candidates: 10 } }], filter: { term: { tag: 'red' } } } },
+    });
+    for (const id of ids(res)) expect(KNN_DOCS[Number(id)][1].tag).toBe('red');
+  });
+});
+
+describe('scores by formula, spot checks', () => {
+  it('l2_norm float: 1 / (1 + squared distance)', async () => {
+    const v = KNN_DOCS[0][1].f_l2_norm as number[];
+    const res = await search({ knn: { field: 'f_l2_norm', query_vector: v, k: 1, num_candidates: 1 } });
+    expect(hitPairs(res)).toEqual([['0', 1]]);
+    expect(similarityScore('l2_norm', false, v, v)).toBe(1);
+  });
+});

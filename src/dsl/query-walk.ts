@@ -1,7 +1,8 @@
 /**
  * Walking a query tree by its compound clauses (bool, dis_max, constant_score, boosting,
- * function_score): the coordinator's rewrites before planning (model texts → token weights, kNN
- * searches → their global top k) visit and replace leaves without a switch of their own.
+ * function_score, a knn query's filter): the coordinator's rewrites before planning (model texts →
+ * token weights, kNN searches → their global top k) visit and replace leaves without a switch of
+ * their own.
  */
 import type { QueryNode } from './query-nodes.js';
 
@@ -13,6 +14,7 @@ export function childClauses(node: QueryNode): readonly QueryNode[] {
     case 'constant_score': return [node.filter];
     case 'boosting': return [node.positive, node.negative];
     case 'function_score': return [node.query, ...node.functions.flatMap((f) => (f.filter ? [f.filter] : []))];
+    case 'knn': return node.filter;
     default: return [];
   }
 }
@@ -62,6 +64,10 @@ export function mapClauses(node: QueryNode, replace: (clause: QueryNode) => Quer
       const functions = node.functions.map((f) => (f.filter ? { ...f, filter: map(f.filter) } : f));
       const same = query === node.query && functions.every((f, i) => f.filter === node.functions[i].filter);
       return same ? node : { ...node, query, functions };
+    }
+    case 'knn': {
+      const filter = mapAll(node.filter);
+      return filter === node.filter ? node : { ...node, filter };
     }
     default:
       return node;

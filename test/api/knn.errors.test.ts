@@ -66,6 +66,10 @@ describe('parsing', () => {
     expectErrorType(await search({ query: { knn: { field: 'f_l2_norm', query_vector: [1, 2, 3], k: 0 } } }), 400, 'x_content_parse_exception');
     expectErrorType(await search({ query: { knn: 'x' } }), 400, 'parsing_exception', '[knn] query malformed, no start_object after query name');
     expectErrorType(await search({ size: 0, query: { knn: { field: 'f_l2_norm', query_vector: [1, 2, 3] } } }), 400, 'search_phase_execution_exception');
+    // A k past 10,000 without num_candidates: the default num_candidates (at most 10,000) is below it.
+    const huge = await search({ query: { knn: { field: 'f_l2_norm', query_vector: [1, 2, 3], k: 1_000_000_000 } } });
+    expectErrorType(huge, 400, 'search_phase_execution_exception');
+    expect(huge.body.error.root_cause[0].reason).toBe('[num_candidates] cannot be less than [k]');
   });
 
   it('the knn retriever requires k and num_candidates and excludes a top-level knn', async () => {

@@ -20,7 +20,7 @@
  * one deleted meanwhile is simply gone.
  */
 import { IllegalArgumentError } from '../../errors/index.js';
-import { forEachClause, mapClauses, type BoolQuery, type KnnIndexMatches, type KnnQuery, type QueryNode } from '../../dsl/index.js';
+import { NUM_CANDIDATES_LIMIT, forEachClause, mapClauses, type BoolQuery, type KnnIndexMatches, type KnnQuery, type QueryNode } from '../../dsl/index.js';
 import { HIT_STRIDE, type Exec, type ShardSearchResult } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { shardFailure, type SearchOptions, type SearchPhase, type ShardTarget } from './search-phase.js';
@@ -44,11 +44,17 @@ export function withKnnSections(query: QueryNode | null, sections: readonly KnnQ
   return bool;
 }
 
-/** A knn query's k (KnnVectorQueryBuilder.doToQuery): its own, else the request's size capped by num_candidates. */
+/**
+ * A knn query's k (KnnVectorQueryBuilder.doToQuery): its own, else the request's size capped by
+ * num_candidates; num_candidates (1.5 k, at most 10,000, when not given) bounds it, so no search
+ * collects more than 10,000 candidates per shard.
+ */
 function resolvedK(node: KnnQuery, size: number): number {
-  if (node.k !== null) return node.k;
-  const k = size < 0 ? 10 : size;
-  return node.numCandidates === null ? k : Math.min(k, node.numCandidates);
+  let k = node.k ?? (size < 0 ? 10 : size);
+  if (node.k === null && node.numCandidates !== null) k = Math.min(k, node.numCandidates);
+  const numCandidates = node.numCandidates ?? Math.round(Math.min(Math.fround(1.5 * k), NUM_CANDIDATES_LIMIT));
+  if (numCandidates < k) return -1;
+  return k;
 }
 
 interface Pending {
@@ -93,7 +99,9 @@ async function runPrePhase(
   const stats = phase.stats(targets);
   const now = Date.now();
   for (const p of pending) {
-    // Lucene's KnnFloatVectorQuery refuses k < 1 (a knn query without k in a size-0 search).
+    // Lucene's KnnFloatVectorQuery refuses k < 1 (a knn query without k in a size-0 search), and
+    // k past num_candidates (a knn query with a k of more than 10,000 and no num_candidates).
+    if (p.k === -1) throw shardFailure(indices, new IllegalArgumentError('[num_candidates] cannot be less than [k]'));
     if (p.k < 1) throw shardFailure(indices, new IllegalArgumentError(`k must be at least 1, got: ${p.k}`));
     p.plans = phase.plan(indices, { ...p.node, matches: 'candidates' }, stats, now);
   }

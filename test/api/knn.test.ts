@@ -255,3 +255,45 @@ describe('scores by formula, spot checks', () => {
     expect(similarityScore('l2_norm', false, v, v)).toBe(1);
   });
 });
+
+describe('with other search features', () => {
+  const KNN = { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 6, num_candidates: 6 };
+
+  it('over several indices: one global top k, ties by index then write order', async () => {
+    const res = await search({ knn: KNN }, 'k1,k3');
+    const top = expectedTop('l2_norm', false, FLOAT_Q, 3);
+    // Both indices hold the same vectors: each score twice, k1's copy first.
+    expect(res.body.hits.hits.map((h: { _index: string; _id: string; _score: number }) => [h._index, h._id, f32(h._score)]))
+      .toEqual(top.flatMap(([id, s]) => [['k1', id, s], ['k3', id, s]]));
+  });
+
+  it('min_score, collapse and rescore apply to the union', async () => {
+    const top = expectedTop('l2_norm', false, FLOAT_Q, 6);
+    const cut = await sameOnThreeShards({ knn: KNN, min_score: top[2][1] });
+    expect(hitPairs(cut)).toEqual(top.slice(0, 3));
+    const collapsed = await sameOnThreeShards({ knn: KNN, collapse: { field: 'tag' } });
+    const firstOfTag = new Map<string, [string, number]>();
+    for (const hit of top) if (!firstOfTag.has(KNN_DOCS[Number(hit[0])][1].tag as string)) firstOfTag.set(KNN_DOCS[Number(hit[0])][1].tag as string, hit);
+    expect(hitPairs(collapsed)).toEqual([...firstOfTag.values()]);
+    const rescored = await sameOnThreeShards({ knn: KNN, rescore: { window_size: 6, query: { rescore_query: { term: { tag: 'red' } }, query_weight: 1, rescore_query_weight: 1 } } });
+    expect(ids(rescored).sort()).toEqual(top.map(([id]) => id).sort());
+  });
+
+  it('highlights the query\'s matches among the union', async () => {
+    const res = await search({ query: { match: { title: 'apple' } }, knn: KNN, highlight: { fields: { title: {} } }, size: 100 });
+    const apple = res.body.hits.hits.filter((h: { _source: { title: string } }) => h._source.title === 'apple pie');
+    expect(apple.length).toBeGreaterThan(0);
+    for (const h of apple) expect(h.highlight.title).toEqual(['<em>apple</em> pie']);
+  });
+
+  it('pages through a scroll and searches a point in time', async () => {
+    const top = expectedTop('l2_norm', false, FLOAT_Q, 6);
+    const first = await t.request('POST', '/k3/_search?scroll=1m', { knn: KNN, size: 4 });
+    expect(hitPairs(first)).toEqual(top.slice(0, 4));
+    const next = await t.request('POST', '/_search/scroll', { scroll: '1m', scroll_id: first.body._scroll_id });
+    expect(hitPairs(next)).toEqual(top.slice(4, 6));
+    const pit = await t.request('POST', '/k3/_pit?keep_alive=1m');
+    const res = await t.request('POST', '/_search', { knn: KNN, pit: { id: pit.body.id } });
+    expect(hitPairs(res)).toEqual(top);
+  });
+});

@@ -297,3 +297,14 @@ describe('with other search features', () => {
     expect(hitPairs(res)).toEqual(top);
   });
 });
+
+describe('_count', () => {
+  it('counts a knn query\'s global top k (k defaulting to 10)', async () => {
+    for (const index of ['k1', 'k3']) {
+      const res = await t.request('POST', `/${index}/_count`, { query: { knn: { field: 'f_cosine', query_vector: FLOAT_Q } } });
+      expect(res.body.count).toBe(10);
+      const filtered = await t.request('POST', `/${index}/_count`, { query: { knn: { field: 'f_cosine', query_vector: FLOAT_Q, k: 50, filter: { term: { tag: 'red' } } } } });
+      expect(filtered.body.count).toBe(expectedTop('cosine', false, FLOAT_Q, 50, (d) => d.tag === 'red').length);
+    }
+  });
+});

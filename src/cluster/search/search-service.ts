@@ -11,6 +11,7 @@ import { hybridSearch } from './hybrid-search.js';
 import type { PlanCache } from './plan-cache.js';
 import { plainSearch } from './plain-search.js';
 import { resolveQueryInference } from './query-inference.js';
+import { resolveKnnQueries } from './knn-phase.js';
 import { SearchPhase, shardsHeader, type SearchOptions, type SearchOutcome, type SearchServiceOptions, type ShardsHeader } from './search-phase.js';
 
 export {
@@ -43,6 +44,8 @@ export class SearchService {
   ): Promise<{ count: number; shards: ShardsHeader }> {
     const phase = this.phase;
     query = await resolveQueryInference(query, phase.inference);
+    // A knn query's k defaults to the request size, which a count does not have: ES's default, 10.
+    [query] = await resolveKnnQueries(phase, expression, [query], [-1], opts, null);
     const deadline = phase.deadline(null);
     const indices = phase.resolve(expression, opts.resolve);
     const owed = awaitSearchActive(indices);

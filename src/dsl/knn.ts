@@ -8,7 +8,7 @@
  *   retriever's own `filter`, `min_score` and `_name`).
  * `num_candidates` is validated as ES does but changes nothing here: search is exact.
  */
-import { IllegalArgumentError, ParsingError, XContentParseError, type EsError } from '../errors/index.js';
+import { IllegalArgumentError, ParsingError, XContentParseError, previewInput, type EsError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { doubleValue, forEachEntry, intValue, isObject, mapItems, parsingField, readNumber, readString, type JsonObject } from './parse-helpers.js';
 import type { KnnQuery, QueryNode } from './query-nodes.js';
@@ -61,7 +61,7 @@ export function readKnnBuilder(owner: Owner, body: unknown, parseQuery: ParseQue
     minScore: null as number | null,
   };
   forEachEntry(body, (key, v) => {
-    if (!MEMBERS[owner].has(key)) throw new XContentParseError(`[knn] unknown field [${key}]`, undefined, 'key');
+    if (!MEMBERS[owner].has(key)) throw new XContentParseError(`[knn] unknown field [${previewInput(key)}]`, undefined, 'key');
     if (NOT_YET.has(key)) throw new IllegalArgumentError(`[knn] [${key}] is not supported by this server yet`);
     switch (key) {
       case 'field': b.field = readString('knn', key, v); break;

@@ -116,3 +116,19 @@ describe('query building on the shards', () => {
     expect(res.body.error.failed_shards.length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('edge cases', () => {
+  it('a field whose dims no document has set yet matches nothing', async () => {
+    expect((await t.request('PUT', '/fresh', { mappings: { properties: { v: { type: 'dense_vector' } } } })).status).toBe(200);
+    const res = await search({ knn: { field: 'v', query_vector: [1, 2, 3], k: 3, num_candidates: 3 } }, 'fresh');
+    expect(res.status).toBe(200);
+    expect(res.body.hits.hits).toEqual([]);
+  });
+
+  it('quotes a long unknown member by its prefix only', async () => {
+    const key = 'x'.repeat(5000);
+    const res = await search(knn({ [key]: 1 }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.reason.length).toBeLessThan(300);
+  });
+});

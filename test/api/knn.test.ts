@@ -308,3 +308,17 @@ describe('_count', () => {
     }
   });
 });
+
+describe('linear retriever', () => {
+  it('takes a knn child, the same on 1 and 3 shards', async () => {
+    const res = await sameOnThreeShards({
+      retriever: { linear: { retrievers: [
+        { retriever: { standard: { query: { match: { title: 'apple' } } } }, weight: 1, normalizer: 'minmax' },
+        { retriever: { knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 5, num_candidates: 5 } }, weight: 2, normalizer: 'minmax' },
+      ] } },
+    });
+    const knnIds = expectedTop('l2_norm', false, FLOAT_Q, 5).map(([id]) => id);
+    // The nearest document has the top knn score (normalized 1, weight 2): no lexical match alone outranks it.
+    expect(knnIds).toContain(ids(res)[0]);
+  });
+});

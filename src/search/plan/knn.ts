@@ -7,7 +7,7 @@
  * The pre-phase plans the node as `knn_exact` (every candidate, scored); once it has the global top
  * k, the query phase plans it as `knn_score_doc` (those documents with their scores × boost).
  */
-import { IllegalArgumentError, QueryShardError } from '../../errors/index.js';
+import { IllegalArgumentError, QueryShardError, previewInput } from '../../errors/index.js';
 import { javaFloatToString } from '../../common/float-json.js';
 import type { KnnQuery, QueryNode } from '../../dsl/index.js';
 import type { DenseVectorOptions } from '../../index/index.js';
@@ -74,7 +74,7 @@ export function knnQuery(ctx: PlanContext, node: KnnQuery, boost: number, planFi
   if (field === undefined) return MATCH_NONE;
   if (field.type !== 'dense_vector' || field.vector === null) throw shardError(ctx, '[knn] queries are only supported on [dense_vector] fields');
   const options = field.vector;
-  if (!options.indexed) throw shardError(ctx, `to perform knn search on field [${node.field}], its mapping must have [index] set to [true]`);
+  if (!options.indexed) throw shardError(ctx, `to perform knn search on field [${previewInput(node.field)}], its mapping must have [index] set to [true]`);
   const vector = checkedVector(ctx, node, options);
   // Either form holds this search's own vector or matches: the plan is not kept for another search.
   ctx.uncacheable?.();

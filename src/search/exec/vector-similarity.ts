@@ -17,35 +17,42 @@
  */
 import { vectorMagnitude, type VectorElementType, type VectorSimilarity } from '../../index/index.js';
 
-/** Σ q[i]·values[from + i] over `dims`. */
+/**
+ * Σ q[i]·values[from + i] over `dims`. Four running sums, and the two indices stepped side by side
+ * rather than recomputed from `from + i`: ~30% faster in V8 than the indexed form (measured on
+ * 20k × 384), which bounds exact search's cost.
+ */
 export function dotProduct(q: Float32Array, values: Float32Array | Int8Array, from: number, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
+  let o = from;
   let i = 0;
-  const end4 = dims - (dims & 3);
-  for (; i < end4; i += 4) {
-    const o = from + i;
+  const end4 = from + dims - (dims & 3);
+  while (o < end4) {
     s0 += q[i] * values[o];
     s1 += q[i + 1] * values[o + 1];
     s2 += q[i + 2] * values[o + 2];
     s3 += q[i + 3] * values[o + 3];
+    o += 4;
+    i += 4;
   }
-  for (; i < dims; i++) s0 += q[i] * values[from + i];
+  const end = from + dims;
+  while (o < end) s0 += q[i++] * values[o++];
   return s0 + s1 + s2 + s3;
 }
 
-/** Σ (q[i] − values[from + i])² over `dims`. */
+/** Σ (q[i] − values[from + i])² over `dims`, in the same form as dotProduct. */
 export function squareDistance(q: Float32Array, values: Float32Array | Int8Array, from: number, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
+  let o = from;
   let i = 0;
-  const end4 = dims - (dims & 3);
-  for (; i < end4; i += 4) {
-    const o = from + i;
+  const end4 = from + dims - (dims & 3);
+  while (o < end4) {
     const d0 = q[i] - values[o];
     const d1 = q[i + 1] - values[o + 1];
     const d2 = q[i + 2] - values[o + 2];
@@ -54,9 +61,12 @@ export function squareDistance(q: Float32Array, values: Float32Array | Int8Array
     s1 += d1 * d1;
     s2 += d2 * d2;
     s3 += d3 * d3;
+    o += 4;
+    i += 4;
   }
-  for (; i < dims; i++) {
-    const d = q[i] - values[from + i];
+  const end = from + dims;
+  while (o < end) {
+    const d = q[i++] - values[o++];
     s0 += d * d;
   }
   return s0 + s1 + s2 + s3;

@@ -96,16 +96,23 @@ class TopKnn {
   }
 }
 
-/** The shard's top `k` of `query` (a `knn_exact` plan) by score, ties by index-wide write order. */
-export function searchKnnCandidates(query: Exec, k: number, shard: ShardView, deadline: SearchDeadline): KnnCandidates {
+/**
+ * The shard's top `k` of `query` (a `knn_exact` plan) by score, ties by index-wide write order,
+ * among docs [maxDoc × part / parts, maxDoc × (part + 1) / parts) of each segment.
+ */
+export function searchKnnCandidates(
+  query: Exec, k: number, slice: { readonly part: number; readonly parts: number }, shard: ShardView, deadline: SearchDeadline,
+): KnnCandidates {
   const top = new TopKnn(Math.max(k, 0));
   for (let s = 0; s < shard.segments.length && k > 0 && !deadline.expired(); s++) {
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     const ctx = new SegmentSearchContext(segment, deadline);
     const scorer = buildScorer(query, ctx);
-    if (scorer !== null) {
-      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+    const from = Math.floor((segment.maxDoc * slice.part) / slice.parts);
+    const to = Math.floor((segment.maxDoc * (slice.part + 1)) / slice.parts);
+    if (scorer !== null && from < to) {
+      for (let doc = scorer.advance(from); doc < to; doc = scorer.nextDoc()) {
         if (deadline.expiredEvery()) break;
         if (!isLive(live, doc)) continue;
         const score = scorer.score();

@@ -72,9 +72,11 @@ export interface ShardSearchRequest {
   readonly collapse?: ExecCollapse | null;
   /**
    * The kNN pre-phase (search/knn-candidates.ts): the top `k` matches of `query` (a `knn_exact` plan)
-   * by score, ties by index-wide write order; nothing else of the request applies. Absent/false = a search.
+   * by score, ties by index-wide write order, among part `part` of `parts` of each segment's docs (a
+   * large shard's scan is split over the search threads); nothing else of the request applies.
+   * Absent/null = a search.
    */
-  readonly knnCandidates?: boolean;
+  readonly knnCandidates?: { readonly part: number; readonly parts: number } | null;
 }
 
 export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
@@ -181,7 +183,7 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
 }
 
 function knnCandidatesResult(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
-  const found = searchKnnCandidates(req.query, req.k, shard, deadline);
+  const found = searchKnnCandidates(req.query, req.k, req.knnCandidates!, shard, deadline);
   const hits = new Float64Array(found.count * HIT_STRIDE);
   for (let i = 0; i < found.count; i++) found.hit(i, hits, i * HIT_STRIDE);
   return {

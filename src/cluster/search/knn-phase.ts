@@ -57,6 +57,9 @@ function resolvedK(node: KnnQuery, size: number): number {
   return k;
 }
 
+/** A shard's candidates scan is split over the search threads only past this many docs a part. */
+const MIN_DOCS_PER_PART = 16_384;
+
 interface Pending {
   readonly node: KnnQuery;
   readonly k: number;
@@ -106,23 +109,33 @@ async function runPrePhase(
     p.plans = phase.plan(indices, { ...p.node, matches: 'candidates' }, stats, now);
   }
   const deadline = phase.deadline(timeoutMs);
-  const { results } = await phase.queryPhase(targets, (pool, segments, t) => Promise.all(pending.map((p) => pool.search(segments, {
-    query: p.plans!.get(t.index)!, k: p.k, knnCandidates: true, trackTotalHitsUpTo: -1, minScore: null,
-    sort: null, trackScores: false, searchAfter: null, terminateAfter: 0, deadline,
-  }))), { allowPartial: opts.allowPartialSearchResults ?? true, timedOut: (r) => r.some((x) => x.timedOut) });
+  // Every search's candidates on every shard, each shard's scan split over the search threads when
+  // it is large (one thread would scan it while the others idle): results[shard][search][part].
+  const { results } = await phase.queryPhase(targets, (pool, segments, t) => {
+    const docs = t.snapshot.segments.reduce((n, s) => n + s.reader.maxDoc, 0);
+    const parts = Math.max(1, Math.min(pool.threads, Math.floor(docs / MIN_DOCS_PER_PART)));
+    return Promise.all(pending.map((p) => Promise.all(Array.from({ length: parts }, (_, part) => pool.search(segments, {
+      query: p.plans!.get(t.index)!, k: p.k, knnCandidates: { part, parts }, trackTotalHitsUpTo: -1, minScore: null,
+      sort: null, trackScores: false, searchAfter: null, terminateAfter: 0, deadline,
+    })))));
+  }, { allowPartial: opts.allowPartialSearchResults ?? true, timedOut: (r) => r.some((parts) => parts.some((x) => x.timedOut)) });
   const out = new Map<Pending, ReadonlyMap<string, KnnIndexMatches>>();
   pending.forEach((p, i) => out.set(p, globalTopK(targets, results, i, p.k)));
   return out;
 }
 
 /** Search `i`'s top k over every answering shard, ties by index then write order, grouped by index uuid (orders ascending). */
-function globalTopK(targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult[] | null>, i: number, k: number): ReadonlyMap<string, KnnIndexMatches> {
+function globalTopK(
+  targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult[][] | null>, i: number, k: number,
+): ReadonlyMap<string, KnnIndexMatches> {
   const all: Array<{ score: number; indexPos: number; order: number; uuid: string }> = [];
   results.forEach((r, s) => {
     if (r === null) return;
     const t = targets[s];
-    const h = r[i].hits;
-    for (let o = 0; o < h.length; o += HIT_STRIDE) all.push({ score: h[o], indexPos: t.indexPos, order: h[o + 3], uuid: t.index.uuid });
+    for (const part of r[i]) {
+      const h = part.hits;
+      for (let o = 0; o < h.length; o += HIT_STRIDE) all.push({ score: h[o], indexPos: t.indexPos, order: h[o + 3], uuid: t.index.uuid });
+    }
   });
   all.sort((a, b) => b.score - a.score || a.indexPos - b.indexPos || a.order - b.order);
   const byIndex = new Map<string, Array<{ order: number; score: number }>>();

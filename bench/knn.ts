@@ -78,8 +78,9 @@ if (DOCS === 100_000 && DIMS === 384 && QUERIES === 200) {
       ['left', 'right', 'right', 'right', 'right', 'right'],
     ),
     `${formatNumber(DOCS, 0)} documents × ${DIMS}-dim float \`dense_vector\` (cosine), one shard, one segment; ${QUERIES} queries after ${WARMUP} warm-up,
-one client, one request at a time, \`_source: false\`. Exact kNN reads every vector per query (a pre-phase task for the top k, then
-the query phase for those k documents); the baseline is a \`match_all\` of size 10 on the same server. otherCores ${formatNumber(otherCores, 2)}.
+one client, one request at a time, \`_source: false\`. Exact kNN reads every vector per query (a pre-phase whose scan is split over
+the search threads, for the top k, then the query phase for those k documents); the baseline is a \`match_all\` of size 10 on the same
+server. otherCores ${formatNumber(otherCores, 2)}${otherCores > 0.5 ? ': other processes kept the machine busy during the run, so these times are upper bounds' : ''}.
 Run: \`node dist/bench/knn.js\`.`,
   );
 }

@@ -88,9 +88,9 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
       return null;
     case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
       return node(value, describeQuery(exec));
-    // ES KnnScoreDocQuery's explanation: the pre-phase's similarity times the boost.
+    // ES KnnScoreDocQuery's explanation: the pre-phase's similarity times the boost, no details.
     case 'knn_score_doc':
-      return node(value, 'within top k documents', exec.boost !== 1 ? [node(Math.fround(value / exec.boost), 'vector similarity'), node(exec.boost, 'boost')] : []);
+      return node(value, 'within top k documents');
     case 'knn_exact':
       return node(value, `vector similarity (${exec.similarity}) on [${exec.field}]`);
     default:

@@ -170,8 +170,13 @@ describe('knn with query, several sections, aggregations', () => {
   it('explains a knn hit with its score', async () => {
     const res = await search({ explain: true, knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 2, num_candidates: 2, boost: 2 } }, 'k3');
     const hit = res.body.hits.hits[0];
-    expect(hit._explanation.value).toBe(hit._score);
-    expect(hit._explanation.description).toBe('within top k documents');
+    expect(hit._explanation).toEqual({ value: hit._score, description: 'within top k documents', details: [] });
+    // With a query, ES's bool sums the clauses.
+    const both = await search({ explain: true, query: { match: { title: 'apple' } }, knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 60, num_candidates: 60 } }, 'k3');
+    const apple = both.body.hits.hits.find((h: { _source: { title: string } }) => h._source.title === 'apple pie');
+    expect(apple._explanation.description).toBe('sum of:');
+    expect(apple._explanation.value).toBe(apple._score);
+    expect(apple._explanation.details.map((d: { description: string }) => d.description)).toContain('within top k documents');
   });
 });
 

@@ -6,23 +6,38 @@
  */
 import type { QueryNode } from './query-nodes.js';
 
-/** The direct sub-queries of a compound clause (none for a leaf). */
-export function childClauses(node: QueryNode): readonly QueryNode[] {
+/**
+ * Whether `test` holds for `node` or any clause beneath it, depth first. Allocates nothing: it runs
+ * on every search (is there a kNN search to resolve?), so no child arrays are spread or closures made.
+ */
+export function someClause(node: QueryNode, test: (clause: QueryNode) => boolean): boolean {
+  if (test(node)) return true;
   switch (node.kind) {
-    case 'bool': return [...node.must, ...node.should, ...node.filter, ...node.mustNot];
-    case 'dis_max': return node.queries;
-    case 'constant_score': return [node.filter];
-    case 'boosting': return [node.positive, node.negative];
-    case 'function_score': return [node.query, ...node.functions.flatMap((f) => (f.filter ? [f.filter] : []))];
-    case 'knn': return node.filter;
-    default: return [];
+    case 'bool':
+      return someOf(node.must, test) || someOf(node.should, test) || someOf(node.filter, test) || someOf(node.mustNot, test);
+    case 'dis_max': return someOf(node.queries, test);
+    case 'constant_score': return someClause(node.filter, test);
+    case 'boosting': return someClause(node.positive, test) || someClause(node.negative, test);
+    case 'function_score':
+      if (someClause(node.query, test)) return true;
+      for (const f of node.functions) if (f.filter && someClause(f.filter, test)) return true;
+      return false;
+    case 'knn': return someOf(node.filter, test);
+    default: return false;
   }
+}
+
+function someOf(clauses: readonly QueryNode[], test: (clause: QueryNode) => boolean): boolean {
+  for (let i = 0; i < clauses.length; i++) if (someClause(clauses[i], test)) return true;
+  return false;
 }
 
 /** Visits `node` and every clause beneath it, depth first. */
 export function forEachClause(node: QueryNode, visit: (clause: QueryNode) => void): void {
-  visit(node);
-  for (const c of childClauses(node)) forEachClause(c, visit);
+  someClause(node, (c) => {
+    visit(c);
+    return false;
+  });
 }
 
 /**

@@ -20,19 +20,16 @@
  * one deleted meanwhile is simply gone.
  */
 import { IllegalArgumentError } from '../../errors/index.js';
-import { NUM_CANDIDATES_LIMIT, forEachClause, mapClauses, type BoolQuery, type KnnIndexMatches, type KnnQuery, type QueryNode } from '../../dsl/index.js';
+import { NUM_CANDIDATES_LIMIT, forEachClause, mapClauses, someClause, type BoolQuery, type KnnIndexMatches, type KnnQuery, type QueryNode } from '../../dsl/index.js';
 import { HIT_STRIDE, type Exec, type ShardSearchResult } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
 import { shardFailure, type SearchOptions, type SearchPhase, type ShardTarget } from './search-phase.js';
 
-/** Whether `query` holds a `knn` query still to resolve. */
+const isUnresolvedKnn = (c: QueryNode): boolean => c.kind === 'knn' && c.matches === null;
+
+/** Whether `query` holds a `knn` query still to resolve (asked on every search: allocates nothing). */
 export function hasKnn(query: QueryNode | null): boolean {
-  if (query === null) return false;
-  let found = false;
-  forEachClause(query, (c) => {
-    if (c.kind === 'knn' && c.matches === null) found = true;
-  });
-  return found;
+  return query !== null && someClause(query, isUnresolvedKnn);
 }
 
 /** The search's query with its top-level kNN sections ORed in (ES: bool should of the query and each section). */

@@ -23,6 +23,8 @@ const knn = (extra: Record<string, unknown>) => ({ knn: { field: 'f_l2_norm', qu
 function expectShardFailure(res: TestResponse, reason: string): void {
   expect(res.status).toBe(400);
   expect(res.body.error.type).toBe('search_phase_execution_exception');
+  // ES builds the kNN query in its DFS phase.
+  expect(res.body.error.phase).toBe('dfs');
   expect(res.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: `failed to create query: ${reason}`, index: 'e1' });
   expect(res.body.error.failed_shards[0].reason.caused_by).toEqual({ type: 'illegal_argument_exception', reason });
 }

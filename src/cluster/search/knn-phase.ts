@@ -101,9 +101,10 @@ async function runPrePhase(
   for (const p of pending) {
     // Lucene's KnnFloatVectorQuery refuses k < 1 (a knn query without k in a size-0 search), and
     // k past num_candidates (a knn query with a k of more than 10,000 and no num_candidates).
-    if (p.k === -1) throw shardFailure(indices, new IllegalArgumentError('[num_candidates] cannot be less than [k]'));
-    if (p.k < 1) throw shardFailure(indices, new IllegalArgumentError(`k must be at least 1, got: ${p.k}`));
-    p.plans = phase.plan(indices, { ...p.node, matches: 'candidates' }, stats, now);
+    // Failures here are ES's DFS phase's (its shards build the kNN query there).
+    if (p.k === -1) throw shardFailure(indices, new IllegalArgumentError('[num_candidates] cannot be less than [k]'), 'dfs');
+    if (p.k < 1) throw shardFailure(indices, new IllegalArgumentError(`k must be at least 1, got: ${p.k}`), 'dfs');
+    p.plans = phase.plan(indices, { ...p.node, matches: 'candidates' }, stats, now, 'dfs');
   }
   const deadline = phase.deadline(timeoutMs);
   // Every search's candidates on every shard, each shard's scan split over the search threads when

@@ -154,7 +154,7 @@ export class SearchPhase {
    * Plans per index; query-building failures become ES's shard-level failure response. A search of
    * one index whose plan is cached gets the cache entry's own one-entry map (no map per search).
    */
-  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): ReadonlyMap<IndexService, Exec> {
+  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number, phaseName = 'query'): ReadonlyMap<IndexService, Exec> {
     // Made on first use: a one-index search with a cached plan makes neither.
     let plans: Map<IndexService, Exec> | null = null;
     let failures: ShardFailure[] | null = null;
@@ -188,7 +188,7 @@ export class SearchPhase {
         for (const shard of index.shards) (failures ??= []).push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });
       }
     }
-    if (failures !== null) throw new SearchPhaseExecutionError('query', failures);
+    if (failures !== null) throw new SearchPhaseExecutionError(phaseName, failures);
     return plans ?? new Map();
   }
 

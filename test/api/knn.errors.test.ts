@@ -127,6 +127,13 @@ describe('edge cases', () => {
     expect(res.body.hits.hits).toEqual([]);
   });
 
+  it('bounds the number of kNN searches by max_clause_count', async () => {
+    const sections = Array.from({ length: 4097 }, () => ({ field: 'f_l2_norm', query_vector: [1, 2, 3], k: 1, num_candidates: 1 }));
+    const res = await search({ knn: sections });
+    expect(res.status).toBe(400);
+    expect(res.body.error.root_cause[0].reason).toBe('Query rewrite failed: too many clauses');
+  });
+
   it('quotes a long unknown member by its prefix only', async () => {
     const key = 'x'.repeat(5000);
     const res = await search(knn({ [key]: 1 }));

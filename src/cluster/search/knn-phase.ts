@@ -19,11 +19,11 @@
  * capture newer snapshots (a refresh or merge in between) and still find exactly these documents;
  * one deleted meanwhile is simply gone.
  */
-import { IllegalArgumentError } from '../../errors/index.js';
+import { IllegalArgumentError, TooManyClausesError } from '../../errors/index.js';
 import { NUM_CANDIDATES_LIMIT, forEachClause, mapClauses, someClause, type BoolQuery, type KnnIndexMatches, type KnnQuery, type QueryNode } from '../../dsl/index.js';
 import { HIT_STRIDE, type Exec, type ShardSearchResult } from '../../search/index.js';
 import { awaitSearchActive, type IndexService } from '../indices/index-service.js';
-import { shardFailure, type SearchOptions, type SearchPhase, type ShardTarget } from './search-phase.js';
+import { DEFAULT_MAX_CLAUSE_COUNT, shardFailure, type SearchOptions, type SearchPhase, type ShardTarget } from './search-phase.js';
 
 const isUnresolvedKnn = (c: QueryNode): boolean => c.kind === 'knn' && c.matches === null;
 
@@ -98,6 +98,10 @@ async function runPrePhase(
   const targets = context ? context.targets : phase.targets(indices);
   const stats = phase.stats(targets);
   const now = Date.now();
+  // Each kNN search is one clause of the query ES runs after its DFS phase: bounded by
+  // indices.query.bool.max_clause_count before any shard scans for one.
+  const maxClauses = phase.options.maxClauseCount ?? DEFAULT_MAX_CLAUSE_COUNT;
+  if (pending.length > maxClauses) throw shardFailure(indices, new TooManyClausesError(maxClauses), 'dfs');
   for (const p of pending) {
     // Lucene's KnnFloatVectorQuery refuses k < 1 (a knn query without k in a size-0 search), and
     // k past num_candidates (a knn query with a k of more than 10,000 and no num_candidates).

@@ -327,3 +327,26 @@ describe('linear retriever', () => {
     expect(knnIds).toContain(ids(res)[0]);
   });
 });
+
+describe('a large shard', () => {
+  it('splits its scan over the search threads and still gives the brute-force top k (= 3 shards)', async () => {
+    const n = 40_000;
+    const vec = (i: number) => [f32(Math.sin(i * 0.37)), f32(Math.cos(i * 0.91)), f32(((i * 7919) % 1000) / 500 - 1)];
+    for (const [index, shards] of [['big1', 1], ['big3', 3]] as const) {
+      await t.request('PUT', `/${index}`, { settings: { number_of_shards: shards }, mappings: { properties: { v: { type: 'dense_vector', dims: 3, similarity: 'l2_norm' } } } });
+      for (let from = 0; from < n; from += 10_000) {
+        const lines = [];
+        for (let i = from; i < from + 10_000; i++) lines.push({ index: { _index: index, _id: String(i) } }, { v: vec(i) });
+        expect((await t.bulk('/_bulk', lines)).body.errors).toBe(false);
+      }
+      await t.request('POST', `/${index}/_refresh`);
+    }
+    const q = [0.1, -0.2, 0.3];
+    const expected = Array.from({ length: n }, (_, i) => [String(i), similarityScore('l2_norm', false, q, vec(i)), i] as const)
+      .sort((a, b) => b[1] - a[1] || a[2] - b[2]).slice(0, 20).map(([id, s]) => [id, s]);
+    const body = { size: 20, knn: { field: 'v', query_vector: q, k: 20, num_candidates: 20 } };
+    const one = await search(body, 'big1');
+    expect(hitPairs(one)).toEqual(expected);
+    expect(hitPairs(await search(body, 'big3'))).toEqual(expected);
+  });
+});

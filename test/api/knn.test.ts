@@ -350,3 +350,17 @@ describe('a large shard', () => {
     expect(hitPairs(await search(body, 'big3'))).toEqual(expected);
   });
 });
+
+describe('the _explain API', () => {
+  it('explains a knn query: a document among the top k matches, another does not', async () => {
+    const top = expectedTop('l2_norm', false, FLOAT_Q, 10);
+    const query = { knn: { field: 'f_l2_norm', query_vector: FLOAT_Q, k: 3, boost: 2 } };
+    const hit = await t.request('POST', `/k3/_explain/${top[0][0]}`, { query });
+    expect(hit.status).toBe(200);
+    expect(hit.body.matched).toBe(true);
+    expect(f32(hit.body.explanation.value)).toBe(f32(top[0][1] * 2));
+    expect(hit.body.explanation).toMatchObject({ description: 'within top k documents', details: [] });
+    const miss = await t.request('POST', `/k3/_explain/${top[5][0]}`, { query });
+    expect(miss.body.matched).toBe(false);
+  });
+});

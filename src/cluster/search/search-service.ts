@@ -36,6 +36,15 @@ export class SearchService {
   }
 
   /**
+   * A query with its kNN searches resolved to their global top k over the indices `expression`
+   * names (the `_explain` API plans it afterwards); the same query when it has none.
+   */
+  async resolveKnn(expression: string | undefined, query: QueryNode | null): Promise<QueryNode | null> {
+    const [resolved] = await resolveKnnQueries(this.phase, expression, [query], [-1], {}, null);
+    return resolved;
+  }
+
+  /**
    * `_count`: a size-0 search counting every hit. ES's count API takes no `timeout`, but the
    * server's default search timeout applies (a count cut short is partial, and ES does not say so).
    */

@@ -13,6 +13,7 @@ export * from './json-limits.js';
 export * from './parse-helpers.js';
 export * from './query-nodes.js';
 export * from './query-walk.js';
+export * from './named-queries.js';
 export { NUM_CANDIDATES_LIMIT } from './knn.js';
 export * from './sort.js';
 export * from './source-filter.js';

@@ -41,6 +41,33 @@ export function forEachClause(node: QueryNode, visit: (clause: QueryNode) => voi
 }
 
 /**
+ * Visits every clause beneath `node`, then `node` itself (post-order), children in the order ES's
+ * query builders build them (AbstractQueryBuilder.toQuery builds a compound query's clauses before
+ * it registers the compound's own `_name`): bool must, must_not, should, filter; function_score's
+ * function filters (ES builds none for a `match_all` one), then its query.
+ */
+export function forEachClausePostOrder(node: QueryNode, visit: (clause: QueryNode) => void): void {
+  switch (node.kind) {
+    case 'bool':
+      for (const list of [node.must, node.mustNot, node.should, node.filter]) for (const c of list) forEachClausePostOrder(c, visit);
+      break;
+    case 'dis_max': for (const c of node.queries) forEachClausePostOrder(c, visit); break;
+    case 'constant_score': forEachClausePostOrder(node.filter, visit); break;
+    case 'boosting':
+      forEachClausePostOrder(node.positive, visit);
+      forEachClausePostOrder(node.negative, visit);
+      break;
+    case 'function_score':
+      for (const f of node.functions) if (f.filter && f.filter.kind !== 'match_all') forEachClausePostOrder(f.filter, visit);
+      forEachClausePostOrder(node.query, visit);
+      break;
+    case 'knn': for (const c of node.filter) forEachClausePostOrder(c, visit); break;
+    default: break;
+  }
+  visit(node);
+}
+
+/**
  * The tree with every clause for which `replace` returns a node replaced by it (its own children
  * are not visited); compound clauses are rebuilt only where something beneath them changed, so an
  * untouched tree is returned as the same object.

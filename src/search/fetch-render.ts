@@ -53,6 +53,8 @@ export interface RenderHit {
   readonly rank?: number;
   /** The rendered `inner_hits` object of a collapsed hit (its group's searches); absent = none. */
   readonly innerHits?: string;
+  /** The rendered `matched_queries` value (search/matched-queries.ts); absent = no named clause matches. */
+  readonly matchedQueries?: string;
 }
 
 function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | undefined): string {
@@ -112,6 +114,7 @@ function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, 
     const values = h.sortValues;
     out += `,"sort":[${keys.map((k, i) => renderSortValue(values[i], k, styles?.[i])).join(',')}]`;
   }
+  if (h.matchedQueries !== undefined) out += `,"matched_queries":${h.matchedQueries}`;
   if (explained) out += `,"_explanation":${spec.explain!(h)}`;
   if (h.innerHits !== undefined) out += `,"inner_hits":${h.innerHits}`;
   return out + '}';
@@ -257,7 +260,7 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
         if (raw !== null) at = writeText(at, SOURCE_MEMBER + (asStored ? raw : filteredSource(raw, spec)));
       }
     }
-    if (plainTail && h.sortValues === null) {
+    if (plainTail && h.sortValues === null && h.matchedQueries === undefined) {
       ensureScratch(at, 1);
       scratch[at++] = 0x7d; // }
     } else at = writeText(at, hitTail(h, spec, raw, false));

@@ -17,6 +17,7 @@ export { NO_DEADLINE } from './exec/deadline.js';
 export * from './exec/field-sort.js';
 export { maxScoreStats } from './exec/max-score.js';
 export * from './fetch-render.js';
+export * from './matched-queries.js';
 export { resolveFetchFields, type FetchField, type FetchFields } from './fetch-fields.js';
 export * from './highlight/index.js';
 export * from './aggs/index.js';

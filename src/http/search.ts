@@ -160,6 +160,7 @@ export function searchRoutes(indices: IndicesService, search: SearchService, con
           resolve,
           restTotalHitsAsInt: boolParam(req.query, 'rest_total_hits_as_int', false),
           allowPartialSearchResults: boolParam(req.query, 'allow_partial_search_results', true),
+          includeNamedQueriesScore: boolParam(req.query, 'include_named_queries_score', false),
           // A large body's text is decoded only if a slow-log line quotes it.
           source: req.json === undefined ? req.body : () => req.body,
         };

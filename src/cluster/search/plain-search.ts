@@ -26,6 +26,7 @@ import { planSearchSuggest, renderSearchSuggest, type SearchSuggestPlans } from 
 import { resolveSearchAfter, resolveSort } from './sort-resolution.js';
 import { resolveCollapse } from './collapse-resolution.js';
 import { expandGroups } from './collapse-expand.js';
+import { pageMatchedQueries, planNamedQueries, type NamedQueryPlans } from './named-queries.js';
 import { shardQueryAdjuster, type PlanAdjuster } from './shard-query.js';
 import type { SlowLogSource } from '../slow-log.js';
 import type { SearchPool } from '../search-pool.js';
@@ -67,6 +68,8 @@ interface PlainSearchState {
   readonly rescore: RescorePlans | null;
   /** With `explain`: each index's explanation renderer (from the plans and statistics the query phase ran with). */
   readonly explain: ((index: IndexService) => (h: { segment: Segment; doc: number }) => string) | null;
+  /** The named clauses' plans (hits' `matched_queries`); null: no clause is named. */
+  readonly named: NamedQueryPlans | null;
 }
 
 export function plainSearch(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions): Promise<SearchOutcome> {
@@ -161,13 +164,15 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
         : explainRescored(first, rescore.get(index)!, h.rescored, (query) => explainDoc(query, h.segment, h.doc, stats)));
     }
     : null;
+  const named = planNamedQueries(phase, indices, req.query, req.postFilter, stats, now, opts.includeNamedQueriesScore ?? false);
   // One shard in all: query and fetch in one round trip (ES's query_and_fetch), unless hits wait
-  // for their groups' searches (collapse.inner_hits) before they are rendered.
+  // for their groups' searches (collapse.inner_hits) before they are rendered, or are matched
+  // against named clauses (the coordinator's fetch does both, as it explains).
   const expands = (req.collapse?.innerHits.length ?? 0) > 0;
-  const singleShard = targets.length === 1 && explain === null && !expands
+  const singleShard = targets.length === 1 && explain === null && named === null && !expands
     ? shardFetch(req, targets[0].index, shownSortKeys(context, sorts.get(targets[0].index) ?? null), highlights?.get(targets[0].index) ?? null)
     : null;
-  const state: PlainSearchState = { phase, expression, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, rescore, explain };
+  const state: PlainSearchState = { phase, expression, req, opts, start, context, targets, sorts, highlights, aggPlans, suggestPlans, singleShard, rescore, explain, named };
   const run = (pool: SearchPool, segments: readonly SegmentRef[], t: ShardTarget) => pool.search(segments, {
     query: plans.get(t.index)!,
     k,
@@ -192,9 +197,9 @@ function startPlainSearch(phase: SearchPhase, expression: string | undefined, re
 /** A collapsed search with `inner_hits`: the page's groups are searched, then the page is fetched with them. */
 async function finishExpandedSearch(s: PlainSearchState, q: QueryPhaseResults<ShardSearchResult>): Promise<SearchOutcome> {
   const page = pageHits(s, q.results);
-  const { resolve, context, allowPartialSearchResults, restTotalHitsAsInt } = s.opts;
+  const { resolve, context, allowPartialSearchResults, restTotalHitsAsInt, includeNamedQueriesScore } = s.opts;
   const inner = await expandGroups(s.req, page.map((h) => h.collapseValue ?? null), restTotalHitsAsInt ?? false,
-    (group) => plainSearch(s.phase, s.expression, group, { resolve, context, allowPartialSearchResults, restTotalHitsAsInt }));
+    (group) => plainSearch(s.phase, s.expression, group, { resolve, context, allowPartialSearchResults, restTotalHitsAsInt, includeNamedQueriesScore }));
   return finishPlainSearch(s, q, page.map((h, i) => ({ ...h, hit: { ...h.hit, innerHits: inner[i] } })));
 }
 
@@ -249,6 +254,7 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
       page = merged.slice(req.from, req.from + req.size);
     }
     lastSort = page.at(-1)?.hit.sortValues ?? null;
+    if (s.named !== null) page = withMatchedQueries(page, s.named);
     hitsJson = fetchPage(page, (index, first) => ({ ...fetchSpec(req, index, shownSortKeys(context, first.sortKeys), highlights?.get(index) ?? null), explain: explain?.(index) ?? null }), {
       log: s.phase.options.slowLog ?? null, request: { source: opts.source ?? null, totalShards: targets.length }, totalHits: totals.total,
     });
@@ -265,12 +271,18 @@ function finishPlainSearch(s: PlainSearchState, { results, failures }: QueryPhas
       total: totals.total, gte: totals.gte, maxScore: totals.maxScore, terminatedEarly: totals.terminatedEarly, timedOut: totals.timedOut,
       took, shards: shardsHeader(targets.length, failures),
       restTotalHitsAsInt: opts.restTotalHitsAsInt ?? false, empty,
-      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, targets, results),
+      aggregations: aggPlans === null ? undefined : renderSearchAggs(aggPlans, targets, results, s.named),
       // Options always show their score, whatever the hits' sort.
       suggest: suggestPlans === null ? undefined
         : renderSearchSuggest(suggestPlans, targets, results, (index) => ({ ...fetchSpec(req, index, null, null), tracksScores: true, fields: null })),
     }),
   };
+}
+
+/** The page with each hit's `matched_queries` (ES's MatchedQueriesPhase, in the coordinator's fetch). */
+function withMatchedQueries(page: readonly MergedHit[], named: NamedQueryPlans): readonly MergedHit[] {
+  const matched = pageMatchedQueries(page, named);
+  return page.map((h, i) => (matched[i] === undefined ? h : { ...h, hit: { ...h.hit, matchedQueries: matched[i] } }));
 }
 
 function adjusted(adjust: PlanAdjuster | null, plans: ReadonlyMap<IndexService, Exec>): ReadonlyMap<IndexService, Exec> {

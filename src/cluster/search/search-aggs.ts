@@ -14,6 +14,7 @@ import type { IndexService } from '../indices/index-service.js';
 import { stringifyWithText } from '../../common/json-text.js';
 import type { ShardTarget } from './search-phase.js';
 import { topHitsFetch } from './top-hits-fetch.js';
+import type { NamedQueryPlans } from './named-queries.js';
 
 export interface SearchAggPlans {
   /** The first index's plan: its field types decide how keys render (ES takes the first shard's result). */
@@ -55,15 +56,20 @@ function emptyContext(stats: StatsSource, now: number): PlanContext {
   return { mapping: { fields: new Map() } as unknown as PlanContext['mapping'], defaultFields: [], maxRegexLength: DEFAULT_MAX_REGEX_LENGTH, stats, now, index: { name: '', uuid: '' } };
 }
 
-/** `results[i]` is the answer of `targets[i]` (null: failed); `top_hits` fetch their hits from those targets. */
-export function renderSearchAggs(plans: SearchAggPlans, targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>): string {
+/**
+ * `results[i]` is the answer of `targets[i]` (null: failed); `top_hits` fetch their hits from those
+ * targets, matched against the search's named clauses (`named`; null: none) as its hits are.
+ */
+export function renderSearchAggs(
+  plans: SearchAggPlans, targets: readonly ShardTarget[], results: ReadonlyArray<ShardSearchResult | null>, named: NamedQueryPlans | null = null,
+): string {
   const shards: AggPartial[][] = [];
   results.forEach((r, i) => {
     if (!r?.aggs) return;
     if (plans.topHits) stampTopHits(plans.render, r.aggs, i, targets[i].indexPos);
     shards.push(r.aggs);
   });
-  const budget = plans.topHits ? new BucketBudget(undefined, topHitsFetch(targets)) : new BucketBudget();
+  const budget = plans.topHits ? new BucketBudget(undefined, topHitsFetch(targets, named)) : new BucketBudget();
   const out = renderAggs(plans.render, reduceAggs(plans.render, shards), budget);
   if (plans.pipelines !== null) {
     try {

@@ -166,7 +166,11 @@ export class SearchContexts {
     c.request = request;
     c.searchOptions = opts;
     try {
-      return await this.page(c, req.sort === null ? 0 : req.sort.length);
+      const first = await this.page(c, req.sort === null ? 0 : req.sort.length);
+      // ES reads `include_named_queries_score` from the request that renders the hits, and
+      // `_search/scroll` takes no such parameter: later pages show names only.
+      if (opts.includeNamedQueriesScore) c.searchOptions = { ...opts, includeNamedQueriesScore: false };
+      return first;
     } catch (e) {
       this.free(c);
       throw e;

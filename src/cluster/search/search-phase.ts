@@ -44,6 +44,8 @@ export interface SearchOptions {
   readonly restTotalHitsAsInt?: boolean;
   /** `allow_partial_search_results` (a URL parameter in ES); default true. */
   readonly allowPartialSearchResults?: boolean;
+  /** `include_named_queries_score` (a URL parameter of `_search` in ES): hits' `matched_queries` as name → score. */
+  readonly includeNamedQueriesScore?: boolean;
   /** The request body as sent, for the search slow log (null or unset: none). */
   readonly source?: SlowLogSource;
 }

@@ -227,6 +227,15 @@ describe('matched_queries beyond _search', () => {
     await t.request('DELETE', '/_search/scroll', { scroll_id: first.body._scroll_id });
   });
 
+  it('a point in time\'s searches show names, with scores when asked', async () => {
+    const pit = (await t.request('POST', '/nq3/_pit?keep_alive=1m')).body.id;
+    const direct = await t.request('POST', '/nq3/_search?include_named_queries_score=true', { query: NESTED, size: 10 });
+    const res = await t.request('POST', '/_search?include_named_queries_score=true', { query: NESTED, size: 10, pit: { id: pit } });
+    expect(res.status).toBe(200);
+    expect(res.body.hits.hits.map((h: Hit) => [h._id, h.matched_queries])).toEqual(direct.body.hits.hits.map((h: Hit) => [h._id, h.matched_queries]));
+    await t.request('DELETE', '/_pit', { id: pit });
+  });
+
   it('top_hits hits carry the search\'s names, as its hits do', async () => {
     const body = { query: NESTED, size: 0, aggs: { by_tag: { terms: { field: 'tag' }, aggs: { top: { top_hits: { size: 2, sort: [{ n: 'asc' }] } } } } } };
     for (const index of ['nq1', 'nq3']) {
@@ -260,6 +269,20 @@ describe('matched_queries: hostile input', () => {
     expect(got['2'].length).toBe(500);
     expect(got['2']).not.toContain(long);
     expect(got['1'].filter((n) => n !== long).every((n) => Number(n.slice(1)) % 2 === 0)).toBe(true);
+  });
+});
+
+describe('matched_queries: deep nesting', () => {
+  it('named bools nested as deep as queries may (max_nested_depth), each around 1,000 named leaves, answer promptly', async () => {
+    // Each level is planned again as a query of its own: at most max_nested_depth × the clause limit leaves.
+    const leaves = Array.from({ length: 1000 }, (_, i) => ({ term: { n: { value: i, _name: `leaf${i}` } } }));
+    let q: unknown = { bool: { _name: 'level0', should: [...leaves, { term: { tag: { value: 'a', _name: 'leaf' } } }] } };
+    for (let i = 1; i < 29; i++) q = { bool: { _name: `level${i}`, must: [q] } };
+    const started = performance.now();
+    const res = await both({ query: q });
+    expect(performance.now() - started).toBeLessThan(5000);
+    // Doc 1 (n 1, tag a) and doc 3 (n 3, tag a): every level, its `leafN` and `leaf`; docs 2, 4 and 5 their `leafN`.
+    expect(res.body.hits.hits.map((h: Hit) => [h._id, (h.matched_queries as string[]).length]).sort()).toEqual([['1', 31], ['2', 30], ['3', 31], ['4', 30], ['5', 30]]);
   });
 });
 

@@ -40,3 +40,4 @@ export * from './msearch-request.js';
 export * from './snapshot-request.js';
 export * from './ml-model-request.js';
 export * from './ml-deployment-request.js';
+export * from './script/index.js';

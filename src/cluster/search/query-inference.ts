@@ -28,6 +28,9 @@ function collect(node: QueryNode, out: Pending[]): void {
       collect(node.positive, out);
       collect(node.negative, out);
       return;
+    case 'script_score':
+      collect(node.query, out);
+      return;
     case 'function_score':
       collect(node.query, out);
       for (const f of node.functions) if (f.filter) collect(f.filter, out);
@@ -56,6 +59,8 @@ function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): Q
       return { ...node, filter: fill(node.filter, vectors) };
     case 'boosting':
       return { ...node, positive: fill(node.positive, vectors), negative: fill(node.negative, vectors) };
+    case 'script_score':
+      return { ...node, query: fill(node.query, vectors) };
     case 'function_score':
       return { ...node, query: fill(node.query, vectors), functions: node.functions.map((f) => (f.filter ? { ...f, filter: fill(f.filter, vectors) } : f)) };
     case 'text_expansion':

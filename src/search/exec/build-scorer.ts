@@ -9,6 +9,8 @@ import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes
 import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
 import { FunctionScoreScorer, segmentFunctions } from './function-score-scorer.js';
+import { ScriptScoreScorer } from './script-score-scorer.js';
+import { scriptProgram } from '../script/script-program.js';
 import {
   BoostingScorer, ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
 } from './compound-scorers.js';
@@ -119,6 +121,10 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     case 'function_score': {
       const sub = buildScorer(exec.query, ctx);
       return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec) : null;
+    }
+    case 'script_score': {
+      const sub = buildScorer(exec.query, ctx);
+      return sub ? new ScriptScoreScorer(sub, scriptProgram(exec.script).bind(ctx.segment), exec) : null;
     }
     case 'boosting': {
       const positive = buildScorer(exec.positive, ctx);

@@ -5,6 +5,7 @@
  * createWeight does), so compound nodes carry no boost and workers need no mapping or stats.
  */
 import type { Dfa } from '../../common/pattern/index.js';
+import type { CompiledScript, DocValueType } from '../../dsl/index.js';
 
 /** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
 export interface TermExec {
@@ -91,7 +92,13 @@ export type FunctionExec =
   | {
     readonly kind: 'decay'; readonly type: 'gauss' | 'exp' | 'linear'; readonly field: string; readonly origin: number; readonly scale: number;
     readonly offset: number; readonly decay: number; readonly multiValueMode: 'min' | 'max' | 'avg' | 'sum';
-  };
+  }
+  | { readonly kind: 'script_score'; readonly script: CompiledScript }
+  /**
+   * ES RandomScoreFunction with its salted seed: murmur3 of `field`'s first value as text (`vt`
+   * says how it renders), or of the document's index-wide write order when `field` is null.
+   */
+  | { readonly kind: 'random_score'; readonly saltedSeed: number; readonly field: string | null; readonly vt: DocValueType | null };
 
 /** ES `function_score` (Lucene/ES FunctionScoreQuery): see exec/function-score-scorer.ts. */
 export interface FunctionScoreExec {
@@ -101,6 +108,15 @@ export interface FunctionScoreExec {
   readonly scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
   readonly boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min';
   readonly maxBoost: number;
+  readonly minScore: number | null;
+  readonly boost: number;
+}
+
+/** ES `script_score` (ScriptScoreQuery): `query`'s documents scored by the script (exec/script-score-scorer.ts). */
+export interface ScriptScoreExec {
+  readonly kind: 'script_score';
+  readonly query: Exec;
+  readonly script: CompiledScript;
   readonly minScore: number | null;
   readonly boost: number;
 }
@@ -148,6 +164,6 @@ export interface SliceExec {
   readonly score: number;
 }
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

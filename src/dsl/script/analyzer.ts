@@ -1,0 +1,436 @@
+/**
+ * Painless's semantic pass over the subset (ES DefaultSemanticAnalysisPhase, AnalyzerCaster,
+ * DefMath): types every node as Java would and reports what Painless reports at compile time.
+ *
+ * `params` and `doc` values are `def` in Painless: an operator on them is resolved when the script
+ * runs, so a type error there is a runtime error (class_cast_exception with the boxed class names),
+ * not a compile error. Here their run-time types are already known — params are constants, and the
+ * mapping says what each field's doc values are — so such an operator is typed now, and one that
+ * would fail becomes a `fail` node that raises Painless's runtime error when (and only if) it runs.
+ * Operators on static types that do not fit are compile errors, as in Painless.
+ *
+ * java.lang.Math is Painless's whitelist of it: every function takes and returns double (Painless
+ * has no overloading by type), `round` returns long.
+ */
+import { ScriptCompileFailure } from './script-failure.js';
+import type { SyntaxNode } from './parser.js';
+import type { DocValueType, NumericType, ScriptCause, ScriptExpr, ValueType } from './script-expr.js';
+
+/** What `doc['name']` is for this index: its doc values' type, or the error reading it raises. */
+export type FieldAccess = { readonly vt: DocValueType } | { readonly error: ScriptCause };
+
+export interface AnalysisContext {
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly field: (name: string) => FieldAccess;
+  /** Score scripts: `_score`, randomScore, the decay functions; their result is cast to double. */
+  readonly score: boolean;
+  /** ES's salt for randomScore: the index name's Java hashCode shifted left by 10 (shard 0's). */
+  readonly randomSalt: number;
+}
+
+const NUMERIC: readonly ValueType[] = ['int', 'long', 'float', 'double'];
+const isNumeric = (t: ValueType): t is NumericType => NUMERIC.includes(t);
+
+/** Java's binary numeric promotion. */
+function promote(a: NumericType, b: NumericType): NumericType {
+  if (a === 'double' || b === 'double') return 'double';
+  if (a === 'float' || b === 'float') return 'float';
+  if (a === 'long' || b === 'long') return 'long';
+  return 'int';
+}
+
+/** Painless's canonical type names, as its compile errors print them. */
+function staticName(t: ValueType, dyn: boolean): string {
+  if (dyn) return 'def';
+  switch (t) {
+    case 'String': return 'java.lang.String';
+    case 'date': return 'java.time.ZonedDateTime';
+    case 'instant': return 'java.time.Instant';
+    case 'map': return 'java.util.Map';
+    case 'list': return 'java.util.List';
+    default: return t;
+  }
+}
+
+/** The boxed class of a value, as Painless's runtime (DefMath) errors print it. */
+export function boxedName(t: ValueType): string {
+  switch (t) {
+    case 'int': return 'java.lang.Integer';
+    case 'long': return 'java.lang.Long';
+    case 'float': return 'java.lang.Float';
+    case 'double': return 'java.lang.Double';
+    case 'boolean': return 'java.lang.Boolean';
+    case 'String': return 'java.lang.String';
+    case 'date': return 'java.time.ZonedDateTime';
+    case 'instant': return 'java.time.Instant';
+    case 'map': return 'java.util.HashMap';
+    case 'list': return 'java.util.ArrayList';
+    case 'null': return 'null';
+  }
+}
+
+/** A value node, whether Painless sees it as `def`, and whether it is a literal (constant folding). */
+interface Val {
+  readonly kind: 'value';
+  readonly e: ScriptExpr;
+  readonly dyn: boolean;
+  readonly literal: boolean;
+}
+
+/** Names that are not values: `doc`, `doc[field]`, `params`, `Math`. */
+type Analyzed =
+  | Val
+  | { readonly kind: 'doc' }
+  | { readonly kind: 'docValues'; readonly field: string; readonly access: FieldAccess; readonly at: number }
+  | { readonly kind: 'math' };
+
+const compile = (at: number, type: string, reason: string) => new ScriptCompileFailure(at, type, reason);
+const unsupported = (what: string, at: number) =>
+  compile(at, 'illegal_argument_exception', `[${what}] is not supported by this server yet`);
+
+function val(e: ScriptExpr, dyn: boolean, literal = false): Val {
+  return { kind: 'value', e, dyn, literal };
+}
+
+function fail(t: ValueType, operands: readonly ScriptExpr[], at: number, type: string, reason: string): ScriptExpr {
+  return { k: 'fail', t, operands, cause: { type, reason }, at };
+}
+
+/** The JDK's message for a failed checkcast of a boxed value. */
+function checkcast(from: ValueType, to: string): string {
+  const f = boxedName(from);
+  return `class ${f} cannot be cast to class ${to} (${f} and ${to} are in module java.base of loader 'bootstrap')`;
+}
+
+/** A JSON param as a constant of the Java type Jackson reads it as (integers: Integer, then Long; fractions: Double). */
+function paramConst(v: unknown): ScriptExpr {
+  if (v === null || v === undefined) return { k: 'const', t: 'null', v: null };
+  if (typeof v === 'boolean') return { k: 'const', t: 'boolean', v };
+  if (typeof v === 'string') return { k: 'const', t: 'String', v };
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) return { k: 'const', t: v >= -2147483648 && v <= 2147483647 ? 'int' : 'long', v };
+    return { k: 'const', t: 'double', v };
+  }
+  return { k: 'const', t: Array.isArray(v) ? 'list' : 'map', v };
+}
+
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+const LONG_LIMIT = 9223372036854775807;
+
+/** ENumeric: a literal's type from its form and suffix, with Painless's range errors. */
+function numericLiteral(n: Extract<SyntaxNode, { k: 'num' }>): Val {
+  let text = n.text;
+  const suffix = /[lLfFdD]$/.test(text) && !/^0[xX]/.test(text) ? text.slice(-1).toLowerCase() : /^0[xX].*[lL]$/.test(text) ? 'l' : '';
+  if (suffix !== '') text = text.slice(0, -1);
+  const sign = n.negated ? '-' : '';
+  const decimal = /[.eE]/.test(text) && !/^0[xX]/.test(text);
+  if (decimal || suffix === 'f' || suffix === 'd') {
+    const t = suffix === 'f' ? 'float' : 'double';
+    let v = Number(sign + text);
+    if (t === 'float') v = Math.fround(v);
+    if (!Number.isFinite(v)) throw compile(n.at, 'illegal_argument_exception', `Invalid ${t} constant [${sign}${n.text}].`);
+    return val({ k: 'const', t, v }, false, true);
+  }
+  let v: number;
+  if (/^0[xX]/.test(text)) v = parseInt(text.slice(2), 16);
+  else if (text.length > 1 && text[0] === '0') v = /^[0-7]+$/.test(text) ? parseInt(text, 8) : NaN;
+  else v = Number(text);
+  if (Number.isNaN(v)) throw compile(n.at, 'illegal_argument_exception', `invalid sequence of tokens near ['${n.text}'].`);
+  if (n.negated) v = -v;
+  const t = suffix === 'l' ? 'long' : 'int';
+  const [lo, hi] = t === 'int' ? [INT_MIN, INT_MAX] : [-LONG_LIMIT - 1, LONG_LIMIT];
+  if (v < lo || v > hi) throw compile(n.at, 'illegal_argument_exception', `Invalid ${t} constant [${sign}${n.text}].`);
+  return val({ k: 'const', t, v: v === 0 ? 0 : v }, false, true);
+}
+
+const MATH_1 = new Set(['log', 'log10', 'sqrt', 'exp', 'abs', 'floor', 'ceil', 'round', 'signum', 'sin', 'cos', 'tan', 'atan', 'asin', 'acos', 'cbrt', 'log1p', 'expm1', 'sinh', 'cosh', 'tanh', 'toRadians', 'toDegrees', 'rint']);
+const MATH_2 = new Set(['pow', 'min', 'max', 'atan2', 'hypot']);
+/** ScoreScriptUtils' static functions and their arities. */
+const SCORE_FUNCTIONS: Record<string, number> = { saturation: 2, sigmoid: 3, decayNumericLinear: 5, decayNumericExp: 5, decayNumericGauss: 5 };
+
+/** The one-a-time bit mixer of hppc's BitMixer.mix32 (murmur3's fmix32). */
+export function mix32(k: number): number {
+  k = Math.imul(k ^ (k >>> 16), 0x85ebca6b);
+  k = Math.imul(k ^ (k >>> 13), 0xc2b2ae35);
+  return (k ^ (k >>> 16)) | 0;
+}
+
+class Analyzer {
+  needsScore = false;
+
+  constructor(private readonly ctx: AnalysisContext) {}
+
+  value(n: SyntaxNode): Val {
+    const a = this.node(n);
+    if (a.kind === 'value') return a;
+    if (a.kind === 'docValues') throw unsupported(`doc['${a.field}'] without .value`, a.at);
+    throw compile(n.at, 'illegal_argument_exception', a.kind === 'math' ? 'value required: instead found unexpected type [java.lang.Math]' : 'value required: instead found unexpected type [doc]');
+  }
+
+  node(n: SyntaxNode): Analyzed {
+    switch (n.k) {
+      case 'num': return numericLiteral(n);
+      case 'str': return val({ k: 'const', t: 'String', v: n.value }, false, true);
+      case 'bool': return val({ k: 'const', t: 'boolean', v: n.value }, false, true);
+      case 'null': return val({ k: 'const', t: 'null', v: null }, false, true);
+      case 'id': return this.identifier(n.name, n.at);
+      case 'member': return this.member(n);
+      case 'index': return this.index(n);
+      case 'call': return this.call(n);
+      case 'unary': return this.unary(n);
+      case 'cast': return this.cast(n.type, this.value(n.e), n.at);
+      case 'binary': return this.binary(n);
+      case 'cond': return this.conditional(n);
+    }
+  }
+
+  private identifier(name: string, at: number): Analyzed {
+    switch (name) {
+      case 'doc': return { kind: 'doc' };
+      case 'params': return val({ k: 'const', t: 'map', v: this.ctx.params }, true);
+      case 'Math': return { kind: 'math' };
+      case '_score':
+        if (!this.ctx.score) break;
+        this.needsScore = true;
+        return val({ k: 'score', t: 'double' }, false);
+    }
+    throw compile(at, 'illegal_argument_exception', `cannot resolve symbol [${name}]`);
+  }
+
+  /** `params.x`, `params['x']`, a nested param map's member: constants, `null` when absent (Map.get). */
+  private mapGet(target: Val, key: Val, at: number): Val {
+    if (target.e.k !== 'const' || key.e.k !== 'const') throw unsupported('a map read by a computed key', at);
+    const map = target.e.v as Record<string, unknown>;
+    const k = String(key.e.v);
+    return val(paramConst(Object.prototype.hasOwnProperty.call(map, k) ? map[k] : null), true);
+  }
+
+  private member(n: Extract<SyntaxNode, { k: 'member' }>): Analyzed {
+    const target = this.node(n.target);
+    if (target.kind === 'doc') return this.docField(n.name, n.at);
+    if (target.kind === 'math') {
+      if (n.name === 'E') return val({ k: 'const', t: 'double', v: Math.E }, false, true);
+      if (n.name === 'PI') return val({ k: 'const', t: 'double', v: Math.PI }, false, true);
+      throw compile(n.at, 'illegal_argument_exception', `static field [java.lang.Math, ${n.name}] not found`);
+    }
+    if (target.kind === 'docValues') {
+      if (n.name === 'value') return this.docRead(target, 'value', null, n.at);
+      if (n.name === 'empty') return this.docRead(target, 'empty', null, n.at);
+      if (n.name === 'length') return this.docRead(target, 'size', null, n.at);
+      throw unsupported(`doc['${target.field}'].${n.name}`, n.at);
+    }
+    if (target.e.t === 'map') return this.mapGet(target, val({ k: 'const', t: 'String', v: n.name }, false), n.at);
+    return this.valueMember(target, n.name, [], n.at, false);
+  }
+
+  private index(n: Extract<SyntaxNode, { k: 'index' }>): Analyzed {
+    const target = this.node(n.target);
+    if (target.kind === 'doc') {
+      const key = this.value(n.index);
+      if (key.e.k !== 'const' || key.e.t !== 'String') throw unsupported('doc[] with a field name that is not a string constant', n.index.at);
+      return this.docField(key.e.v as string, n.at);
+    }
+    if (target.kind === 'docValues') return this.docRead(target, 'value', this.value(n.index), n.at);
+    if (target.kind === 'math') throw compile(n.at, 'illegal_argument_exception', 'value required: instead found unexpected type [java.lang.Math]');
+    if (target.e.t === 'map') return this.mapGet(target, this.value(n.index), n.at);
+    if (target.e.t === 'list' && target.e.k === 'const') {
+      const i = this.value(n.index);
+      if (i.e.k !== 'const' || i.e.t !== 'int') throw unsupported('a list read by a computed index', n.at);
+      const list = target.e.v as unknown[];
+      const at = i.e.v as number;
+      if (at < 0 || at >= list.length) return val(fail('null', [], n.at, 'index_out_of_bounds_exception', `Index ${at} out of bounds for length ${list.length}`), true);
+      return val(paramConst(list[at]), true);
+    }
+    throw unsupported(`[] on ${staticName(target.e.t, target.dyn)}`, n.at);
+  }
+
+  private docField(name: string, at: number): Analyzed {
+    return { kind: 'docValues', field: name, access: this.ctx.field(name), at };
+  }
+
+  /** A read of doc values; an unmapped or unreadable field fails where `doc[...]` is (LeafDocLookup.get). */
+  private docRead(d: Extract<Analyzed, { kind: 'docValues' }>, read: 'value' | 'size' | 'empty', index: Val | null, at: number): Val {
+    const t: ValueType = read === 'size' ? 'int' : read === 'empty' ? 'boolean' : 'error' in d.access ? 'null' : d.access.vt;
+    if ('error' in d.access) return val(fail(t, [], d.at, d.access.error.type, d.access.error.reason), true);
+    let i: ScriptExpr | null = null;
+    if (index !== null) {
+      if (index.e.t !== 'int') {
+        if (!index.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(index.e.t, false)}] to [int].`);
+        return val(fail(t, [index.e], at, 'class_cast_exception', checkcast(index.e.t, 'java.lang.Integer')), true);
+      }
+      i = index.e;
+    }
+    return val({ k: 'doc', t, field: d.field, vt: d.access.vt, read, index: i, at }, true);
+  }
+
+  private call(n: Extract<SyntaxNode, { k: 'call' }>): Analyzed {
+    if (n.target === null) return this.freeFunction(n);
+    const target = this.node(n.target);
+    if (target.kind === 'math') return this.math(n);
+    if (target.kind === 'doc') {
+      if (n.name === 'get' && n.args.length === 1) return this.index({ k: 'index', target: n.target, index: n.args[0], at: n.at });
+      throw unsupported(`doc.${n.name}()`, n.at);
+    }
+    if (target.kind === 'docValues') {
+      if (n.name === 'getValue' && n.args.length === 0) return this.docRead(target, 'value', null, n.at);
+      if (n.name === 'get' && n.args.length === 1) return this.docRead(target, 'value', this.value(n.args[0]), n.at);
+      if (n.name === 'size' && n.args.length === 0) return this.docRead(target, 'size', null, n.at);
+      if (n.name === 'isEmpty' && n.args.length === 0) return this.docRead(target, 'empty', null, n.at);
+      throw unsupported(`doc['${target.field}'].${n.name}()`, n.at);
+    }
+    if (target.e.t === 'map' && n.name === 'get' && n.args.length === 1) return this.mapGet(target, this.value(n.args[0]), n.at);
+    return this.valueMember(target, n.name, n.args, n.at, true);
+  }
+
+  /** Members of values: a date's millis and instant, an instant's epoch millis, a constant list's size. */
+  private valueMember(target: Val, name: string, args: readonly SyntaxNode[], at: number, isCall: boolean): Val {
+    const t = target.e.t;
+    const getter = isCall && args.length === 0;
+    if (t === 'date' && ((name === 'millis' && !isCall) || (name === 'getMillis' && getter))) return val({ k: 'retype', t: 'long', e: target.e }, target.dyn);
+    if (t === 'date' && name === 'toInstant' && getter) return val({ k: 'retype', t: 'instant', e: target.e }, target.dyn);
+    if (t === 'instant' && name === 'toEpochMilli' && getter) return val({ k: 'retype', t: 'long', e: target.e }, target.dyn);
+    if (t === 'list' && target.e.k === 'const' && name === 'size' && getter) return val({ k: 'const', t: 'int', v: (target.e.v as unknown[]).length }, true);
+    if (t === 'null' && target.dyn) return val(fail('null', [target.e], at, 'null_pointer_exception', `Cannot invoke "Object.getClass()" because "receiver" is null`), true);
+    throw unsupported(`${staticName(t, false)}.${name}${isCall ? '()' : ''}`, at);
+  }
+
+  private math(n: Extract<SyntaxNode, { k: 'call' }>): Val {
+    const arity = MATH_1.has(n.name) ? 1 : MATH_2.has(n.name) ? 2 : -1;
+    if (arity !== n.args.length) throw compile(n.at, 'illegal_argument_exception', `static method [java.lang.Math, ${n.name}/${n.args.length}] not found`);
+    const args = n.args.map((a) => this.toDouble(this.value(a), a.at));
+    return val({ k: 'fn', t: n.name === 'round' ? 'long' : 'double', fn: n.name, args }, false);
+  }
+
+  private freeFunction(n: Extract<SyntaxNode, { k: 'call' }>): Val {
+    const arity = this.ctx.score ? SCORE_FUNCTIONS[n.name] : undefined;
+    if (arity === n.args.length) {
+      return val({ k: 'fn', t: 'double', fn: n.name, args: n.args.map((a) => this.toDouble(this.value(a), a.at)) }, false);
+    }
+    if (this.ctx.score && n.name === 'randomScore' && (n.args.length === 1 || n.args.length === 2)) return this.randomScore(n);
+    throw compile(n.at, 'illegal_argument_exception', `Unknown call [${n.name}] with [${n.args.length}] arguments.`);
+  }
+
+  /** randomScore(seed[, field]): the seed must be an int known before the search runs (a literal or a param). */
+  private randomScore(n: Extract<SyntaxNode, { k: 'call' }>): Val {
+    const seed = this.value(n.args[0]);
+    if (seed.e.t !== 'int') {
+      if (!seed.dyn) throw compile(n.args[0].at, 'class_cast_exception', `Cannot cast from [${staticName(seed.e.t, false)}] to [int].`);
+      return val(fail('double', [seed.e], n.at, 'class_cast_exception', checkcast(seed.e.t, 'java.lang.Integer')), true);
+    }
+    if (seed.e.k !== 'const') throw unsupported('randomScore with a seed computed per document', n.args[0].at);
+    const saltedSeed = mix32(this.ctx.randomSalt ^ (seed.e.v as number));
+    if (n.args.length === 1) return val({ k: 'random', t: 'double', saltedSeed, field: null, vt: null, at: n.at }, false);
+    const name = this.value(n.args[1]);
+    if (name.e.k !== 'const' || name.e.t !== 'String') {
+      if (!name.dyn && name.e.t !== 'String') throw compile(n.args[1].at, 'class_cast_exception', `Cannot cast from [${staticName(name.e.t, false)}] to [java.lang.String].`);
+      throw unsupported('randomScore with a field name that is not a string constant', n.args[1].at);
+    }
+    const access = this.ctx.field(name.e.v as string);
+    if ('error' in access) return val(fail('double', [], n.at, access.error.type, access.error.reason), false);
+    if (access.vt === 'date') throw unsupported('randomScore on a date field', n.args[1].at);
+    return val({ k: 'random', t: 'double', saltedSeed, field: name.e.v as string, vt: access.vt, at: n.at }, false);
+  }
+
+  /** An argument or result cast to double (AnalyzerCaster; def → double at run time: Def.defTodoubleImplicit). */
+  toDouble(v: Val, at: number): ScriptExpr {
+    if (v.e.t === 'double') return v.e;
+    if (isNumeric(v.e.t)) return { k: 'cast', t: 'double', e: v.e };
+    if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(v.e.t, false)}] to [double].`);
+    if (v.e.t === 'null') return fail('double', [v.e], at, 'null_pointer_exception', 'Cannot invoke "java.lang.Number.doubleValue()" because "value" is null');
+    const shown = v.e.t === 'boolean' ? 'boolean' : boxedName(v.e.t);
+    return fail('double', [v.e], at, 'class_cast_exception', `cannot implicitly cast def [${shown}] to double`);
+  }
+
+  private toBoolean(v: Val, at: number): ScriptExpr {
+    if (v.e.t === 'boolean') return v.e;
+    if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(v.e.t, false)}] to [boolean].`);
+    if (v.e.t === 'null') return fail('boolean', [v.e], at, 'null_pointer_exception', 'Cannot invoke "java.lang.Boolean.booleanValue()" because "value" is null');
+    return fail('boolean', [v.e], at, 'class_cast_exception', checkcast(v.e.t, 'java.lang.Boolean'));
+  }
+
+  private unary(n: Extract<SyntaxNode, { k: 'unary' }>): Val {
+    const v = this.value(n.e);
+    if (n.op === '!') return val({ k: 'not', t: 'boolean', e: this.toBoolean(v, n.at) }, v.dyn);
+    const t = v.e.t;
+    if (!isNumeric(t)) {
+      if (!v.dyn) throw compile(n.at, 'class_cast_exception', `Cannot apply [${n.op}] operation to type [${staticName(t, false)}].`);
+      return val(fail('null', [v.e], n.at, 'class_cast_exception', `Cannot apply [${n.op}] operation to type [${boxedName(t)}].`), true);
+    }
+    if (n.op === '+') return val(v.e, v.dyn);
+    return val({ k: 'neg', t, e: v.e }, v.dyn, v.literal);
+  }
+
+  private cast(type: string, v: Val, at: number): Val {
+    const from = v.e.t;
+    if (type === 'double' || type === 'float' || type === 'long' || type === 'int') {
+      if (isNumeric(from)) return val(from === type ? v.e : { k: 'cast', t: type, e: v.e }, false);
+      if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(from, false)}] to [${type}].`);
+      return val(fail(type, [v.e], at, 'class_cast_exception', checkcast(from, 'java.lang.Number')), false);
+    }
+    if (type === 'boolean') return val(this.toBoolean(v, at), false);
+    if (type === 'String') {
+      if (from === 'String' || from === 'null') return val(v.e, false);
+      if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(from, false)}] to [java.lang.String].`);
+      return val(fail('String', [v.e], at, 'class_cast_exception', checkcast(from, 'java.lang.String')), false);
+    }
+    throw unsupported(`(${type}) casts`, at);
+  }
+
+  private binary(n: Extract<SyntaxNode, { k: 'binary' }>): Val {
+    if (n.op === '&&' || n.op === '||') {
+      const l = this.value(n.l);
+      const r = this.value(n.r);
+      return val({ k: n.op === '&&' ? 'and' : 'or', t: 'boolean', l: this.toBoolean(l, n.l.at), r: this.toBoolean(r, n.r.at) }, false);
+    }
+    const l = this.value(n.l);
+    const r = this.value(n.r);
+    const dyn = l.dyn || r.dyn;
+    const lt = l.e.t;
+    const rt = r.e.t;
+    const mismatch = (): Val => {
+      if (!dyn) throw compile(n.at, 'class_cast_exception', `Cannot apply [${n.op}] operation to types [${staticName(lt, l.dyn)}] and [${staticName(rt, r.dyn)}].`);
+      if (lt === 'null' || rt === 'null') return val(fail('null', [l.e, r.e], n.at, 'null_pointer_exception', `Cannot invoke "Object.getClass()" because "${lt === 'null' ? 'left' : 'right'}" is null`), true);
+      return val(fail('null', [l.e, r.e], n.at, 'class_cast_exception', `Cannot apply [${n.op}] operation to types [${boxedName(lt)}] and [${boxedName(rt)}].`), true);
+    };
+    if (n.op === '+' && (lt === 'String' || rt === 'String')) return val({ k: 'concat', t: 'String', l: l.e, r: r.e }, dyn);
+    if (n.op === '+' || n.op === '-' || n.op === '*' || n.op === '/' || n.op === '%') {
+      if (!isNumeric(lt) || !isNumeric(rt)) return mismatch();
+      const t = promote(lt, rt);
+      // Constant folding divides literals at compile time: an integer division by zero is a compile error.
+      if ((n.op === '/' || n.op === '%') && l.literal && r.literal && (t === 'int' || t === 'long') && r.e.k === 'const' && r.e.v === 0) {
+        throw compile(n.at, 'arithmetic_exception', '/ by zero');
+      }
+      return val({ k: 'arith', t, op: n.op, l: l.e, r: r.e, at: n.at }, dyn);
+    }
+    const op = n.op as '==' | '!=' | '<' | '<=' | '>' | '>=';
+    if (isNumeric(lt) && isNumeric(rt)) return val({ k: 'cmp', t: 'boolean', op, via: promote(lt, rt), l: l.e, r: r.e }, dyn);
+    if (op !== '==' && op !== '!=') return mismatch();
+    if (lt === rt) return val({ k: 'cmp', t: 'boolean', op, via: 'same', l: l.e, r: r.e }, dyn);
+    // Painless's == on references is equals(): a def of another type, or null, is simply not equal.
+    if (dyn || lt === 'null' || rt === 'null') return val({ k: 'cmp', t: 'boolean', op, via: 'never', l: l.e, r: r.e }, dyn);
+    return mismatch();
+  }
+
+  private conditional(n: Extract<SyntaxNode, { k: 'cond' }>): Val {
+    const c = this.toBoolean(this.value(n.c), n.c.at);
+    const a = this.value(n.a);
+    const b = this.value(n.b);
+    const dyn = a.dyn || b.dyn;
+    if (a.e.t === b.e.t) return val({ k: 'cond', t: a.e.t, c, a: a.e, b: b.e }, dyn);
+    if (isNumeric(a.e.t) && isNumeric(b.e.t)) {
+      const t = promote(a.e.t, b.e.t);
+      const widen = (e: ScriptExpr): ScriptExpr => (e.t === t ? e : { k: 'cast', t, e });
+      return val({ k: 'cond', t, c, a: widen(a.e), b: widen(b.e) }, dyn);
+    }
+    throw unsupported(`a conditional of [${staticName(a.e.t, a.dyn)}] and [${staticName(b.e.t, b.dyn)}]`, n.at);
+  }
+}
+
+/** The typed expression of a parsed script, and whether it reads `_score`. */
+export function analyzeScript(root: SyntaxNode, ctx: AnalysisContext): { expr: ScriptExpr; needsScore: boolean } {
+  const analyzer = new Analyzer(ctx);
+  const v = analyzer.value(root);
+  const expr = ctx.score ? analyzer.toDouble(v, root.at) : v.e;
+  return { expr, needsScore: analyzer.needsScore };
+}

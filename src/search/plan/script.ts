@@ -1,0 +1,58 @@
+/**
+ * A script compiled for one index, as ES compiles it on each shard (SearchExecutionContext.compile):
+ * `doc['field']` resolved against the index's mapping, ES's salt for randomScore, and a failure
+ * reported as the shard's `query_shard_exception` "failed to create query: …" around ES's
+ * script_exception or illegal_argument_exception.
+ */
+import { compileScript, type CompiledScript, type DocValueType, type FieldAccess, type ScriptSpec } from '../../dsl/index.js';
+import { EsError, QueryShardError } from '../../errors/index.js';
+import { javaStringHash } from '../../common/java-hash.js';
+import type { ResolvedField } from '../../index/index.js';
+import type { PlanContext } from './context.js';
+
+const LONGS = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+const DOUBLES = new Set(['double', 'float', 'half_float', 'scaled_float']);
+const STRINGS = new Set(['keyword', 'constant_keyword']);
+
+/** What a field's doc values read as in a script (ScriptDocValues), or the error ES raises reading them. */
+export function docValueType(ctx: PlanContext, name: string): FieldAccess {
+  const field = ctx.mapping.fields.get(name);
+  if (!field) return { error: { type: 'illegal_argument_exception', reason: `No field found for [${name}] in mapping` } };
+  return fieldValueType(ctx, field);
+}
+
+function fieldValueType(ctx: PlanContext, field: ResolvedField): FieldAccess {
+  const vt: DocValueType | null = LONGS.has(field.type) ? 'long' : DOUBLES.has(field.type) ? 'double' : field.type === 'boolean' ? 'boolean'
+    : STRINGS.has(field.type) ? 'String' : field.type === 'date' ? 'date' : null;
+  if (field.type === 'text') {
+    return {
+      error: {
+        type: 'illegal_argument_exception',
+        reason: `Fielddata is disabled on [${field.path}] in [${ctx.index.name}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field.path}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+      },
+    };
+  }
+  if (vt === null) return { error: { type: 'illegal_argument_exception', reason: `[doc] values of fields of type [${field.type}] are not supported by this server yet` } };
+  if (!field.docValues) {
+    return { error: { type: 'illegal_argument_exception', reason: `Can't load fielddata on [${field.path}] because fielddata is unsupported on fields of type [${field.type}]. Use doc values instead.` } };
+  }
+  return { vt };
+}
+
+/**
+ * ES's random salt, `(index name hashCode << 10) | shard id`, with shard 0 for every shard: a
+ * document's random score depends on the document, never on the shard it landed in.
+ */
+export function randomSalt(ctx: PlanContext): number {
+  return javaStringHash(ctx.index.name) << 10;
+}
+
+/** `spec` compiled for the index; `score`: a score script (`_score`, the score functions, a double result). */
+export function planScript(ctx: PlanContext, spec: ScriptSpec, score: boolean): CompiledScript {
+  try {
+    return compileScript(spec, { params: spec.params, field: (name) => docValueType(ctx, name), score, randomSalt: randomSalt(ctx) });
+  } catch (e) {
+    if (e instanceof EsError) throw new QueryShardError(`failed to create query: ${e.message}`, ctx.index, e);
+    throw e;
+  }
+}

@@ -417,7 +417,8 @@ class Analyzer {
     const a = this.value(n.a);
     const b = this.value(n.b);
     const dyn = a.dyn || b.dyn;
-    if (a.e.t === b.e.t) return val({ k: 'cond', t: a.e.t, c, a: a.e, b: b.e }, dyn);
+    // A branch that always fails takes the other's type: it never yields a value.
+    if (a.e.t === b.e.t || a.e.k === 'fail' || b.e.k === 'fail') return val({ k: 'cond', t: a.e.k === 'fail' ? b.e.t : a.e.t, c, a: a.e, b: b.e }, dyn);
     if (isNumeric(a.e.t) && isNumeric(b.e.t)) {
       const t = promote(a.e.t, b.e.t);
       const widen = (e: ScriptExpr): ScriptExpr => (e.t === t ? e : { k: 'cast', t, e });

@@ -81,7 +81,7 @@ class Parser {
 
   /** The error for a token that does not belong where it is: an unsupported construct, or a syntax error. */
   private failAt(t: Token): ScriptCompileFailure {
-    if (t.kind === 'op' && (UNSUPPORTED_OPERATORS.has(t.text) || t.text === ';')) return unsupported(t.text, t.at);
+    if (t.kind === 'op' && UNSUPPORTED_OPERATORS.has(t.text)) return unsupported(t.text, t.at);
     return unexpected(t);
   }
 
@@ -93,9 +93,10 @@ class Parser {
     else if (first.kind === 'id' && STATEMENTS.has(first.text)) throw unsupported(first.text, first.at);
     else if (first.kind === 'id' && CAST_TYPES.has(first.text) && this.peek(1).kind === 'id') throw unsupported(first.text, first.at);
     const e = this.expression();
-    if (this.isOp(';')) this.next();
+    const semicolon = this.isOp(';') ? this.next() : null;
     const end = this.peek();
-    if (end.kind !== 'eof') throw this.failAt(end);
+    // A second statement: the subset runs one.
+    if (end.kind !== 'eof') throw semicolon !== null ? unsupported(';', semicolon.at) : this.failAt(end);
     return e;
   }
 

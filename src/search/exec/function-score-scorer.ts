@@ -80,12 +80,14 @@ export function segmentFunction(fn: FunctionExec, segment: Segment): (doc: numbe
 
 /**
  * ES RandomScoreFunction: murmur3 of the field's first value as text, the salted seed itself for a
- * document without one; without a field, BitMixer.mix of the document (its index-wide write order
+ * document without one; without a seed, BitMixer.mix of the document (its index-wide write order
  * here, where ES mixes the shard-local Lucene doc id).
  */
 function randomScoreFunction(fn: Extract<FunctionExec, { kind: 'random_score' }>, segment: Segment): (doc: number) => number {
   const seed = fn.saltedSeed;
   if (fn.field === null || fn.vt === null) return (doc) => hashToScore(mix32(segment.indexOrder.get(doc) ^ seed));
+  // `_seq_no`'s text: the index-wide write order's, which does not depend on sharding as a shard's seq_no does.
+  if (fn.field === '_seq_no') return (doc) => hashToScore(murmurOfText(String(segment.indexOrder.get(doc)), seed));
   const field = segment.fields.get(fn.field);
   const vt = fn.vt;
   return (doc) => {

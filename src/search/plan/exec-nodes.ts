@@ -96,7 +96,8 @@ export type FunctionExec =
   | { readonly kind: 'script_score'; readonly script: CompiledScript }
   /**
    * ES RandomScoreFunction with its salted seed: murmur3 of `field`'s first value as text (`vt`
-   * says how it renders), or of the document's index-wide write order when `field` is null.
+   * says how it renders; `_seq_no`: the index-wide write order's), or without a seed (`field`
+   * null) BitMixer.mix of the write order.
    */
   | { readonly kind: 'random_score'; readonly saltedSeed: number; readonly field: string | null; readonly vt: DocValueType | null };
 

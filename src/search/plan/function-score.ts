@@ -78,7 +78,7 @@ function randomScore(ctx: PlanContext, fn: Extract<ScoreFunction, { kind: 'rando
   const salt = randomSalt(ctx);
   if (fn.seed === null) return { kind: 'random_score', saltedSeed: mix32(javaLongHash(ctx.now) ^ salt), field: null, vt: null };
   const saltedSeed = mix32(fn.seed ^ salt);
-  if (fn.field === null || fn.field === '_seq_no') return { kind: 'random_score', saltedSeed, field: null, vt: null };
+  if (fn.field === null || fn.field === '_seq_no') return { kind: 'random_score', saltedSeed, field: '_seq_no', vt: 'long' };
   const fail = (reason: string) => new QueryShardError(`failed to create query: ${reason}`, ctx.index, new IllegalArgumentError(reason));
   if (fn.field === '_id') {
     throw fail('Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled');

@@ -5,8 +5,8 @@
  * (search/script/) over a stand-in segment without fields.
  */
 import { describe, expect, it } from 'vitest';
-import { compileScript, MAX_SCRIPT_DEPTH, type EsError, type FieldAccess } from '../../src/dsl/index.js';
-import { EsError as EsErrorClass } from '../../src/errors/index.js';
+import { compileScript, MAX_SCRIPT_DEPTH, type FieldAccess } from '../../src/dsl/index.js';
+import { EsError } from '../../src/errors/index.js';
 import type { Segment } from '../../src/index/index.js';
 import { scriptProgram } from '../../src/search/script/script-program.js';
 
@@ -29,7 +29,7 @@ function failure(f: () => unknown): Record<string, unknown> {
   try {
     f();
   } catch (e) {
-    expect(e).toBeInstanceOf(EsErrorClass);
+    expect(e).toBeInstanceOf(EsError);
     return (e as EsError).toObject();
   }
   throw new Error('expected a failure');

@@ -15,6 +15,7 @@ export * from './query-nodes.js';
 export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';
+export type { ScriptFieldRequest } from './script-fields.js';
 export * from './rescore.js';
 export * from './collapse.js';
 export * from './slice.js';

@@ -12,6 +12,7 @@ import { locateSourceBytes, readId, readSource, touchStoredDoc, type Segment } f
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
 import { renderFetchFields, type FetchField, type FetchFields } from './fetch-fields.js';
+import type { FetchScriptField } from './script/script-fields.js';
 
 /** How a numeric sort key renders the ±Infinity used for missing values. */
 export type MissingStyle = 'long' | 'double';
@@ -35,6 +36,8 @@ export interface FetchSpec {
   readonly fields: FetchFields | null;
   /** `collapse`: its field, shown in every hit's `fields` (`[null]` for a document without a value); absent/null = none. */
   readonly collapse?: FetchField | null;
+  /** `script_fields`, compiled for this index; absent/null = none. */
+  readonly scriptFields?: readonly FetchScriptField[] | null;
 }
 
 /** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
@@ -99,7 +102,7 @@ function filteredSource(raw: string, spec: FetchSpec): string {
  */
 function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
   let out = '';
-  if (spec.fields || spec.collapse) out += renderFetchFields(spec.fields, h.segment, h.doc, raw, spec.collapse ?? null);
+  if (spec.fields || spec.collapse || spec.scriptFields) out += renderFetchFields(spec.fields, h.segment, h.doc, raw, spec.collapse ?? null, spec.scriptFields ?? null);
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
@@ -213,7 +216,7 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
   const source = fetchesSource(spec);
   const asStored = sourceAsStored(spec);
   const spliced = asStored && spec.highlight === null;
-  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields && !spec.collapse;
+  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields && !spec.collapse && !spec.scriptFields;
   let touched = 0;
   for (let i = 0; i < hits.length; i++) touched += touchStoredDoc(hits[i].segment, hits[i].doc);
   touchedSum = touched;

@@ -419,6 +419,11 @@ class Analyzer {
     const dyn = a.dyn || b.dyn;
     // A branch that always fails takes the other's type: it never yields a value.
     if (a.e.t === b.e.t || a.e.k === 'fail' || b.e.k === 'fail') return val({ k: 'cond', t: a.e.k === 'fail' ? b.e.t : a.e.t, c, a: a.e, b: b.e }, dyn);
+    // null next to a reference type (a String, a date, a map or a list) is a value of that type.
+    const reference = (e: ScriptExpr) => !isNumeric(e.t) && e.t !== 'boolean';
+    if ((a.e.t === 'null' && reference(b.e)) || (b.e.t === 'null' && reference(a.e))) {
+      return val({ k: 'cond', t: a.e.t === 'null' ? b.e.t : a.e.t, c, a: a.e, b: b.e }, dyn);
+    }
     if (isNumeric(a.e.t) && isNumeric(b.e.t)) {
       const t = promote(a.e.t, b.e.t);
       const widen = (e: ScriptExpr): ScriptExpr => (e.t === t ? e : { k: 'cast', t, e });

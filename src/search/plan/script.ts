@@ -4,8 +4,9 @@
  * reported as the shard's `query_shard_exception` "failed to create query: …" around ES's
  * script_exception or illegal_argument_exception.
  */
-import { compileScript, type CompiledScript, type DocValueType, type FieldAccess, type ScriptSpec } from '../../dsl/index.js';
-import { EsError, QueryShardError } from '../../errors/index.js';
+import { compileScript, type CompiledScript, type DocValueType, type FieldAccess, type ScriptFieldRequest, type ScriptSpec } from '../../dsl/index.js';
+import { EsError, IllegalArgumentError, QueryShardError } from '../../errors/index.js';
+import { MAX_SCRIPT_FIELDS, type FetchScriptField } from '../script/script-fields.js';
 import { javaStringHash } from '../../common/java-hash.js';
 import type { ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';
@@ -15,13 +16,16 @@ const DOUBLES = new Set(['double', 'float', 'half_float', 'scaled_float']);
 const STRINGS = new Set(['keyword', 'constant_keyword']);
 
 /** What a field's doc values read as in a script (ScriptDocValues), or the error ES raises reading them. */
-export function docValueType(ctx: PlanContext, name: string): FieldAccess {
+/** What compiling a script reads of an index. */
+export type ScriptIndex = Pick<PlanContext, 'mapping' | 'index'>;
+
+export function docValueType(ctx: ScriptIndex, name: string): FieldAccess {
   const field = ctx.mapping.fields.get(name);
   if (!field) return { error: { type: 'illegal_argument_exception', reason: `No field found for [${name}] in mapping` } };
   return fieldValueType(ctx, field);
 }
 
-function fieldValueType(ctx: PlanContext, field: ResolvedField): FieldAccess {
+function fieldValueType(ctx: ScriptIndex, field: ResolvedField): FieldAccess {
   const vt: DocValueType | null = LONGS.has(field.type) ? 'long' : DOUBLES.has(field.type) ? 'double' : field.type === 'boolean' ? 'boolean'
     : STRINGS.has(field.type) ? 'String' : field.type === 'date' ? 'date' : null;
   if (field.type === 'text') {
@@ -43,16 +47,32 @@ function fieldValueType(ctx: PlanContext, field: ResolvedField): FieldAccess {
  * ES's random salt, `(index name hashCode << 10) | shard id`, with shard 0 for every shard: a
  * document's random score depends on the document, never on the shard it landed in.
  */
-export function randomSalt(ctx: PlanContext): number {
+export function randomSalt(ctx: ScriptIndex): number {
   return javaStringHash(ctx.index.name) << 10;
 }
 
 /** `spec` compiled for the index; `score`: a score script (`_score`, the score functions, a double result). */
-export function planScript(ctx: PlanContext, spec: ScriptSpec, score: boolean): CompiledScript {
+export function planScript(ctx: ScriptIndex, spec: ScriptSpec, score: boolean): CompiledScript {
   try {
     return compileScript(spec, { params: spec.params, field: (name) => docValueType(ctx, name), score, randomSalt: randomSalt(ctx) });
   } catch (e) {
     if (e instanceof EsError) throw new QueryShardError(`failed to create query: ${e.message}`, ctx.index, e);
     throw e;
   }
+}
+
+/**
+ * `script_fields` compiled for one index (ES SearchService.parseSource): at most
+ * `index.max_script_fields`, each a field script (no `_score`); a compile error is the shard's
+ * script_exception itself, as ES's parseSource throws it.
+ */
+export function planScriptFields(ctx: ScriptIndex, requests: readonly ScriptFieldRequest[]): FetchScriptField[] {
+  if (requests.length > MAX_SCRIPT_FIELDS) {
+    throw new IllegalArgumentError(`Trying to retrieve too many script_fields. Must be less than or equal to: [${MAX_SCRIPT_FIELDS}] but was [${requests.length}]. This limit can be set by changing the [index.max_script_fields] index level setting.`);
+  }
+  return requests.map((r) => ({
+    name: r.name,
+    script: compileScript(r.script, { params: r.script.params, field: (name) => docValueType(ctx, name), score: false, randomSalt: randomSalt(ctx) }),
+    ignoreFailure: r.ignoreFailure,
+  }));
 }

@@ -5,6 +5,7 @@
  * uses it for single-shard searches, which query and fetch in one round trip (ES's
  * query_and_fetch shortcut), keeping the coordinator thread free.
  */
+import { javaDouble } from '../common/java-double.js';
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
 import { float32ToJson, writeFloat32Json } from '../common/float-json.js';
 import { writeUtf8 } from '../common/json-pieces.js';
@@ -62,6 +63,8 @@ function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | unde
   if (v === null) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (key.kind === 'score') return float32ToJson(v);
+  // A number script's value is a Java double: written as Double.toString writes it (NaN, Infinity quoted).
+  if (key.kind === 'script') return Number.isFinite(v) ? javaDouble(v) : JSON.stringify(javaDouble(v));
   if (!Number.isFinite(v)) {
     // ES shows Long.MAX/MIN_VALUE for missing integer/date values, ±Infinity for floating types.
     if (style === 'double') return v > 0 ? '"Infinity"' : '"-Infinity"';

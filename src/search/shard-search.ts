@@ -342,7 +342,7 @@ function scanMatches(
   into: { readonly top: TopFieldDocs; readonly collapse: null } | { readonly top: CollapsingTopDocs; readonly collapse: ExecCollapse },
   deadline: SearchDeadline,
 ): MatchScan {
-  const needScore = keys === null || req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
+  const needScore = keys === null || req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score' || (k.kind === 'script' && k.script.needsScore));
   let total = 0;
   let maxScore = NaN;
   let terminated = false;

@@ -15,7 +15,7 @@ const NO_DOCS = { fields: new Map(), indexOrder: { get: () => 0 } } as unknown a
 
 function compile(source: string, params: Record<string, unknown> = {}, score = true) {
   return compileScript({ source, lang: 'painless', params }, {
-    params, score, randomSalt: 0,
+    params, score, returns: score ? 'double' : 'any', randomSalt: 0,
     field: (name) => FIELDS[name] ?? { error: { type: 'illegal_argument_exception', reason: `No field found for [${name}] in mapping` } },
   });
 }

@@ -22,8 +22,10 @@ export type FieldAccess = { readonly vt: DocValueType } | { readonly error: Scri
 export interface AnalysisContext {
   readonly params: Readonly<Record<string, unknown>>;
   readonly field: (name: string) => FieldAccess;
-  /** Score scripts: `_score`, randomScore, the decay functions; their result is cast to double. */
+  /** Scripts that see a score (score and sort scripts): `_score`, randomScore, the score functions. */
   readonly score: boolean;
+  /** What the script's context returns (ScoreScript and NumberSortScript a double, StringSortScript a String, FieldScript any value). */
+  readonly returns: 'double' | 'String' | 'any';
   /** ES's salt for randomScore: the index name's Java hashCode shifted left by 10 (shard 0's). */
   readonly randomSalt: number;
 }
@@ -361,6 +363,10 @@ class Analyzer {
     return val({ k: 'neg', t, e: v.e }, v.dyn, v.literal);
   }
 
+  toStringResult(v: Val, at: number): ScriptExpr {
+    return this.cast('String', v, at).e;
+  }
+
   private cast(type: string, v: Val, at: number): Val {
     const from = v.e.t;
     if (type === 'double' || type === 'float' || type === 'long' || type === 'int') {
@@ -437,6 +443,6 @@ class Analyzer {
 export function analyzeScript(root: SyntaxNode, ctx: AnalysisContext): { expr: ScriptExpr; needsScore: boolean } {
   const analyzer = new Analyzer(ctx);
   const v = analyzer.value(root);
-  const expr = ctx.score ? analyzer.toDouble(v, root.at) : v.e;
+  const expr = ctx.returns === 'double' ? analyzer.toDouble(v, root.at) : ctx.returns === 'String' ? analyzer.toStringResult(v, root.at) : v.e;
   return { expr, needsScore: analyzer.needsScore };
 }

@@ -28,7 +28,7 @@ export function functionScoreQuery(ctx: PlanContext, node: FunctionScoreQuery, b
 
 function resolveFunction(ctx: PlanContext, fn: ScoreFunction): FunctionExec {
   if (fn.kind === 'weight') return fn;
-  if (fn.kind === 'script_score') return { kind: 'script_score', script: planScript(ctx, fn.script, true) };
+  if (fn.kind === 'script_score') return { kind: 'script_score', script: planScript(ctx, fn.script) };
   if (fn.kind === 'random_score') return randomScore(ctx, fn);
   const field = ctx.mapping.fields.get(fn.field);
   if (fn.kind === 'field_value_factor') {

@@ -10,7 +10,7 @@ import { MATCH_NONE, type Exec } from './exec-nodes.js';
 import { planScript } from './script.js';
 
 export function scriptScoreQuery(ctx: PlanContext, node: ScriptScoreQuery, boost: number, plan: (q: ScriptScoreQuery['query'], boost: number) => Exec): Exec {
-  const script = planScript(ctx, node.script, true);
+  const script = planScript(ctx, node.script);
   if (boost === 0 && node.minScore === null) return plan(node.query, 0);
   const query = plan(node.query, 1);
   if (query.kind === 'match_none') return MATCH_NONE;

@@ -51,10 +51,15 @@ export function randomSalt(ctx: ScriptIndex): number {
   return javaStringHash(ctx.index.name) << 10;
 }
 
-/** `spec` compiled for the index; `score`: a score script (`_score`, the score functions, a double result). */
-export function planScript(ctx: ScriptIndex, spec: ScriptSpec, score: boolean): CompiledScript {
+/** `spec` compiled for the index, for a context that `returns` a double (score and number sort scripts), a String (string sort scripts) or anything (field scripts). */
+export function compileForIndex(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'String' | 'any'): CompiledScript {
+  return compileScript(spec, { params: spec.params, field: (name) => docValueType(ctx, name), score: returns !== 'any', returns, randomSalt: randomSalt(ctx) });
+}
+
+/** A score script compiled for the index, its failure the shard's query_shard_exception as in a query's doToQuery. */
+export function planScript(ctx: ScriptIndex, spec: ScriptSpec): CompiledScript {
   try {
-    return compileScript(spec, { params: spec.params, field: (name) => docValueType(ctx, name), score, randomSalt: randomSalt(ctx) });
+    return compileForIndex(ctx, spec, 'double');
   } catch (e) {
     if (e instanceof EsError) throw new QueryShardError(`failed to create query: ${e.message}`, ctx.index, e);
     throw e;
@@ -70,9 +75,5 @@ export function planScriptFields(ctx: ScriptIndex, requests: readonly ScriptFiel
   if (requests.length > MAX_SCRIPT_FIELDS) {
     throw new IllegalArgumentError(`Trying to retrieve too many script_fields. Must be less than or equal to: [${MAX_SCRIPT_FIELDS}] but was [${requests.length}]. This limit can be set by changing the [index.max_script_fields] index level setting.`);
   }
-  return requests.map((r) => ({
-    name: r.name,
-    script: compileScript(r.script, { params: r.script.params, field: (name) => docValueType(ctx, name), score: false, randomSalt: randomSalt(ctx) }),
-    ignoreFailure: r.ignoreFailure,
-  }));
+  return requests.map((r) => ({ name: r.name, script: compileForIndex(ctx, r.script, 'any'), ignoreFailure: r.ignoreFailure }));
 }

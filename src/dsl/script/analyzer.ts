@@ -14,10 +14,13 @@
  */
 import { ScriptCompileFailure } from './script-failure.js';
 import type { SyntaxNode } from './parser.js';
-import type { DocValueType, NumericType, ScriptCause, ScriptExpr, ValueType } from './script-expr.js';
+import type { DocValueType, NumericType, ScriptCause, ScriptExpr, ValueType, VectorFunction } from './script-expr.js';
 
 /** What `doc['name']` is for this index: its doc values' type, or the error reading it raises. */
 export type FieldAccess = { readonly vt: DocValueType } | { readonly error: ScriptCause };
+
+/** A dense_vector field for the vector functions: its dims (null before any vector) and element type, or the error using it raises. */
+export type VectorAccess = { readonly dims: number | null; readonly element: 'float' | 'byte' } | { readonly error: ScriptCause };
 
 export interface AnalysisContext {
   readonly params: Readonly<Record<string, unknown>>;
@@ -28,6 +31,8 @@ export interface AnalysisContext {
   readonly returns: 'double' | 'String' | 'any';
   /** ES's salt for randomScore: the index name's Java hashCode shifted left by 10 (shard 0's). */
   readonly randomSalt: number;
+  /** A dense_vector field for cosineSimilarity, dotProduct, l1norm and l2norm; absent: no vector functions. */
+  readonly vectorField?: (name: string) => VectorAccess;
 }
 
 const NUMERIC: readonly ValueType[] = ['int', 'long', 'float', 'double'];
@@ -150,6 +155,7 @@ const MATH_1 = new Set(['log', 'log10', 'sqrt', 'exp', 'abs', 'floor', 'ceil', '
 const MATH_2 = new Set(['pow', 'min', 'max', 'atan2', 'hypot']);
 /** ScoreScriptUtils' static functions and their arities. */
 const SCORE_FUNCTIONS: Record<string, number> = { saturation: 2, sigmoid: 3, decayNumericLinear: 5, decayNumericExp: 5, decayNumericGauss: 5 };
+const VECTOR_FUNCTIONS = new Set<string>(['cosineSimilarity', 'dotProduct', 'l1norm', 'l2norm']);
 
 /** The one-a-time bit mixer of hppc's BitMixer.mix32 (murmur3's fmix32). */
 export function mix32(k: number): number {
@@ -310,6 +316,7 @@ class Analyzer {
       return val({ k: 'fn', t: 'double', fn: n.name, args: n.args.map((a) => this.toDouble(this.value(a), a.at)) }, false);
     }
     if (this.ctx.score && n.name === 'randomScore' && (n.args.length === 1 || n.args.length === 2)) return this.randomScore(n);
+    if (this.ctx.score && VECTOR_FUNCTIONS.has(n.name) && n.args.length === 2) return this.vectorFunction(n);
     throw compile(n.at, 'illegal_argument_exception', `Unknown call [${n.name}] with [${n.args.length}] arguments.`);
   }
 
@@ -332,6 +339,47 @@ class Analyzer {
     if ('error' in access) return val(fail('double', [], n.at, access.error.type, access.error.reason), false);
     if (access.vt === 'date') throw unsupported('randomScore on a date field', n.args[1].at);
     return val({ k: 'random', t: 'double', saltedSeed, field: name.e.v as string, vt: access.vt, at: n.at }, false);
+  }
+
+  /**
+   * cosineSimilarity / dotProduct / l1norm / l2norm(queryVector, 'field'): the query vector a list
+   * known before the search (a param), the field a string constant. What ES's function constructors
+   * refuse (not a dense_vector, other dims, a byte field's non-byte values) fails when it first runs.
+   */
+  private vectorFunction(n: Extract<SyntaxNode, { k: 'call' }>): Val {
+    const fn = n.name as VectorFunction;
+    const qv = this.value(n.args[0]);
+    const name = this.value(n.args[1]);
+    if (name.e.k !== 'const' || name.e.t !== 'String') throw unsupported(`${fn} with a field name that is not a string constant`, n.args[1].at);
+    if (qv.e.k !== 'const' || qv.e.t !== 'list') {
+      if (qv.e.k === 'const') return val(fail('double', [], n.at, 'illegal_argument_exception', `Unsupported input object for float vectors: ${boxedName(qv.e.t)}`), true);
+      throw unsupported(`${fn} with a query vector computed per document`, n.args[0].at);
+    }
+    const field = name.e.v as string;
+    const access = this.ctx.vectorField?.(field) ?? { error: { type: 'illegal_argument_exception', reason: `No field found for [${field}] in mapping` } };
+    if ('error' in access) return val(fail('double', [], n.at, access.error.type, access.error.reason), true);
+    const raw = qv.e.v as unknown[];
+    const failed = (reason: string) => val(fail('double', [], n.at, 'illegal_argument_exception', reason), true);
+    if (raw.some((x) => typeof x !== 'number')) {
+      const bad = raw.find((x) => typeof x !== 'number');
+      return val(fail('double', [], n.at, 'class_cast_exception', checkcast(paramConst(bad).t, 'java.lang.Number')), true);
+    }
+    const values = (raw as number[]).map((x) => Math.fround(x));
+    if (access.dims !== null && access.dims !== values.length) {
+      return failed(`The query vector has a different number of dimensions [${values.length}] than the document vectors [${access.dims}].`);
+    }
+    // ES sums float squares in double (`queryMagnitude += value * value`, a float product).
+    let sumSquares = 0;
+    for (const v of values) sumSquares += Math.fround(v * v);
+    const magnitude = Math.sqrt(sumSquares);
+    if (access.element === 'byte') {
+      const bad = values.findIndex((v) => !Number.isInteger(v) || v < -128 || v > 127);
+      if (bad >= 0) return failed(`The [byte] element type only supports integers between [-128] and [127] but found [${values[bad]}] at dim [${bad}]`);
+      return val({ k: 'vector', t: 'double', fn, field, byte: true, query: values, qvMagnitude: Math.fround(magnitude), at: n.at }, true);
+    }
+    const mf = Math.fround(magnitude);
+    const query = fn === 'cosineSimilarity' ? values.map((v) => Math.fround(v / mf)) : values;
+    return val({ k: 'vector', t: 'double', fn, field, byte: false, query, qvMagnitude: mf, at: n.at }, true);
   }
 
   /** An argument or result cast to double (AnalyzerCaster; def → double at run time: Def.defTodoubleImplicit). */

@@ -14,6 +14,8 @@ export type NumericType = 'int' | 'long' | 'float' | 'double';
 /** What a doc value field reads as in a script (ScriptDocValues.Longs, Doubles, Booleans, Strings, Dates). */
 export type DocValueType = 'long' | 'double' | 'boolean' | 'String' | 'date';
 
+export type VectorFunction = 'cosineSimilarity' | 'dotProduct' | 'l1norm' | 'l2norm';
+
 /** A Java exception: its ES type and message. */
 export interface ScriptCause {
   readonly type: string;
@@ -47,6 +49,15 @@ export type ScriptExpr =
    * document's index-wide write order without a field), seeded with the salted seed.
    */
   | { readonly k: 'random'; readonly t: 'double'; readonly saltedSeed: number; readonly field: string | null; readonly vt: DocValueType | null; readonly at: number }
+  /**
+   * ES's vector functions (VectorScoreScriptUtils) against a dense_vector field: `query` the query
+   * vector as the function prepared it (float32, normalized for a float cosine; bytes for a byte
+   * field), `qvMagnitude` its norm (byte cosine).
+   */
+  | {
+    readonly k: 'vector'; readonly t: 'double'; readonly fn: VectorFunction; readonly field: string; readonly byte: boolean;
+    readonly query: readonly number[]; readonly qvMagnitude: number; readonly at: number;
+  }
   /** An error Painless raises only when the expression runs: the operands first, then `cause` at `at`. */
   | { readonly k: 'fail'; readonly t: ValueType; readonly operands: readonly ScriptExpr[]; readonly cause: ScriptCause; readonly at: number };
 

@@ -4,7 +4,7 @@
  * reported as the shard's `query_shard_exception` "failed to create query: …" around ES's
  * script_exception or illegal_argument_exception.
  */
-import { compileScript, type CompiledScript, type DocValueType, type FieldAccess, type ScriptFieldRequest, type ScriptSpec } from '../../dsl/index.js';
+import { compileScript, type CompiledScript, type DocValueType, type FieldAccess, type ScriptFieldRequest, type ScriptSpec, type VectorAccess } from '../../dsl/index.js';
 import { EsError, IllegalArgumentError, QueryShardError } from '../../errors/index.js';
 import { MAX_SCRIPT_FIELDS, type FetchScriptField } from '../script/script-fields.js';
 import { javaStringHash } from '../../common/java-hash.js';
@@ -53,7 +53,20 @@ export function randomSalt(ctx: ScriptIndex): number {
 
 /** `spec` compiled for the index, for a context that `returns` a double (score and number sort scripts), a String (string sort scripts) or anything (field scripts). */
 export function compileForIndex(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'String' | 'any'): CompiledScript {
-  return compileScript(spec, { params: spec.params, field: (name) => docValueType(ctx, name), score: returns !== 'any', returns, randomSalt: randomSalt(ctx) });
+  return compileScript(spec, {
+    params: spec.params, field: (name) => docValueType(ctx, name), score: returns !== 'any', returns, randomSalt: randomSalt(ctx),
+    vectorField: (name) => vectorAccess(ctx, name),
+  });
+}
+
+/** A dense_vector field for the vector functions, or ES's failure to read it as one (ScoreScript.field's cast). */
+function vectorAccess(ctx: ScriptIndex, name: string): VectorAccess {
+  const field = ctx.mapping.fields.get(name);
+  if (!field) return { error: { type: 'illegal_argument_exception', reason: `No field found for [${name}] in mapping` } };
+  if (field.vector === null) {
+    return { error: { type: 'class_cast_exception', reason: `field [${name}] of type [${field.type}] is not a [dense_vector] field: the vector functions read dense_vector fields only` } };
+  }
+  return { dims: field.vector.dims, element: field.vector.elementType };
 }
 
 /** A score script compiled for the index, its failure the shard's query_shard_exception as in a query's doToQuery. */

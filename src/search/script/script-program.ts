@@ -11,6 +11,7 @@ import { javaFloatToString } from '../../common/float-json.js';
 import { runtimeError, ScriptRuntimeFailure, type CompiledScript, type ScriptExpr, type ValueType } from '../../dsl/index.js';
 import { termAt, type Segment, type SegmentField } from '../../index/index.js';
 import { firstValueText, hashToScore, murmurOfText } from './random-score.js';
+import { MISSING_VECTOR, vectorFunctionValue } from './vector-functions.js';
 
 /** One evaluation's state: the document, its score, and the segment's doc values per field slot. */
 class ScriptEnv {
@@ -189,6 +190,15 @@ class Compiler {
         return (env) => f(...args.map((a) => a(env)));
       }
       case 'random': return this.random(e);
+      case 'vector': {
+        const slot = this.slot(e.field);
+        const at = e.at;
+        return (env) => {
+          const value = vectorFunctionValue(e, env.fields[slot], env.doc);
+          if (value === null) throw new ScriptRuntimeFailure(at, 'illegal_argument_exception', MISSING_VECTOR);
+          return value;
+        };
+      }
       case 'fail': {
         const operands = e.operands.map((o) => this.fn(o));
         const { at, cause } = e;

@@ -13,6 +13,8 @@
  * has no overloading by type), `round` returns long.
  */
 import { ScriptCompileFailure } from './script-failure.js';
+import { boxedName, checkcast, isNumeric, paramConst, promote, staticName } from './java-types.js';
+import { numericLiteral } from './numeric-literal.js';
 import type { SyntaxNode } from './parser.js';
 import type { DocValueType, NumericType, ScriptCause, ScriptExpr, ValueType, VectorFunction } from './script-expr.js';
 
@@ -33,47 +35,6 @@ export interface AnalysisContext {
   readonly randomSalt: number;
   /** A dense_vector field for cosineSimilarity, dotProduct, l1norm and l2norm; absent: no vector functions. */
   readonly vectorField?: (name: string) => VectorAccess;
-}
-
-const NUMERIC: readonly ValueType[] = ['int', 'long', 'float', 'double'];
-const isNumeric = (t: ValueType): t is NumericType => NUMERIC.includes(t);
-
-/** Java's binary numeric promotion. */
-function promote(a: NumericType, b: NumericType): NumericType {
-  if (a === 'double' || b === 'double') return 'double';
-  if (a === 'float' || b === 'float') return 'float';
-  if (a === 'long' || b === 'long') return 'long';
-  return 'int';
-}
-
-/** Painless's canonical type names, as its compile errors print them. */
-function staticName(t: ValueType, dyn: boolean): string {
-  if (dyn) return 'def';
-  switch (t) {
-    case 'String': return 'java.lang.String';
-    case 'date': return 'java.time.ZonedDateTime';
-    case 'instant': return 'java.time.Instant';
-    case 'map': return 'java.util.Map';
-    case 'list': return 'java.util.List';
-    default: return t;
-  }
-}
-
-/** The boxed class of a value, as Painless's runtime (DefMath) errors print it. */
-export function boxedName(t: ValueType): string {
-  switch (t) {
-    case 'int': return 'java.lang.Integer';
-    case 'long': return 'java.lang.Long';
-    case 'float': return 'java.lang.Float';
-    case 'double': return 'java.lang.Double';
-    case 'boolean': return 'java.lang.Boolean';
-    case 'String': return 'java.lang.String';
-    case 'date': return 'java.time.ZonedDateTime';
-    case 'instant': return 'java.time.Instant';
-    case 'map': return 'java.util.HashMap';
-    case 'list': return 'java.util.ArrayList';
-    case 'null': return 'null';
-  }
 }
 
 /** A value node, whether Painless sees it as `def`, and whether it is a literal (constant folding). */
@@ -103,54 +64,6 @@ function fail(t: ValueType, operands: readonly ScriptExpr[], at: number, type: s
   return { k: 'fail', t, operands, cause: { type, reason }, at };
 }
 
-/** The JDK's message for a failed checkcast of a boxed value. */
-function checkcast(from: ValueType, to: string): string {
-  const f = boxedName(from);
-  return `class ${f} cannot be cast to class ${to} (${f} and ${to} are in module java.base of loader 'bootstrap')`;
-}
-
-/** A JSON param as a constant of the Java type Jackson reads it as (integers: Integer, then Long; fractions: Double). */
-function paramConst(v: unknown): ScriptExpr {
-  if (v === null || v === undefined) return { k: 'const', t: 'null', v: null };
-  if (typeof v === 'boolean') return { k: 'const', t: 'boolean', v };
-  if (typeof v === 'string') return { k: 'const', t: 'String', v };
-  if (typeof v === 'number') {
-    if (Number.isInteger(v)) return { k: 'const', t: v >= -2147483648 && v <= 2147483647 ? 'int' : 'long', v };
-    return { k: 'const', t: 'double', v };
-  }
-  return { k: 'const', t: Array.isArray(v) ? 'list' : 'map', v };
-}
-
-const INT_MIN = -2147483648;
-const INT_MAX = 2147483647;
-const LONG_LIMIT = 9223372036854775807;
-
-/** ENumeric: a literal's type from its form and suffix, with Painless's range errors. */
-function numericLiteral(n: Extract<SyntaxNode, { k: 'num' }>): Val {
-  let text = n.text;
-  const suffix = /[lLfFdD]$/.test(text) && !/^0[xX]/.test(text) ? text.slice(-1).toLowerCase() : /^0[xX].*[lL]$/.test(text) ? 'l' : '';
-  if (suffix !== '') text = text.slice(0, -1);
-  const sign = n.negated ? '-' : '';
-  const decimal = /[.eE]/.test(text) && !/^0[xX]/.test(text);
-  if (decimal || suffix === 'f' || suffix === 'd') {
-    const t = suffix === 'f' ? 'float' : 'double';
-    let v = Number(sign + text);
-    if (t === 'float') v = Math.fround(v);
-    if (!Number.isFinite(v)) throw compile(n.at, 'illegal_argument_exception', `Invalid ${t} constant [${sign}${n.text}].`);
-    return val({ k: 'const', t, v }, false, true);
-  }
-  let v: number;
-  if (/^0[xX]/.test(text)) v = parseInt(text.slice(2), 16);
-  else if (text.length > 1 && text[0] === '0') v = /^[0-7]+$/.test(text) ? parseInt(text, 8) : NaN;
-  else v = Number(text);
-  if (Number.isNaN(v)) throw compile(n.at, 'illegal_argument_exception', `invalid sequence of tokens near ['${n.text}'].`);
-  if (n.negated) v = -v;
-  const t = suffix === 'l' ? 'long' : 'int';
-  const [lo, hi] = t === 'int' ? [INT_MIN, INT_MAX] : [-LONG_LIMIT - 1, LONG_LIMIT];
-  if (v < lo || v > hi) throw compile(n.at, 'illegal_argument_exception', `Invalid ${t} constant [${sign}${n.text}].`);
-  return val({ k: 'const', t, v: v === 0 ? 0 : v }, false, true);
-}
-
 const MATH_1 = new Set(['log', 'log10', 'sqrt', 'exp', 'abs', 'floor', 'ceil', 'round', 'signum', 'sin', 'cos', 'tan', 'atan', 'asin', 'acos', 'cbrt', 'log1p', 'expm1', 'sinh', 'cosh', 'tanh', 'toRadians', 'toDegrees', 'rint']);
 const MATH_2 = new Set(['pow', 'min', 'max', 'atan2', 'hypot']);
 /** ScoreScriptUtils' static functions and their arities. */
@@ -178,7 +91,7 @@ class Analyzer {
 
   node(n: SyntaxNode): Analyzed {
     switch (n.k) {
-      case 'num': return numericLiteral(n);
+      case 'num': return val(numericLiteral(n), false, true);
       case 'str': return val({ k: 'const', t: 'String', v: n.value }, false, true);
       case 'bool': return val({ k: 'const', t: 'boolean', v: n.value }, false, true);
       case 'null': return val({ k: 'const', t: 'null', v: null }, false, true);

@@ -6,10 +6,9 @@
  * long at 64, integer division truncates and throws ArithmeticException on zero, float rounds every
  * result to float32, double is IEEE 754 (x / 0.0 is Infinity or NaN, as in Java).
  */
-import { javaDouble } from '../../common/java-double.js';
-import { javaFloatToString } from '../../common/float-json.js';
-import { runtimeError, ScriptRuntimeFailure, type CompiledScript, type ScriptExpr, type ValueType } from '../../dsl/index.js';
+import { runtimeError, ScriptRuntimeFailure, type CompiledScript, type ScriptExpr } from '../../dsl/index.js';
 import { termAt, type Segment, type SegmentField } from '../../index/index.js';
+import { javaString, MATH, SAFE, toInt, toLong, wrapLong } from './java-values.js';
 import { firstValueText, hashToScore, murmurOfText } from './random-score.js';
 import { MISSING_VECTOR, vectorFunctionValue } from './vector-functions.js';
 
@@ -25,92 +24,6 @@ type NumFn = (env: ScriptEnv) => number;
 
 /** ScriptDocValues' messages for a missing value (ES 8 throwIfEmpty / throwIfBeyondLength). */
 const MISSING_VALUE = 'A document doesn\'t have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!';
-
-const TWO_63 = 9223372036854775808;
-const SAFE = Number.MAX_SAFE_INTEGER;
-
-/** A long result: exact while safe, else wrapped at 64 bits as Java's long arithmetic does. */
-function wrapLong(v: number, a: number, b: number, op: (x: bigint, y: bigint) => bigint): number {
-  if (v >= -SAFE && v <= SAFE) return v === 0 ? 0 : v;
-  return Number(BigInt.asIntN(64, op(BigInt(a), BigInt(b))));
-}
-
-/** Java's d2l: NaN → 0, saturating at the long range, toward zero. */
-function toLong(v: number): number {
-  if (Number.isNaN(v)) return 0;
-  if (v >= TWO_63) return TWO_63 - 1;
-  if (v <= -TWO_63) return -TWO_63;
-  const t = Math.trunc(v);
-  return t === 0 ? 0 : t;
-}
-
-/** Java's d2i (NaN → 0, saturating) and l2i (the low 32 bits). */
-function toInt(v: number, from: ValueType): number {
-  if (from === 'long' || from === 'int') return Math.abs(v) <= SAFE ? v | 0 : Number(BigInt.asIntN(32, BigInt(v)));
-  if (Number.isNaN(v)) return 0;
-  if (v >= 2147483647) return 2147483647;
-  if (v <= -2147483648) return -2147483648;
-  return Math.trunc(v) | 0;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
-/** java.time's toString of a UTC instant: the time's seconds and fraction only when not zero (ZonedDateTime) or always seconds (Instant). */
-function javaTime(millis: number, instant: boolean): string {
-  const d = new Date(millis);
-  const year = d.getUTCFullYear();
-  const date = `${year > 9999 ? '+' : year < 0 ? '-' : ''}${pad(Math.abs(year), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`;
-  const ms = d.getUTCMilliseconds();
-  let time = `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}`;
-  if (instant || d.getUTCSeconds() !== 0 || ms !== 0) time += `:${pad(d.getUTCSeconds(), 2)}`;
-  if (ms !== 0) time += `.${pad(ms, 3)}`;
-  return `${date}T${time}Z`;
-}
-
-/** Java's String.valueOf of a value of type `t`, as `+` with a String renders it. */
-function javaString(v: unknown, t: ValueType): string {
-  if (v === null) return 'null';
-  switch (t) {
-    case 'double': return javaDouble(v as number);
-    case 'float': return javaFloatToString(v as number);
-    case 'date': return javaTime(v as number, false);
-    case 'instant': return javaTime(v as number, true);
-    case 'map': return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${String(x)}`).join(', ')}}`;
-    case 'list': return `[${(v as unknown[]).map(String).join(', ')}]`;
-    default: return String(v);
-  }
-}
-
-const MATH: Record<string, (...a: number[]) => number> = {
-  log: Math.log, log10: Math.log10, sqrt: Math.sqrt, exp: Math.exp, abs: Math.abs, floor: Math.floor, ceil: Math.ceil,
-  signum: (x) => (Number.isNaN(x) || x === 0 ? x : Math.sign(x)), sin: Math.sin, cos: Math.cos, tan: Math.tan, atan: Math.atan,
-  asin: Math.asin, acos: Math.acos, cbrt: Math.cbrt, log1p: Math.log1p, expm1: Math.expm1, sinh: Math.sinh, cosh: Math.cosh,
-  tanh: Math.tanh, toRadians: (x) => (x / 180) * Math.PI, toDegrees: (x) => (x * 180) / Math.PI,
-  rint: (x) => {
-    if (!Number.isFinite(x)) return x;
-    const f = Math.floor(x);
-    const d = x - f;
-    return d < 0.5 ? f : d > 0.5 ? f + 1 : f % 2 === 0 ? f : f + 1;
-  },
-  // Math.round(double): to the nearest long, ties up; NaN is 0.
-  round: (x) => (Number.isNaN(x) ? 0 : toLong(Math.round(x))),
-  pow: Math.pow, min: Math.min, max: Math.max, atan2: Math.atan2, hypot: Math.hypot,
-  // ScoreScriptUtils.
-  saturation: (v, k) => v / (k + v),
-  sigmoid: (v, k, a) => Math.pow(v, a) / (Math.pow(k, a) + Math.pow(v, a)),
-  decayNumericLinear: (origin, scale, offset, decay, v) => {
-    const scaling = scale / (1.0 - decay);
-    const distance = Math.max(0.0, Math.abs(v - origin) - offset);
-    return Math.max(0.0, (scaling - distance) / scaling);
-  },
-  decayNumericExp: (origin, scale, offset, decay, v) => Math.exp((Math.log(decay) / scale) * Math.max(0.0, Math.abs(v - origin) - offset)),
-  decayNumericGauss: (origin, scale, offset, decay, v) => {
-    const scaling = (0.5 * Math.pow(scale, 2.0)) / Math.log(decay);
-    return Math.exp((0.5 * Math.pow(Math.max(0.0, Math.abs(v - origin) - offset), 2.0)) / scaling);
-  },
-};
 
 class Compiler {
   readonly slots = new Map<string, number>();

@@ -5,7 +5,7 @@
  * (search/script/) over a stand-in segment without fields.
  */
 import { describe, expect, it } from 'vitest';
-import { compileScript, MAX_SCRIPT_DEPTH, type FieldAccess } from '../../src/dsl/index.js';
+import { compileScript, MAX_SCRIPT_CHAIN, MAX_SCRIPT_DEPTH, type FieldAccess } from '../../src/dsl/index.js';
 import { EsError } from '../../src/errors/index.js';
 import type { Segment } from '../../src/index/index.js';
 import { scriptProgram } from '../../src/search/script/script-program.js';
@@ -111,11 +111,18 @@ describe('painless subset: compile errors', () => {
   });
 
   it('bounds: nesting depth and chains of operators, each a compile error rather than a stack overflow', () => {
+    expect(MAX_SCRIPT_CHAIN).toBeGreaterThan(MAX_SCRIPT_DEPTH);
     const deep = `${'('.repeat(MAX_SCRIPT_DEPTH + 1)}1${')'.repeat(MAX_SCRIPT_DEPTH + 1)}`;
     expect(failure(() => compile(deep)).caused_by).toEqual({ type: 'illegal_argument_exception', reason: `the script is nested too deeply: more than [${MAX_SCRIPT_DEPTH}] levels` });
-    expect(failure(() => compile('1+'.repeat(5000) + '1')).caused_by).toMatchObject({ reason: `the script is nested too deeply: more than [${MAX_SCRIPT_DEPTH}] levels` });
+    expect(failure(() => compile('1+'.repeat(5000) + '1')).caused_by).toMatchObject({ reason: `the script chains more than [${MAX_SCRIPT_CHAIN}] binary operators` });
+    expect(run(`${'1.5*'.repeat(MAX_SCRIPT_CHAIN)}1`)).toBe(Array.from({ length: MAX_SCRIPT_CHAIN }, () => 1.5).reduce((a, x) => a * x) * 1);
+    // Chains inside the deepest nesting still parse, analyze and run.
+    const nested = `${'('.repeat(MAX_SCRIPT_DEPTH - 2)}${'1+'.repeat(MAX_SCRIPT_CHAIN)}1${')'.repeat(MAX_SCRIPT_DEPTH - 2)}`;
+    expect(run(nested)).toBe(MAX_SCRIPT_CHAIN + 1);
     expect(failure(() => compile(`${'- '.repeat(1000)}1`)).caused_by).toMatchObject({ reason: `the script is nested too deeply: more than [${MAX_SCRIPT_DEPTH}] levels` });
     expect(run(`${'1+'.repeat(60)}1`)).toBe(61);
+    // Member accesses count where they nest, not across the whole script.
+    expect(run(Array.from({ length: 100 }, () => 'params.a.b').join(' + '), { a: { b: 1 } })).toBe(100);
     expect(failure(() => compile('x'.repeat(70000))).reason).toBe(`exceeded max allowed inline script size in bytes [65535] with size [70000] for script [${'x'.repeat(100)}...]`);
   });
 });

@@ -6,7 +6,9 @@
  * assignments, `++`/`--`, loops, declarations, blocks, lambdas, `new`, bitwise and shift operators,
  * `instanceof`, `===`, regexes, null-safe access — is a compile error naming what is not supported,
  * so a script's evaluation is bounded by its size. The syntax tree is bounded too: at most
- * MAX_DEPTH levels deep (the analyzer and the evaluator recurse over it).
+ * MAX_DEPTH levels of nesting and MAX_CHAIN operators in a row (the parser, the analyzer and the
+ * evaluator recurse over it; each level costs the parser about a dozen frames, a chained operator
+ * one or two).
  */
 import { ScriptCompileFailure } from './script-failure.js';
 import { stringValue, tokenize, type Token } from './lexer.js';
@@ -28,8 +30,10 @@ export type SyntaxNode =
   | { readonly k: 'binary'; readonly op: string; readonly l: SyntaxNode; readonly r: SyntaxNode; readonly at: number }
   | { readonly k: 'cond'; readonly c: SyntaxNode; readonly a: SyntaxNode; readonly b: SyntaxNode; readonly at: number };
 
-/** How deep a script's syntax tree may be (ES has no such limit; a Java stack overflow ends deeper ones). */
+/** How deeply a script may nest parentheses, calls, member accesses and unary operators (ES has no such limit; a Java stack overflow ends deeper ones). */
 export const MAX_DEPTH = 128;
+/** How many binary operators of one precedence may follow each other (`a + b + c …` nests to the left). */
+export const MAX_CHAIN = 1024;
 
 const CAST_TYPES = new Set(['int', 'long', 'double', 'float', 'short', 'byte', 'char', 'boolean', 'String', 'def', 'Integer', 'Long', 'Double', 'Float', 'Object', 'Number']);
 /** Painless keywords that start statements the subset does not run. */
@@ -132,8 +136,8 @@ class Parser {
     let levels = 0;
     while (this.peek().kind === 'op' && LEVELS[level].includes(this.peek().text)) {
       const op = this.next().text;
-      if (++levels + this.depth > MAX_DEPTH) {
-        throw new ScriptCompileFailure(at, 'illegal_argument_exception', `the script is nested too deeply: more than [${MAX_DEPTH}] levels`);
+      if (++levels > MAX_CHAIN) {
+        throw new ScriptCompileFailure(at, 'illegal_argument_exception', `the script chains more than [${MAX_CHAIN}] binary operators`);
       }
       const r = this.nest(at, () => this.binary(level + 1));
       l = { k: 'binary', op, l, r, at };
@@ -168,7 +172,17 @@ class Parser {
     return this.tokens[idx + 1].at;
   }
 
+  /** Member accesses, calls and indexes after `target`: each nests the tree one level (restored on return). */
   private postfix(target: SyntaxNode): SyntaxNode {
+    const depth = this.depth;
+    try {
+      return this.postfixChain(target);
+    } finally {
+      this.depth = depth;
+    }
+  }
+
+  private postfixChain(target: SyntaxNode): SyntaxNode {
     let node = target;
     for (;;) {
       const t = this.peek();

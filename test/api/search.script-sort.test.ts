@@ -68,6 +68,9 @@ describe('sort by _script', () => {
     const runtime = await search({ sort: { _script: { type: 'number', script: "doc['likes'].value" } } });
     expect(runtime.status).toBe(400);
     expect(JSON.stringify(runtime.body)).toContain('A document doesn\'t have a value for a field!');
+    const topHits = await search({ size: 0, aggs: { top: { top_hits: { sort: { _script: { type: 'number', script: '_score' } } } } } });
+    expect(topHits.status).toBe(400);
+    expect(JSON.stringify(topHits.body)).toContain('[_script] sorts in [top_hits] are not supported by this server yet');
     const wrongType = await search({ sort: { _script: { type: 'string', script: '1 + 1' } } });
     expect(wrongType.status).toBe(400);
     expect(JSON.stringify(wrongType.body)).toContain('Cannot cast from [int] to [java.lang.String].');

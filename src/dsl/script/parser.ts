@@ -149,10 +149,11 @@ class Parser {
     const t = this.peek();
     if (t.kind === 'op' && (t.text === '!' || t.text === '-' || t.text === '+')) {
       this.next();
+      const operandAt = this.peek().at;
       return this.nest(t.at, () => {
         const e = this.unary();
         // A minus before an integer literal is part of it (Painless folds it), so -2147483648 is an int.
-        if (t.text === '-' && e.k === 'num' && !e.negated && e.at === this.tokenAfter(t)) return { ...e, negated: true, at: t.at };
+        if (t.text === '-' && e.k === 'num' && !e.negated && e.at === operandAt) return { ...e, negated: true, at: t.at };
         return { k: 'unary', op: t.text as '!' | '-' | '+', e, at: t.at };
       });
     }
@@ -164,12 +165,6 @@ class Parser {
     }
     if (t.kind === 'op' && UNSUPPORTED_OPERATORS.has(t.text)) throw this.failAt(t);
     return this.postfix(this.primary());
-  }
-
-  /** Offset of the token after `t` (so `- 1` and `-1` both fold, as the grammar does). */
-  private tokenAfter(t: Token): number {
-    const idx = this.tokens.indexOf(t);
-    return this.tokens[idx + 1].at;
   }
 
   /** Member accesses, calls and indexes after `target`: each nests the tree one level (restored on return). */

@@ -75,6 +75,9 @@ describe('script_score', () => {
       .toEqual({ 1: day('2024-01-10') - 19000, 2: day('2024-01-01') - 19000, 3: day('2023-12-01') - 19000 });
     expect(await ss({ query: { exists: { field: 'published' } }, script: "doc['published'].value.millis % 86400000 / 3600000.0" })).toEqual({ 1: 0, 2: 0, 3: 6 });
     expect(await ss({ query: { match_all: {} }, script: "doc['tag'].value == 'a' ? 2 : 1" })).toEqual({ 1: 2, 2: 1, 3: 2, 4: 1 });
+    expect(await ss({ query: { exists: { field: 'published' } }, script: "doc['published'].value.getYear() - 2000 + doc['published'].value.getMonthValue() * 0.01 + doc['published'].value.getHour()" }))
+      .toEqual(expected(['1', '2', '3'], (id) => ({ 1: 24 + 0.01, 2: 24 + 0.01, 3: 23 + 0.12 + 6 })[id]!));
+    expect(await ss({ query: { match_all: {} }, script: "doc['tag'].value.equals('a') || doc.containsKey('nope') ? doc['tag'].value.length() + 1 : 0" })).toEqual({ 1: 2, 2: 0, 3: 2, 4: 0 });
     expect(await ss({ query: { match_all: {} }, script: "doc['ok'].size() > 0 && doc['ok'].value ? 5 : doc['ok'].empty ? 1 : 0" })).toEqual({ 1: 5, 2: 0, 3: 1, 4: 1 });
     expect(await ss({ query: { match_all: {} }, script: "doc['likes'].size() == 0 ? 0.5 : saturation(doc['likes'].value, 10)" }))
       .toEqual(expected(['1', '2', '3', '4'], (id) => (LIKES[id] === undefined ? 0.5 : LIKES[id] / (10 + LIKES[id]))));

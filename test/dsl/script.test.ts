@@ -75,6 +75,10 @@ describe('painless subset: values', () => {
     expect(run("'a' == 'a' && 1 == 1.0 && params.s != 'b' ? 2 : 3", { s: 'a' })).toBe(2);
     expect(run("'x' + 1 + 1.0 + true", {}, false)).toBe('x11.0true');
     expect(run('return 1 + 1;')).toBe(2);
+    expect(run("params.s.length() + (params.s.contains('b') ? 10 : 0) + (params.s.startsWith('a') && params.s.endsWith('c') ? 100 : 0)", { s: 'abc' })).toBe(113);
+    expect(run("params.s.toUpperCase() + params.s.trim().isEmpty() + params.s.equals('x')", { s: ' x ' }, false)).toBe(' X falsefalse');
+    expect(run("doc.containsKey('likes') && !doc.containsKey('nope') ? 1 : 0")).toBe(1);
+    expect(failure(() => run('params.s.constructor()', { s: 'a' })).caused_by).toMatchObject({ type: 'illegal_argument_exception' });
     expect(run('  1 + /* c */ 1 // end\n')).toBe(2);
   });
 });

@@ -16,7 +16,7 @@ import { ScriptCompileFailure } from './script-failure.js';
 import { boxedName, checkcast, isNumeric, paramConst, promote, staticName } from './java-types.js';
 import { numericLiteral } from './numeric-literal.js';
 import type { SyntaxNode } from './parser.js';
-import type { DocValueType, NumericType, ScriptCause, ScriptExpr, ValueType, VectorFunction } from './script-expr.js';
+import type { DatePart, DocValueType, NumericType, ScriptCause, ScriptExpr, StringMethod, ValueType, VectorFunction } from './script-expr.js';
 
 /** What `doc['name']` is for this index: its doc values' type, or the error reading it raises. */
 export type FieldAccess = { readonly vt: DocValueType } | { readonly error: ScriptCause };
@@ -33,6 +33,8 @@ export interface AnalysisContext {
   readonly returns: 'double' | 'String' | 'any';
   /** ES's salt for randomScore: the index name's Java hashCode shifted left by 10 (shard 0's). */
   readonly randomSalt: number;
+  /** Whether the index maps `name` (`doc.containsKey`); absent: every name is looked up through `field`. */
+  readonly mapped?: (name: string) => boolean;
   /** A dense_vector field for cosineSimilarity, dotProduct, l1norm and l2norm; absent: no vector functions. */
   readonly vectorField?: (name: string) => VectorAccess;
 }
@@ -69,6 +71,12 @@ const MATH_2 = new Set(['pow', 'min', 'max', 'atan2', 'hypot']);
 /** ScoreScriptUtils' static functions and their arities. */
 const SCORE_FUNCTIONS: Record<string, number> = { saturation: 2, sigmoid: 3, decayNumericLinear: 5, decayNumericExp: 5, decayNumericGauss: 5 };
 const VECTOR_FUNCTIONS = new Set<string>(['cosineSimilarity', 'dotProduct', 'l1norm', 'l2norm']);
+/** String methods: arity and result type. */
+const STRING_METHODS: Record<string, readonly [number, 'int' | 'boolean' | 'String']> = {
+  length: [0, 'int'], isEmpty: [0, 'boolean'], equals: [1, 'boolean'], contains: [1, 'boolean'], startsWith: [1, 'boolean'],
+  endsWith: [1, 'boolean'], toLowerCase: [0, 'String'], toUpperCase: [0, 'String'], trim: [0, 'String'],
+};
+const DATE_PARTS = new Set<string>(['getYear', 'getMonthValue', 'getDayOfMonth', 'getDayOfYear', 'getHour', 'getMinute', 'getSecond']);
 
 /** The one-a-time bit mixer of hppc's BitMixer.mix32 (murmur3's fmix32). */
 export function mix32(k: number): number {
@@ -191,6 +199,14 @@ class Analyzer {
     if (target.kind === 'math') return this.math(n);
     if (target.kind === 'doc') {
       if (n.name === 'get' && n.args.length === 1) return this.index({ k: 'index', target: n.target, index: n.args[0], at: n.at });
+      if (n.name === 'containsKey' && n.args.length === 1) {
+        // LeafDocLookup.containsKey: whether the mapping has the field.
+        const key = this.value(n.args[0]);
+        if (key.e.k !== 'const' || key.e.t !== 'String') throw unsupported('doc.containsKey with a field name that is not a string constant', n.args[0].at);
+        const name = key.e.v as string;
+        const mapped = this.ctx.mapped ? this.ctx.mapped(name) : !('error' in this.ctx.field(name));
+        return val({ k: 'const', t: 'boolean', v: mapped }, false);
+      }
       throw unsupported(`doc.${n.name}()`, n.at);
     }
     if (target.kind === 'docValues') {
@@ -212,8 +228,22 @@ class Analyzer {
     if (t === 'date' && name === 'toInstant' && getter) return val({ k: 'retype', t: 'instant', e: target.e }, target.dyn);
     if (t === 'instant' && name === 'toEpochMilli' && getter) return val({ k: 'retype', t: 'long', e: target.e }, target.dyn);
     if (t === 'list' && target.e.k === 'const' && name === 'size' && getter) return val({ k: 'const', t: 'int', v: (target.e.v as unknown[]).length }, true);
+    if (t === 'date' && getter && DATE_PARTS.has(name)) return val({ k: 'datePart', t: 'int', part: name as DatePart, e: target.e }, target.dyn);
+    if ((t === 'String' || (t === 'null' && target.dyn)) && isCall && Object.prototype.hasOwnProperty.call(STRING_METHODS, name)) return this.stringMethod(target, name as StringMethod, args, at);
     if (t === 'null' && target.dyn) return val(fail('null', [target.e], at, 'null_pointer_exception', `Cannot invoke "Object.getClass()" because "receiver" is null`), true);
     throw unsupported(`${staticName(t, false)}.${name}${isCall ? '()' : ''}`, at);
+  }
+
+  /** java.lang.String's methods the subset runs; their argument a String where Java wants one. */
+  private stringMethod(target: Val, fn: StringMethod, args: readonly SyntaxNode[], at: number): Val {
+    const [arity, t] = STRING_METHODS[fn];
+    if (args.length !== arity) throw unsupported(`java.lang.String.${fn} with ${args.length} arguments`, at);
+    let arg: ScriptExpr | null = null;
+    if (arity === 1) {
+      const a = this.value(args[0]);
+      arg = fn === 'equals' ? a.e : this.cast('String', a, args[0].at).e;
+    }
+    return val({ k: 'str', t, fn, target: target.e, arg, at }, target.dyn);
   }
 
   private math(n: Extract<SyntaxNode, { k: 'call' }>): Val {

@@ -14,6 +14,8 @@ export type NumericType = 'int' | 'long' | 'float' | 'double';
 /** What a doc value field reads as in a script (ScriptDocValues.Longs, Doubles, Booleans, Strings, Dates). */
 export type DocValueType = 'long' | 'double' | 'boolean' | 'String' | 'date';
 
+export type StringMethod = 'length' | 'isEmpty' | 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'toLowerCase' | 'toUpperCase' | 'trim';
+export type DatePart = 'getYear' | 'getMonthValue' | 'getDayOfMonth' | 'getDayOfYear' | 'getHour' | 'getMinute' | 'getSecond';
 export type VectorFunction = 'cosineSimilarity' | 'dotProduct' | 'l1norm' | 'l2norm';
 
 /** A Java exception: its ES type and message. */
@@ -58,6 +60,10 @@ export type ScriptExpr =
     readonly k: 'vector'; readonly t: 'double'; readonly fn: VectorFunction; readonly field: string; readonly byte: boolean;
     readonly query: readonly number[]; readonly qvMagnitude: number; readonly at: number;
   }
+  /** A String method (length, isEmpty, equals, contains, startsWith, endsWith, toLowerCase, toUpperCase, trim); a null receiver is a NullPointerException at `at`. */
+  | { readonly k: 'str'; readonly t: 'int' | 'boolean' | 'String'; readonly fn: StringMethod; readonly target: ScriptExpr; readonly arg: ScriptExpr | null; readonly at: number }
+  /** A field of a ZonedDateTime (UTC): getYear, getMonthValue, getDayOfMonth, getDayOfYear, getHour, getMinute, getSecond. */
+  | { readonly k: 'datePart'; readonly t: 'int'; readonly part: DatePart; readonly e: ScriptExpr }
   /** An error Painless raises only when the expression runs: the operands first, then `cause` at `at`. */
   | { readonly k: 'fail'; readonly t: ValueType; readonly operands: readonly ScriptExpr[]; readonly cause: ScriptCause; readonly at: number };
 

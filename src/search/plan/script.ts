@@ -55,7 +55,7 @@ export function randomSalt(ctx: ScriptIndex): number {
 export function compileForIndex(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'String' | 'any'): CompiledScript {
   return compileScript(spec, {
     params: spec.params, field: (name) => docValueType(ctx, name), score: returns !== 'any', returns, randomSalt: randomSalt(ctx),
-    vectorField: (name) => vectorAccess(ctx, name),
+    vectorField: (name) => vectorAccess(ctx, name), mapped: (name) => ctx.mapping.fields.has(name),
   });
 }
 

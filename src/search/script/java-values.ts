@@ -5,7 +5,7 @@
  */
 import { javaDouble } from '../../common/java-double.js';
 import { javaFloatToString } from '../../common/float-json.js';
-import type { ValueType } from '../../dsl/index.js';
+import type { DatePart, StringMethod, ValueType } from '../../dsl/index.js';
 
 const TWO_63 = 9223372036854775808;
 export const SAFE = Number.MAX_SAFE_INTEGER;
@@ -92,3 +92,33 @@ export const MATH: Record<string, (...a: number[]) => number> = {
     return Math.exp((0.5 * Math.pow(Math.max(0.0, Math.abs(v - origin) - offset), 2.0)) / scaling);
   },
 };
+
+/** java.lang.String's methods (lengths in UTF-16 units, as Java counts them; case mapping of the root locale). */
+export function stringMethod(s: string, fn: StringMethod, arg: unknown): number | boolean | string {
+  switch (fn) {
+    case 'length': return s.length;
+    case 'isEmpty': return s.length === 0;
+    case 'equals': return s === arg;
+    case 'contains': return s.includes(arg as string);
+    case 'startsWith': return s.startsWith(arg as string);
+    case 'endsWith': return s.endsWith(arg as string);
+    case 'toLowerCase': return s.toLowerCase();
+    case 'toUpperCase': return s.toUpperCase();
+    // String.trim: every char up to U+0020 at either end.
+    case 'trim': return s.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  }
+}
+
+/** A field of the UTC ZonedDateTime at `millis`. */
+export function datePart(millis: number, part: DatePart): number {
+  const d = new Date(millis);
+  switch (part) {
+    case 'getYear': return d.getUTCFullYear();
+    case 'getMonthValue': return d.getUTCMonth() + 1;
+    case 'getDayOfMonth': return d.getUTCDate();
+    case 'getDayOfYear': return Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1;
+    case 'getHour': return d.getUTCHours();
+    case 'getMinute': return d.getUTCMinutes();
+    case 'getSecond': return d.getUTCSeconds();
+  }
+}

@@ -8,7 +8,7 @@
  */
 import { runtimeError, ScriptRuntimeFailure, type CompiledScript, type ScriptExpr } from '../../dsl/index.js';
 import { termAt, type Segment, type SegmentField } from '../../index/index.js';
-import { javaString, MATH, SAFE, toInt, toLong, wrapLong } from './java-values.js';
+import { datePart, javaString, MATH, SAFE, stringMethod, toInt, toLong, wrapLong } from './java-values.js';
 import { firstValueText, hashToScore, murmurOfText } from './random-score.js';
 import { MISSING_VECTOR, vectorFunctionValue } from './vector-functions.js';
 
@@ -103,6 +103,12 @@ class Compiler {
         return (env) => f(...args.map((a) => a(env)));
       }
       case 'random': return this.random(e);
+      case 'str': return this.str(e);
+      case 'datePart': {
+        const x = this.num(e.e);
+        const part = e.part;
+        return (env) => datePart(x(env), part);
+      }
       case 'vector': {
         const slot = this.slot(e.field);
         const at = e.at;
@@ -122,6 +128,19 @@ class Compiler {
       }
     }
     throw new Error(`unknown script node [${(e as ScriptExpr).k}]`);
+  }
+
+  private str(e: Extract<ScriptExpr, { k: 'str' }>): Fn {
+    const target = this.fn(e.target);
+    const arg = e.arg === null ? null : this.fn(e.arg);
+    const { fn, at } = e;
+    return (env) => {
+      const s = target(env) as string | null;
+      const a = arg === null ? null : arg(env);
+      if (s === null) throw new ScriptRuntimeFailure(at, 'null_pointer_exception', `Cannot invoke "String.${fn}()" because the receiver is null`);
+      if (a === null && fn !== 'equals' && arg !== null) throw new ScriptRuntimeFailure(at, 'null_pointer_exception', `Cannot invoke "String.${fn}()" with a null argument`);
+      return stringMethod(s, fn, a);
+    };
   }
 
   private num(e: ScriptExpr): NumFn {

@@ -119,6 +119,35 @@ describe('script_score', () => {
   });
 });
 
+describe('script_score with lang expression (Lucene expressions)', () => {
+  const expr = (source: string, params: Record<string, unknown> = {}) => ({ source, lang: 'expression', params });
+
+  it('doubles everywhere: doc values (0 without one), params by name, _score, functions, 1/0 for tests', async () => {
+    const match = scores(await q({ match: { title: 'fox' } }));
+    expect(await ss({ query: { match: { title: 'fox' } }, script: expr("_score * doc['likes'].value") }))
+      .toEqual(expected(['1', '2', '3', '4'], (id) => match[id] * (LIKES[id] ?? 0)));
+    expect(await ss({ query: { match_all: {} }, script: expr("doc['likes'].empty ? 0.5 : ln(doc['likes'].value + 1) * factor", { factor: 2 }) }))
+      .toEqual(expected(['1', '2', '3', '4'], (id) => (LIKES[id] === undefined ? 0.5 : Math.log(LIKES[id] + 1) * 2)));
+    expect(await ss({ query: { match_all: {} }, script: expr("(doc['price'] > 24 && doc['likes'].length == 1) + doc['likes'].value / 4 + max(1, 2)") }))
+      .toEqual(expected(['1', '2', '3', '4'], (id) => (PRICE[id] > 24 && LIKES[id] !== undefined ? 1 : 0) + (LIKES[id] ?? 0) / 4 + 2));
+  });
+
+  it('compile errors as ExpressionScriptEngine reports them', async () => {
+    const cause = async (source: string, params: Record<string, unknown> = {}) => {
+      const res = await search({ query: { script_score: { query: { match_all: {} }, script: expr(source, params) } } });
+      expectErrorType(res, 400, 'search_phase_execution_exception');
+      const scriptException = res.body.error.failed_shards[0].reason.caused_by;
+      expect(scriptException).toMatchObject({ type: 'script_exception', reason: 'compile error', script_stack: [source, '^---- HERE'], script: source, lang: 'expression' });
+      return scriptException.caused_by;
+    };
+    expect(await cause('nope + 1')).toEqual({ type: 'parse_exception', reason: 'Unknown variable [nope]' });
+    expect(await cause('s * 2', { s: 'x' })).toEqual({ type: 'parse_exception', reason: 'Parameter [s] must be a numeric type' });
+    expect(await cause("doc['tag'].value")).toEqual({ type: 'parse_exception', reason: 'Field [tag] must be numeric, date, or geopoint' });
+    expect(await cause("doc['nope'].value")).toEqual({ type: 'parse_exception', reason: 'Field [nope] does not exist in mappings' });
+    expect(await cause('foo(1)')).toEqual({ type: 'parse_exception', reason: 'Unrecognized function call (foo).' });
+  });
+});
+
 describe('script_score errors', () => {
   /** A shard failure's first reason, after checking the 400 search_phase_execution_exception around it. */
   async function shardFailure(body: Record<string, unknown>, index = 'shop') {
@@ -183,8 +212,6 @@ describe('script_score errors', () => {
   it('languages, stored scripts and malformed script objects', async () => {
     const lang = await shardFailure({ query: { match_all: {} }, script: { source: '1', lang: 'python' } });
     expect(lang.reason).toMatchObject({ type: 'query_shard_exception', reason: 'failed to create query: script_lang not supported [python]', caused_by: { type: 'illegal_argument_exception' } });
-    const expression = await shardFailure({ query: { match_all: {} }, script: { source: '1', lang: 'expression' } });
-    expect(expression.reason.caused_by.reason).toBe('[expression] scripts are not supported by this server yet: use [painless]');
     const stored = await search({ query: { script_score: { query: { match_all: {} }, script: { id: 'my-script' } } } });
     expectErrorType(stored, 400, 'x_content_parse_exception', /\[script_score\] failed to parse field \[script\]$/);
     expect(stored.body.error.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'stored scripts ([id]) are not supported by this server yet: give the script inline as [source]' });

@@ -60,3 +60,11 @@ export function runtimeError(source: string, lang: string, failure: ScriptRuntim
   const stack = [source, `${' '.repeat(offset)}^---- HERE`];
   return scriptException('runtime error', source, lang, stack, { offset, start: 0, end: source.length }, cause);
 }
+
+/** ExpressionScriptEngine's compile error: the source and a pointer, no position; the ParseException as the cause. */
+export function expressionCompileError(source: string, reason: string): EsError {
+  return new EsError('script_exception', 'compile error', 400, {
+    metadata: { script_stack: [previewInput(source), '^---- HERE'], script: previewInput(source), lang: 'expression' },
+    cause: new EsError('parse_exception', reason, 400),
+  });
+}

@@ -78,6 +78,18 @@ export const MATH: Record<string, (...a: number[]) => number> = {
   // Math.round(double): to the nearest long, ties up; NaN is 0.
   round: (x) => (Number.isNaN(x) ? 0 : toLong(Math.round(x))),
   pow: Math.pow, min: Math.min, max: Math.max, atan2: Math.atan2, hypot: Math.hypot,
+  // Lucene expressions' functions (JavascriptCompiler.DEFAULT_FUNCTIONS, MathUtil's hyperbolic inverses).
+  'js:abs': Math.abs, 'js:acos': Math.acos, 'js:asin': Math.asin, 'js:atan': Math.atan, 'js:atan2': Math.atan2, 'js:ceil': Math.ceil,
+  'js:cos': Math.cos, 'js:cosh': Math.cosh, 'js:exp': Math.exp, 'js:floor': Math.floor, 'js:ln': Math.log, 'js:log10': Math.log10,
+  'js:logn': (base, x) => Math.log(x) / Math.log(base), 'js:max': Math.max, 'js:min': Math.min, 'js:pow': Math.pow, 'js:sin': Math.sin,
+  'js:sinh': Math.sinh, 'js:sqrt': Math.sqrt, 'js:tan': Math.tan, 'js:tanh': Math.tanh,
+  'js:acosh': (a) => Math.log(Math.sqrt(a * a - 1.0) + a),
+  'js:asinh': (a) => (Object.is(a, -0) || a < 0 ? -1 : 1) * Math.log(Math.sqrt(a * a + 1.0) + Math.abs(a)),
+  'js:atanh': (a) => {
+    const sign = Object.is(a, -0) || a < 0 ? -1 : 1;
+    const x = Math.abs(a);
+    return sign * (x < 1.0 ? 0.5 * Math.log((1.0 + x) / (1.0 - x)) : x === 1.0 ? Infinity : NaN);
+  },
   // ScoreScriptUtils.
   saturation: (v, k) => v / (k + v),
   sigmoid: (v, k, a) => Math.pow(v, a) / (Math.pow(k, a) + Math.pow(v, a)),

@@ -7,8 +7,7 @@
 import murmur from 'murmurhash3js-revisited';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { float32ToJson } from '../../src/common/float-json.js';
-import { javaStringHash } from '../../src/common/java-hash.js';
-import { mix32 } from '../../src/dsl/index.js';
+import { javaStringHash, mix32 } from '../../src/common/java-hash.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { expectErrorType, queryRunner, scores, seed } from './es.js';
 

@@ -12,6 +12,7 @@
  * java.lang.Math is Painless's whitelist of it: every function takes and returns double (Painless
  * has no overloading by type), `round` returns long.
  */
+import { mix32 } from '../../common/java-hash.js';
 import { ScriptCompileFailure } from './script-failure.js';
 import { boxedName, checkcast, isNumeric, paramConst, promote, staticName } from './java-types.js';
 import { numericLiteral } from './numeric-literal.js';
@@ -77,13 +78,6 @@ const STRING_METHODS: Record<string, readonly [number, 'int' | 'boolean' | 'Stri
   endsWith: [1, 'boolean'], toLowerCase: [0, 'String'], toUpperCase: [0, 'String'], trim: [0, 'String'],
 };
 const DATE_PARTS = new Set<string>(['getYear', 'getMonthValue', 'getDayOfMonth', 'getDayOfYear', 'getHour', 'getMinute', 'getSecond']);
-
-/** The one-a-time bit mixer of hppc's BitMixer.mix32 (murmur3's fmix32). */
-export function mix32(k: number): number {
-  k = Math.imul(k ^ (k >>> 16), 0x85ebca6b);
-  k = Math.imul(k ^ (k >>> 13), 0xc2b2ae35);
-  return (k ^ (k >>> 16)) | 0;
-}
 
 class Analyzer {
   needsScore = false;

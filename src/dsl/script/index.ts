@@ -6,7 +6,7 @@
 export * from './script-spec.js';
 export * from './script-expr.js';
 export { compileScript, MAX_SCRIPT_SIZE } from './compile-script.js';
-export { mix32, type AnalysisContext, type FieldAccess, type VectorAccess } from './analyzer.js';
+export { type AnalysisContext, type FieldAccess, type VectorAccess } from './analyzer.js';
 export { boxedName } from './java-types.js';
 export { runtimeError, ScriptRuntimeFailure } from './script-failure.js';
 export { MAX_CHAIN as MAX_SCRIPT_CHAIN, MAX_DEPTH as MAX_SCRIPT_DEPTH } from './parser.js';

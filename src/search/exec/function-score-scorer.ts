@@ -6,11 +6,11 @@
  * last. Scores are not bounded ahead (maxScore is Infinity), so no pruning applies below it.
  */
 import { javaDouble } from '../../common/java-double.js';
+import { mix32 } from '../../common/java-hash.js';
 import { IllegalArgumentError } from '../../errors/index.js';
 import type { Segment, SegmentField } from '../../index/index.js';
 import type { FunctionExec, FunctionScoreExec } from '../plan/exec-nodes.js';
 import { firstValueText, hashToScore, murmurOfText } from '../script/random-score.js';
-import { mix32 } from '../../dsl/index.js';
 import { scriptProgram } from '../script/script-program.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 

@@ -4,9 +4,9 @@
  * a date decay's `origin` by date math (now by default), its `scale` and `offset` as time values.
  */
 import { parseDateMath } from '../../common/dates/index.js';
-import { javaLongHash } from '../../common/java-hash.js';
+import { javaLongHash, mix32 } from '../../common/java-hash.js';
 import { parseTimeValue } from '../../common/time-value.js';
-import { doubleValue, mix32, type FunctionScoreQuery, type ScoreFunction } from '../../dsl/index.js';
+import { doubleValue, type FunctionScoreQuery, type ScoreFunction } from '../../dsl/index.js';
 import { IllegalArgumentError, ParseError, QueryShardError } from '../../errors/index.js';
 import { compiledFormat, type ResolvedField } from '../../index/index.js';
 import type { PlanContext } from './context.js';

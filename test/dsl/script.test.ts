@@ -58,6 +58,7 @@ describe('painless subset: values', () => {
     expect(run("params['a'] * _score", { a: 2 })).toBe(3);
     expect(run('params.m.k + 1', { m: { k: 4 } })).toBe(5);
     expect(run('params.v[1] + params.v.size()', { v: [1, 5] })).toBe(7);
+    expect(run('params.m == params.n && params.v != params.m ? 1 : 0', { m: { a: 1, b: [2] }, n: { b: [2], a: 1 }, v: [1] })).toBe(1);
   });
 
   it('Math (double functions, round to long), the score functions, comparisons, logic and ?:', () => {

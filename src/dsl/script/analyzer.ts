@@ -79,6 +79,18 @@ const STRING_METHODS: Record<string, readonly [number, 'int' | 'boolean' | 'Stri
 };
 const DATE_PARTS = new Set<string>(['getYear', 'getMonthValue', 'getDayOfMonth', 'getDayOfYear', 'getHour', 'getMinute', 'getSecond']);
 
+/** Java's equals over JSON values: maps by their entries whatever their order, lists by position. */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const ka = Object.keys(a);
+  const bo = b as Record<string, unknown>;
+  return ka.length === Object.keys(bo).length && ka.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]));
+}
+
 class Analyzer {
   needsScore = false;
 
@@ -384,7 +396,11 @@ class Analyzer {
       if (lt === 'null' || rt === 'null') return val(fail('null', [l.e, r.e], n.at, 'null_pointer_exception', `Cannot invoke "Object.getClass()" because "${lt === 'null' ? 'left' : 'right'}" is null`), true);
       return val(fail('null', [l.e, r.e], n.at, 'class_cast_exception', `Cannot apply [${n.op}] operation to types [${boxedName(lt)}] and [${boxedName(rt)}].`), true);
     };
-    if (n.op === '+' && (lt === 'String' || rt === 'String')) return val({ k: 'concat', t: 'String', l: l.e, r: r.e }, dyn);
+    if (n.op === '+' && (lt === 'String' || rt === 'String')) {
+      // A map or list param rendered per document would cost its size each time: not run.
+      if (lt === 'map' || lt === 'list' || rt === 'map' || rt === 'list') throw unsupported('a map or list in a string concatenation', n.at);
+      return val({ k: 'concat', t: 'String', l: l.e, r: r.e }, dyn);
+    }
     if (n.op === '+' || n.op === '-' || n.op === '*' || n.op === '/' || n.op === '%') {
       if (!isNumeric(lt) || !isNumeric(rt)) return mismatch();
       const t = promote(lt, rt);
@@ -397,6 +413,11 @@ class Analyzer {
     const op = n.op as '==' | '!=' | '<' | '<=' | '>' | '>=';
     if (isNumeric(lt) && isNumeric(rt)) return val({ k: 'cmp', t: 'boolean', op, via: promote(lt, rt), l: l.e, r: r.e }, dyn);
     if (op !== '==' && op !== '!=') return mismatch();
+    if (lt === rt && (lt === 'map' || lt === 'list') && l.e.k === 'const' && r.e.k === 'const') {
+      // Maps and lists are params, known now: compared once (Java's equals), not per document.
+      const equal = deepEqual(l.e.v, r.e.v);
+      return val({ k: 'const', t: 'boolean', v: op === '==' ? equal : !equal }, dyn);
+    }
     if (lt === rt) return val({ k: 'cmp', t: 'boolean', op, via: 'same', l: l.e, r: r.e }, dyn);
     // Painless's == on references is equals(): a def of another type, or null, is simply not equal.
     if (dyn || lt === 'null' || rt === 'null') return val({ k: 'cmp', t: 'boolean', op, via: 'never', l: l.e, r: r.e }, dyn);

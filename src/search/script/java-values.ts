@@ -58,8 +58,6 @@ export function javaString(v: unknown, t: ValueType): string {
     case 'float': return javaFloatToString(v as number);
     case 'date': return javaTime(v as number, false);
     case 'instant': return javaTime(v as number, true);
-    case 'map': return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}=${String(x)}`).join(', ')}}`;
-    case 'list': return `[${(v as unknown[]).map(String).join(', ')}]`;
     default: return String(v);
   }
 }

@@ -238,9 +238,6 @@ class Compiler {
         return a === null && b === null ? !answer : answer;
       };
     }
-    if (e.via === 'same' && (e.l.t === 'map' || e.l.t === 'list')) {
-      return (env) => (JSON.stringify(l(env)) === JSON.stringify(r(env))) === (e.op === '==');
-    }
     // Numbers compared in float are rounded first; the other types compare as they are.
     const lf = e.via === 'float' && e.l.t !== 'float' ? (env: ScriptEnv) => Math.fround(l(env) as number) : l;
     const rf = e.via === 'float' && e.r.t !== 'float' ? (env: ScriptEnv) => Math.fround(r(env) as number) : r;

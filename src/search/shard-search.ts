@@ -215,7 +215,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
       base += segment.maxDoc;
       continue;
     }
-    const ctx = new SegmentSearchContext(segment, deadline);
+    const ctx = new SegmentSearchContext(segment, deadline, live);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       let countLimit = counting && total <= limit ? limit - total : -1;
@@ -352,7 +352,7 @@ function scanMatches(
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
-    const ctx = new SegmentSearchContext(segment, deadline);
+    const ctx = new SegmentSearchContext(segment, deadline, live);
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = keys === null ? null : new SortValueReader(keys, segment);

@@ -94,6 +94,15 @@ describe('script_score', () => {
       .toEqual(expected(['1', '2', '3'], (id) => LIKES[id] ** 2 / (10 ** 2 + LIKES[id] ** 2)));
   });
 
+  it('never runs on a deleted document: an updated one without the field once does not fail', async () => {
+    await t.request('PUT', '/upd', { settings: { number_of_shards: 1 }, mappings: MAPPINGS });
+    await t.request('PUT', '/upd/_doc/x?refresh=true', { title: 'fox' });
+    await t.request('PUT', '/upd/_doc/x?refresh=true', { title: 'fox', likes: 7 });
+    for (const fn of [{ script_score: { query: { match_all: {} }, script: "doc['likes'].value" } }, { function_score: { script_score: { script: "doc['likes'].value" }, boost_mode: 'replace' } }]) {
+      expect(scores(await q(fn, 'upd'))).toEqual({ x: 7 });
+    }
+  });
+
   it('boost multiplies the script\'s score and min_score drops what is under it', async () => {
     expect(await ss({ query: { match_all: {} }, script: "doc['price'].value", boost: 2, min_score: 50 })).toEqual({ 2: 50, 3: 80, 4: 60 });
     // In filter context it only matches: its sub-query's documents.

@@ -2,7 +2,7 @@
  * Exec → Scorer for one segment (Lucene Weight.scorer + Boolean2ScorerSupplier). Returns null when
  * the clause cannot match anything in the segment, so compound scorers can short-circuit.
  */
-import { hasPostings, termOrd, type Segment, type SegmentField } from '../../index/index.js';
+import { hasPostings, termOrd, type LiveDocs, type Segment, type SegmentField } from '../../index/index.js';
 import { assertNever } from '../../dsl/index.js';
 import { normInverseCache } from '../bm25.js';
 import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
@@ -28,8 +28,13 @@ export class SegmentSearchContext {
   private readonly caches = new Map<number | string, Float64Array>();
   private readonly tables: Float64Array[] = [];
   private readonly blocks: BlockBuffers[] = [];
-  /** `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting). */
-  constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null) {}
+  /**
+   * `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting).
+   * `live`: the segment's live docs where the caller has them: scripts skip deleted docs (Lucene
+   * checks acceptDocs before a two-phase match or a score), so a deleted version without a field
+   * cannot fail a script its live version satisfies.
+   */
+  constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null, readonly live: LiveDocs = null) {}
 
   tf1Table(): Float64Array {
     const t = tf1Pool.pop() ?? new Float64Array(256);
@@ -120,11 +125,11 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     }
     case 'function_score': {
       const sub = buildScorer(exec.query, ctx);
-      return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec) : null;
+      return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec, ctx.live) : null;
     }
     case 'script_score': {
       const sub = buildScorer(exec.query, ctx);
-      return sub ? new ScriptScoreScorer(sub, scriptProgram(exec.script).bind(ctx.segment), exec) : null;
+      return sub ? new ScriptScoreScorer(sub, scriptProgram(exec.script).bind(ctx.segment), exec, ctx.live) : null;
     }
     case 'boosting': {
       const positive = buildScorer(exec.positive, ctx);

@@ -8,7 +8,7 @@
 import { javaDouble } from '../../common/java-double.js';
 import { mix32 } from '../../common/java-hash.js';
 import { IllegalArgumentError } from '../../errors/index.js';
-import type { Segment, SegmentField } from '../../index/index.js';
+import { isLive, type LiveDocs, type Segment, type SegmentField } from '../../index/index.js';
 import type { FunctionExec, FunctionScoreExec } from '../plan/exec-nodes.js';
 import { firstValueText, hashToScore, murmurOfText } from '../script/random-score.js';
 import { scriptProgram } from '../script/script-program.js';
@@ -155,7 +155,7 @@ export function combineBoost(mode: FunctionScoreExec['boostMode'], score: number
 export class FunctionScoreScorer extends Scorer {
   private current = 0;
 
-  constructor(private readonly sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec) {
+  constructor(private readonly sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec, private readonly live: LiveDocs = null) {
     super();
   }
 
@@ -169,6 +169,11 @@ export class FunctionScoreScorer extends Scorer {
 
   private settle(d: number): number {
     while (d !== NO_MORE_DOCS) {
+      // A deleted doc is never scored (its functions could fail where the live version would not).
+      if (!isLive(this.live, d)) {
+        d = this.sub.nextDoc();
+        continue;
+      }
       const s = this.scoreOf(d);
       if (!Number.isNaN(s)) {
         this.current = s;

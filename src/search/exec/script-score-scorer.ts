@@ -6,6 +6,7 @@
  */
 import { javaFloatToString } from '../../common/float-json.js';
 import { IllegalArgumentError } from '../../errors/index.js';
+import { isLive, type LiveDocs } from '../../index/index.js';
 import type { ScriptScoreExec } from '../plan/exec-nodes.js';
 import type { SegmentScript } from '../script/script-program.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
@@ -13,7 +14,7 @@ import { NO_MORE_DOCS, Scorer } from './scorer.js';
 export class ScriptScoreScorer extends Scorer {
   private current = 0;
 
-  constructor(private readonly sub: Scorer, private readonly script: SegmentScript, private readonly exec: ScriptScoreExec) {
+  constructor(private readonly sub: Scorer, private readonly script: SegmentScript, private readonly exec: ScriptScoreExec, private readonly live: LiveDocs = null) {
     super();
   }
 
@@ -30,6 +31,11 @@ export class ScriptScoreScorer extends Scorer {
 
   private settle(d: number): number {
     while (d !== NO_MORE_DOCS) {
+      // A deleted doc is never scored (its functions could fail where the live version would not).
+      if (!isLive(this.live, d)) {
+        d = this.sub.nextDoc();
+        continue;
+      }
       const s = this.scoreOf(d);
       if (!Number.isNaN(s)) {
         this.current = s;

@@ -285,6 +285,12 @@ export interface ScriptScoreQuery extends Common {
   readonly minScore: number | null;
 }
 
+/** ES `script`: the documents a boolean filter script accepts (see dsl/queries/script-query.ts). */
+export interface ScriptQuery extends Common {
+  readonly kind: 'script';
+  readonly script: ScriptSpec;
+}
+
 export interface ConstantScoreQuery extends Common {
   readonly kind: 'constant_score';
   readonly filter: QueryNode;
@@ -387,6 +393,7 @@ export type QueryNode =
   | BoostingQuery
   | FunctionScoreQuery
   | ScriptScoreQuery
+  | ScriptQuery
   | DisMaxQuery
   | TextExpansionQuery
   | SparseVectorQuery

@@ -101,6 +101,7 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
     case 'match_none':
       return null;
     case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
+    case 'script_filter':
       return node(value, describeQuery(exec));
     default:
       return assertNever(exec);
@@ -194,6 +195,7 @@ export function describeQuery(exec: Exec): string {
     case 'dis_max': return `(${exec.clauses.map(describeQuery).join(' | ')})${exec.tieBreaker !== 0 ? `~${exec.tieBreaker}` : ''}`;
     case 'constant': return `ConstantScore(${describeQuery(exec.filter)})${exec.score !== 1 ? `^${exec.score}` : ''}`;
     case 'function_score': return `function score (${describeQuery(exec.query)}, functions: [${exec.functions.map((f) => (f.fn.kind === 'decay' ? f.fn.type : f.fn.kind)).join(', ')}])`;
+    case 'script_filter': return `ScriptQuery(${describeScript(exec.script)})`;
     case 'script_score': return `script_score (${describeQuery(exec.query)}, script: {${describeScript(exec.script)}}`;
     case 'boosting': return `FunctionScoreQuery(${describeQuery(exec.positive)}, scored by boost(queryboost(${describeQuery(exec.negative)})^=${exec.negativeBoost}))${exec.boost !== 1 ? `^${exec.boost}` : ''}`;
     case 'match_all': return '*:*';

@@ -7,6 +7,7 @@ import type { QueryNode } from '../query-nodes.js';
 import { parseBool, parseBoosting, parseConstantScore, parseDisMax } from './bool.js';
 import { parseFunctionScore } from './function-score.js';
 import { parseScriptScore } from './script-score.js';
+import { parseScriptQuery } from './script-query.js';
 import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
@@ -34,6 +35,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   boosting: (b) => parseBoosting(b, parseQuery),
   function_score: (b) => parseFunctionScore(b, parseQuery),
   script_score: (b) => parseScriptScore(b, parseQuery),
+  script: parseScriptQuery,
   term: parseTerm,
   terms: parseTerms,
   range: parseRange,

@@ -14,7 +14,7 @@
  */
 import { mix32 } from '../../common/java-hash.js';
 import { ScriptCompileFailure } from './script-failure.js';
-import { boxedName, checkcast, isNumeric, paramConst, promote, staticName } from './java-types.js';
+import { boxedName, checkcast, isNumeric, paramConst, promote, staticName, unboxedName } from './java-types.js';
 import { numericLiteral } from './numeric-literal.js';
 import type { SyntaxNode } from './parser.js';
 import type { DatePart, DocValueType, NumericType, ScriptCause, ScriptExpr, StringMethod, ValueType, VectorFunction } from './script-expr.js';
@@ -30,8 +30,8 @@ export interface AnalysisContext {
   readonly field: (name: string) => FieldAccess;
   /** Scripts that see a score (score and sort scripts): `_score`, randomScore, the score functions. */
   readonly score: boolean;
-  /** What the script's context returns (ScoreScript and NumberSortScript a double, StringSortScript a String, FieldScript any value). */
-  readonly returns: 'double' | 'String' | 'any';
+  /** What the script's context returns (ScoreScript and NumberSortScript a double, StringSortScript a String, FilterScript a boolean, FieldScript any value). */
+  readonly returns: 'double' | 'String' | 'boolean' | 'any';
   /** ES's salt for randomScore: the index name's Java hashCode shifted left by 10 (shard 0's). */
   readonly randomSalt: number;
   /** Whether the index maps `name` (`doc.containsKey`); absent: every name is looked up through `field`. */
@@ -337,15 +337,14 @@ class Analyzer {
     if (isNumeric(v.e.t)) return { k: 'cast', t: 'double', e: v.e };
     if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(v.e.t, false)}] to [double].`);
     if (v.e.t === 'null') return fail('double', [v.e], at, 'null_pointer_exception', 'Cannot invoke "java.lang.Number.doubleValue()" because "value" is null');
-    const shown = v.e.t === 'boolean' ? 'boolean' : boxedName(v.e.t);
-    return fail('double', [v.e], at, 'class_cast_exception', `cannot implicitly cast def [${shown}] to double`);
+    return fail('double', [v.e], at, 'class_cast_exception', `cannot implicitly cast def [${unboxedName(v.e.t)}] to double`);
   }
 
-  private toBoolean(v: Val, at: number): ScriptExpr {
+  toBoolean(v: Val, at: number): ScriptExpr {
     if (v.e.t === 'boolean') return v.e;
     if (!v.dyn) throw compile(at, 'class_cast_exception', `Cannot cast from [${staticName(v.e.t, false)}] to [boolean].`);
     if (v.e.t === 'null') return fail('boolean', [v.e], at, 'null_pointer_exception', 'Cannot invoke "java.lang.Boolean.booleanValue()" because "value" is null');
-    return fail('boolean', [v.e], at, 'class_cast_exception', checkcast(v.e.t, 'java.lang.Boolean'));
+    return fail('boolean', [v.e], at, 'class_cast_exception', `cannot implicitly cast def [${unboxedName(v.e.t)}] to boolean`);
   }
 
   private unary(n: Extract<SyntaxNode, { k: 'unary' }>): Val {
@@ -449,6 +448,8 @@ class Analyzer {
 export function analyzeScript(root: SyntaxNode, ctx: AnalysisContext): { expr: ScriptExpr; needsScore: boolean } {
   const analyzer = new Analyzer(ctx);
   const v = analyzer.value(root);
-  const expr = ctx.returns === 'double' ? analyzer.toDouble(v, root.at) : ctx.returns === 'String' ? analyzer.toStringResult(v, root.at) : v.e;
+  const expr = ctx.returns === 'double' ? analyzer.toDouble(v, root.at)
+    : ctx.returns === 'String' ? analyzer.toStringResult(v, root.at)
+      : ctx.returns === 'boolean' ? analyzer.toBoolean(v, root.at) : v.e;
   return { expr, needsScore: analyzer.needsScore };
 }

@@ -18,6 +18,7 @@ export const MAX_SCRIPT_SIZE = 65535;
 export function compileScript(spec: ScriptSpec, ctx: AnalysisContext): CompiledScript {
   if (spec.lang !== 'painless' && spec.lang !== 'expression') throw new IllegalArgumentError(`script_lang not supported [${previewInput(spec.lang)}]`);
   if (spec.lang === 'expression' && ctx.returns === 'String') throw new IllegalArgumentError('expression engine does not know how to handle script context [string_sort]');
+  if (spec.lang === 'expression' && ctx.returns === 'boolean') throw new IllegalArgumentError('[expression] filter scripts are not supported by this server yet');
   if (spec.source.length > MAX_SCRIPT_SIZE) {
     throw new IllegalArgumentError(`exceeded max allowed inline script size in bytes [${MAX_SCRIPT_SIZE}] with size [${spec.source.length}] for script [${previewInput(spec.source)}]`);
   }

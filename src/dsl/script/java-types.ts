@@ -46,6 +46,11 @@ export function boxedName(t: ValueType): string {
   }
 }
 
+/** A def value's class as Painless's implicit def casts print it (PainlessLookupUtility.typeToUnboxedType): primitives unboxed. */
+export function unboxedName(t: ValueType): string {
+  return t === 'int' || t === 'long' || t === 'float' || t === 'double' || t === 'boolean' ? t : boxedName(t);
+}
+
 /** The JDK's message for a failed checkcast of a boxed value. */
 export function checkcast(from: ValueType, to: string): string {
   const f = boxedName(from);

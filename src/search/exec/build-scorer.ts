@@ -10,6 +10,7 @@ import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
 import { FunctionScoreScorer, segmentFunctions } from './function-score-scorer.js';
 import { ScriptScoreScorer } from './script-score-scorer.js';
+import { ScriptFilterScorer } from './script-filter-scorer.js';
 import { scriptProgram } from '../script/script-program.js';
 import {
   BoostingScorer, ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
@@ -127,6 +128,8 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
       const sub = buildScorer(exec.query, ctx);
       return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec, ctx.live) : null;
     }
+    case 'script_filter':
+      return new ScriptFilterScorer(ctx.segment.maxDoc, scriptProgram(exec.script).bind(ctx.segment), ctx.live, exec.score);
     case 'script_score': {
       const sub = buildScorer(exec.query, ctx);
       return sub ? new ScriptScoreScorer(sub, scriptProgram(exec.script).bind(ctx.segment), exec, ctx.live) : null;

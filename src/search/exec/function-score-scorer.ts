@@ -12,7 +12,7 @@ import { isLive, type LiveDocs, type Segment, type SegmentField } from '../../in
 import type { FunctionExec, FunctionScoreExec } from '../plan/exec-nodes.js';
 import { firstValueText, hashToScore, murmurOfText } from '../script/random-score.js';
 import { scriptProgram } from '../script/script-program.js';
-import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import { matchesDoc, NO_MORE_DOCS, Scorer } from './scorer.js';
 
 /** One function over one segment: whether it applies to a doc, and its weighted value there. */
 interface SegmentFunction {
@@ -109,9 +109,7 @@ export function segmentFunctions(exec: FunctionScoreExec, segment: Segment, buil
 function applies(f: SegmentFunction, doc: number): boolean {
   if (f.never) return false;
   const filter = f.filter;
-  if (filter === null) return true;
-  if (filter.doc < doc) filter.advance(doc);
-  return filter.doc === doc;
+  return filter === null || matchesDoc(filter, doc);
 }
 
 /** ES FunctionScoreQuery's factor for `doc`: the applying functions combined by `mode`, 1 when none applies. */

@@ -113,6 +113,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'feature':
       case 'numeric_range':
       case 'exists':
+      case 'script_filter':
       case 'ids':
       case 'slice':
         return { k: 'doc', exec: e };

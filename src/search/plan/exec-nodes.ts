@@ -122,6 +122,13 @@ export interface ScriptScoreExec {
   readonly boost: number;
 }
 
+/** ES `script` (ScriptQuery): every live doc the filter script accepts, scored `score` (exec/script-filter-scorer.ts). */
+export interface ScriptFilterExec {
+  readonly kind: 'script_filter';
+  readonly script: CompiledScript;
+  readonly score: number;
+}
+
 /** Any filter as a scorer with a constant score (0 in filter context). */
 export interface ConstantExec {
   readonly kind: 'constant';
@@ -165,6 +172,6 @@ export interface SliceExec {
   readonly score: number;
 }
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ScriptFilterExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

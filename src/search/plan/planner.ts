@@ -18,6 +18,7 @@ import { planSimpleQueryString } from './simple-query-string-plan.js';
 import { fuzzyQuery } from './fuzzy.js';
 import { functionScoreQuery } from './function-score.js';
 import { scriptScoreQuery } from './script-score.js';
+import { planScript } from './script.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 
@@ -101,6 +102,8 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return functionScoreQuery(ctx, node, boost, (q, b) => planQuery(ctx, q, b));
     case 'script_score':
       return scriptScoreQuery(ctx, node, boost, (q, b) => planQuery(ctx, q, b));
+    case 'script':
+      return { kind: 'script_filter', script: planScript(ctx, node.script, 'boolean'), score: boost };
     case 'boosting': {
       // The negative query only decides which scores are lowered: planned without scores.
       const positive = planQuery(ctx, node.positive, 1);

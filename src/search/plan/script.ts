@@ -52,9 +52,10 @@ export function randomSalt(ctx: ScriptIndex): number {
 }
 
 /** `spec` compiled for the index, for a context that `returns` a double (score and number sort scripts), a String (string sort scripts) or anything (field scripts). */
-export function compileForIndex(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'String' | 'any'): CompiledScript {
+export function compileForIndex(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'String' | 'boolean' | 'any'): CompiledScript {
+  // Score and sort scripts see `_score` and the score functions; filter and field scripts do not.
   return compileScript(spec, {
-    params: spec.params, field: (name) => docValueType(ctx, name), score: returns !== 'any', returns, randomSalt: randomSalt(ctx),
+    params: spec.params, field: (name) => docValueType(ctx, name), score: returns === 'double' || returns === 'String', returns, randomSalt: randomSalt(ctx),
     vectorField: (name) => vectorAccess(ctx, name), mapped: (name) => ctx.mapping.fields.has(name),
   });
 }
@@ -69,10 +70,10 @@ function vectorAccess(ctx: ScriptIndex, name: string): VectorAccess {
   return { dims: field.vector.dims, element: field.vector.elementType };
 }
 
-/** A score script compiled for the index, its failure the shard's query_shard_exception as in a query's doToQuery. */
-export function planScript(ctx: ScriptIndex, spec: ScriptSpec): CompiledScript {
+/** A score (or `filter`) script compiled for the index, its failure the shard's query_shard_exception as in a query's doToQuery. */
+export function planScript(ctx: ScriptIndex, spec: ScriptSpec, returns: 'double' | 'boolean' = 'double'): CompiledScript {
   try {
-    return compileForIndex(ctx, spec, 'double');
+    return compileForIndex(ctx, spec, returns);
   } catch (e) {
     if (e instanceof EsError) throw new QueryShardError(`failed to create query: ${e.message}`, ctx.index, e);
     throw e;

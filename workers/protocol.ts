@@ -174,7 +174,7 @@ export function rowSearch(request: Omit<ShardSearchRequest, 'query'>): boolean {
   return request.minScore === null && request.sort === null && request.searchAfter === null && request.deadline !== undefined
     && (request.aggs === undefined || request.aggs === null) && (request.suggest === undefined || request.suggest === null)
     && (request.rescore === undefined || request.rescore === null)
-    && (request.collapse === undefined || request.collapse === null);
+    && (request.collapse === undefined || request.collapse === null) && (request.knnCandidates === undefined || request.knnCandidates === null);
 }
 
 /** The worker's side of a row (rows[o…o + CHANNEL_ROW)): the request it stands for, with its plan. */

@@ -12,6 +12,8 @@ export * from './json-body.js';
 export * from './json-limits.js';
 export * from './parse-helpers.js';
 export * from './query-nodes.js';
+export * from './query-walk.js';
+export { NUM_CANDIDATES_LIMIT } from './knn.js';
 export * from './sort.js';
 export * from './source-filter.js';
 export * from './search-request.js';

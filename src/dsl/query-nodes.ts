@@ -369,6 +369,38 @@ export interface RankFeatureQuery extends Common {
   readonly fn: RankFeatureFunction;
 }
 
+/**
+ * One kNN search's global top k, per index (its uuid): each document's index-wide write order
+ * (ascending) and raw vector similarity (float32), found by the coordinator's kNN pre-phase
+ * (cluster/search/knn-phase.ts) before the query phase, as ES's DFS phase finds its ScoreDocs.
+ */
+export interface KnnIndexMatches {
+  readonly orders: Float64Array;
+  readonly scores: Float32Array;
+}
+
+/**
+ * `knn` (ES KnnVectorQueryBuilder, the query form of 8.12+, and each top-level `knn` search and
+ * `knn` retriever, which become one of these). Search is exact (brute force): the k documents of
+ * best similarity among those with a vector that match every `filter` (and reach `similarity`,
+ * when given), over every shard of the search. `matches` says where planning stands: null — not
+ * resolved (refused: a kNN query outside a search's query); 'candidates' — the pre-phase's
+ * per-shard search for candidates; an object — the global top k per index uuid.
+ */
+export interface KnnQuery extends Common {
+  readonly kind: 'knn';
+  readonly field: string;
+  /** Float32-rounded query vector (a hex `query_vector` is its signed bytes). */
+  readonly queryVector: readonly number[];
+  /** null: the request's `size` (capped by `num_candidates`), resolved by the coordinator. */
+  readonly k: number | null;
+  readonly numCandidates: number | null;
+  readonly filter: readonly QueryNode[];
+  /** Minimum raw similarity (a distance for l2_norm), float32; null = none. */
+  readonly similarity: number | null;
+  readonly matches: ReadonlyMap<string, KnnIndexMatches> | 'candidates' | null;
+}
+
 export type QueryNode =
   | MatchAllQuery
   | MatchNoneQuery
@@ -398,7 +430,8 @@ export type QueryNode =
   | TextExpansionQuery
   | SparseVectorQuery
   | WeightedTokensQuery
-  | RankFeatureQuery;
+  | RankFeatureQuery
+  | KnnQuery;
 
 export type QueryKind = QueryNode['kind'];
 

@@ -12,7 +12,8 @@
 import { ActionRequestValidationError, IllegalArgumentError, NamedObjectNotFoundError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { doubleValue, forEachEntry, isObject, mapItems, readInt, readString, readStringArray, within, type JsonObject } from './parse-helpers.js';
-import type { QueryNode } from './query-nodes.js';
+import type { KnnQuery, QueryNode } from './query-nodes.js';
+import { parseKnnRetriever } from './knn.js';
 import { parseQuery } from './queries/registry.js';
 import { parseSort, type SortSpec } from './sort.js';
 import { parseCollapse, type CollapseRequest } from './collapse.js';
@@ -114,10 +115,17 @@ interface ParsedLinear {
   readonly filter: readonly QueryNode[];
 }
 
-export type ParsedRetriever = StandardRetriever | ParsedRrf | ParsedLinear;
+/** A `knn` retriever (KnnRetrieverBuilder): its kNN search, with `k` and `num_candidates` given. */
+export interface KnnRetriever {
+  readonly kind: 'knn';
+  readonly knn: KnnQuery;
+  readonly minScore: number | null;
+}
 
-/** Retrievers ES has that this server does not implement (no dense vectors, rerankers or rules). */
-const NOT_YET = new Set(['knn', 'text_similarity_reranker', 'rule', 'rescorer', 'pinned']);
+export type ParsedRetriever = StandardRetriever | KnnRetriever | ParsedRrf | ParsedLinear;
+
+/** Retrievers ES has that this server does not implement (rerankers, rules). */
+const NOT_YET = new Set(['text_similarity_reranker', 'rule', 'rescorer', 'pinned']);
 
 /** Nesting bound, so a hostile body cannot exhaust the stack (query clauses have their own). */
 const MAX_RETRIEVER_DEPTH = 20;
@@ -138,9 +146,10 @@ export function parseRetriever(json: unknown, depth = 0): ParsedRetriever {
   }
   return within(name, () => {
     const body = json[name];
-    if (name === 'standard' || name === 'rrf' || name === 'linear') {
+    if (name === 'standard' || name === 'rrf' || name === 'linear' || name === 'knn') {
       if (!isObject(body)) throw new ParsingError(`[${name}] retriever malformed, no [START_OBJECT] after retriever name`);
       if (name === 'standard') return parseStandard(body);
+      if (name === 'knn') return { kind: 'knn', ...parseKnnRetriever(body, parseQuery) };
       return name === 'rrf' ? parseRrf(body, depth) : parseLinear(body, depth);
     }
     if (NOT_YET.has(name)) throw new IllegalArgumentError(`[${name}] retriever is not supported by this server yet`);
@@ -385,6 +394,8 @@ export function filteredQuery(query: QueryNode | null, filters: readonly QueryNo
 export function toFusionNode(r: ParsedRrf | ParsedLinear, inherited: readonly QueryNode[] = []): CompoundNode {
   const filters = [...inherited, ...r.filter];
   const child = (c: ParsedRetriever): FusionNode => {
+    // A knn retriever's list is its top k; the parent's pre-filters join its own filter (ES's preFilterQueryBuilder).
+    if (c.kind === 'knn') return { kind: 'standard', query: { ...c.knn, filter: [...c.knn.filter, ...filters] }, minScore: c.minScore };
     if (c.kind !== 'standard') return toFusionNode(c, filters);
     if (c.searchAfter !== null) throw new IllegalArgumentError('[search_after] cannot be used in children of compound retrievers');
     if (c.terminateAfter !== 0) throw new IllegalArgumentError('[terminate_after] cannot be used in children of compound retrievers');

@@ -8,7 +8,8 @@ import { parseTimeValue } from '../common/time-value.js';
 import { ActionRequestValidationError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
 import { booleanValue, doubleValue, forEachEntry, intValue, isObject, mapItems, parseBody, readString } from './parse-helpers.js';
-import type { QueryNode } from './query-nodes.js';
+import type { KnnQuery, QueryNode } from './query-nodes.js';
+import { buildKnnSearch, readKnnSections, type KnnBuilder } from './knn.js';
 import { parseQuery } from './queries/registry.js';
 import { legacyFusion, parseRank, parseSubSearches, type RrfRank } from './rank.js';
 import { filteredQuery, parseRetriever, toFusionNode, type Fusion, type ParsedRetriever } from './retriever.js';
@@ -88,6 +89,12 @@ export interface SearchRequest {
   readonly slice?: SliceRequest | null;
   /** `indices_boost`: each hit's score times its index's boost (the first entry naming it); absent/null = none. */
   readonly indicesBoost?: readonly IndexBoost[] | null;
+  /**
+   * The top-level `knn` searches (or a top-level `knn` retriever), unresolved: the coordinator's kNN
+   * pre-phase finds each one's global top k and ORs them with `query` (ES's DFS kNN); absent/null = none.
+   * With `rank`, each is instead one ranked list of `fusion`.
+   */
+  readonly knn?: readonly KnnQuery[] | null;
 }
 
 export { parseFieldsAndFormats, type FieldAndFormat } from './fields-and-formats.js';
@@ -116,7 +123,7 @@ function tokenKind(v: unknown): number {
 
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
-  'knn', 'runtime_mappings',
+  'runtime_mappings',
 ]);
 
 /** Members ES's `rank` validation names, by their names in its messages (SearchRequest.validate). */
@@ -129,6 +136,8 @@ interface HybridParts {
   rank: RrfRank | null;
   subSearches: QueryNode[] | null;
   retriever: ParsedRetriever | null;
+  /** The top-level `knn` sections as written (built with the body's `size` once it is read). */
+  knn: KnnBuilder[] | null;
   /** `rescore` was given (even as an empty array): the members it excludes name it. */
   rescoreGiven: boolean;
   /** Members recognised but not implemented, in body order; reported once the whole body parsed. */
@@ -171,10 +180,10 @@ export function parseSearchRequest(
     scriptFields: null as ScriptFieldRequest[] | null,
     rescore: null as RescoreNode[] | null,
     collapse: null as CollapseRequest | null, collapseConflict: null as string | null,
-    slice: null as SliceRequest | null, indicesBoost: null as IndexBoost[] | null,
+    slice: null as SliceRequest | null, indicesBoost: null as IndexBoost[] | null, knn: null as KnnQuery[] | null,
   };
   if (body === null) return r;
-  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, rescoreGiven: false, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
+  const parts: HybridParts = { rank: null, subSearches: null, retriever: null, knn: null, rescoreGiven: false, notYet: [], fusionUnsupported: [], sizeGiven: false, profile: false };
   parseBody(() => {
     if (!isObject(body)) throw new ParsingError(`Expected [START_OBJECT] but found [${tokenName(body)}]`);
     forEachEntry(body, (k, v) => {
@@ -216,6 +225,7 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       parts.subSearches = parseSubSearches(v);
       break;
     case 'rank': parts.rank = parseRank(v); break;
+    case 'knn': parts.knn = readKnnSections(v, parseQuery); break;
     case 'aggs': case 'aggregations':
       r.aggs = parseAggregations(v);
       break;
@@ -302,10 +312,12 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
  */
 function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
   const { retriever, rank, subSearches } = parts;
+  // KnnSearchBuilder.Builder.build(size()): `k` defaults to the body's size (-1 when absent: 10).
+  const knn = parts.knn === null || parts.knn.length === 0 ? null : parts.knn.map((b) => buildKnnSearch(b, parts.sizeGiven ? r.size : null));
   if (retriever !== null) {
     const specified: string[] = [];
     if (r.query !== null || subSearches !== null) specified.push('query');
-    if (parts.notYet.includes('knn')) specified.push('knn');
+    if (knn !== null) specified.push('knn');
     if (r.searchAfter !== null) specified.push('search_after');
     if (r.terminateAfter !== 0) specified.push('terminate_after');
     if (r.sort !== null) specified.push('sort');
@@ -313,7 +325,11 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
     if (r.minScore !== null) specified.push('min_score');
     if (rank !== null) specified.push('rank');
     if (specified.length > 0) throw new IllegalArgumentError(`cannot specify [retriever] and [${specified.join(', ')}]`);
-    if (retriever.kind === 'standard') {
+    if (retriever.kind === 'knn') {
+      // A top-level knn retriever is a top-level knn search (KnnRetrieverBuilder → KnnSearchBuilder).
+      r.knn = [retriever.knn];
+      r.minScore = retriever.minScore;
+    } else if (retriever.kind === 'standard') {
       r.query = filteredQuery(retriever.query, retriever.filter);
       r.minScore = retriever.minScore;
       r.sort = retriever.sort as SortSpec[] | null;
@@ -333,7 +349,8 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
     // ES 8.16+ highlights fused retriever pages; the legacy `rank` form never took a highlighter.
     if (r.highlight !== null) conflicts.push(RANK_CONFLICTS.highlight);
     if (parts.profile) conflicts.push('profile');
-    const queries = subSearches ?? (r.query !== null ? [r.query] : []);
+    // Each knn search is one more ranked list, after the sub-searches (ES 8.8–8.13).
+    const queries = [...(subSearches ?? (r.query !== null ? [r.query] : [])), ...(knn ?? [])];
     r.fusion = legacyFusion(queries, rank, r.minScore, conflicts, parts.sizeGiven);
     r.query = null;
     return;
@@ -342,6 +359,7 @@ function assembleHybrid(r: MutableRequest, parts: HybridParts): void {
     if (subSearches.length >= 2) throw new ActionRequestValidationError(['[sub_searches] requires [rank]']);
     r.query = subSearches.length === 1 ? subSearches[0] : null;
   }
+  r.knn = knn;
 }
 
 /**

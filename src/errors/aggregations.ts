@@ -10,10 +10,13 @@ export class AggregationInitializationError extends EsError {
   }
 }
 
-/** ES AggregationExecutionException.InvalidPath: a bucket order names no usable sub-aggregation. */
+/**
+ * ES AggregationExecutionException: 400 as its InvalidPath subclass (a bucket order names no usable
+ * sub-aggregation); 500 as thrown plain, e.g. by BucketHelpers when a buckets_path names no number.
+ */
 export class AggregationExecutionError extends EsError {
-  constructor(reason: string) {
-    super('aggregation_execution_exception', reason, 400);
+  constructor(reason: string, status: 400 | 500 = 400) {
+    super('aggregation_execution_exception', reason, status);
   }
 }
 

@@ -286,6 +286,17 @@ export class SearchPhaseExecutionError extends EsError {
 }
 
 /**
+ * A failure of the coordinator's final reduce, e.g. a pipeline aggregation's buckets_path naming no
+ * number (ES FetchSearchPhase → onPhaseFailure("fetch", "", cause)): no shard failed, so ES lists
+ * no `root_cause` and answers with the cause's status.
+ */
+export class ReducePhaseError extends EsError {
+  constructor(cause: EsError) {
+    super('search_phase_execution_exception', '', cause.status, { cause, rootCauses: [], extra: { phase: 'fetch', grouped: true, failed_shards: [] } });
+  }
+}
+
+/**
  * ES SearchException raised with a message of its own while a shard parses a search (SearchService
  * parseSource: `collapse` with a scroll, `rescore` or a `search_after` not on the collapse field):
  * it wraps no cause, so its status is 500.

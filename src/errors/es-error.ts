@@ -109,11 +109,12 @@ export class EsError extends Error {
 
   /**
    * What ES lists in `root_cause` (ElasticsearchException.guessRootCauses): explicit root causes
-   * (a search phase failure's shard causes) are each guessed in turn; otherwise the walk follows
-   * `caused_by` while both ends are ES exceptions, and stops at the first plain Java exception.
+   * (a search phase failure's shard causes; none when no shard failed) are each guessed in turn;
+   * otherwise the walk follows `caused_by` while both ends are ES exceptions, and stops at the first
+   * plain Java exception.
    */
   guessRootCauses(): EsError[] {
-    if (this.rootCauses && this.rootCauses.length > 0) return this.rootCauses.flatMap((e) => e.guessRootCauses());
+    if (this.rootCauses) return this.rootCauses.flatMap((e) => e.guessRootCauses());
     const descend = this.cause && ELASTICSEARCH_EXCEPTION_TYPES.has(this.type) && ELASTICSEARCH_EXCEPTION_TYPES.has(this.cause.type);
     return descend ? this.cause!.guessRootCauses() : [this];
   }

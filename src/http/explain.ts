@@ -25,8 +25,10 @@ export function explainRoutes(indices: IndicesService, search: SearchService): R
         const fromBody = parseCountRequest(jsonBody(req)).query;
         const fromQ = queryFromParams(req.query);
         if (fromQ && fromBody) throw new IllegalArgumentError('request [q] parameter and a [query] in the body cannot both be set');
-        const query = fromQ ?? fromBody;
-        if (query === null) throw new ActionRequestValidationError(['query is missing']);
+        const given = fromQ ?? fromBody;
+        if (given === null) throw new ActionRequestValidationError(['query is missing']);
+        // A knn query is resolved to its top k (default 10) over the index first, as a search does.
+        const query = await search.resolveKnn(req.params.index, given);
         const { status, body } = await explainDocument(indices, search.options.inference ?? null, req.params.index, req.params.id, req.query.routing ?? null, query);
         return { status, body };
       },

@@ -103,6 +103,11 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
     case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
     case 'script_filter':
       return node(value, describeQuery(exec));
+    // ES KnnScoreDocQuery's explanation: the pre-phase's similarity times the boost, no details.
+    case 'knn_score_doc':
+      return node(value, 'within top k documents');
+    case 'knn_exact':
+      return node(value, `vector similarity (${exec.similarity}) on [${exec.field}]`);
     default:
       return assertNever(exec);
   }
@@ -208,6 +213,8 @@ export function describeQuery(exec: Exec): string {
     case 'exists': return `FieldExistsQuery [field=${exec.fields.join(',')}]`;
     case 'ids': return `_id:(${exec.ids.join(' ')})`;
     case 'slice': return `slice(${exec.field ?? (exec.by === 'id' ? '_id' : '_doc')}, id: ${exec.id}, max: ${exec.max})`;
+    case 'knn_exact': return `KnnFloatVectorQuery:${exec.field}`;
+    case 'knn_score_doc': return `KnnScoreDocQuery[${exec.field}]`;
     default: return assertNever(exec);
   }
 }

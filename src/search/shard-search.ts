@@ -27,6 +27,7 @@ import { suggestCompletion } from './suggest/completion-suggester.js';
 import { lastAtMost } from '../common/sorted-search.js';
 import { rescoreOrder, rescoreQueryScores, type ExecRescore } from './rescore.js';
 import { CollapseValueReader, CollapsingTopDocs, type ExecCollapse, type HitOrder } from './exec/collapsing-top-docs.js';
+import { searchKnnCandidates } from './knn-candidates.js';
 
 export type { ShardView } from './exec/shard-view.js';
 export type { ExecCollapse } from './exec/collapsing-top-docs.js';
@@ -69,6 +70,13 @@ export interface ShardSearchRequest {
   readonly rescore?: { readonly rescorers: readonly ExecRescore[]; readonly pageEnd: number } | null;
   /** `collapse`: `k` counts groups, each hit the best of its group (searchCollapsed); absent/null = none. */
   readonly collapse?: ExecCollapse | null;
+  /**
+   * The kNN pre-phase (search/knn-candidates.ts): the top `k` matches of `query` (a `knn_exact` plan)
+   * by score, ties by index-wide write order, among part `part` of `parts` of each segment's docs (a
+   * large shard's scan is split over the search threads); nothing else of the request applies.
+   * Absent/null = a search.
+   */
+  readonly knnCandidates?: { readonly part: number; readonly parts: number } | null;
 }
 
 export const HIT_STRIDE = 4; // score, segment ordinal, doc, index order
@@ -159,6 +167,7 @@ const segmentOf = lastAtMost;
 
 export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSearchResult {
   const deadline = new SearchDeadline(req.deadline ?? NO_DEADLINE);
+  if (req.knnCandidates) return knnCandidatesResult(req, shard, deadline);
   const found = req.collapse ? searchCollapsed(req, shard, req.collapse, deadline)
     : req.sort === null ? searchByScore(req, shard, deadline) : searchBySort(req, shard, req.sort, deadline);
   const hits = withFetch(req, shard, req.rescore && req.sort === null && !req.collapse ? rescoreShard(req, req.rescore.rescorers, req.rescore.pageEnd, shard, found, deadline) : found);
@@ -171,6 +180,16 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter, scores);
   const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores === null ? null : { docs, scores });
   return { ...result, aggs, timedOut: deadline.timedOut };
+}
+
+function knnCandidatesResult(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
+  const found = searchKnnCandidates(req.query, req.k, req.knnCandidates!, shard, deadline);
+  const hits = new Float64Array(found.count * HIT_STRIDE);
+  for (let i = 0; i < found.count; i++) found.hit(i, hits, i * HIT_STRIDE);
+  return {
+    totalHits: -1, totalRelation: 'eq', maxScore: found.count > 0 ? hits[0] : NaN, hits, sortValues: null,
+    terminatedEarly: false, timedOut: deadline.timedOut,
+  };
 }
 
 /** The first-pass hits with each rescorer's scores; the only shard (it fetches) also reorders them. */

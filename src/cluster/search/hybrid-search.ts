@@ -27,6 +27,7 @@ import { HIT_STRIDE, type ShardSearchRequest, type ShardSearchResult } from '../
 import type { SparseInference } from '../../ml/index.js';
 import { awaitSearchActive } from '../indices/index-service.js';
 import { resolveQueryInference } from './query-inference.js';
+import { resolveKnnQueries } from './knn-phase.js';
 import { linearCombination } from './linear-fusion.js';
 import { reciprocalRankFusion, type RankedList } from './rrf.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
@@ -59,10 +60,15 @@ export async function hybridSearch(phase: SearchPhase, expression: string | unde
   validateFusion(req);
   // ES explains fused hits per retriever; this server explains plain searches only.
   if (req.explain) throw new IllegalArgumentError('[explain] is not supported by this server yet for retrievers and [rank]');
-  const root = await resolveLeafInference(req.fusion!.root, phase.inference);
+  const inferred = await resolveLeafInference(req.fusion!.root, phase.inference);
   const legacy = req.fusion!.legacy;
+  const windows = leafWindows(inferred);
+  // Each kNN list (a knn retriever, a legacy knn section, a knn query) gets its global top k; a
+  // knn query without k takes its list's window as the request size.
+  const leafQueries = fusionLeaves(inferred).map((l) => l.query);
+  const withKnn = await resolveKnnQueries(phase, expression, leafQueries, windows, opts, req.timeoutMs);
+  const root = withKnn === leafQueries ? inferred : withLeafQueries(inferred, withKnn);
   const leaves = fusionLeaves(root);
-  const windows = leafWindows(root);
   const deadline = phase.deadline(req.timeoutMs);
   const allowPartial = opts.allowPartialSearchResults ?? true;
   const indices = phase.resolve(expression, opts.resolve);

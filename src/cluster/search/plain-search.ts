@@ -13,6 +13,7 @@ import { awaitSearchActive, type IndexService } from '../indices/index-service.j
 import { explainDoc, explainRescored } from '../../search/index.js';
 import { renderExplanation } from './explain.js';
 import { resolveQueryInference } from './query-inference.js';
+import { hasKnn, resolveKnnQueries, withKnnSections } from './knn-phase.js';
 import { planRescore, rescoreMerged, withRescoreInference, type RescoredHit, type RescorePlans } from './search-rescore.js';
 import { planSearchAggs, renderSearchAggs, type SearchAggPlans } from './search-aggs.js';
 import { planHighlight } from './search-highlight.js';
@@ -75,16 +76,27 @@ export function plainSearch(phase: SearchPhase, expression: string | undefined, 
     if (req.rescore) {
       // The query's and the rescore queries' model texts, encoded together, once.
       const withVectors = withRescoreInference(req, phase.inference);
-      if (withVectors instanceof Promise) return withVectors.then((r) => startPlainSearch(phase, expression, r, opts, start));
-      return startPlainSearch(phase, expression, withVectors, opts, start);
+      if (withVectors instanceof Promise) return withVectors.then((r) => startWithKnn(phase, expression, r, opts, start));
+      return startWithKnn(phase, expression, withVectors, opts, start);
     }
     const resolved = resolveQueryInference(req.query, phase.inference);
-    if (resolved instanceof Promise) return resolved.then((query) => startPlainSearch(phase, expression, query !== req.query ? { ...req, query } : req, opts, start));
-    return startPlainSearch(phase, expression, resolved !== req.query ? { ...req, query: resolved } : req, opts, start);
+    if (resolved instanceof Promise) return resolved.then((query) => startWithKnn(phase, expression, query !== req.query ? { ...req, query } : req, opts, start));
+    return startWithKnn(phase, expression, resolved !== req.query ? { ...req, query: resolved } : req, opts, start);
   } catch (e) {
     // As the async function it was: a failure while planning rejects, never throws.
     return Promise.reject(e);
   }
+}
+
+/**
+ * The kNN pre-phase (knn-phase.ts) when the search has kNN searches: the top-level sections join
+ * `query` as `should` clauses and every kNN node gets its global top k; else straight on.
+ */
+function startWithKnn(phase: SearchPhase, expression: string | undefined, req: SearchRequest, opts: SearchOptions, start: number): Promise<SearchOutcome> {
+  const query = withKnnSections(req.query, req.knn);
+  if (!hasKnn(query)) return startPlainSearch(phase, expression, req, opts, start);
+  const resolved = resolveKnnQueries(phase, expression, [query], [req.size], opts, req.timeoutMs);
+  return Promise.resolve(resolved).then(([q]) => startPlainSearch(phase, expression, { ...req, query: q, knn: null }, opts, start));
 }
 
 /** Plans and scatters (synchronously: the snapshots are captured and searched in one turn); throws on a planning failure. */

@@ -5,7 +5,7 @@
  * indices the search targets. Errors are the inference service's (404 unknown model, 409 not
  * deployed, 429 queue full), thrown before any shard is searched, as in ES.
  */
-import type { QueryNode, WeightedToken } from '../../dsl/index.js';
+import { forEachClause, mapClauses, type QueryNode, type WeightedToken } from '../../dsl/index.js';
 import type { SparseInference } from '../../ml/index.js';
 
 interface Pending {
@@ -14,63 +14,21 @@ interface Pending {
 }
 
 function collect(node: QueryNode, out: Pending[]): void {
-  switch (node.kind) {
-    case 'bool':
-      for (const c of [...node.must, ...node.should, ...node.filter, ...node.mustNot]) collect(c, out);
-      return;
-    case 'dis_max':
-      for (const c of node.queries) collect(c, out);
-      return;
-    case 'constant_score':
-      collect(node.filter, out);
-      return;
-    case 'boosting':
-      collect(node.positive, out);
-      collect(node.negative, out);
-      return;
-    case 'script_score':
-      collect(node.query, out);
-      return;
-    case 'function_score':
-      collect(node.query, out);
-      for (const f of node.functions) if (f.filter) collect(f.filter, out);
-      return;
-    case 'text_expansion':
-      out.push({ model: node.modelId, text: node.modelText });
-      return;
-    case 'sparse_vector':
-      if (node.queryVector === null && node.inferenceId !== null && node.query !== null) out.push({ model: node.inferenceId, text: node.query });
-      return;
-    default:
-  }
+  forEachClause(node, (c) => {
+    if (c.kind === 'text_expansion') out.push({ model: c.modelId, text: c.modelText });
+    else if (c.kind === 'sparse_vector' && c.queryVector === null && c.inferenceId !== null && c.query !== null) out.push({ model: c.inferenceId, text: c.query });
+  });
 }
 
 function fill(node: QueryNode, vectors: ReadonlyMap<string, WeightedToken[]>): QueryNode {
   const key = (model: string, text: string) => `${model}\u0000${text}`;
-  switch (node.kind) {
-    case 'bool':
-      return {
-        ...node, must: node.must.map((c) => fill(c, vectors)), should: node.should.map((c) => fill(c, vectors)),
-        filter: node.filter.map((c) => fill(c, vectors)), mustNot: node.mustNot.map((c) => fill(c, vectors)),
-      };
-    case 'dis_max':
-      return { ...node, queries: node.queries.map((c) => fill(c, vectors)) };
-    case 'constant_score':
-      return { ...node, filter: fill(node.filter, vectors) };
-    case 'boosting':
-      return { ...node, positive: fill(node.positive, vectors), negative: fill(node.negative, vectors) };
-    case 'script_score':
-      return { ...node, query: fill(node.query, vectors) };
-    case 'function_score':
-      return { ...node, query: fill(node.query, vectors), functions: node.functions.map((f) => (f.filter ? { ...f, filter: fill(f.filter, vectors) } : f)) };
-    case 'text_expansion':
-      return { ...node, tokens: vectors.get(key(node.modelId, node.modelText)) ?? null };
-    case 'sparse_vector':
-      if (node.queryVector !== null || node.inferenceId === null || node.query === null) return node;
-      return { ...node, queryVector: vectors.get(key(node.inferenceId, node.query)) ?? null };
-    default:
-      return node;
-  }
+  return mapClauses(node, (c) => {
+    if (c.kind === 'text_expansion') return { ...c, tokens: vectors.get(key(c.modelId, c.modelText)) ?? null };
+    if (c.kind === 'sparse_vector' && c.queryVector === null && c.inferenceId !== null && c.query !== null) {
+      return { ...c, queryVector: vectors.get(key(c.inferenceId, c.query)) ?? null };
+    }
+    return undefined;
+  });
 }
 
 /**

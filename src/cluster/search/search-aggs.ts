@@ -4,11 +4,11 @@
  * index's plan with the query to aggregate over (without `post_filter`), then reduce the shards'
  * partials and render the `aggregations` object. Shards that failed contribute nothing, as in ES.
  */
-import { EsError } from '../../errors/index.js';
+import { EsError, ReducePhaseError } from '../../errors/index.js';
 import { DEFAULT_MAX_REGEX_LENGTH } from '../../common/pattern/index.js';
 import type { AggNode } from '../../dsl/aggs/agg-nodes.js';
 import {
-  BucketBudget, planAggregations, reduceAggs, renderAggs, stampTopHits, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
+  BucketBudget, hasPipelines, planAggregations, reduceAggs, reducePipelines, renderAggs, stampTopHits, type AggPartial, type Exec, type ExecAgg, type PlanContext, type ShardSearchResult, type StatsSource,
 } from '../../search/index.js';
 import type { IndexService } from '../indices/index-service.js';
 import { stringifyWithText } from '../../common/json-text.js';
@@ -21,6 +21,8 @@ export interface SearchAggPlans {
   forShard(index: IndexService): { readonly aggs: readonly ExecAgg[]; readonly query: Exec };
   /** Whether some aggregation is a `top_hits` (its hits are fetched while rendering). */
   readonly topHits: boolean;
+  /** The request's aggregations when some are pipelines (run on the rendered result), else null. */
+  readonly pipelines: readonly AggNode[] | null;
 }
 
 export function planSearchAggs(
@@ -44,6 +46,7 @@ export function planSearchAggs(
     render: indices.length > 0 ? plans.get(indices[0])! : planAggregations(emptyContext(stats, now), aggs),
     forShard: (index) => ({ aggs: plans.get(index)!, query: queries.get(index)! }),
     topHits: hasTopHits(aggs),
+    pipelines: hasPipelines(aggs) ? aggs : null,
   };
 }
 
@@ -60,9 +63,18 @@ export function renderSearchAggs(plans: SearchAggPlans, targets: readonly ShardT
     if (plans.topHits) stampTopHits(plans.render, r.aggs, i, targets[i].indexPos);
     shards.push(r.aggs);
   });
-  if (!plans.topHits) return JSON.stringify(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget()));
-  // Hits are spliced in as the JSON text the fetch renders.
-  return stringifyWithText(renderAggs(plans.render, reduceAggs(plans.render, shards), new BucketBudget(undefined, topHitsFetch(targets))));
+  const budget = plans.topHits ? new BucketBudget(undefined, topHitsFetch(targets)) : new BucketBudget();
+  const out = renderAggs(plans.render, reduceAggs(plans.render, shards), budget);
+  if (plans.pipelines !== null) {
+    try {
+      reducePipelines(plans.render, plans.pipelines, out);
+    } catch (e) {
+      if (e instanceof EsError) throw new ReducePhaseError(e);
+      throw e;
+    }
+  }
+  // top_hits' hits are spliced in as the JSON text the fetch renders.
+  return plans.topHits ? stringifyWithText(out) : JSON.stringify(out);
 }
 
 function hasTopHits(aggs: readonly AggNode[]): boolean {

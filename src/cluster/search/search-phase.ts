@@ -154,7 +154,7 @@ export class SearchPhase {
    * Plans per index; query-building failures become ES's shard-level failure response. A search of
    * one index whose plan is cached gets the cache entry's own one-entry map (no map per search).
    */
-  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number): ReadonlyMap<IndexService, Exec> {
+  plan(indices: readonly IndexService[], query: QueryNode | null, stats: SegmentStatsSource, now: number, phaseName = 'query'): ReadonlyMap<IndexService, Exec> {
     // Made on first use: a one-index search with a cached plan makes neither.
     let plans: Map<IndexService, Exec> | null = null;
     let failures: ShardFailure[] | null = null;
@@ -168,24 +168,27 @@ export class SearchPhase {
           (plans ??= new Map()).set(index, cached.exec);
           continue;
         }
-        let readsNow = false;
+        let uncacheable = false;
         const exec = planQuery({
           mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats,
           get now() {
-            readsNow = true;
+            uncacheable = true;
             return now;
+          },
+          uncacheable() {
+            uncacheable = true;
           },
           index: { name: index.name, uuid: index.uuid }, maxClauseCount: max,
         }, node);
         if (countClauses(exec) > max) throw new TooManyClausesError(max);
-        if (node !== null && !readsNow) this.planCache.set(index, node, stats.segments, exec);
+        if (node !== null && !uncacheable) this.planCache.set(index, node, stats.segments, exec);
         (plans ??= new Map()).set(index, exec);
       } catch (e) {
         if (!(e instanceof EsError)) throw e;
         for (const shard of index.shards) (failures ??= []).push({ shard: shard.shardId, index: index.name, node: NODE_ID, cause: e });
       }
     }
-    if (failures !== null) throw new SearchPhaseExecutionError('query', failures);
+    if (failures !== null) throw new SearchPhaseExecutionError(phaseName, failures);
     return plans ?? new Map();
   }
 

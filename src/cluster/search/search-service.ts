@@ -11,6 +11,7 @@ import { hybridSearch } from './hybrid-search.js';
 import type { PlanCache } from './plan-cache.js';
 import { plainSearch } from './plain-search.js';
 import { resolveQueryInference } from './query-inference.js';
+import { resolveKnnQueries } from './knn-phase.js';
 import { SearchPhase, shardsHeader, type SearchOptions, type SearchOutcome, type SearchServiceOptions, type ShardsHeader } from './search-phase.js';
 
 export {
@@ -35,6 +36,15 @@ export class SearchService {
   }
 
   /**
+   * A query with its kNN searches resolved to their global top k over the indices `expression`
+   * names (the `_explain` API plans it afterwards); the same query when it has none.
+   */
+  async resolveKnn(expression: string | undefined, query: QueryNode | null): Promise<QueryNode | null> {
+    const [resolved] = await resolveKnnQueries(this.phase, expression, [query], [-1], {}, null);
+    return resolved;
+  }
+
+  /**
    * `_count`: a size-0 search counting every hit. ES's count API takes no `timeout`, but the
    * server's default search timeout applies (a count cut short is partial, and ES does not say so).
    */
@@ -43,6 +53,8 @@ export class SearchService {
   ): Promise<{ count: number; shards: ShardsHeader }> {
     const phase = this.phase;
     query = await resolveQueryInference(query, phase.inference);
+    // A knn query's k defaults to the request size, which a count does not have: ES's default, 10.
+    [query] = await resolveKnnQueries(phase, expression, [query], [-1], opts, null);
     const deadline = phase.deadline(null);
     const indices = phase.resolve(expression, opts.resolve);
     const owed = awaitSearchActive(indices);

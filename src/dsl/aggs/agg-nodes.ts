@@ -182,4 +182,45 @@ export interface CompositeAgg extends AggCommon {
   readonly after: Readonly<Record<string, unknown>> | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg | CompositeAgg;
+/** ES BucketHelpers.GapPolicy: what a pipeline does with a bucket that has no value (no documents, or NaN). */
+export type GapPolicy = 'skip' | 'insert_zeros' | 'keep_values';
+
+/** Sibling pipelines (ES BucketMetricsPipelineAggregator): one value over the buckets of a sibling aggregation. */
+export type BucketMetricsType = 'avg_bucket' | 'sum_bucket' | 'min_bucket' | 'max_bucket' | 'stats_bucket' | 'extended_stats_bucket' | 'percentiles_bucket';
+
+/** Parent pipelines: run over the buckets of the histogram (or, for bucket_sort, any multi-bucket aggregation) they sit in. */
+export type ParentPipelineType = 'cumulative_sum' | 'derivative' | 'serial_diff' | 'bucket_sort';
+
+/** A `bucket_sort` key: `_key`, `_count` or a buckets path to a sub-aggregation's value. */
+export interface BucketSortKey {
+  readonly path: string;
+  readonly desc: boolean;
+}
+
+/**
+ * A pipeline aggregation (ES PipelineAggregationBuilder): computed on the coordinator after the
+ * final reduce, from other aggregations' results named by `bucketsPaths`. It has no sub-aggregations;
+ * the members a type does not use keep their defaults.
+ */
+export interface PipelineAgg extends AggCommon {
+  readonly kind: 'pipeline';
+  readonly type: BucketMetricsType | ParentPipelineType;
+  /** bucket_sort: its sort keys' paths (ES builds its buckets paths from them). */
+  readonly bucketsPaths: readonly string[];
+  readonly gapPolicy: GapPolicy;
+  /** extended_stats_bucket (default 2). */
+  readonly sigma: number;
+  /** percentiles_bucket: the percents (default 1, 5, 25, 50, 75, 95, 99) and `keyed` (default true). */
+  readonly percents: readonly number[];
+  readonly keyed: boolean;
+  /** derivative `unit` in ms: adds `normalized_value`; null without one. */
+  readonly unitMillis: number | null;
+  /** serial_diff (default 1). */
+  readonly lag: number;
+  /** bucket_sort. */
+  readonly sort: readonly BucketSortKey[];
+  readonly from: number;
+  readonly size: number | null;
+}
+
+export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg | CompositeAgg | PipelineAgg;

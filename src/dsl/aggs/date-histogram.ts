@@ -16,7 +16,7 @@ import { parseOrderEntry } from './terms.js';
 const TYPE = 'date_histogram';
 
 /** ES DateHistogramAggregationBuilder.DATE_FIELD_UNITS: every name a calendar interval may have. */
-const CALENDAR_UNITS: Readonly<Record<string, NonNullable<DateHistogramAgg['calendarUnit']>>> = {
+export const CALENDAR_UNITS: Readonly<Record<string, NonNullable<DateHistogramAgg['calendarUnit']>>> = {
   year: 'y', '1y': 'y', quarter: 'q', '1q': 'q', month: 'M', '1M': 'M', week: 'w', '1w': 'w',
   day: 'd', '1d': 'd', hour: 'h', '1h': 'h', minute: 'm', '1m': 'm', second: 's', '1s': 's',
 };

@@ -17,6 +17,8 @@ import { parseDateHistogram } from './date-histogram.js';
 import { parseRangeAgg } from './range.js';
 import { parseTerms } from './terms.js';
 import { parseTopHits } from './top-hits.js';
+import { PIPELINE_PARSERS } from './pipelines.js';
+import { validatePipelines } from './pipeline-validation.js';
 
 type AggParser = (name: string, body: unknown, subs: readonly AggNode[]) => AggNode;
 
@@ -42,6 +44,7 @@ const PARSERS: Record<string, AggParser> = {
   filters: parseFiltersAgg,
   top_hits: parseTopHits,
   composite: parseComposite,
+  ...PIPELINE_PARSERS,
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
@@ -53,8 +56,8 @@ const NOT_YET = [
   'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
   'weighted_avg', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
   'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
-  'bucket_sort', 'bucket_selector', 'bucket_script', 'avg_bucket', 'sum_bucket', 'max_bucket', 'min_bucket',
-  'stats_bucket', 'cumulative_sum', 'derivative', 'moving_fn', 'serial_diff',
+  // Pipelines that run a script (or moving_avg, ES 7's predecessor of moving_fn).
+  'bucket_selector', 'bucket_script', 'moving_fn', 'moving_avg',
 ];
 
 /** AggregatorFactories.VALID_AGG_NAME. */
@@ -74,6 +77,8 @@ export function parseAggregations(json: unknown, depth = 0): AggNode[] {
     if (!isObject(def)) throw new ParsingError(`Aggregation definition for [${name} starts with a [${tokenName(def)}], expected a [START_OBJECT].`);
     out.push(parseOne(name, def, depth));
   });
+  // SearchRequest.validate: the whole tree's pipelines, once it is parsed.
+  if (depth === 0) validatePipelines(out);
   return out;
 }
 

@@ -17,6 +17,7 @@ import { parseSparseVector } from './sparse-vector.js';
 import { parseTextExpansion } from './text-expansion.js';
 import { parseWeightedTokens } from './weighted-tokens.js';
 import { parseRankFeature } from './rank-feature.js';
+import { parseKnnQuery } from '../knn.js';
 import { parseExists, parseFuzzy, parseIds, parsePrefix, parseRange, parseTerm, parseTerms, parseWildcard, parseRegexp } from './term-level.js';
 
 const PARSERS: Record<string, (body: unknown) => QueryNode> = {
@@ -49,6 +50,7 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   sparse_vector: parseSparseVector,
   weighted_tokens: parseWeightedTokens,
   rank_feature: parseRankFeature,
+  knn: (b) => parseKnnQuery(b, parseQuery),
 };
 
 export const SUPPORTED_QUERIES: readonly string[] = Object.keys(PARSERS);

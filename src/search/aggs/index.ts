@@ -9,3 +9,4 @@ export { collectAggs, reduceAggs, renderAggs, stampTopHits } from './aggregate.j
 export type { TopHitsFetch, ReducedTopHit } from './top-hits.js';
 export { BucketBudget } from './buckets.js';
 export { matchingDocs } from './doc-lists.js';
+export { hasPipelines, reducePipelines } from './pipelines/reduce-pipelines.js';

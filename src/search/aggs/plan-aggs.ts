@@ -8,7 +8,7 @@
 import { compiledFormat, denseVectorDocValuesError, type ResolvedField } from '../../index/index.js';
 import { fielddataError, fielddataNotSupportedError } from '../fielddata-errors.js';
 import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
-import type { AggNode, MissingValue, RangeAgg, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
+import type { AggNode, MissingValue, PipelineAgg, RangeAgg, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
 import { resolveSortKeys } from '../plan/sort-resolution.js';
 import { resolveFetchFields } from '../fetch-fields.js';
 import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
@@ -204,15 +204,22 @@ const FACTORY_CLASS: Readonly<Record<string, string>> = {
 
 /** `parent`: the factory class of the nearest ancestor that is not a `filter` (null at the top). */
 export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[], parent: string | null = null): ExecAgg[] {
-  return aggs.map((agg) => planAggregation(ctx, agg, parent));
+  // Pipeline aggregations run on the coordinator after the final reduce (search/aggs/pipelines/): shards never see them.
+  return aggs.filter(isCollected).map((agg) => planAggregation(ctx, agg, parent));
 }
 
-function planAggregation(ctx: PlanContext, agg: AggNode, parent: string | null): ExecAgg {
+type CollectedAgg = Exclude<AggNode, PipelineAgg>;
+
+function isCollected(agg: AggNode): agg is CollectedAgg {
+  return agg.kind !== 'pipeline';
+}
+
+function planAggregation(ctx: PlanContext, agg: CollectedAgg, parent: string | null): ExecAgg {
   const exec = planOne(ctx, agg, parent);
   return agg.meta === undefined ? exec : { ...exec, meta: agg.meta };
 }
 
-function planOne(ctx: PlanContext, agg: AggNode, parent: string | null): ExecAgg {
+function planOne(ctx: PlanContext, agg: CollectedAgg, parent: string | null): ExecAgg {
   // ES builds a parent's factory before its children's: composite's parent check comes first.
   if (agg.kind === 'composite' && parent !== null) throw compositeParentError(parent);
   const subs = planAggregations(ctx, agg.subs, agg.kind === 'filter' ? parent : FACTORY_CLASS[agg.kind] ?? agg.kind);

@@ -19,6 +19,7 @@ import { PhraseScorer, type PhraseSlot } from './phrase-scorer.js';
 import type { Scorer } from './scorer.js';
 import type { SearchDeadline } from './deadline.js';
 import { TermScorer, newBlockBuffers, type BlockBuffers } from './term-scorer.js';
+import { knnExactScorer, knnScoreDocScorer } from './knn-scorers.js';
 
 /** Reused freq-1 score tables (TermScorer.tf1): allocating 2 KB per term per query showed up in profiles. */
 const tf1Pool: Float64Array[] = [];
@@ -145,6 +146,10 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     }
     case 'bool':
       return boolScorer(exec, ctx);
+    case 'knn_exact':
+      return knnExactScorer(ctx.segment, exec, () => (exec.filter === null ? null : buildScorer(exec.filter, ctx)));
+    case 'knn_score_doc':
+      return knnScoreDocScorer(ctx.segment, exec);
     case 'terms':
     case 'term_range':
     case 'prefix':

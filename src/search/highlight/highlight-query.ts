@@ -116,6 +116,8 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'script_filter':
       case 'ids':
       case 'slice':
+      case 'knn_exact':
+      case 'knn_score_doc':
         return { k: 'doc', exec: e };
       default:
         return assertNever(e);

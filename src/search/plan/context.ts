@@ -41,4 +41,6 @@ export interface PlanContext {
   readonly maxClauseCount?: number;
   /** `index.max_inner_result_window` (default 100): bounds a `top_hits` aggregation's from + size. */
   readonly maxInnerResultWindow?: number;
+  /** Called by planning that folds in one search's own data (a kNN search's matches): the plan is not cached. */
+  readonly uncacheable?: () => void;
 }

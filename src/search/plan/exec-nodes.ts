@@ -6,6 +6,7 @@
  */
 import type { Dfa } from '../../common/pattern/index.js';
 import type { CompiledScript, DocValueType } from '../../dsl/index.js';
+import type { VectorElementType, VectorSimilarity } from '../../index/index.js';
 
 /** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
 export interface TermExec {
@@ -172,6 +173,35 @@ export interface SliceExec {
   readonly score: number;
 }
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ScriptFilterExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec;
+/**
+ * The kNN pre-phase's per-shard search (exec/knn-scorers.ts): every document with a vector in
+ * `field` that matches `filter` and scores at least `minScore`, scored by the raw similarity. Only
+ * the pre-phase runs it (its own top-k collector, search/knn-candidates.ts).
+ */
+export interface KnnExactExec {
+  readonly kind: 'knn_exact';
+  readonly field: string;
+  readonly vector: Float32Array;
+  readonly similarity: VectorSimilarity;
+  readonly elementType: VectorElementType;
+  /** The `similarity` threshold as a score (-Infinity: none). */
+  readonly minScore: number;
+  readonly filter: Exec | null;
+}
+
+/**
+ * One kNN search's global top k within one index (ES KnnScoreDocQuery): the documents named by
+ * their index-wide write order (ascending), each scoring its similarity × `boost`.
+ */
+export interface KnnScoreDocExec {
+  readonly kind: 'knn_score_doc';
+  readonly field: string;
+  readonly orders: Float64Array;
+  readonly scores: Float32Array;
+  readonly boost: number;
+}
+
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ScriptFilterExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec
+  | KnnExactExec | KnnScoreDocExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

@@ -21,6 +21,7 @@ import { scriptScoreQuery } from './script-score.js';
 import { planScript } from './script.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
+import { knnQuery } from './knn.js';
 
 
 /** The coordinator encodes query texts before planning (cluster/search/query-inference.ts). */
@@ -139,6 +140,9 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
         node.prune ? node.pruningConfig ?? DEFAULT_TOKEN_PRUNING : null, boost);
     case 'rank_feature':
       return rankFeatureQuery(ctx, node, boost);
+    case 'knn':
+      // The filter only selects candidates: planned without scores.
+      return knnQuery(ctx, node, boost, (q) => planQuery(ctx, q, 0));
     default:
       return assertNever(node);
   }

@@ -3,6 +3,7 @@
  * Produced once from request JSON by the parsers in `queries/`, consumed by planning in search/.
  * Nothing after parsing reads raw JSON. Option names are camelCase; JSON stays snake_case at the edge.
  */
+import type { ScriptSpec } from './script/script-spec.js';
 
 export type MinimumShouldMatch = string | number | null;
 export type Operator = 'or' | 'and';
@@ -240,7 +241,11 @@ export type ScoreFunction =
     readonly kind: 'field_value_factor'; readonly field: string; readonly factor: number;
     readonly modifier: 'none' | 'log' | 'log1p' | 'log2p' | 'ln' | 'ln1p' | 'ln2p' | 'square' | 'sqrt' | 'reciprocal'; readonly missing: number | null;
   }
-  | DecayFunction;
+  | DecayFunction
+  /** `script_score`: the script's value (ES ScriptScoreFunction). */
+  | { readonly kind: 'script_score'; readonly script: ScriptSpec }
+  /** `random_score`: a hash of `field`'s value (`_seq_no` by default) and `seed`; no seed: of the document and the clock. */
+  | { readonly kind: 'random_score'; readonly seed: number | null; readonly field: string | null };
 
 /** `gauss`, `exp` or `linear` decay by the distance of a numeric or date field's value from `origin`. */
 export interface DecayFunction {
@@ -270,6 +275,20 @@ export interface FunctionScoreQuery extends Common {
   readonly boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min';
   readonly maxBoost: number;
   readonly minScore: number | null;
+}
+
+/** ES `script_score`: `query`'s documents scored by `script` (see dsl/queries/script-score.ts). */
+export interface ScriptScoreQuery extends Common {
+  readonly kind: 'script_score';
+  readonly query: QueryNode;
+  readonly script: ScriptSpec;
+  readonly minScore: number | null;
+}
+
+/** ES `script`: the documents a boolean filter script accepts (see dsl/queries/script-query.ts). */
+export interface ScriptQuery extends Common {
+  readonly kind: 'script';
+  readonly script: ScriptSpec;
 }
 
 export interface ConstantScoreQuery extends Common {
@@ -405,6 +424,8 @@ export type QueryNode =
   | ConstantScoreQuery
   | BoostingQuery
   | FunctionScoreQuery
+  | ScriptScoreQuery
+  | ScriptQuery
   | DisMaxQuery
   | TextExpansionQuery
   | SparseVectorQuery

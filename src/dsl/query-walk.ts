@@ -1,6 +1,6 @@
 /**
  * Walking a query tree by its compound clauses (bool, dis_max, constant_score, boosting,
- * function_score, a knn query's filter): the coordinator's rewrites before planning (model texts →
+ * function_score, script_score, a knn query's filter): the coordinator's rewrites before planning (model texts →
  * token weights, kNN searches → their global top k) visit and replace leaves without a switch of
  * their own.
  */
@@ -22,6 +22,7 @@ export function someClause(node: QueryNode, test: (clause: QueryNode) => boolean
       if (someClause(node.query, test)) return true;
       for (const f of node.functions) if (f.filter && someClause(f.filter, test)) return true;
       return false;
+    case 'script_score': return someClause(node.query, test);
     case 'knn': return someOf(node.filter, test);
     default: return false;
   }
@@ -106,6 +107,10 @@ export function mapClauses(node: QueryNode, replace: (clause: QueryNode) => Quer
       const functions = node.functions.map((f) => (f.filter ? { ...f, filter: map(f.filter) } : f));
       const same = query === node.query && functions.every((f, i) => f.filter === node.functions[i].filter);
       return same ? node : { ...node, query, functions };
+    }
+    case 'script_score': {
+      const query = map(node.query);
+      return query === node.query ? node : { ...node, query };
     }
     case 'knn': {
       const filter = mapAll(node.filter);

@@ -3,6 +3,7 @@
  * Unknown top-level keys fail as in ES; keys ES knows but this server does not implement yet fail
  * with a clear `illegal_argument_exception` rather than being silently ignored.
  */
+import { parseScriptFields, type ScriptFieldRequest } from './script-fields.js';
 import { parseTimeValue } from '../common/time-value.js';
 import { ActionRequestValidationError, IllegalArgumentError, ParsingError, XContentParseError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
@@ -73,6 +74,8 @@ export interface SearchRequest {
   readonly fields?: readonly FieldAndFormat[] | null;
   /** `docvalue_fields`: values read from doc values, in each hit's `fields`; absent/null = none. */
   readonly docvalueFields?: readonly FieldAndFormat[] | null;
+  /** `script_fields`: scripts evaluated per returned hit, shown in its `fields`; absent/null = none. */
+  readonly scriptFields?: readonly ScriptFieldRequest[] | null;
   /** `rescore`: query rescorers applied in order to the top hits; absent/null = none. */
   readonly rescore?: readonly RescoreNode[] | null;
   /** `collapse`: the top hit of each distinct value of a field; absent/null = none. */
@@ -121,7 +124,6 @@ function tokenKind(v: unknown): number {
 /** Members ES accepts that are not implemented here yet; requests using them fail clearly. */
 const NOT_YET = new Set([
   'runtime_mappings',
-  'script_fields',
 ]);
 
 /** Members ES's `rank` validation names, by their names in its messages (SearchRequest.validate). */
@@ -175,6 +177,7 @@ export function parseSearchRequest(
     aggs: null as AggNode[] | null, postFilter: null as QueryNode | null, suggest: null as SuggestNode | null,
     highlight: null as HighlightRequest | null, pit: null as PitReference | null,
     fields: null as FieldAndFormat[] | null, docvalueFields: null as FieldAndFormat[] | null,
+    scriptFields: null as ScriptFieldRequest[] | null,
     rescore: null as RescoreNode[] | null,
     collapse: null as CollapseRequest | null, collapseConflict: null as string | null,
     slice: null as SliceRequest | null, indicesBoost: null as IndexBoost[] | null, knn: null as KnnQuery[] | null,
@@ -293,6 +296,7 @@ function parseMember(r: MutableRequest, parts: HybridParts, k: string, v: unknow
       break;
     case 'fields': r.fields = parseFieldsAndFormats(v); break;
     case 'docvalue_fields': r.docvalueFields = parseFieldsAndFormats(v); break;
+    case 'script_fields': r.scriptFields = parseScriptFields(v); break;
     // Accepted and harmless: `stats` groups only tag statistics, `ext` is for plugins.
     case 'stats': case 'ext':
       break;

@@ -5,6 +5,8 @@
 import { ParsingError, IllegalArgumentError } from '../errors/index.js';
 import { forEachEntry, isObject, mapItems, readString, within } from './parse-helpers.js';
 import type { TermValue } from './query-nodes.js';
+import { parseScriptSpec, type ScriptSpec } from './script/script-spec.js';
+import { objectField, unknownField } from './object-parser.js';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
@@ -14,6 +16,8 @@ export type SortSpec =
   | { readonly kind: 'doc'; readonly order: SortOrder }
   /** `_shard_doc`: the tiebreaker of point-in-time searches, one value per document of the PIT. */
   | { readonly kind: 'shard_doc'; readonly order: SortOrder }
+  /** `_script` (ES ScriptSortBuilder): documents ordered by a script's number or string. */
+  | { readonly kind: 'script'; readonly type: 'number' | 'string'; readonly script: ScriptSpec; readonly order: SortOrder }
   | {
       readonly kind: 'field';
       readonly field: string;
@@ -31,7 +35,39 @@ function order(v: unknown): SortOrder {
   throw new IllegalArgumentError(`Unknown SortOrder [${String(v)}]`);
 }
 
+const SCRIPT_SORT_MEMBERS = ['script', 'type', 'order', 'mode', 'nested'];
+
+/** ScriptSortBuilder's ConstructingObjectParser: `script` and `type` required; `mode` is moot for one value per document. */
+function scriptSort(opts: unknown): SortSpec {
+  if (!isObject(opts)) throw new ParsingError(`[_script] failed to parse field [_script]`);
+  let script: ScriptSpec | null = null;
+  let type: 'number' | 'string' | null = null;
+  let o: SortOrder = 'asc';
+  forEachEntry(opts, (k, v) => {
+    switch (k) {
+      case 'script': script = objectField('_script', k, () => parseScriptSpec(v)); return;
+      case 'type': {
+        type = objectField('_script', k, () => {
+          const t = readString('_script', k, v);
+          if (t === 'version') throw new IllegalArgumentError('[_script] sorts of [type] [version] are not supported by this server yet');
+          if (t !== 'number' && t !== 'string') throw new IllegalArgumentError(`Unknown ScriptSortType [${t}]`);
+          return t;
+        });
+        return;
+      }
+      case 'order': o = objectField('_script', k, () => order(v)); return;
+      case 'mode': objectField('_script', k, () => readString('_script', k, v)); return;
+      case 'nested': throw new IllegalArgumentError('[_script] sorts with [nested] are not supported by this server yet');
+      default: throw unknownField('_script', k, SCRIPT_SORT_MEMBERS);
+    }
+  });
+  const missing = [script === null ? 'script' : null, type === null ? 'type' : null].filter((m) => m !== null);
+  if (missing.length > 0) throw new IllegalArgumentError(`Required [${missing.join(', ')}]`);
+  return { kind: 'script', type: type!, script: script!, order: o };
+}
+
 function one(field: string, opts: unknown): SortSpec {
+  if (field === '_script') return scriptSort(opts);
   if (field === '_score' || field === '_doc' || field === '_shard_doc') {
     let o: SortOrder = field === '_score' ? 'desc' : 'asc';
     if (typeof opts === 'string') o = order(opts);

@@ -49,7 +49,7 @@ export const ELASTICSEARCH_EXCEPTION_TYPES: ReadonlySet<string> = new Set([
   'query_shard_exception', 'resource_not_found_exception', 'status_exception', 'search_phase_execution_exception',
   'security_exception', 'query_phase_execution_exception', 'invalid_alias_name_exception', 'aliases_not_found_exception',
   'repository_exception', 'repository_missing_exception', 'snapshot_missing_exception', 'invalid_snapshot_name_exception',
-  'snapshot_restore_exception', 'snapshot_exception', 'repository_verification_exception',
+  'snapshot_restore_exception', 'snapshot_exception', 'repository_verification_exception', 'script_exception',
 ]);
 
 /** The serialisable form of an error (what ES shows as one object of `root_cause` or `caused_by`). */

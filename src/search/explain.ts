@@ -8,7 +8,8 @@
  * FeatureField), queries are printed as Lucene's `toString` prints them.
  */
 import { LENGTH_TABLE, decodeFeatureWeight, type Segment } from '../index/index.js';
-import { assertNever } from '../dsl/index.js';
+import { assertNever, type CompiledScript } from '../dsl/index.js';
+import { previewInput } from '../errors/index.js';
 import { B, K1, bm25Idf, normInverseCache } from './bm25.js';
 import { buildScorer, SegmentSearchContext } from './exec/build-scorer.js';
 import { FeatureScorer } from './exec/feature-scorer.js';
@@ -25,6 +26,11 @@ export interface Explanation {
 
 function node(value: number, description: string, details: readonly Explanation[] = []): Explanation {
   return { value, description, details };
+}
+
+/** ES Script.toString, the source quoted by its prefix. */
+function describeScript(script: CompiledScript): string {
+  return `Script{type=inline, lang='${script.lang}', idOrCode='${previewInput(script.source)}', options={}, params={}}`;
 }
 
 /** The explanation of `doc` (a live document of `segment`) for `exec`, or a 0-valued "no match" one. */
@@ -75,6 +81,14 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
       const sub = explainNode(exec.query, ctx, doc, stats)!;
       return node(value, `function score, score mode [${exec.scoreMode}], boost mode [${exec.boostMode}]`, exec.boost !== 1 ? [sub, node(exec.boost, 'boost')] : [sub]);
     }
+    case 'script_score': {
+      // ScriptScoreQuery's explain: the script's (unboosted) value over the sub-query's explanation.
+      const sub = explainNode(exec.query, ctx, doc, stats)!;
+      const unboosted = exec.boost !== 0 ? Math.fround(value / exec.boost) : 0;
+      const desc = `script score function, computed with script:"${describeScript(exec.script)}"`;
+      const scored = node(unboosted, desc, exec.script.needsScore ? [node(sub.value, '_score: ', [sub])] : []);
+      return exec.boost !== 1 ? node(value, 'Boosted score, product of:', [node(exec.boost, 'boost'), scored]) : scored;
+    }
     case 'boosting': {
       const positive = explainNode(exec.positive, ctx, doc, stats)!;
       const details = [positive];
@@ -87,6 +101,7 @@ function explainNode(exec: Exec, ctx: SegmentSearchContext, doc: number, stats: 
     case 'match_none':
       return null;
     case 'terms': case 'term_range': case 'prefix': case 'pattern': case 'numeric_range': case 'exists': case 'ids': case 'slice':
+    case 'script_filter':
       return node(value, describeQuery(exec));
     // ES KnnScoreDocQuery's explanation: the pre-phase's similarity times the boost, no details.
     case 'knn_score_doc':
@@ -185,6 +200,8 @@ export function describeQuery(exec: Exec): string {
     case 'dis_max': return `(${exec.clauses.map(describeQuery).join(' | ')})${exec.tieBreaker !== 0 ? `~${exec.tieBreaker}` : ''}`;
     case 'constant': return `ConstantScore(${describeQuery(exec.filter)})${exec.score !== 1 ? `^${exec.score}` : ''}`;
     case 'function_score': return `function score (${describeQuery(exec.query)}, functions: [${exec.functions.map((f) => (f.fn.kind === 'decay' ? f.fn.type : f.fn.kind)).join(', ')}])`;
+    case 'script_filter': return `ScriptQuery(${describeScript(exec.script)})`;
+    case 'script_score': return `script_score (${describeQuery(exec.query)}, script: {${describeScript(exec.script)}}`;
     case 'boosting': return `FunctionScoreQuery(${describeQuery(exec.positive)}, scored by boost(queryboost(${describeQuery(exec.negative)})^=${exec.negativeBoost}))${exec.boost !== 1 ? `^${exec.boost}` : ''}`;
     case 'match_all': return '*:*';
     case 'match_none': return 'MatchNoDocsQuery("")';

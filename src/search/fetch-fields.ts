@@ -8,6 +8,7 @@
  * the `_source` leaves the mapping does not know, as they are. Fields without values are left
  * out; names are in order.
  */
+import { scriptFieldValues, type FetchScriptField } from './script/script-fields.js';
 import { globMatcher } from '../common/wildcard.js';
 import { float32ToJson } from '../common/float-json.js';
 import { isPlainObject } from '../common/json.js';
@@ -99,7 +100,10 @@ export function resolveFetchFields(
  * whose one doc value (or null) replaces what the request's own fields found under its name, as
  * ES sets it on the hit after fetching them.
  */
-export function renderFetchFields(spec: FetchFields | null, segment: Segment, doc: number, raw: string | null | undefined, collapse: FetchField | null = null): string {
+export function renderFetchFields(
+  spec: FetchFields | null, segment: Segment, doc: number, raw: string | null | undefined, collapse: FetchField | null = null,
+  scriptFields: readonly FetchScriptField[] | null = null,
+): string {
   let source: Record<string, unknown> | null | undefined;
   const parsed = (): Record<string, unknown> | null => {
     if (source === undefined) {
@@ -127,6 +131,10 @@ export function renderFetchFields(spec: FetchFields | null, segment: Segment, do
       if (underMapped(path, unmapped.mapped) || !unmapped.patterns.some((p) => globMatcher(p).test(path))) continue;
       put(path, values.map((v) => JSON.stringify(v)));
     }
+  }
+  for (const f of scriptFields ?? []) {
+    const values = scriptFieldValues(f, segment, doc);
+    if (values !== null) members.set(f.name, values);
   }
   if (collapse !== null) {
     const values = docValues(collapse, segment, doc);

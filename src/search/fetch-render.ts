@@ -5,6 +5,7 @@
  * uses it for single-shard searches, which query and fetch in one round trip (ES's
  * query_and_fetch shortcut), keeping the coordinator thread free.
  */
+import { javaDouble } from '../common/java-double.js';
 import { filterSource, type SourceFilter } from '../common/source-filter.js';
 import { float32ToJson, writeFloat32Json } from '../common/float-json.js';
 import { writeUtf8 } from '../common/json-pieces.js';
@@ -12,6 +13,7 @@ import { locateSourceBytes, readId, readSource, touchStoredDoc, type Segment } f
 import type { ExecSort, SortValue } from './exec/field-sort.js';
 import { renderHighlight, type HighlightSpec } from './highlight/index.js';
 import { renderFetchFields, type FetchField, type FetchFields } from './fetch-fields.js';
+import type { FetchScriptField } from './script/script-fields.js';
 
 /** How a numeric sort key renders the ±Infinity used for missing values. */
 export type MissingStyle = 'long' | 'double';
@@ -35,6 +37,8 @@ export interface FetchSpec {
   readonly fields: FetchFields | null;
   /** `collapse`: its field, shown in every hit's `fields` (`[null]` for a document without a value); absent/null = none. */
   readonly collapse?: FetchField | null;
+  /** `script_fields`, compiled for this index; absent/null = none. */
+  readonly scriptFields?: readonly FetchScriptField[] | null;
 }
 
 /** Where an explained hit was found: ES shows `_shard` and `_node` on hits with an explanation. */
@@ -61,6 +65,8 @@ function renderSortValue(v: SortValue, key: ExecSort, style: MissingStyle | unde
   if (v === null) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (key.kind === 'score') return float32ToJson(v);
+  // A number script's value is a Java double: written as Double.toString writes it (NaN, Infinity quoted).
+  if (key.kind === 'script') return Number.isFinite(v) ? javaDouble(v) : JSON.stringify(javaDouble(v));
   if (!Number.isFinite(v)) {
     // ES shows Long.MAX/MIN_VALUE for missing integer/date values, ±Infinity for floating types.
     if (style === 'double') return v > 0 ? '"Infinity"' : '"-Infinity"';
@@ -101,7 +107,7 @@ function filteredSource(raw: string, spec: FetchSpec): string {
  */
 function hitTail(h: RenderHit, spec: FetchSpec, raw: string | null | undefined, explained: boolean): string {
   let out = '';
-  if (spec.fields || spec.collapse) out += renderFetchFields(spec.fields, h.segment, h.doc, raw, spec.collapse ?? null);
+  if (spec.fields || spec.collapse || spec.scriptFields) out += renderFetchFields(spec.fields, h.segment, h.doc, raw, spec.collapse ?? null, spec.scriptFields ?? null);
   if (spec.highlight !== null) {
     // Highlighting reads the stored _source whatever `_source` filtering returns.
     const highlight = renderHighlight(spec.highlight, h.segment, h.doc, raw === undefined ? readSource(h.segment, h.doc) : raw);
@@ -216,7 +222,7 @@ export function renderHitsBytes(hits: readonly RenderHit[], spec: FetchSpec): Ui
   const source = fetchesSource(spec);
   const asStored = sourceAsStored(spec);
   const spliced = asStored && spec.highlight === null;
-  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields && !spec.collapse;
+  const plainTail = spec.highlight === null && spec.sortKeys === null && !spec.fields && !spec.collapse && !spec.scriptFields;
   let touched = 0;
   for (let i = 0; i < hits.length; i++) touched += touchStoredDoc(hits[i].segment, hits[i].doc);
   touchedSum = touched;

@@ -8,6 +8,7 @@ export * from './bm25.js';
 export * from './plan/exec-nodes.js';
 export * from './plan/context.js';
 export { planQuery } from './plan/planner.js';
+export { planScriptFields } from './plan/script.js';
 export { resolveSortKeys } from './plan/sort-resolution.js';
 export { countClauses, DEFAULT_MAX_CLAUSE_COUNT } from './plan/clause-count.js';
 export { SegmentStatsSource } from './plan/stats-source.js';

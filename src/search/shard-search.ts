@@ -234,7 +234,7 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
       base += segment.maxDoc;
       continue;
     }
-    const ctx = new SegmentSearchContext(segment, deadline);
+    const ctx = new SegmentSearchContext(segment, deadline, live);
     const terms = req.minScore === null && req.terminateAfter === 0 ? termDisjunction(req.query, ctx) : null;
     if (terms !== null) {
       let countLimit = counting && total <= limit ? limit - total : -1;
@@ -361,7 +361,7 @@ function scanMatches(
   into: { readonly top: TopFieldDocs; readonly collapse: null } | { readonly top: CollapsingTopDocs; readonly collapse: ExecCollapse },
   deadline: SearchDeadline,
 ): MatchScan {
-  const needScore = keys === null || req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score');
+  const needScore = keys === null || req.trackScores || req.minScore !== null || keys.some((k) => k.kind === 'score' || (k.kind === 'script' && k.script.needsScore));
   let total = 0;
   let maxScore = NaN;
   let terminated = false;
@@ -371,7 +371,7 @@ function scanMatches(
     const segment = shard.segments[s];
     const live = shard.liveDocs[s];
     bases.push(base);
-    const ctx = new SegmentSearchContext(segment, deadline);
+    const ctx = new SegmentSearchContext(segment, deadline, live);
     const scorer = buildScorer(req.query, ctx);
     if (scorer) {
       const reader = keys === null ? null : new SortValueReader(keys, segment);

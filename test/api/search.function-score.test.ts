@@ -86,7 +86,6 @@ describe('function_score', () => {
   it('ranks by the combined score and answers ES\'s errors', async () => {
     const ranked = await q({ function_score: { query: { match: { title: 'fox' } }, field_value_factor: { field: 'likes', missing: 0 } } });
     expect(ids(ranked).slice(0, 3)).toEqual(['2', '1', '3']);
-    expectErrorType(await search({ query: { function_score: { script_score: { script: '1' } } } }), 400, 'illegal_argument_exception', '[script_score] functions of [function_score] are not supported by this server yet');
     expectErrorType(await search({ query: { function_score: { score_mode: 'median' } } }), 400, 'parsing_exception', '[function_score] illegal score_mode [median]');
     // A long value is quoted as its first 100 characters (previewInput), not echoed whole.
     expectErrorType(await search({ query: { function_score: { boost_mode: 'x'.repeat(5000) } } }), 400, 'parsing_exception', `[function_score] illegal boost_mode [${'x'.repeat(100)}...]`);

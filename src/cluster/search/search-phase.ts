@@ -14,7 +14,7 @@
 import { EsError, IllegalArgumentError, QueryPhaseExecutionError, SearchPhaseExecutionError, TooManyClausesError } from '../../errors/index.js';
 import { FETCH_ALL, TRACK_TOTAL_HITS_DISABLED, type QueryNode, type SearchRequest, type SortSpec } from '../../dsl/index.js';
 import {
-  DEFAULT_MAX_CLAUSE_COUNT, NO_DEADLINE, SegmentStatsSource, countClauses, fielddataError, planQuery, renderHit, resolveFetchFields, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
+  DEFAULT_MAX_CLAUSE_COUNT, NO_DEADLINE, SegmentStatsSource, countClauses, fielddataError, planQuery, planScriptFields, renderHit, resolveFetchFields, type Exec, type ExecSort, type FetchSpec, type HighlightSpec,
   type MissingStyle, type RenderHit, type ShardSearchResult, type SortValue,
 } from '../../search/index.js';
 import type { SparseInference } from '../../ml/index.js';
@@ -520,6 +520,7 @@ export function fetchSpec(req: SearchRequest, index: IndexService, keys: readonl
     index: index.name, source: req.source, storedFieldsNone: req.storedFieldsNone, version: req.version,
     seqNoPrimaryTerm: req.seqNoPrimaryTerm, tracksScores: tracksScores(req), sortKeys: keys, missingStyles: missingStyles(keys, index),
     collapse: collapseFetchField(req, index),
+    scriptFields: req.scriptFields ? planScriptFields({ mapping: index.resolvedMapping, index: { name: index.name, uuid: index.uuid } }, req.scriptFields) : null,
   };
 }
 
@@ -539,7 +540,7 @@ const SHARED_FETCHES = new WeakMap<IndexService, Array<ShardFetch | undefined>>(
 
 /** `{ from, spec }` for a single-shard search; the common case is a shared object (never mutated). */
 export function shardFetch(req: SearchRequest, index: IndexService, keys: readonly ExecSort[] | null, highlight: HighlightSpec | null): ShardFetch {
-  if (req.from !== 0 || keys !== null || highlight !== null || req.source !== FETCH_ALL || req.fields || req.docvalueFields || req.collapse) return { from: req.from, spec: fetchSpec(req, index, keys, highlight) };
+  if (req.from !== 0 || keys !== null || highlight !== null || req.source !== FETCH_ALL || req.fields || req.docvalueFields || req.scriptFields || req.collapse) return { from: req.from, spec: fetchSpec(req, index, keys, highlight) };
   const slot = (req.storedFieldsNone ? 1 : 0) | (req.version ? 2 : 0) | (req.seqNoPrimaryTerm ? 4 : 0) | (tracksScores(req) ? 8 : 0);
   let shared = SHARED_FETCHES.get(index);
   if (shared === undefined) SHARED_FETCHES.set(index, (shared = new Array<ShardFetch | undefined>(16)));

@@ -22,7 +22,7 @@ export function resolveSearchAfter(values: readonly unknown[], keys: readonly Ex
   }
   return keys.map((k, i) => {
     const v = values[i];
-    if (k.kind === 'keyword') return v === null ? null : String(v);
+    if (k.kind === 'keyword' || (k.kind === 'script' && k.type === 'string')) return v === null ? null : String(v);
     const n = typeof v === 'number' ? v : Number(v);
     if (Number.isNaN(n)) throw new IllegalArgumentError(`Failed to parse search_after value for field [${k.kind === 'numeric' ? k.field : k.kind}].`);
     // Scores are float32 and shown as the shortest decimal that reads back as one: read it back so.

@@ -3,11 +3,15 @@
  * whose scores are combined (`boost_mode`) with the functions that apply to each document
  * (`score_mode`, `max_boost`), then `min_score`. Functions: `weight`, `field_value_factor` and the
  * decay functions `gauss`, `exp`, `linear`, each with an optional `filter` and `weight`; one
- * function may also be given at the top level. `script_score` and `random_score` are refused.
+ * function may also be given at the top level. `script_score` (a script of the Painless subset,
+ * dsl/script/) and `random_score` (`seed`, `field`) too.
  */
 import { IllegalArgumentError, ParsingError, previewInput } from '../../errors/index.js';
 import { doubleValue, forEachEntry, isObject, mapItems, readString, unknownParameter } from '../parse-helpers.js';
 import type { DecayFunction, FunctionScoreFunction, FunctionScoreQuery, QueryNode, ScoreFunction } from '../query-nodes.js';
+import { parseScriptSpec, type ScriptSpec } from '../script/index.js';
+import { tokenName } from '../json-body.js';
+import { javaLongHash, javaStringHash } from '../../common/java-hash.js';
 import { newCommon, readCommon } from './common.js';
 
 type ParseQuery = (json: unknown) => QueryNode;
@@ -17,7 +21,6 @@ const SCORE_MODES = ['multiply', 'sum', 'avg', 'first', 'max', 'min'] as const;
 const BOOST_MODES = ['multiply', 'replace', 'sum', 'avg', 'max', 'min'] as const;
 const MODIFIERS = ['none', 'log', 'log1p', 'log2p', 'ln', 'ln1p', 'ln2p', 'square', 'sqrt', 'reciprocal'] as const;
 const DECAYS = new Set(['gauss', 'exp', 'linear']);
-const NOT_YET = new Set(['script_score', 'random_score']);
 
 function oneOf<const V extends string>(what: string, values: readonly V[], v: unknown): V {
   const s = readString(Q, what, v).toLowerCase();
@@ -71,11 +74,41 @@ function parseDecay(type: DecayFunction['type'], v: unknown): ScoreFunction {
   return { ...(spec as DecayFunction), multiValueMode };
 }
 
-/** One function's own member, or false for a member that is not a function. */
+/** ScriptScoreFunctionBuilder.fromXContent: `{ "script": ... }`. */
+function parseScriptScoreFunction(v: unknown): ScoreFunction {
+  if (!isObject(v)) throw new ParsingError(`[script_score] malformed, expected an object`);
+  let script: ScriptSpec | null = null;
+  forEachEntry(v, (k, x) => {
+    if (k === 'script') script = parseScriptSpec(x);
+    else throw new ParsingError(`script_score query does not support [${k}]`);
+  });
+  if (script === null) throw new ParsingError(`script_score requires 'script' field`);
+  return { kind: 'script_score', script };
+}
+
+/** RandomScoreFunctionBuilder.fromXContent: `seed` (an int, a long as Long.hashCode, a string as its hashCode) and `field`. */
+function parseRandomScore(v: unknown): ScoreFunction {
+  if (!isObject(v)) throw new ParsingError(`[random_score] malformed, expected an object`);
+  let seed: number | null = null;
+  let field: string | null = null;
+  forEachEntry(v, (k, x) => {
+    if (k === 'seed') {
+      if (typeof x === 'string') seed = javaStringHash(x);
+      else if (typeof x === 'number' && Number.isInteger(x)) seed = javaLongHash(x);
+      else if (typeof x === 'number') throw new ParsingError(`random_score seed must be an int, long or string, not 'VALUE_NUMBER'`);
+      else throw new ParsingError(`random_score seed must be an int/long or string, not '${tokenName(x)}'`);
+    } else if (k === 'field') field = readString('random_score', k, x);
+    else throw new ParsingError(`random_score query does not support [${k}]`);
+  });
+  return { kind: 'random_score', seed, field };
+}
+
+/** One function's own member, or null for a member that is not a function. */
 function readFunction(k: string, v: unknown): ScoreFunction | null {
   if (k === 'field_value_factor') return parseFieldValueFactor(v);
   if (DECAYS.has(k)) return parseDecay(k as DecayFunction['type'], v);
-  if (NOT_YET.has(k)) throw new IllegalArgumentError(`[${k}] functions of [${Q}] are not supported by this server yet`);
+  if (k === 'script_score') return parseScriptScoreFunction(v);
+  if (k === 'random_score') return parseRandomScore(v);
   return null;
 }
 

@@ -6,6 +6,8 @@ import { isObject, within } from '../parse-helpers.js';
 import type { QueryNode } from '../query-nodes.js';
 import { parseBool, parseBoosting, parseConstantScore, parseDisMax } from './bool.js';
 import { parseFunctionScore } from './function-score.js';
+import { parseScriptScore } from './script-score.js';
+import { parseScriptQuery } from './script-query.js';
 import { parseMatch, parseMatchBoolPrefix, parseMatchPhrase, parseMatchPhrasePrefix } from './match.js';
 import { parseMatchAll, parseMatchNone } from './match-all.js';
 import { parseMultiMatch } from './multi-match.js';
@@ -33,6 +35,8 @@ const PARSERS: Record<string, (body: unknown) => QueryNode> = {
   constant_score: (b) => parseConstantScore(b, parseQuery),
   boosting: (b) => parseBoosting(b, parseQuery),
   function_score: (b) => parseFunctionScore(b, parseQuery),
+  script_score: (b) => parseScriptScore(b, parseQuery),
+  script: parseScriptQuery,
   term: parseTerm,
   terms: parseTerms,
   range: parseRange,

@@ -40,7 +40,7 @@ export function matchingDocs(
       out.push(bitsToDocs(bits, collectDisjunction(unionLeaves, segment, live, bits)));
       continue;
     }
-    const ctx = new SegmentSearchContext(segment, deadline);
+    const ctx = new SegmentSearchContext(segment, deadline, live);
     const scorer = buildScorer(query, ctx);
     let docs = new Int32Array(64);
     let docScores = scores === null ? null : new Float64Array(64);

@@ -184,6 +184,8 @@ function planTopHits(ctx: PlanContext, agg: TopHitsAgg): ExecTopHits {
   // SortBuilder.buildSort: a lone `_score` descending is the default order, not a sort.
   const byScore = agg.sort === null || (agg.sort.length === 1 && agg.sort[0].kind === 'score' && agg.sort[0].order === 'desc');
   const sort = byScore ? null : resolveSortKeys(agg.sort!, ctx.mapping, ctx.index);
+  // A script key is evaluated per bucket hit, where a search's collector would read it: not built here.
+  if (sort?.some((k) => k.kind === 'script')) throw new IllegalArgumentError('[_script] sorts in [top_hits] are not supported by this server yet');
   const tracksScores = sort === null || agg.trackScores || sort.some((k) => k.kind === 'score');
   // Checked here so a refused field fails this index's shards; the coordinator resolves them again per index to fetch.
   resolveFetchFields(agg.fields, agg.docvalueFields, ctx.mapping.fields, (f) => fielddataError(f, ctx.index.name));

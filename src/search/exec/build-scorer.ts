@@ -2,13 +2,16 @@
  * Exec → Scorer for one segment (Lucene Weight.scorer + Boolean2ScorerSupplier). Returns null when
  * the clause cannot match anything in the segment, so compound scorers can short-circuit.
  */
-import { hasPostings, termOrd, type Segment, type SegmentField } from '../../index/index.js';
+import { hasPostings, termOrd, type LiveDocs, type Segment, type SegmentField } from '../../index/index.js';
 import { assertNever } from '../../dsl/index.js';
 import { normInverseCache } from '../bm25.js';
 import type { Exec, FeatureExec, PhraseExec, TermExec } from '../plan/exec-nodes.js';
 import { FeatureScorer } from './feature-scorer.js';
 import { BitSetScorer, buildDocSet } from './doc-set.js';
 import { FunctionScoreScorer, segmentFunctions } from './function-score-scorer.js';
+import { ScriptScoreScorer } from './script-score-scorer.js';
+import { ScriptFilterScorer } from './script-filter-scorer.js';
+import { scriptProgram } from '../script/script-program.js';
 import {
   BoostingScorer, ConjunctionScorer, ConstantScorer, DisMaxScorer, DisjunctionSumScorer, MatchAllScorer, ReqExclScorer, ReqOptScorer,
 } from './compound-scorers.js';
@@ -27,8 +30,13 @@ export class SegmentSearchContext {
   private readonly caches = new Map<number | string, Float64Array>();
   private readonly tables: Float64Array[] = [];
   private readonly blocks: BlockBuffers[] = [];
-  /** `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting). */
-  constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null) {}
+  /**
+   * `deadline`: the search's, polled while patterns expand to terms (null: none, e.g. highlighting).
+   * `live`: the segment's live docs where the caller has them: scripts skip deleted docs (Lucene
+   * checks acceptDocs before a two-phase match or a score), so a deleted version without a field
+   * cannot fail a script its live version satisfies.
+   */
+  constructor(readonly segment: Segment, readonly deadline: SearchDeadline | null = null, readonly live: LiveDocs = null) {}
 
   tf1Table(): Float64Array {
     const t = tf1Pool.pop() ?? new Float64Array(256);
@@ -119,7 +127,13 @@ export function buildScorer(exec: Exec, ctx: SegmentSearchContext): Scorer | nul
     }
     case 'function_score': {
       const sub = buildScorer(exec.query, ctx);
-      return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec) : null;
+      return sub ? new FunctionScoreScorer(sub, segmentFunctions(exec, ctx.segment, (e) => buildScorer(e, ctx)), exec, ctx.live) : null;
+    }
+    case 'script_filter':
+      return new ScriptFilterScorer(ctx.segment.maxDoc, scriptProgram(exec.script).bind(ctx.segment), ctx.live, exec.score);
+    case 'script_score': {
+      const sub = buildScorer(exec.query, ctx);
+      return sub ? new ScriptScoreScorer(sub, scriptProgram(exec.script).bind(ctx.segment), exec, ctx.live) : null;
     }
     case 'boosting': {
       const positive = buildScorer(exec.positive, ctx);

@@ -4,7 +4,7 @@
  * double precision over float32 clause scores and rounded to float32 once, as Lucene does, which
  * also makes the result independent of the order clauses are added in.
  */
-import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import { matchesDoc, NO_MORE_DOCS, Scorer } from './scorer.js';
 
 
 export class MatchAllScorer extends Scorer {
@@ -42,9 +42,18 @@ export class ConjunctionScorer extends Scorer {
       if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
       for (let i = 1; i < this.all.length; i++) {
         const s = this.all[i];
+        if (s.matchesAt !== undefined) continue;
         const d = s.doc < doc ? s.advance(doc) : s.doc;
         if (d > doc) {
           doc = lead.advance(d);
+          continue outer;
+        }
+      }
+      // Two-phase clauses verify the doc every iterating clause agreed on (Lucene's matches()).
+      for (let i = 1; i < this.all.length; i++) {
+        const s = this.all[i];
+        if (s.matchesAt !== undefined && !s.matchesAt(doc)) {
+          doc = lead.nextDoc();
           continue outer;
         }
       }
@@ -180,8 +189,7 @@ export class ReqExclScorer extends Scorer {
   }
   private filter(doc: number): number {
     while (doc !== NO_MORE_DOCS) {
-      const ex = this.excluded.doc < doc ? this.excluded.advance(doc) : this.excluded.doc;
-      if (ex !== doc) break;
+      if (!matchesDoc(this.excluded, doc)) break;
       doc = this.required.nextDoc();
     }
     return (this.doc = doc);
@@ -216,8 +224,7 @@ export class ReqOptScorer extends Scorer {
   }
   score(): number {
     let s = this.required.score();
-    const o = this.optional.doc < this.doc ? this.optional.advance(this.doc) : this.optional.doc;
-    if (o === this.doc) s += this.optional.score();
+    if (matchesDoc(this.optional, this.doc)) s += this.optional.score();
     return Math.fround(s);
   }
   maxScore(): number {
@@ -248,10 +255,7 @@ export class BoostingScorer extends Scorer {
   score(): number {
     let s = this.positive.score();
     const negative = this.negative;
-    if (negative !== null) {
-      if (negative.doc < this.doc) negative.advance(this.doc);
-      if (negative.doc === this.doc) s = Math.fround(s * this.negativeBoost);
-    }
+    if (negative !== null && matchesDoc(negative, this.doc)) s = Math.fround(s * this.negativeBoost);
     return Math.fround(s * this.boost);
   }
   maxScore(): number {
@@ -266,6 +270,8 @@ export class BoostingScorer extends Scorer {
 export class ConstantScorer extends Scorer {
   constructor(private readonly inner: Scorer, private readonly constantScore: number) {
     super();
+    // A two-phase filter stays two-phase under constant_score.
+    if (inner.matchesAt !== undefined) this.matchesAt = (doc) => inner.matchesAt!(doc) && ((this.doc = doc), true);
   }
   nextDoc(): number {
     return (this.doc = this.inner.nextDoc());

@@ -4,6 +4,8 @@
  * `_doc` keys, a bounded collector keeping the best k, and `search_after` filtering. Ties on every
  * key fall back to write order, the same tie-break the score sort uses.
  */
+import type { CompiledScript } from '../../dsl/index.js';
+import { scriptProgram, type SegmentScript } from '../script/script-program.js';
 import { termAt, type Segment, type SegmentField } from '../../index/index.js';
 
 export type SortValue = number | string | null;
@@ -14,10 +16,16 @@ export type ExecSort =
   /** `_shard_doc` (point-in-time tiebreaker): base + write order, unique per document of the searched indices. */
   | { readonly kind: 'shard_doc'; readonly desc: boolean; readonly base: number }
   | { readonly kind: 'numeric'; readonly field: string; readonly desc: boolean; readonly mode: 'min' | 'max' | 'sum' | 'avg' | 'median'; readonly missing: number }
-  | { readonly kind: 'keyword'; readonly field: string; readonly desc: boolean; readonly mode: 'min' | 'max'; readonly missingFirst: boolean; readonly missingValue: string | null };
+  | { readonly kind: 'keyword'; readonly field: string; readonly desc: boolean; readonly mode: 'min' | 'max'; readonly missingFirst: boolean; readonly missingValue: string | null }
+  /** `_script`: the script's double (`number`) or String (`string`; null sorts last) per document. */
+  | { readonly kind: 'script'; readonly desc: boolean; readonly type: 'number' | 'string'; readonly script: CompiledScript };
 
 /** Compares two values of one sort key in ascending order (nulls = missing keyword values). */
 function compareKey(key: ExecSort, a: SortValue, b: SortValue): number {
+  if (key.kind === 'script' && key.type === 'string') {
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    return codePointCompare(a as string, b as string);
+  }
   if (key.kind === 'keyword') {
     if (a === null || b === null) {
       if (a === b) return 0;
@@ -90,8 +98,10 @@ function keywordValue(segment: Segment, field: SegmentField | undefined, doc: nu
 /** Reads the sort values of docs in one segment. */
 export class SortValueReader {
   private readonly fields: Array<SegmentField | undefined>;
+  private readonly scripts: Array<SegmentScript | null>;
   constructor(private readonly keys: readonly ExecSort[], private readonly segment: Segment) {
     this.fields = keys.map((k) => (k.kind === 'numeric' || k.kind === 'keyword' ? segment.fields.get(k.field) : undefined));
+    this.scripts = keys.map((k) => (k.kind === 'script' ? scriptProgram(k.script).bind(segment) : null));
   }
   read(doc: number, score: number): SortValue[] {
     return this.keys.map((k, i) => {
@@ -106,6 +116,8 @@ export class SortValueReader {
           return numericValue(this.fields[i], doc, k.mode, k.missing);
         case 'keyword':
           return keywordValue(this.segment, this.fields[i], doc, k.mode, k.missingValue);
+        case 'script':
+          return this.scripts[i]!(doc, score) as number | string | null;
       }
     });
   }

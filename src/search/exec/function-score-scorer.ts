@@ -5,10 +5,14 @@
  * float, as ES casts it); documents under `min_score` are skipped; the query's `boost` multiplies
  * last. Scores are not bounded ahead (maxScore is Infinity), so no pruning applies below it.
  */
+import { javaDouble } from '../../common/java-double.js';
+import { mix32 } from '../../common/java-hash.js';
 import { IllegalArgumentError } from '../../errors/index.js';
-import type { Segment, SegmentField } from '../../index/index.js';
+import { isLive, type LiveDocs, type Segment, type SegmentField } from '../../index/index.js';
 import type { FunctionExec, FunctionScoreExec } from '../plan/exec-nodes.js';
-import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import { firstValueText, hashToScore, murmurOfText } from '../script/random-score.js';
+import { scriptProgram } from '../script/script-program.js';
+import { matchesDoc, NO_MORE_DOCS, Scorer } from './scorer.js';
 
 /** One function over one segment: whether it applies to a doc, and its weighted value there. */
 interface SegmentFunction {
@@ -16,7 +20,8 @@ interface SegmentFunction {
   /** The filter matched no doc of the segment: the function never applies here. */
   readonly never: boolean;
   readonly weight: number;
-  value(doc: number): number;
+  /** The weighted value for `doc`, whose sub-query score is `score`. */
+  value(doc: number, score: number): number;
 }
 
 const MODIFIERS: Record<string, (v: number) => number> = {
@@ -24,8 +29,18 @@ const MODIFIERS: Record<string, (v: number) => number> = {
   ln2p: (v) => Math.log1p(1 + v), square: (v) => v * v, sqrt: Math.sqrt, reciprocal: (v) => 1 / v,
 };
 
-export function segmentFunction(fn: FunctionExec, segment: Segment): (doc: number) => number {
+export function segmentFunction(fn: FunctionExec, segment: Segment): (doc: number, score: number) => number {
   if (fn.kind === 'weight') return () => 1;
+  if (fn.kind === 'script_score') {
+    // ES ScriptScoreFunction: the script's double, refused when negative (NaN passes, as in ES).
+    const script = scriptProgram(fn.script).bind(segment);
+    return (doc, score) => {
+      const result = script(doc, score) as number;
+      if (result < 0) throw new IllegalArgumentError(`script score function must not produce negative scores, but got: [${javaDouble(result)}]`);
+      return result;
+    };
+  }
+  if (fn.kind === 'random_score') return randomScoreFunction(fn, segment);
   const values: SegmentField | undefined = segment.fields.get(fn.field);
   const offsets = values?.docValueOffsets ?? null;
   const numbers = values?.docValueNumbers ?? null;
@@ -63,12 +78,30 @@ export function segmentFunction(fn: FunctionExec, segment: Segment): (doc: numbe
   };
 }
 
+/**
+ * ES RandomScoreFunction: murmur3 of the field's first value as text, the salted seed itself for a
+ * document without one; without a seed, BitMixer.mix of the document (its index-wide write order
+ * here, where ES mixes the shard-local Lucene doc id).
+ */
+function randomScoreFunction(fn: Extract<FunctionExec, { kind: 'random_score' }>, segment: Segment): (doc: number) => number {
+  const seed = fn.saltedSeed;
+  if (fn.field === null || fn.vt === null) return (doc) => hashToScore(mix32(segment.indexOrder.get(doc) ^ seed));
+  // `_seq_no`'s text: the index-wide write order's, which does not depend on sharding as a shard's seq_no does.
+  if (fn.field === '_seq_no') return (doc) => hashToScore(murmurOfText(String(segment.indexOrder.get(doc)), seed));
+  const field = segment.fields.get(fn.field);
+  const vt = fn.vt;
+  return (doc) => {
+    const text = firstValueText(segment, field, vt, doc);
+    return hashToScore(text === null ? seed : murmurOfText(text, seed));
+  };
+}
+
 export function segmentFunctions(exec: FunctionScoreExec, segment: Segment, build: (e: FunctionScoreExec['query']) => Scorer | null): SegmentFunction[] {
   return exec.functions.map((f) => {
     const filter = f.filter === null ? null : build(f.filter);
     const fn = segmentFunction(f.fn, segment);
     const weight = f.weight;
-    return { filter, never: f.filter !== null && filter === null, weight, value: (doc: number) => fn(doc) * weight };
+    return { filter, never: f.filter !== null && filter === null, weight, value: (doc: number, score: number) => fn(doc, score) * weight };
   });
 }
 
@@ -76,20 +109,18 @@ export function segmentFunctions(exec: FunctionScoreExec, segment: Segment, buil
 function applies(f: SegmentFunction, doc: number): boolean {
   if (f.never) return false;
   const filter = f.filter;
-  if (filter === null) return true;
-  if (filter.doc < doc) filter.advance(doc);
-  return filter.doc === doc;
+  return filter === null || matchesDoc(filter, doc);
 }
 
 /** ES FunctionScoreQuery's factor for `doc`: the applying functions combined by `mode`, 1 when none applies. */
-export function combineFunctions(functions: readonly SegmentFunction[], mode: FunctionScoreExec['scoreMode'], doc: number): number {
+export function combineFunctions(functions: readonly SegmentFunction[], mode: FunctionScoreExec['scoreMode'], doc: number, score: number): number {
   if (mode === 'first') {
-    for (const f of functions) if (applies(f, doc)) return f.value(doc);
+    for (const f of functions) if (applies(f, doc)) return f.value(doc, score);
     return 1;
   }
   if (mode === 'multiply') {
     let factor = 1;
-    for (const f of functions) if (applies(f, doc)) factor *= f.value(doc);
+    for (const f of functions) if (applies(f, doc)) factor *= f.value(doc, score);
     return factor;
   }
   let count = 0;
@@ -97,7 +128,7 @@ export function combineFunctions(functions: readonly SegmentFunction[], mode: Fu
   let total = mode === 'max' ? -Infinity : mode === 'min' ? Infinity : 0;
   for (const f of functions) {
     if (!applies(f, doc)) continue;
-    const v = f.value(doc);
+    const v = f.value(doc, score);
     count++;
     weightSum += f.weight;
     if (mode === 'max') total = Math.max(total, v);
@@ -122,19 +153,25 @@ export function combineBoost(mode: FunctionScoreExec['boostMode'], score: number
 export class FunctionScoreScorer extends Scorer {
   private current = 0;
 
-  constructor(private readonly sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec) {
+  constructor(private readonly sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec, private readonly live: LiveDocs = null) {
     super();
   }
 
   /** The score of the sub-scorer's doc `d` (or NaN under min_score). */
   private scoreOf(d: number): number {
-    const factor = Math.min(combineFunctions(this.functions, this.exec.scoreMode, d), this.exec.maxBoost);
-    const score = Math.fround(combineBoost(this.exec.boostMode, this.sub.score(), factor));
+    const subScore = this.sub.score();
+    const factor = Math.min(combineFunctions(this.functions, this.exec.scoreMode, d, subScore), this.exec.maxBoost);
+    const score = Math.fround(combineBoost(this.exec.boostMode, subScore, factor));
     return this.exec.minScore !== null && score < this.exec.minScore ? NaN : Math.fround(score * this.exec.boost);
   }
 
   private settle(d: number): number {
     while (d !== NO_MORE_DOCS) {
+      // A deleted doc is never scored (its functions could fail where the live version would not).
+      if (!isLive(this.live, d)) {
+        d = this.sub.nextDoc();
+        continue;
+      }
       const s = this.scoreOf(d);
       if (!Number.isNaN(s)) {
         this.current = s;

@@ -18,4 +18,16 @@ export abstract class Scorer {
   abstract maxScore(): number;
   /** Estimated number of matching docs, to order conjunctions cheapest-first. */
   abstract cost(): number;
+  /**
+   * Two-phase scorers (Lucene TwoPhaseIterator: a script filter) only: whether `doc` matches,
+   * evaluated for that doc alone. Compound scorers ask this of the docs their other clauses propose
+   * instead of advancing it, so its cost — and its failures — fall only on those docs.
+   */
+  matchesAt?(doc: number): boolean;
+}
+
+/** Whether `s` matches `doc` (≥ its current doc): verified alone when two-phase, else by advancing. */
+export function matchesDoc(s: Scorer, doc: number): boolean {
+  if (s.matchesAt !== undefined) return s.matchesAt(doc);
+  return (s.doc < doc ? s.advance(doc) : s.doc) === doc;
 }

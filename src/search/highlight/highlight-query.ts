@@ -101,6 +101,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'constant':
         return compile(e.filter);
       case 'function_score':
+      case 'script_score':
         return compile(e.query);
       case 'boosting':
         // Lucene's FunctionScoreQuery extracts the wrapped (positive) query's terms only.
@@ -112,6 +113,7 @@ export function compileHighlightQuery(exec: Exec): HighlightNode {
       case 'feature':
       case 'numeric_range':
       case 'exists':
+      case 'script_filter':
       case 'ids':
       case 'slice':
       case 'knn_exact':

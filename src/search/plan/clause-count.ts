@@ -21,6 +21,8 @@ export function countClauses(exec: Exec): number {
       return countClauses(exec.filter);
     case 'boosting':
       return countClauses(exec.positive) + countClauses(exec.negative);
+    case 'script_score':
+      return countClauses(exec.query);
     case 'function_score':
       return exec.functions.reduce((n, f) => n + (f.filter ? countClauses(f.filter) : 0), countClauses(exec.query));
     case 'phrase':

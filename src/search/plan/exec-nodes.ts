@@ -5,6 +5,7 @@
  * createWeight does), so compound nodes carry no boost and workers need no mapping or stats.
  */
 import type { Dfa } from '../../common/pattern/index.js';
+import type { CompiledScript, DocValueType } from '../../dsl/index.js';
 import type { VectorElementType, VectorSimilarity } from '../../index/index.js';
 
 /** A scoring term: BM25 with a precomputed weight (boost × idf) and the field's index-wide avgdl. */
@@ -92,7 +93,14 @@ export type FunctionExec =
   | {
     readonly kind: 'decay'; readonly type: 'gauss' | 'exp' | 'linear'; readonly field: string; readonly origin: number; readonly scale: number;
     readonly offset: number; readonly decay: number; readonly multiValueMode: 'min' | 'max' | 'avg' | 'sum';
-  };
+  }
+  | { readonly kind: 'script_score'; readonly script: CompiledScript }
+  /**
+   * ES RandomScoreFunction with its salted seed: murmur3 of `field`'s first value as text (`vt`
+   * says how it renders; `_seq_no`: the index-wide write order's), or without a seed (`field`
+   * null) BitMixer.mix of the write order.
+   */
+  | { readonly kind: 'random_score'; readonly saltedSeed: number; readonly field: string | null; readonly vt: DocValueType | null };
 
 /** ES `function_score` (Lucene/ES FunctionScoreQuery): see exec/function-score-scorer.ts. */
 export interface FunctionScoreExec {
@@ -104,6 +112,22 @@ export interface FunctionScoreExec {
   readonly maxBoost: number;
   readonly minScore: number | null;
   readonly boost: number;
+}
+
+/** ES `script_score` (ScriptScoreQuery): `query`'s documents scored by the script (exec/script-score-scorer.ts). */
+export interface ScriptScoreExec {
+  readonly kind: 'script_score';
+  readonly query: Exec;
+  readonly script: CompiledScript;
+  readonly minScore: number | null;
+  readonly boost: number;
+}
+
+/** ES `script` (ScriptQuery): every live doc the filter script accepts, scored `score` (exec/script-filter-scorer.ts). */
+export interface ScriptFilterExec {
+  readonly kind: 'script_filter';
+  readonly script: CompiledScript;
+  readonly score: number;
 }
 
 /** Any filter as a scorer with a constant score (0 in filter context). */
@@ -177,7 +201,7 @@ export interface KnnScoreDocExec {
   readonly boost: number;
 }
 
-export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec
+export type Exec = TermExec | FeatureExec | PhraseExec | BoolExec | DisMaxExec | BoostingExec | FunctionScoreExec | ScriptScoreExec | ScriptFilterExec | ConstantExec | MatchAllExec | MatchNoneExec | DocSetExec
   | KnnExactExec | KnnScoreDocExec;
 
 export const MATCH_NONE: MatchNoneExec = { kind: 'match_none' };

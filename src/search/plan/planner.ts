@@ -17,6 +17,8 @@ import { planQueryString } from './query-string-plan.js';
 import { planSimpleQueryString } from './simple-query-string-plan.js';
 import { fuzzyQuery } from './fuzzy.js';
 import { functionScoreQuery } from './function-score.js';
+import { scriptScoreQuery } from './script-score.js';
+import { planScript } from './script.js';
 import { existsQuery, ID_FIELD, idsQuery, prefixQuery, rangeQuery, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level.js';
 import { boolOf, matchQuery } from './text.js';
 import { knnQuery } from './knn.js';
@@ -99,6 +101,10 @@ export function planQuery(ctx: PlanContext, node: QueryNode | null, parentBoost 
       return { kind: 'constant', filter: planQuery(ctx, node.filter, 0), score: boost };
     case 'function_score':
       return functionScoreQuery(ctx, node, boost, (q, b) => planQuery(ctx, q, b));
+    case 'script_score':
+      return scriptScoreQuery(ctx, node, boost, (q, b) => planQuery(ctx, q, b));
+    case 'script':
+      return { kind: 'script_filter', script: planScript(ctx, node.script, 'boolean'), score: boost };
     case 'boosting': {
       // The negative query only decides which scores are lowered: planned without scores.
       const positive = planQuery(ctx, node.positive, 1);

@@ -10,6 +10,7 @@ import { compiledFormat, type ResolvedField, type ResolvedMapping } from '../../
 import type { SortSpec } from '../../dsl/sort.js';
 import type { ExecSort } from '../exec/field-sort.js';
 import { fielddataError, fielddataNotSupportedError } from '../fielddata-errors.js';
+import { compileForIndex } from './script.js';
 
 function numericMissing(spec: Extract<SortSpec, { kind: 'field' }>, field: ResolvedField | null): number {
   const desc = spec.order === 'desc';
@@ -41,6 +42,11 @@ export function resolveSortKeys(specs: readonly SortSpec[], mapping: ResolvedMap
     if (spec.kind === 'score') return { kind: 'score', desc: spec.order === 'desc' };
     if (spec.kind === 'doc') return { kind: 'doc', desc: spec.order === 'desc' };
     if (spec.kind === 'shard_doc') return { kind: 'shard_doc', desc: spec.order === 'desc', base: indexPos * SHARD_DOC_INDEX_STRIDE };
+    if (spec.kind === 'script') {
+      // NumberSortScript returns a double, StringSortScript a String; both see `_score`.
+      const script = compileForIndex({ mapping, index }, spec.script, spec.type === 'number' ? 'double' : 'String');
+      return { kind: 'script', desc: spec.order === 'desc', type: spec.type, script };
+    }
     const desc = spec.order === 'desc';
     const mode = spec.mode ?? (desc ? 'max' : 'min');
     let field = mapping.fields.get(spec.field) ?? null;

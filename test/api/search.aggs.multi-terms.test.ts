@@ -100,6 +100,34 @@ describe('multi_terms', () => {
     expect(path.most).toEqual({ value: 3, keys: ['rock|A'] });
   });
 
+  it('answers ES\'s yaml test (multi_terms.yml "size parameter") over two indices', async () => {
+    const products = (rows: Array<[string, string | null, number | null]>) => rows.map(([genre, product, quantity], i): [string, Record<string, unknown>] => [
+      String(i), { genre, ...(product === null ? {} : { product, quantity }) },
+    ]);
+    const mappings = { properties: { genre: { type: 'keyword' }, product: { type: 'keyword' }, quantity: { type: 'integer' } } };
+    await t.request('PUT', '/products-1', { mappings });
+    await t.request('PUT', '/products-2', { settings: { number_of_shards: 3 }, mappings });
+    await seed(t, 'products-1', products([
+      ['rock', 'Product A', 4], ['rock', 'Product A', 5], ['rock', 'Product B', 1], ['jazz', 'Product B', 10], ['electronic', 'Product B', 3],
+      ['electronic', null, null], ['pop', 'Product C', 12], ['pop', 'Product C', 100],
+    ]));
+    await seed(t, 'products-2', products([
+      ['soul', 'Product E', 133], ['soul', 'Product E', 104], ['dance', 'Product D', 21], ['dance', 'Product D', 110], ['trance', 'Product G', 19],
+      ['trance', 'Product G', 213], ['rock', 'Product A', 34],
+    ]));
+    const search = async (body: Record<string, unknown>) => (await t.request('POST', '/products*/_search', { size: 0, aggs: { gp: { multi_terms: { terms: GENRE_PRODUCT, ...body } } } })).body.aggregations.gp;
+    const all = await search({});
+    expect([all.doc_count_error_upper_bound, all.sum_other_doc_count]).toEqual([0, 0]);
+    expect(all.buckets.map((b: any) => [b.key_as_string, b.doc_count])).toEqual([
+      ['rock|Product A', 3], ['dance|Product D', 2], ['pop|Product C', 2], ['soul|Product E', 2], ['trance|Product G', 2],
+      ['electronic|Product B', 1], ['jazz|Product B', 1], ['rock|Product B', 1],
+    ]);
+    const one = await search({ size: 1 });
+    expect([one.sum_other_doc_count, one.buckets.map((b: any) => [b.key_as_string, b.doc_count])]).toEqual([11, [['rock|Product A', 3]]]);
+    expect((await search({ order: { _key: 'desc' } })).buckets[0].key_as_string).toBe('trance|Product G');
+    expect((await search({ order: { _count: 'asc' } })).buckets[0].key_as_string).toBe('electronic|Product B');
+  });
+
   it('refuses malformed requests as ES does', async () => {
     let e = await fails({ m: { multi_terms: { terms: [{ field: 'genre' }] } } }, 400, 'x_content_parse_exception');
     expect(e.reason).toMatch(/\[multi_terms\] failed to parse field \[terms\]$/);

@@ -88,6 +88,17 @@ describe('top_metrics', () => {
       { key: 'x', doc_count: 2, tm: { top: [{ sort: [5], metrics: { n: 20 } }] } },
     ]);
     expect(out.best).toEqual({ value: 20, keys: ['x'] });
+    // ES's yaml form of the path: the metric as a key; a bucket whose best doc has no value is skipped.
+    const sum = await aggs({
+      tags: { terms: { field: 'tag' }, aggs: { tm: { top_metrics: { metrics: { field: 'n' }, sort: { s: 'desc' } } } } },
+      sum: { sum_bucket: { buckets_path: 'tags>tm[n]' } },
+    });
+    expect(sum.sum).toEqual({ value: 27 });
+    const gaps = await aggs({
+      tags: { terms: { field: 'tag' }, aggs: { tm: { top_metrics: { metrics: { field: 'v' }, sort: { s: 'desc' } } } } },
+      sum: { sum_bucket: { buckets_path: 'tags>tm[v]' } },
+    });
+    expect(gaps.sum).toEqual({ value: 2.5 });
   });
 
   it('bounds size by index.top_metrics_max_size', async () => {
@@ -119,7 +130,7 @@ describe('top_metrics', () => {
     e = await fails({ tm: { top_metrics: { metrics: { field: 'n' }, sort: 's' }, aggs: { m: { max: { field: 'n' } } } } }, 400, 'aggregation_initialization_exception');
     expect(e.reason).toBe('Aggregator [tm] of type [top_metrics] cannot accept sub-aggregations');
     e = await fails({ tm: { top_metrics: { metrics: { field: 'n' }, sort: 'k' } } }, 400, 'search_phase_execution_exception');
-    expect(e.root_cause[0].reason).toBe('only supported on numeric fields');
+    expect(e.root_cause[0].reason).toBe('error building sort for field [k] of type [keyword] in index [topm1]: only supported on numeric fields');
     e = await fails({ tm: { top_metrics: { metrics: { field: 'title' }, sort: 's' } } }, 400, 'search_phase_execution_exception');
     expect(e.root_cause[0].reason).toMatch(/^Fielddata is disabled on \[title\]/);
     e = await fails({ t: { terms: { field: 'tag', order: { 'tm.n': 'asc' } }, aggs: { tm: { top_metrics: { metrics: { field: 'n' }, sort: 's', size: 2 } } } } }, 400, 'search_phase_execution_exception');

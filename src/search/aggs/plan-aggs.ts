@@ -209,7 +209,10 @@ function planTopMetrics(ctx: PlanContext, agg: TopMetricsAgg): ExecTopMetrics {
     throw new IllegalArgumentError(`[${spec.kind === 'doc' ? '_doc' : '_shard_doc'}] sorts of [top_metrics] aggregations are not supported by this server yet`);
   }
   const [sort] = resolveSortKeys([spec], ctx.mapping, ctx.index);
-  if (sort.kind === 'keyword') throw new IllegalArgumentError('only supported on numeric fields');
+  if (sort.kind === 'keyword') {
+    // FieldSortBuilder.buildBucketedSort wraps the field data's refusal.
+    throw new IllegalArgumentError(`error building sort for field [${sort.field}] of type [${ctx.mapping.fields.get(sort.field)?.type ?? 'keyword'}] in index [${ctx.index.name}]: only supported on numeric fields`);
+  }
   const sortSource = spec.kind === 'field' && ctx.mapping.fields.has(spec.field) ? resolveSource(ctx, 'top_metrics', spec.field, null, false, spec.format) : null;
   return { kind: 'top_metrics', name: agg.name, subs: [], sort, sortSource, size: agg.size, metrics };
 }

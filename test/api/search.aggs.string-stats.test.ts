@@ -51,6 +51,14 @@ describe('string_stats', () => {
     expect(Object.keys(out.s)).toEqual(['count', 'min_length', 'max_length', 'avg_length', 'entropy', 'distribution']);
   });
 
+  it('answers ES\'s yaml test (string_stats.yml) exactly', async () => {
+    const out = await aggs({ s: { string_stats: { field: 'tag', show_distribution: true } } }, { query: { terms: { tag: ['x', 'y'] } }, post_filter: { match_none: {} } });
+    // Two docs of `x` and one of `y` here; ES's own case has one `a` and one `b`: entropy 1.
+    expect(out.s).toMatchObject({ count: 3, min_length: 1, max_length: 1, avg_length: 1, distribution: { x: 2 / 3, y: 1 / 3 } });
+    const two = await aggs({ s: { string_stats: { field: 'tag', show_distribution: true } } }, { query: { terms: { _id: ['1', '3'] } } });
+    expect(two.s).toEqual({ count: 2, min_length: 1, max_length: 1, avg_length: 1, entropy: 1, distribution: { x: 0.5, y: 0.5 } });
+  });
+
   it('counts missing for a doc without a value, and has an empty shape', async () => {
     const out = await aggs({ s: { string_stats: { field: 'word', missing: 'zz' } } });
     expect(out.s).toEqual({ count: 4, min_length: 1, max_length: 3, avg_length: 2.25, entropy: expect.closeTo(entropy(3 / 9, 3 / 9, 2 / 9, 1 / 9), 12) });

@@ -39,6 +39,8 @@ export interface ResolvedIndexSettings {
   readonly maxResultWindow: number;
   /** `index.max_inner_result_window`: the largest `from + size` of a `top_hits` aggregation (ES default 100). */
   readonly maxInnerResultWindow: number;
+  /** `index.top_metrics_max_size`: the largest `size` of a `top_metrics` aggregation (ES default 10). */
+  readonly topMetricsMaxSize: number;
   /** `index.max_rescore_window`: the largest rescore `window_size`; ES defaults it to `index.max_result_window`. */
   readonly maxRescoreWindow: number;
   /** `index.max_slices_per_scroll`: the largest `slice.max` of a scroll (ES default 1024). */
@@ -168,6 +170,7 @@ const SETTINGS: Record<string, SettingDef> = {
   'index.blocks.read_only': { dynamic: true, validate: boolSetting },
   'index.blocks.write': { dynamic: true, validate: boolSetting },
   'index.max_inner_result_window': { dynamic: true, validate: intSetting(1) },
+  'index.top_metrics_max_size': { dynamic: true, validate: intSetting(1) },
   'index.max_slices_per_scroll': { dynamic: true, validate: intSetting(1) },
   'index.provided_name': { dynamic: false, validate: anyString },
   'index.translog.durability': { dynamic: true, validate: durabilitySetting },
@@ -258,6 +261,7 @@ export function resolveSettings(flat: FlatSettings): ResolvedIndexSettings {
     depthLimit: num('index.mapping.depth.limit', 20),
     maxResultWindow: num('index.max_result_window', 10000),
     maxInnerResultWindow: num('index.max_inner_result_window', 100),
+    topMetricsMaxSize: num('index.top_metrics_max_size', 10),
     maxSlicesPerScroll: num('index.max_slices_per_scroll', 1024),
     maxRescoreWindow: num('index.max_rescore_window', num('index.max_result_window', 10000)),
     maxRegexLength: num('index.max_regex_length', DEFAULT_MAX_REGEX_LENGTH),

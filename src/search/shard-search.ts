@@ -19,7 +19,7 @@ import type { TermScorer } from './exec/term-scorer.js';
 import { TopScoreDocs } from './exec/top-docs.js';
 import { renderHitsBytes, type FetchSpec } from './fetch-render.js';
 import { aggsNeedScores, collectAggs } from './aggs/aggregate.js';
-import { matchingDocs } from './aggs/doc-lists.js';
+import { allLiveDocs, matchingDocs } from './aggs/doc-lists.js';
 import { collectDisjunction, disjunctionLeaves } from './exec/disjunction-docs.js';
 import type { AggPartial, ExecAgg } from './aggs/exec-aggs.js';
 import type { CompletionShardResult, ExecCompletion } from './suggest/exec-suggest.js';
@@ -178,7 +178,9 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
   // A top_hits by score reads the matching docs' scores, kept beside the doc lists.
   const scores: Float64Array[] | null = aggsNeedScores(req.aggs.aggs) ? [] : null;
   const docs = matchingDocs(req.aggs.query, shard.segments, shard.liveDocs, req.minScore, deadline, req.terminateAfter, scores);
-  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores === null ? null : { docs, scores });
+  // `global` aggregations read every live doc instead, listed once if any asks.
+  let everyDoc: Int32Array[] | null = null;
+  const aggs = collectAggs(req.aggs.aggs, shard.segments, docs, scores === null ? null : { docs, scores }, () => (everyDoc ??= allLiveDocs(shard.segments, shard.liveDocs, deadline)));
   return { ...result, aggs, timedOut: deadline.timedOut };
 }
 

@@ -35,7 +35,7 @@ export function planSearchAggs(
     try {
       plans.set(index, planAggregations({
         mapping: index.resolvedMapping, defaultFields: index.resolvedSettings.defaultFields, maxRegexLength: index.resolvedSettings.maxRegexLength, stats, now,
-        maxInnerResultWindow: index.resolvedSettings.maxInnerResultWindow,
+        maxInnerResultWindow: index.resolvedSettings.maxInnerResultWindow, topMetricsMaxSize: index.resolvedSettings.topMetricsMaxSize,
         index: { name: index.name, uuid: index.uuid },
       }, aggs));
     } catch (e) {

@@ -40,6 +40,28 @@ export interface TermsAgg extends AggCommon {
   readonly exclude: TermsFilter | null;
 }
 
+/** ES `multi_terms`: a bucket per combination of its terms' values; exact counts, as `terms`. */
+export interface MultiTermsAgg extends AggCommon {
+  readonly kind: 'multi_terms';
+  readonly terms: readonly FieldConfig[];
+  readonly size: number;
+  /** Validated only: shards return every bucket. */
+  readonly shardSize: number | null;
+  readonly order: readonly TermsOrder[];
+  readonly minDocCount: number;
+  readonly showTermDocCountError: boolean;
+}
+
+/** ES `rare_terms`: the terms of at most `maxDocCount` docs (exact here; ES's cuckoo filters may err). */
+export interface RareTermsAgg extends AggCommon {
+  readonly kind: 'rare_terms';
+  readonly field: string;
+  readonly maxDocCount: number;
+  readonly missing: MissingValue | null;
+  readonly include: TermsFilter | null;
+  readonly exclude: TermsFilter | null;
+}
+
 export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats' | 'extended_stats';
 
 export interface MetricAgg extends AggCommon {
@@ -48,6 +70,27 @@ export interface MetricAgg extends AggCommon {
   readonly missing: MissingValue | null;
   /** extended_stats: the standard deviations its bounds lie from the mean (ES default 2). */
   readonly sigma?: number;
+}
+
+/** One source of an aggregation over several fields (ES MultiValuesSourceFieldConfig). */
+export interface FieldConfig {
+  readonly field: string;
+  readonly missing: MissingValue | null;
+}
+
+/** ES `weighted_avg`: Σ value × weight / Σ weight; either source may be absent until planning refuses it. */
+export interface WeightedAvgAgg extends AggCommon {
+  readonly kind: 'weighted_avg';
+  readonly value: FieldConfig | null;
+  readonly weight: FieldConfig | null;
+}
+
+/** ES `string_stats`: lengths and character distribution of a keyword field's values. */
+export interface StringStatsAgg extends AggCommon {
+  readonly kind: 'string_stats';
+  readonly field: string;
+  readonly missing: MissingValue | null;
+  readonly showDistribution: boolean;
 }
 
 /**
@@ -118,6 +161,11 @@ export interface FilterAgg extends AggCommon {
   readonly filter: QueryNode;
 }
 
+/** ES `global`: one bucket of every live document of the searched shards, whatever the query (top level only). */
+export interface GlobalAgg extends AggCommon {
+  readonly kind: 'global';
+}
+
 export interface FiltersAgg extends AggCommon {
   readonly kind: 'filters';
   /** Named filters render as an object of buckets, anonymous ones as an array. */
@@ -142,6 +190,14 @@ export interface TopHitsAgg extends AggCommon {
   readonly seqNoPrimaryTerm: boolean;
   readonly fields: readonly FieldAndFormat[] | null;
   readonly docvalueFields: readonly FieldAndFormat[] | null;
+}
+
+/** ES `top_metrics`: the metrics of each bucket's best `size` documents by one `sort`. */
+export interface TopMetricsAgg extends AggCommon {
+  readonly kind: 'top_metrics';
+  readonly sort: SortSpec;
+  readonly size: number;
+  readonly metrics: readonly FieldConfig[];
 }
 
 /**
@@ -223,4 +279,4 @@ export interface PipelineAgg extends AggCommon {
   readonly size: number | null;
 }
 
-export type AggNode = TermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | TopHitsAgg | CompositeAgg | PipelineAgg;
+export type AggNode = TermsAgg | MultiTermsAgg | RareTermsAgg | MetricAgg | PercentilesAgg | RangeAgg | HistogramAgg | DateHistogramAgg | FilterAgg | FiltersAgg | GlobalAgg | WeightedAvgAgg | StringStatsAgg | TopHitsAgg | TopMetricsAgg | CompositeAgg | PipelineAgg;

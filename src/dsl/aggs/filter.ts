@@ -2,14 +2,14 @@
  * `filter` (a query: the bucket is the matching documents), `missing` (the documents without a
  * value for a field: a filter that no `exists` query matches) and `filters` (ES
  * FiltersAggregationBuilder: named filters → keyed buckets, an array → anonymous buckets,
- * `other_bucket`, `other_bucket_key`).
+ * `other_bucket`, `other_bucket_key`) and `global` (every live document, whatever the query).
  */
 import { IllegalArgumentError, ParsingError } from '../../errors/index.js';
 import { tokenName } from '../json-body.js';
 import { booleanValue, forEachEntry, isObject, readString, within } from '../parse-helpers.js';
 import { parseQuery } from '../queries/registry.js';
 import type { QueryNode } from '../query-nodes.js';
-import type { AggNode, FilterAgg, FiltersAgg } from './agg-nodes.js';
+import type { AggNode, FilterAgg, FiltersAgg, GlobalAgg } from './agg-nodes.js';
 import { parseAggBody, readField, requireField } from './agg-parse.js';
 
 export function parseFilterAgg(name: string, body: unknown, subs: readonly AggNode[]): FilterAgg {
@@ -22,6 +22,12 @@ export function parseMissingAgg(name: string, body: unknown, subs: readonly AggN
   parseAggBody('missing', body, { field: (v) => { field = readField('missing', v); } });
   const exists: QueryNode = { kind: 'exists', field: requireField(field), boost: 1, name: null };
   return { kind: 'filter', name, subs, filter: { kind: 'bool', must: [], should: [], filter: [], mustNot: [exists], minimumShouldMatch: null, boost: 1, name: null } };
+}
+
+/** ES GlobalAggregationBuilder: an empty body; where it may sit is checked when planning, as ES's factory does. */
+export function parseGlobalAgg(name: string, body: unknown, subs: readonly AggNode[]): GlobalAgg {
+  parseAggBody('global', body, {});
+  return { kind: 'global', name, subs };
 }
 
 export const DEFAULT_OTHER_BUCKET_KEY = '_other_';

@@ -132,11 +132,11 @@ function sequentiallyOrdered(p: PipelineAgg, parent: AggNode | null, withoutSkip
 
 export type BucketCardinality = 'none' | 'one' | 'many';
 
-const MULTI_BUCKET: ReadonlySet<string> = new Set(['terms', 'histogram', 'date_histogram', 'range', 'date_range', 'filters', 'composite']);
+const MULTI_BUCKET: ReadonlySet<string> = new Set(['terms', 'multi_terms', 'rare_terms', 'histogram', 'date_histogram', 'range', 'date_range', 'filters', 'composite']);
 
 /** AggregationBuilder.bucketCardinality, by the kind of a parsed or a planned aggregation (`filter` covers `missing`). */
 export function bucketCardinality(kind: string): BucketCardinality {
-  return MULTI_BUCKET.has(kind) ? 'many' : kind === 'filter' ? 'one' : 'none';
+  return MULTI_BUCKET.has(kind) ? 'many' : kind === 'filter' || kind === 'global' ? 'one' : 'none';
 }
 
 function cardinality(agg: AggNode): BucketCardinality {
@@ -145,11 +145,11 @@ function cardinality(agg: AggNode): BucketCardinality {
 
 /** The builder classes ES names when a sibling pipeline's path does not reach a multi-bucket aggregation. */
 const BUILDER_CLASS: Readonly<Record<string, string>> = {
-  filter: 'bucket.filter.FilterAggregationBuilder', min: 'metrics.MinAggregationBuilder', max: 'metrics.MaxAggregationBuilder',
+  filter: 'bucket.filter.FilterAggregationBuilder', global: 'bucket.global.GlobalAggregationBuilder', min: 'metrics.MinAggregationBuilder', max: 'metrics.MaxAggregationBuilder',
   avg: 'metrics.AvgAggregationBuilder', sum: 'metrics.SumAggregationBuilder', value_count: 'metrics.ValueCountAggregationBuilder',
   cardinality: 'metrics.CardinalityAggregationBuilder', stats: 'metrics.StatsAggregationBuilder', extended_stats: 'metrics.ExtendedStatsAggregationBuilder',
   percentiles: 'metrics.PercentilesAggregationBuilder', percentile_ranks: 'metrics.PercentileRanksAggregationBuilder',
-  median_absolute_deviation: 'metrics.MedianAbsoluteDeviationAggregationBuilder', top_hits: 'metrics.TopHitsAggregationBuilder',
+  median_absolute_deviation: 'metrics.MedianAbsoluteDeviationAggregationBuilder', weighted_avg: 'metrics.WeightedAvgAggregationBuilder', top_hits: 'metrics.TopHitsAggregationBuilder',
 };
 
 /**

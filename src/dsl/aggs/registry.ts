@@ -9,14 +9,19 @@ import { tokenName } from '../json-body.js';
 import { forEachEntry, isObject, within } from '../parse-helpers.js';
 import type { AggNode } from './agg-nodes.js';
 import { parseComposite } from './composite.js';
-import { parseFilterAgg, parseMissingAgg, parseFiltersAgg } from './filter.js';
+import { parseFilterAgg, parseMissingAgg, parseFiltersAgg, parseGlobalAgg } from './filter.js';
 import { parseHistogram } from './histogram.js';
 import { parseMetric } from './metrics.js';
 import { parseMedianAbsoluteDeviation, parsePercentiles } from './percentiles.js';
 import { parseDateHistogram } from './date-histogram.js';
 import { parseRangeAgg } from './range.js';
 import { parseTerms } from './terms.js';
+import { parseMultiTerms } from './multi-terms.js';
+import { parseRareTerms } from './rare-terms.js';
 import { parseTopHits } from './top-hits.js';
+import { parseTopMetrics } from './top-metrics.js';
+import { parseWeightedAvg } from './weighted-avg.js';
+import { parseStringStats } from './string-stats.js';
 import { PIPELINE_PARSERS } from './pipelines.js';
 import { validatePipelines } from './pipeline-validation.js';
 
@@ -24,6 +29,8 @@ type AggParser = (name: string, body: unknown, subs: readonly AggNode[]) => AggN
 
 const PARSERS: Record<string, AggParser> = {
   terms: parseTerms,
+  multi_terms: parseMultiTerms,
+  rare_terms: parseRareTerms,
   min: (n, b, s) => parseMetric('min', n, b, s),
   max: (n, b, s) => parseMetric('max', n, b, s),
   avg: (n, b, s) => parseMetric('avg', n, b, s),
@@ -35,6 +42,8 @@ const PARSERS: Record<string, AggParser> = {
   percentiles: (n, b, s) => parsePercentiles('percentiles', n, b, s),
   percentile_ranks: (n, b, s) => parsePercentiles('percentile_ranks', n, b, s),
   median_absolute_deviation: parseMedianAbsoluteDeviation,
+  weighted_avg: parseWeightedAvg,
+  string_stats: parseStringStats,
   range: (n, b, s) => parseRangeAgg('range', n, b, s),
   date_range: (n, b, s) => parseRangeAgg('date_range', n, b, s),
   histogram: parseHistogram,
@@ -42,20 +51,22 @@ const PARSERS: Record<string, AggParser> = {
   filter: parseFilterAgg,
   missing: parseMissingAgg,
   filters: parseFiltersAgg,
+  global: parseGlobalAgg,
   top_hits: parseTopHits,
+  top_metrics: parseTopMetrics,
   composite: parseComposite,
   ...PIPELINE_PARSERS,
 };
 
 /** Metric aggregations take no sub-aggregations (ES AggregatorFactory checks this at build time). */
-export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats', 'extended_stats', 'percentiles', 'percentile_ranks', 'median_absolute_deviation']);
+export const METRIC_TYPES: ReadonlySet<string> = new Set(['min', 'max', 'avg', 'sum', 'value_count', 'cardinality', 'stats', 'extended_stats', 'percentiles', 'percentile_ranks', 'median_absolute_deviation', 'weighted_avg', 'top_metrics', 'string_stats']);
 
 /** Types ES has that this server does not: named in a clear error rather than "unknown". */
 const NOT_YET = [
   'nested',
-  'reverse_nested', 'significant_terms', 'rare_terms', 'multi_terms', 'global', 'sampler', 'geo_distance',
-  'weighted_avg', 'top_metrics', 'auto_date_histogram', 'variable_width_histogram',
-  'ip_range', 'adjacency_matrix', 'scripted_metric', 'string_stats', 'boxplot', 'geo_bounds', 'geo_centroid',
+  'reverse_nested', 'significant_terms', 'sampler', 'geo_distance',
+  'auto_date_histogram', 'variable_width_histogram',
+  'ip_range', 'adjacency_matrix', 'scripted_metric', 'boxplot', 'geo_bounds', 'geo_centroid',
   // Pipelines that run a script (or moving_avg, ES 7's predecessor of moving_fn).
   'bucket_selector', 'bucket_script', 'moving_fn', 'moving_avg',
 ];

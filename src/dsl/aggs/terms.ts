@@ -38,7 +38,7 @@ export function parseOrderEntry(agg: string, v: unknown): TermsOrder {
  * a Lucene RegExp), compiled here so a bad or too complex one fails the request with Lucene's
  * message; an array lists exact values. Partitions (`{partition, num_partitions}`) are not built yet.
  */
-function parseTermsFilter(member: 'include' | 'exclude', v: unknown): TermsFilter {
+export function parseTermsFilter(member: 'include' | 'exclude', v: unknown): TermsFilter {
   if (typeof v === 'string') {
     compileRegexp(v);
     return { regex: v };

@@ -6,17 +6,22 @@
  */
 import type { Segment } from '../../index/index.js';
 import { BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
-import type { AggPartial, BucketSubs, CompositePartial, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial, TopHitsPartial } from './exec-aggs.js';
+import type { AggPartial, BucketSubs, CompositePartial, ExecAgg, ExecBucketOrder, FixedBucketsPartial, KeyedBucketsPartial, PercentilesPartial, StringStatsPartial, TopHitsPartial, TopMetricsPartial } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { collectTerms, renderTerms } from './terms.js';
+import { collectMultiTerms, renderMultiTerms } from './multi-terms.js';
+import { renderRareTerms } from './rare-terms.js';
 import { collectMetric, metricSortValue, reduceMetric, renderMetric } from './metrics.js';
+import { collectWeightedAvg } from './weighted-avg.js';
+import { collectStringStats, reduceStringStats, renderStringStats } from './string-stats.js';
 import { collectPercentiles, percentilesSortValue, reducePercentiles, renderPercentiles } from './percentiles.js';
 import { collectRange, renderRange } from './range.js';
 import { collectHistogram, renderHistogram } from './histogram.js';
 import { collectDateHistogram, renderDateHistogram } from './date-histogram.js';
-import { collectFilter, collectFilters, renderFilter, renderFilters } from './filter.js';
+import { collectFilter, collectFilters, collectGlobal, renderFilter, renderFilters } from './filter.js';
 import { collectComposite, reduceComposite, renderComposite, type CompositeBucket } from './composite.js';
 import { collectTopHits, reduceTopHits, renderTopHits, type DocScores, type ReducedTopHits } from './top-hits.js';
+import { collectTopMetrics, reduceTopMetrics, renderTopMetrics, topMetricsSortValue, type ReducedTopMetric } from './top-metrics.js';
 
 /** The way back into this dispatch for bucket aggregations' sub-aggregations; `scores` are the shard's (top_hits reads them). */
 function subAggregations(scores: DocScores): SubAggregations {
@@ -30,29 +35,48 @@ const SUB_AGGS: SubAggregations = subAggregations(null);
 
 /**
  * Each aggregation's partial over `docs`; `scores` holds the query's score of every matching doc
- * when some `top_hits` ranks or shows them (aggsNeedScores), else null.
+ * when some `top_hits` ranks or shows them (aggsNeedScores), else null. `everyDoc` lists every
+ * live doc of the shard, for `global` aggregations (top level only, so only the top passes it).
  */
-export function collectAggs(aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists, scores: DocScores = null): AggPartial[] {
+export function collectAggs(
+  aggs: readonly ExecAgg[], segments: readonly Segment[], docs: DocLists, scores: DocScores = null, everyDoc: (() => DocLists) | null = null,
+): AggPartial[] {
   const sub = scores === null ? SUB_AGGS : subAggregations(scores);
   return aggs.map((agg) => {
     switch (agg.kind) {
       case 'terms': return collectTerms(agg, segments, docs, sub);
-      case 'metric': return collectMetric(agg, segments, docs);
+      case 'multi_terms': return collectMultiTerms(agg, segments, docs, sub);
+      case 'rare_terms': return collectTerms({ source: agg.source, subs: agg.subs, minDocCount: 1 }, segments, docs, sub);
+      case 'metric': return agg.type === 'weighted_avg' ? collectWeightedAvg(agg, segments, docs) : collectMetric(agg, segments, docs);
       case 'percentiles': return collectPercentiles(agg, segments, docs);
+      case 'string_stats': return collectStringStats(agg, segments, docs);
       case 'range': return collectRange(agg, segments, docs, sub);
       case 'histogram': return collectHistogram(agg, segments, docs, sub);
       case 'date_histogram': return collectDateHistogram(agg, segments, docs, sub);
       case 'filter': return collectFilter(agg, segments, docs, sub);
       case 'filters': return collectFilters(agg, segments, docs, sub);
+      case 'global': return collectGlobalAgg(agg, segments, everyDoc);
       case 'top_hits': return collectTopHits(agg, segments, docs, scores);
+      case 'top_metrics': return collectTopMetrics(agg, segments, docs, scores);
       case 'composite': return collectComposite(agg, segments, docs, sub);
     }
   });
 }
 
-/** Whether some aggregation of the tree needs the query's scores (a `top_hits` by score, or tracking them). */
+/**
+ * GlobalAggregator runs a match_all of its own over the shard: its docs are every live one, each
+ * scored 1 (match_all's constant score), which a `top_hits` below it shows.
+ */
+function collectGlobalAgg(agg: Extract<ExecAgg, { kind: 'global' }>, segments: readonly Segment[], everyDoc: (() => DocLists) | null): AggPartial {
+  if (everyDoc === null) throw new Error(`global aggregation [${agg.name}] collected below the top level`);
+  const all = everyDoc();
+  const scores: DocScores = aggsNeedScores(agg.subs) ? { docs: all, scores: all.map((l) => new Float64Array(l.length).fill(1)) } : null;
+  return collectGlobal(agg, segments, all, scores === null ? SUB_AGGS : subAggregations(scores));
+}
+
+/** Whether some aggregation of the tree needs the query's scores (a `top_hits` by score or tracking them, a `top_metrics` by score). */
 export function aggsNeedScores(aggs: readonly ExecAgg[]): boolean {
-  return aggs.some((a) => (a.kind === 'top_hits' ? a.tracksScores : aggsNeedScores(a.subs)));
+  return aggs.some((a) => (a.kind === 'top_hits' ? a.tracksScores : a.kind === 'top_metrics' ? a.sort.kind === 'score' : aggsNeedScores(a.subs)));
 }
 
 /**
@@ -81,6 +105,8 @@ export type Reduced =
   | { readonly kind: 'metric'; readonly value: AggPartial & { kind: 'metric' } }
   | { readonly kind: 'percentiles'; readonly value: PercentilesPartial }
   | { readonly kind: 'top_hits'; readonly value: ReducedTopHits }
+  | { readonly kind: 'top_metrics'; readonly value: readonly ReducedTopMetric[] }
+  | { readonly kind: 'string_stats'; readonly value: StringStatsPartial }
   | { readonly kind: 'composite'; readonly buckets: CompositeBucket[] };
 
 /** `shards[i]`: shard i's partials, one per aggregation of `aggs`. */
@@ -90,8 +116,10 @@ export function reduceAggs(aggs: readonly ExecAgg[], shards: ReadonlyArray<reado
     if (agg.kind === 'metric') return { kind: 'metric', value: reduceMetric(parts as Array<AggPartial & { kind: 'metric' }>) };
     if (agg.kind === 'percentiles') return { kind: 'percentiles', value: reducePercentiles(agg, parts as PercentilesPartial[]) };
     if (agg.kind === 'top_hits') return { kind: 'top_hits', value: reduceTopHits(agg, parts as TopHitsPartial[]) };
+    if (agg.kind === 'top_metrics') return { kind: 'top_metrics', value: reduceTopMetrics(agg, parts as TopMetricsPartial[]) };
+    if (agg.kind === 'string_stats') return { kind: 'string_stats', value: reduceStringStats(parts as StringStatsPartial[]) };
     if (agg.kind === 'composite') return { kind: 'composite', buckets: reduceComposite(agg, parts as CompositePartial[]) };
-    if (agg.kind === 'terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
+    if (agg.kind === 'terms' || agg.kind === 'multi_terms' || agg.kind === 'rare_terms' || agg.kind === 'histogram' || agg.kind === 'date_histogram') return { kind: 'keyed', buckets: mergeKeyed(parts as KeyedBucketsPartial[]) };
     return { kind: 'fixed', buckets: mergeFixed(parts as FixedBucketsPartial[]) };
   });
 }
@@ -135,6 +163,7 @@ function bucketOrderValue(subAggs: readonly ExecAgg[], bucket: MergedBucket, ord
     const shards = current.subs.length > 0 ? current.subs : [collectAggs(aggs, [], [])];
     const reduced = reduceAggs([agg], shards.map((s) => [s[at]]))[0];
     if (reduced.kind === 'metric') return metricSortValue(agg as Extract<ExecAgg, { kind: 'metric' }>, reduced.value, order.value ?? null);
+    if (reduced.kind === 'top_metrics') return topMetricsSortValue(reduced.value, order.metric ?? 0);
     if (reduced.kind === 'percentiles') return percentilesSortValue(agg as Extract<ExecAgg, { kind: 'percentiles' }>, reduced.value, order.percent);
     const inner = reduced.kind === 'fixed' && reduced.buckets[0] ? reduced.buckets[0] : { count: 0, subs: [] };
     if (i === path.length - 1) return inner.count;
@@ -152,12 +181,16 @@ export function renderAggs(aggs: readonly ExecAgg[], reduced: readonly Reduced[]
       case 'metric': out[agg.name] = renderMetric(agg, (r as Extract<Reduced, { kind: 'metric' }>).value); break;
       case 'percentiles': out[agg.name] = renderPercentiles(agg, (r as Extract<Reduced, { kind: 'percentiles' }>).value); break;
       case 'terms': out[agg.name] = renderTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
+      case 'multi_terms': out[agg.name] = renderMultiTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
+      case 'rare_terms': out[agg.name] = renderRareTerms(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'histogram': out[agg.name] = renderHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'date_histogram': out[agg.name] = renderDateHistogram(agg, keyedOf(r), budget, SUB_AGGS); break;
       case 'range': out[agg.name] = renderRange(agg, fixedOf(r), budget, SUB_AGGS); break;
-      case 'filter': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
+      case 'filter': case 'global': out[agg.name] = renderFilter(agg, fixedOf(r)[0], budget, SUB_AGGS); break;
       case 'filters': out[agg.name] = renderFilters(agg, fixedOf(r), budget, SUB_AGGS); break;
       case 'top_hits': out[agg.name] = renderTopHits(agg, (r as Extract<Reduced, { kind: 'top_hits' }>).value, budget.fetch); break;
+      case 'string_stats': out[agg.name] = renderStringStats(agg, (r as Extract<Reduced, { kind: 'string_stats' }>).value); break;
+      case 'top_metrics': out[agg.name] = renderTopMetrics(agg, (r as Extract<Reduced, { kind: 'top_metrics' }>).value); break;
       case 'composite': out[agg.name] = renderComposite(agg, (r as Extract<Reduced, { kind: 'composite' }>).buckets, budget, SUB_AGGS); break;
     }
     // ES prints `meta` first (InternalAggregation.toXContent).

@@ -73,6 +73,21 @@ export function matchingDocs(
   return out;
 }
 
+/**
+ * Every live doc of each segment (a `global` aggregation's bucket: ES runs it as a match_all over
+ * the shard, apart from the query, so neither `min_score` nor `terminate_after` narrows it).
+ */
+export function allLiveDocs(segments: readonly Segment[], liveDocs: ReadonlyArray<Uint32Array | null>, deadline: SearchDeadline): Int32Array[] {
+  return segments.map((segment, s) => {
+    const live = liveDocs[s];
+    if (deadline.expired()) return new Int32Array(0);
+    const docs = new Int32Array(segment.maxDoc);
+    let n = 0;
+    for (let doc = 0; doc < segment.maxDoc; doc++) if (isLive(live, doc)) docs[n++] = doc;
+    return n === docs.length ? docs : docs.slice(0, n);
+  });
+}
+
 /** One byte per doc of `segment`: 1 where `query` matches (filter buckets intersect their parent's docs with it). */
 export function queryMatches(query: Exec, segment: Segment): Uint8Array {
   const bits = new Uint8Array(segment.maxDoc);

@@ -43,6 +43,8 @@ export interface ExecBucketOrder {
   readonly value?: StatsValue;
   /** The percent (or ranked value) of a `percentiles` (`percentile_ranks`) aggregation at the path's end. */
   readonly percent?: number;
+  /** The position of the metric a `top_metrics` aggregation (of size 1) at the path's end sorts by. */
+  readonly metric?: number;
 }
 
 export interface ExecTerms extends ExecAggCommon {
@@ -56,7 +58,26 @@ export interface ExecTerms extends ExecAggCommon {
   readonly exclude: TermsFilter | null;
 }
 
-export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats' | 'extended_stats';
+/** `rare_terms`: the terms of at most `maxDocCount` docs, collected as terms (every bucket, exact counts). */
+export interface ExecRareTerms extends ExecAggCommon {
+  readonly kind: 'rare_terms';
+  readonly source: ValuesSource;
+  readonly maxDocCount: number;
+  readonly include: TermsFilter | null;
+  readonly exclude: TermsFilter | null;
+}
+
+/** `multi_terms`: a bucket per combination of its sources' values (exact counts, as terms). */
+export interface ExecMultiTerms extends ExecAggCommon {
+  readonly kind: 'multi_terms';
+  readonly sources: readonly ValuesSource[];
+  readonly size: number;
+  readonly order: readonly ExecBucketOrder[];
+  readonly minDocCount: number;
+  readonly showTermDocCountError: boolean;
+}
+
+export type MetricKind = 'min' | 'max' | 'avg' | 'sum' | 'value_count' | 'cardinality' | 'stats' | 'extended_stats' | 'weighted_avg';
 
 /** The values a `stats` aggregation reports, which a bucket order names as `<agg>.<value>`. */
 export const STATS_VALUES = ['count', 'min', 'max', 'avg', 'sum'] as const;
@@ -74,6 +95,8 @@ export interface ExecMetric extends ExecAggCommon {
   readonly source: ValuesSource;
   /** extended_stats: how many standard deviations its bounds lie from the mean. */
   readonly sigma?: number;
+  /** weighted_avg: the weights' source (`source` is the values'). */
+  readonly weight?: ValuesSource;
 }
 
 /**
@@ -141,6 +164,11 @@ export interface ExecFilter extends ExecAggCommon {
   readonly query: Exec;
 }
 
+/** `global`: one bucket of every live doc of the shard, collected apart from the query's matches. */
+export interface ExecGlobal extends ExecAggCommon {
+  readonly kind: 'global';
+}
+
 export interface ExecFilters extends ExecAggCommon {
   readonly kind: 'filters';
   readonly named: boolean;
@@ -162,6 +190,32 @@ export interface ExecTopHits extends ExecAggCommon {
   readonly tracksScores: boolean;
   /** What the fetch shows (`_source`, `version`, `fields`…), as parsed: read by the coordinator only. */
   readonly fetch: TopHitsAgg;
+}
+
+/** `string_stats`: value lengths and character counts of a keyword source. */
+export interface ExecStringStats extends ExecAggCommon {
+  readonly kind: 'string_stats';
+  readonly source: ValuesSource;
+  readonly showDistribution: boolean;
+}
+
+/** One metric of `top_metrics`: its name in the response (the field) and how its values are read. */
+export interface ExecTopMetric {
+  readonly name: string;
+  readonly source: ValuesSource;
+}
+
+/**
+ * `top_metrics`: each bucket's best `size` docs by one `sort` key (ties by index-wide write order),
+ * and their metrics. `sortSource` says how a field's sort values print (dates formatted, booleans
+ * as booleans); null for `_score`.
+ */
+export interface ExecTopMetrics extends ExecAggCommon {
+  readonly kind: 'top_metrics';
+  readonly sort: ExecSort;
+  readonly sortSource: ValuesSource | null;
+  readonly size: number;
+  readonly metrics: readonly ExecTopMetric[];
 }
 
 /** A date rounding as date_histogram and composite's date_histogram source apply it (search/aggs/date-histogram.ts). */
@@ -198,12 +252,12 @@ export interface ExecComposite extends ExecAggCommon {
   readonly maxExtraKeySteps: number;
 }
 
-export type ExecAgg = ExecTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecTopHits | ExecComposite;
+export type ExecAgg = ExecTerms | ExecMultiTerms | ExecRareTerms | ExecMetric | ExecPercentiles | ExecRange | ExecHistogram | ExecDateHistogram | ExecFilter | ExecFilters | ExecGlobal | ExecStringStats | ExecTopHits | ExecTopMetrics | ExecComposite;
 
 /** Sub-aggregation partials of each bucket, in bucket order; empty when there are no sub-aggregations. */
 export type BucketSubs = AggPartial[][];
 
-/** Terms and histograms: every bucket of the shard (exact counts: no shard_size cut). */
+/** Terms (multi_terms too) and histograms: every bucket of the shard (exact counts: no shard_size cut). */
 export interface KeyedBucketsPartial {
   readonly kind: 'keyed_buckets';
   readonly keys: Array<string | number>;
@@ -211,7 +265,7 @@ export interface KeyedBucketsPartial {
   readonly subs: BucketSubs;
 }
 
-/** Range and filters buckets: fixed positions known from the request. */
+/** Range, filter(s) and global buckets: fixed positions known from the request. */
 export interface FixedBucketsPartial {
   readonly kind: 'fixed_buckets';
   readonly counts: number[];
@@ -229,6 +283,8 @@ export interface MetricPartial {
   sumOfSquares: number;
   /** cardinality only: the distinct values seen (exact). */
   distinct: Array<string | number> | null;
+  /** weighted_avg only: Σ weight (its `sum` is Σ value × weight). */
+  weightSum?: number;
 }
 
 /**
@@ -265,6 +321,28 @@ export interface TopHitsPartial {
 
 export const TOP_HIT_STRIDE = 4;
 
+/**
+ * `string_stats` of one shard's bucket: values counted, their total and extreme lengths (UTF-16
+ * code units, as Java's String.length), and each character's occurrences.
+ */
+export interface StringStatsPartial {
+  readonly kind: 'string_stats';
+  count: number;
+  totalLength: number;
+  minLength: number;
+  maxLength: number;
+  readonly chars: Array<[string, number]>;
+}
+
+/** One shard's best docs of one bucket for `top_metrics`, best first: sort value, write order, metric values. */
+export interface TopMetricsPartial {
+  readonly kind: 'top_metrics';
+  readonly sortValues: SortValue[];
+  readonly orders: number[];
+  /** Per doc, one value per metric (null: the doc has none). */
+  readonly metrics: Array<Array<string | number | null>>;
+}
+
 /** One shard's composite buckets: at most `size` of them, the first after `after`, in key order. */
 export interface CompositePartial {
   readonly kind: 'composite';
@@ -273,4 +351,4 @@ export interface CompositePartial {
   readonly subs: BucketSubs;
 }
 
-export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial | TopHitsPartial | CompositePartial;
+export type AggPartial = KeyedBucketsPartial | FixedBucketsPartial | MetricPartial | PercentilesPartial | TopHitsPartial | TopMetricsPartial | StringStatsPartial | CompositePartial;

@@ -1,10 +1,11 @@
 /**
  * `filter` and `filters` (ES FilterAggregator, FiltersAggregator): a bucket holds the parent's docs
- * that match its query; `filters` adds an `other` bucket for docs matching none. Named filters
+ * that match its query; `filters` adds an `other` bucket for docs matching none. `global` (ES
+ * GlobalAggregator) is one bucket of every live doc, whatever the query. Named filters
  * render as an object of buckets, anonymous ones as an array.
  */
 import type { Segment } from '../../index/index.js';
-import type { ExecFilter, ExecFilters, FixedBucketsPartial } from './exec-aggs.js';
+import type { ExecFilter, ExecFilters, ExecGlobal, FixedBucketsPartial } from './exec-aggs.js';
 import { BucketDocs, queryMatches, type DocLists } from './doc-lists.js';
 import type { BucketBudget, MergedBucket, SubAggregations } from './buckets.js';
 import type { Exec } from '../plan/exec-nodes.js';
@@ -45,7 +46,16 @@ export function collectFilters(agg: ExecFilters, segments: readonly Segment[], d
   return collectQueries(agg.queries, agg.otherBucketKey !== null, agg.subs, segments, docs, sub);
 }
 
-export function renderFilter(agg: ExecFilter, bucket: MergedBucket | undefined, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
+/** `global`: `docs` are every live doc of the shard (aggregate.ts hands them over), one bucket of them all. */
+export function collectGlobal(agg: ExecGlobal, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): FixedBucketsPartial {
+  let count = 0;
+  for (let s = 0; s < docs.length; s++) count += docs[s].length;
+  const all = { toDocLists: () => docs };
+  return { kind: 'fixed_buckets', counts: [count], subs: sub.collect(agg.subs, segments, [all]) };
+}
+
+/** A single-bucket aggregation (filter, global): its doc_count and sub-aggregations (ES InternalSingleBucketAggregation). */
+export function renderFilter(agg: ExecFilter | ExecGlobal, bucket: MergedBucket | undefined, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   return sub.render(agg.subs, bucket, budget);
 }
 

@@ -1,6 +1,7 @@
 /**
  * search/aggs — aggregations: planned per index on the coordinator (plan-aggs.ts), collected per
- * shard in workers over every matching live doc (before `post_filter`), reduced and rendered on the
+ * shard in workers over every matching live doc (before `post_filter`; a `global` over every live
+ * doc), reduced and rendered on the
  * coordinator (aggregate.ts). Partials are plain data. One file per aggregation family.
  */
 export * from './exec-aggs.js';

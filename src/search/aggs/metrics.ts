@@ -2,13 +2,15 @@
  * Metrics (ES Min/Max/Avg/Sum/ValueCount/Cardinality/Stats/ExtendedStatsAggregator): every value of
  * every matching doc counts (multi-valued fields contribute each value; `missing` stands in for
  * docs without one). Cardinality is exact: shards send their distinct values, the coordinator
- * unions them. Sums use Kahan compensation, as ES's CompensatedSum does.
+ * unions them. Sums use Kahan compensation, as ES's CompensatedSum does. `weighted_avg` collects in
+ * weighted-avg.ts into the same partial, reduced and rendered here.
  */
 import { termAt, type Segment } from '../../index/index.js';
 import type { ExecMetric, MetricPartial, StatsValue } from './exec-aggs.js';
 import type { DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
 import { formatAsString } from './key-format.js';
+import { CompensatedSum } from './compensated-sum.js';
 
 function emptyMetric(distinct: boolean): MetricPartial {
   return { kind: 'metric', count: 0, sum: 0, min: Infinity, max: -Infinity, sumOfSquares: 0, distinct: distinct ? [] : null };
@@ -73,6 +75,8 @@ export function collectMetric(agg: ExecMetric, segments: readonly Segment[], doc
 export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
   const out = emptyMetric(parts.some((p) => p.distinct !== null));
   const distinct = new Set<string | number>();
+  const weights = new CompensatedSum();
+  let weighted = false;
   let compensation = 0;
   let squaresCompensation = 0;
   for (const p of parts) {
@@ -88,8 +92,13 @@ export function reduceMetric(parts: readonly MetricPartial[]): MetricPartial {
     if (p.min < out.min) out.min = p.min;
     if (p.max > out.max) out.max = p.max;
     if (p.distinct) for (const v of p.distinct) distinct.add(v);
+    if (p.weightSum !== undefined) {
+      weighted = true;
+      weights.add(p.weightSum);
+    }
   }
   if (out.distinct) out.distinct = [...distinct];
+  if (weighted) out.weightSum = weights.value;
   return out;
 }
 
@@ -109,6 +118,8 @@ export function metricSortValue(agg: ExecMetric, m: MetricPartial, value: StatsV
     case 'sum': return m.sum;
     case 'value_count': return m.count;
     case 'cardinality': return m.distinct!.length;
+    // InternalWeightedAvg.value(): 0 / 0 when nothing was weighted.
+    case 'weighted_avg': return m.sum / (m.weightSum ?? 0);
   }
 }
 
@@ -181,6 +192,8 @@ export function renderMetric(agg: ExecMetric, m: MetricPartial): Record<string, 
     case 'sum': value = m.sum; break;
     case 'value_count': return { value: m.count };
     case 'cardinality': return { value: m.distinct!.length };
+    // InternalWeightedAvg: null while the weights sum to 0.
+    case 'weighted_avg': value = m.weightSum ? m.sum / m.weightSum : null; break;
   }
   const out: Record<string, unknown> = { value };
   const asString = value === null ? null : formatAsString(agg.source, value);

@@ -8,7 +8,7 @@
 import { compiledFormat, denseVectorDocValuesError, type ResolvedField } from '../../index/index.js';
 import { fielddataError, fielddataNotSupportedError } from '../fielddata-errors.js';
 import { AggregationExecutionError, IllegalArgumentError, NumberFormatError, ParseError } from '../../errors/index.js';
-import type { AggNode, MissingValue, PipelineAgg, RangeAgg, TermsOrder, TopHitsAgg } from '../../dsl/aggs/agg-nodes.js';
+import type { AggNode, FieldConfig, MissingValue, PipelineAgg, RangeAgg, TermsOrder, TopHitsAgg, TopMetricsAgg } from '../../dsl/aggs/agg-nodes.js';
 import { resolveSortKeys } from '../plan/sort-resolution.js';
 import { resolveFetchFields } from '../fetch-fields.js';
 import { readDateFormat } from '../../dsl/aggs/agg-parse.js';
@@ -17,7 +17,7 @@ import { javaParseDouble } from '../../common/java-double.js';
 import type { PlanContext } from '../plan/context.js';
 import { planQuery } from '../plan/planner.js';
 import { compositeParentError, planComposite } from './plan-composite.js';
-import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecTopHits, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
+import { EXTENDED_STATS_VALUES, STATS_VALUES, type ExecAgg, type ExecBucketOrder, type ExecTopHits, type ExecTopMetrics, type ExecRangeBucket, type StatsValue, type ValuesSource, type ValuesType } from './exec-aggs.js';
 
 export { fielddataError, fielddataNotSupportedError };
 
@@ -127,6 +127,7 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
   const path: number[] = [];
   let value: StatsValue | undefined;
   let percent: number | undefined;
+  let metric: number | undefined;
   let level = subs;
   steps.forEach((step, i) => {
     const last = i === steps.length - 1;
@@ -139,7 +140,7 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${name}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
     }
     const sub = level[at];
-    const usable = sub.kind === 'filter' || (last && (sub.kind === 'metric' || sub.kind === 'percentiles'));
+    const usable = sub.kind === 'filter' || (last && (sub.kind === 'metric' || sub.kind === 'percentiles' || sub.kind === 'top_metrics'));
     if (!usable) {
       throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
@@ -150,6 +151,14 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
         throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${names.join(', ')}]`);
       }
       value = key as StatsValue;
+    } else if (last && sub.kind === 'top_metrics') {
+      // InternalTopMetrics: a multi-value metric, a value per metric field, that only a size of 1 lets sort buckets.
+      if (key === null) throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. When ordering on a multi-value metrics aggregation a metric name must be specified`);
+      if (sub.size !== 1) throw new IllegalArgumentError(`[top_metrics] can only the be target if [size] is [1] but was [${sub.size}]`);
+      metric = sub.metrics.findIndex((m) => m.name === key);
+      if (metric < 0) {
+        throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. Unknown value key [${key}] for multi-value metric aggregation [${name}]. Valid value keys are: [${sub.metrics.map((m) => m.name).join(', ')}]`);
+      }
     } else if (last && sub.kind === 'percentiles' && sub.type === 'median_absolute_deviation') {
       if (key !== null && key !== 'value') {
         throw new AggregationExecutionError(`Invalid aggregation order path [${o.key}]. The provided aggregation [${step}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`);
@@ -166,7 +175,46 @@ function resolveOrder(o: TermsOrder, subs: readonly ExecAgg[]): ExecBucketOrder 
     level = sub.subs;
   });
   if (percent !== undefined) return { key: 'path', desc: o.desc, path, percent };
+  if (metric !== undefined) return { key: 'path', desc: o.desc, path, metric };
   return value === undefined ? { key: 'path', desc: o.desc, path } : { key: 'path', desc: o.desc, path, value };
+}
+
+/**
+ * weighted_avg's sources (ES registers it for NUMERIC values sources only: dates and booleans are
+ * refused); a source that was not given fails as ES's MultiValuesSource does once it is read.
+ */
+function numericSource(ctx: PlanContext, aggType: string, config: FieldConfig | null, member: string): ValuesSource {
+  if (config === null) throw new IllegalArgumentError(`Could not find field name [${member}] in multiValuesSource`);
+  const source = resolveSource(ctx, aggType, config.field, config.missing, true);
+  if (source.type === 'date' || source.type === 'boolean') throw unsupported(ctx.mapping.fields.get(config.field)!, aggType);
+  return source;
+}
+
+/** ES IndexSettings' `index.top_metrics_max_size` default. */
+const DEFAULT_TOP_METRICS_MAX_SIZE = 10;
+
+/**
+ * TopMetricsAggregatorFactory.createInternal: the size bound, the metrics' sources (numbers, dates,
+ * booleans, keywords), then the sort as the search resolves it; BucketedSort exists for numbers
+ * and scores only.
+ */
+function planTopMetrics(ctx: PlanContext, agg: TopMetricsAgg): ExecTopMetrics {
+  const max = ctx.topMetricsMaxSize ?? DEFAULT_TOP_METRICS_MAX_SIZE;
+  if (agg.size > max) {
+    throw new IllegalArgumentError(`[top_metrics.size] must not be more than [${max}] but was [${agg.size}]. This limit can be set by changing the [index.top_metrics_max_size] index level setting.`);
+  }
+  const metrics = agg.metrics.map((m) => ({ name: m.field, source: resolveSource(ctx, 'top_metrics', m.field, m.missing, false) }));
+  const spec = agg.sort;
+  if (spec.kind === 'doc' || spec.kind === 'shard_doc') {
+    throw new IllegalArgumentError(`[${spec.kind === 'doc' ? '_doc' : '_shard_doc'}] sorts of [top_metrics] aggregations are not supported by this server yet`);
+  }
+  const [sort] = resolveSortKeys([spec], ctx.mapping, ctx.index);
+  if (sort.kind === 'keyword') {
+    // FieldSortBuilder.buildBucketedSort wraps the field data's refusal.
+    throw new IllegalArgumentError(`error building sort for field [${sort.field}] of type [${ctx.mapping.fields.get(sort.field)?.type ?? 'keyword'}] in index [${ctx.index.name}]: only supported on numeric fields`);
+  }
+  const sortSource = spec.kind === 'field' && ctx.mapping.fields.has(spec.field) ? resolveSource(ctx, 'top_metrics', spec.field, null, false, spec.format) : null;
+  return { kind: 'top_metrics', name: agg.name, subs: [], sort, sortSource, size: agg.size, metrics };
 }
 
 /** TopHitsAggregationBuilder.doBuild: the window check, then the sort as the search resolves it. */
@@ -197,15 +245,18 @@ function planTopHits(ctx: PlanContext, agg: TopHitsAgg): ExecTopHits {
  * refusing a parent (`filter` is let through: a composite may sit under filters).
  */
 const FACTORY_CLASS: Readonly<Record<string, string>> = {
-  terms: 'TermsAggregatorFactory', histogram: 'HistogramAggregatorFactory', date_histogram: 'DateHistogramAggregatorFactory',
-  range: 'RangeAggregatorFactory', date_range: 'DateRangeAggregatorFactory', filters: 'FiltersAggregatorFactory',
+  terms: 'TermsAggregatorFactory', multi_terms: 'MultiTermsAggregationFactory', rare_terms: 'RareTermsAggregatorFactory', histogram: 'HistogramAggregatorFactory', date_histogram: 'DateHistogramAggregatorFactory',
+  range: 'RangeAggregatorFactory', date_range: 'DateRangeAggregatorFactory', filters: 'FiltersAggregatorFactory', global: 'GlobalAggregatorFactory',
   composite: 'CompositeAggregationFactory',
 };
 
-/** `parent`: the factory class of the nearest ancestor that is not a `filter` (null at the top). */
-export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[], parent: string | null = null): ExecAgg[] {
+/**
+ * `parent`: the factory class of the nearest ancestor that is not a `filter` (null at the top);
+ * `parentName`: the name of the aggregation these sit in (null at the top).
+ */
+export function planAggregations(ctx: PlanContext, aggs: readonly AggNode[], parent: string | null = null, parentName: string | null = null): ExecAgg[] {
   // Pipeline aggregations run on the coordinator after the final reduce (search/aggs/pipelines/): shards never see them.
-  return aggs.filter(isCollected).map((agg) => planAggregation(ctx, agg, parent));
+  return aggs.filter(isCollected).map((agg) => planAggregation(ctx, agg, parent, parentName));
 }
 
 type CollectedAgg = Exclude<AggNode, PipelineAgg>;
@@ -214,7 +265,11 @@ function isCollected(agg: AggNode): agg is CollectedAgg {
   return agg.kind !== 'pipeline';
 }
 
-function planAggregation(ctx: PlanContext, agg: CollectedAgg, parent: string | null): ExecAgg {
+function planAggregation(ctx: PlanContext, agg: CollectedAgg, parent: string | null, parentName: string | null): ExecAgg {
+  // GlobalAggregatorFactory.createInternal: a plain AggregationExecutionException, so a 500 in ES.
+  if (agg.kind === 'global' && parentName !== null) {
+    throw new AggregationExecutionError(`Aggregation [${parentName}] cannot have a global sub-aggregation [${agg.name}]. Global aggregations can only be defined as top level aggregations`, 500);
+  }
   const exec = planOne(ctx, agg, parent);
   return agg.meta === undefined ? exec : { ...exec, meta: agg.meta };
 }
@@ -222,13 +277,23 @@ function planAggregation(ctx: PlanContext, agg: CollectedAgg, parent: string | n
 function planOne(ctx: PlanContext, agg: CollectedAgg, parent: string | null): ExecAgg {
   // ES builds a parent's factory before its children's: composite's parent check comes first.
   if (agg.kind === 'composite' && parent !== null) throw compositeParentError(parent);
-  const subs = planAggregations(ctx, agg.subs, agg.kind === 'filter' ? parent : FACTORY_CLASS[agg.kind] ?? agg.kind);
+  const subs = planAggregations(ctx, agg.subs, agg.kind === 'filter' ? parent : FACTORY_CLASS[agg.kind] ?? agg.kind, agg.name);
   const name = agg.name;
   switch (agg.kind) {
     case 'terms':
       return {
         kind: 'terms', name, subs, source: resolveSource(ctx, 'terms', agg.field, agg.missing, false),
         size: agg.size, order: agg.order.map((o) => resolveOrder(o, subs)), minDocCount: agg.minDocCount, include: agg.include, exclude: agg.exclude,
+      };
+    case 'rare_terms':
+      return {
+        kind: 'rare_terms', name, subs, source: resolveSource(ctx, 'rare_terms', agg.field, agg.missing, false),
+        maxDocCount: agg.maxDocCount, include: agg.include, exclude: agg.exclude,
+      };
+    case 'multi_terms':
+      return {
+        kind: 'multi_terms', name, subs, sources: agg.terms.map((t) => resolveSource(ctx, 'multi_terms', t.field, t.missing, false)),
+        size: agg.size, order: agg.order.map((o) => resolveOrder(o, subs)), minDocCount: agg.minDocCount, showTermDocCountError: agg.showTermDocCountError,
       };
     case 'min': case 'max': case 'avg': case 'sum': case 'stats':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, true) };
@@ -239,6 +304,16 @@ function planOne(ctx: PlanContext, agg: CollectedAgg, parent: string | null): Ex
       const source = resolveSource(ctx, agg.kind, agg.field, agg.missing, true, agg.format);
       if (agg.format !== null) checkFormat(agg.kind, source);
       return { kind: 'percentiles', type: agg.kind, name, subs, source, keys: agg.keys, keyed: agg.keyed, compression: agg.compression };
+    }
+    case 'weighted_avg': {
+      const source = numericSource(ctx, 'weighted_avg', agg.value, 'value');
+      return { kind: 'metric', type: 'weighted_avg', name, subs, source, weight: numericSource(ctx, 'weighted_avg', agg.weight, 'weight') };
+    }
+    case 'string_stats': {
+      // ES registers string_stats for keyword values sources only.
+      const source = resolveSource(ctx, 'string_stats', agg.field, agg.missing, false);
+      if (source.type !== 'keyword' && source.type !== 'unmapped') throw unsupported(ctx.mapping.fields.get(agg.field)!, 'string_stats');
+      return { kind: 'string_stats', name, subs, source, showDistribution: agg.showDistribution };
     }
     case 'value_count': case 'cardinality':
       return { kind: 'metric', type: agg.kind, name, subs, source: resolveSource(ctx, agg.kind, agg.field, agg.missing, false) };
@@ -269,6 +344,8 @@ function planOne(ctx: PlanContext, agg: CollectedAgg, parent: string | null): Ex
     }
     case 'filter':
       return { kind: 'filter', name, subs, query: planQuery(ctx, agg.filter) };
+    case 'global':
+      return { kind: 'global', name, subs };
     case 'filters':
       return {
         kind: 'filters', name, subs, named: agg.named, keys: agg.keys, queries: agg.filters.map((f) => planQuery(ctx, f)),
@@ -276,6 +353,8 @@ function planOne(ctx: PlanContext, agg: CollectedAgg, parent: string | null): Ex
       };
     case 'top_hits':
       return planTopHits(ctx, agg);
+    case 'top_metrics':
+      return planTopMetrics(ctx, agg);
     case 'composite':
       return planComposite(ctx, agg, subs, (type, field, numericOnly, format) => resolveSource(ctx, type, field, null, numericOnly, format));
   }

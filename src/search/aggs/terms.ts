@@ -8,13 +8,16 @@
 import { compileRegexp, matches } from '../../common/pattern/index.js';
 import { termAt, type Segment } from '../../index/index.js';
 import type { TermsFilter } from '../../dsl/aggs/agg-nodes.js';
-import type { ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
+import type { ExecAgg, ExecBucketOrder, ExecTerms, KeyedBucketsPartial } from './exec-aggs.js';
 import { KeyedBucketCollector, type DocLists } from './doc-lists.js';
 import { segmentValues } from './field-values.js';
 import { compareDoubles, type BucketBudget, type MergedBucket, type SubAggregations } from './buckets.js';
 import { compareKeys, formatAsString } from './key-format.js';
 
-export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
+/** What collecting terms reads (rare_terms collects as terms with a min_doc_count of 1). */
+export type TermsCollection = Pick<ExecTerms, 'source' | 'subs' | 'minDocCount'>;
+
+export function collectTerms(agg: TermsCollection, segments: readonly Segment[], docs: DocLists, sub: SubAggregations): KeyedBucketsPartial {
   const withSubs = agg.subs.length > 0;
   const buckets = new KeyedBucketCollector<string | number>(segments.length, withSubs);
   const bucketOf = (key: string | number): number => buckets.bucketOf(key);
@@ -75,7 +78,7 @@ export function collectTerms(agg: ExecTerms, segments: readonly Segment[], docs:
  * as an automaton over the whole key (linear time: a client's `(a+)+b` cannot stall the
  * coordinator); exact values compare as the key's type (numbers by value, `true`/`false` as 1/0).
  */
-function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string | number) => boolean {
+export function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string | number) => boolean {
   if ('regex' in f) {
     const dfa = compileRegexp(f.regex);
     return (key) => matches(dfa, typeof key === 'number' ? formatAsString(source, key) ?? String(key) : key);
@@ -89,6 +92,37 @@ function termsFilter(f: TermsFilter, source: ExecTerms['source']): (key: string 
   return (key) => set.has(key) || (typeof key === 'number' && set.has(formatAsString(source, key) ?? ''));
 }
 
+/** What a terms-like aggregation (terms, multi_terms) ranks its buckets by. */
+export interface BucketRanking {
+  readonly order: readonly ExecBucketOrder[];
+  readonly size: number;
+  readonly subs: readonly ExecAgg[];
+}
+
+/**
+ * The last step of InternalTerms.reduce: the eligible buckets sorted by `order` (a sub-aggregation
+ * path reduced once per bucket, before sorting), the first `size` shown, the docs of the others
+ * summed for `sum_other_doc_count`.
+ */
+export function rankBuckets<K>(
+  spec: BucketRanking, eligible: Array<[K, MergedBucket]>, sub: SubAggregations, compareKey: (a: K, b: K) => number,
+): { readonly shown: Array<[K, MergedBucket]>; readonly other: number } {
+  const byPath = spec.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, sub.orderValue(spec.subs, b, o)])) : null));
+  eligible.sort(([ka, a], [kb, b]) => {
+    for (let i = 0; i < spec.order.length; i++) {
+      const o = spec.order[i];
+      const values = byPath[i];
+      const c = o.key === '_count' ? a.count - b.count : values ? compareDoubles(values.get(a)!, values.get(b)!) : compareKey(ka, kb);
+      if (c !== 0) return o.desc ? -c : c;
+    }
+    return 0;
+  });
+  const shown = eligible.slice(0, spec.size);
+  let other = 0;
+  for (let i = shown.length; i < eligible.length; i++) other += eligible[i][1].count;
+  return { shown, other };
+}
+
 export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedBucket>, budget: BucketBudget, sub: SubAggregations): Record<string, unknown> {
   const include = agg.include ? termsFilter(agg.include, agg.source) : null;
   const exclude = agg.exclude ? termsFilter(agg.exclude, agg.source) : null;
@@ -98,29 +132,21 @@ export function renderTerms(agg: ExecTerms, merged: Map<string | number, MergedB
     if ((include && !include(entry[0])) || (exclude && exclude(entry[0]))) continue;
     eligible.push(entry);
   }
-  // Sub-aggregation orders reduce the path's aggregations once per bucket, before sorting.
-  const byPath = agg.order.map((o) => (o.key === 'path' ? new Map(eligible.map(([, b]) => [b, sub.orderValue(agg.subs, b, o)])) : null));
-  eligible.sort(([ka, a], [kb, b]) => {
-    for (let i = 0; i < agg.order.length; i++) {
-      const o = agg.order[i];
-      const values = byPath[i];
-      const c = o.key === '_count' ? a.count - b.count : values ? compareDoubles(values.get(a)!, values.get(b)!) : compareKeys(ka, kb);
-      if (c !== 0) return o.desc ? -c : c;
-    }
-    return 0;
-  });
-  const shown = eligible.slice(0, agg.size);
-  let other = 0;
-  for (let i = shown.length; i < eligible.length; i++) other += eligible[i][1].count;
+  const { shown, other } = rankBuckets(agg, eligible, sub, compareKeys);
   budget.take(shown.length);
   return {
     doc_count_error_upper_bound: 0,
     sum_other_doc_count: other,
-    buckets: shown.map(([key, b]) => {
-      const out: Record<string, unknown> = { key };
-      const asString = typeof key === 'number' ? formatAsString(agg.source, key) : null;
-      if (asString !== null) out.key_as_string = asString;
-      return Object.assign(out, sub.render(agg.subs, b, budget));
-    }),
+    buckets: shown.map(([key, b]) => renderTermBucket(agg, key, b, budget, sub)),
   };
+}
+
+/** A bucket of terms (or rare_terms): its key (+ `key_as_string` for dates and booleans), doc_count, sub-aggregations. */
+export function renderTermBucket(
+  agg: Pick<ExecTerms, 'source' | 'subs'>, key: string | number, bucket: MergedBucket, budget: BucketBudget, sub: SubAggregations,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { key };
+  const asString = typeof key === 'number' ? formatAsString(agg.source, key) : null;
+  if (asString !== null) out.key_as_string = asString;
+  return Object.assign(out, sub.render(agg.subs, bucket, budget));
 }

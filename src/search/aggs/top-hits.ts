@@ -25,7 +25,7 @@ export type DocScores = { readonly docs: DocLists; readonly scores: readonly Flo
  * The score of each doc of `list` (ascending, a subset of the matching docs `all`, whose scores
  * are `allScores`): the same arrays at the top level, else a galloping search from the last find.
  */
-function scoresOf(list: Int32Array, all: Int32Array, allScores: Float64Array): Float64Array {
+export function scoresOf(list: Int32Array, all: Int32Array, allScores: Float64Array): Float64Array {
   if (list === all) return allScores;
   const out = new Float64Array(list.length);
   let from = 0;

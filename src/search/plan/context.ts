@@ -41,6 +41,8 @@ export interface PlanContext {
   readonly maxClauseCount?: number;
   /** `index.max_inner_result_window` (default 100): bounds a `top_hits` aggregation's from + size. */
   readonly maxInnerResultWindow?: number;
+  /** `index.top_metrics_max_size` (default 10): bounds a `top_metrics` aggregation's size. */
+  readonly topMetricsMaxSize?: number;
   /** Called by planning that folds in one search's own data (a kNN search's matches): the plan is not cached. */
   readonly uncacheable?: () => void;
 }

@@ -93,6 +93,8 @@ function valueNames(agg: AggDef): 'single' | MultiValue | null {
     return 'single';
   }
   if (agg.kind === 'percentiles') return agg.type === 'median_absolute_deviation' ? 'single' : percentValue(agg.name);
+  if (agg.kind === 'top_metrics') return topMetricsValue(agg);
+  if (agg.kind === 'string_stats') return stringStatsValue;
   if (agg.kind === 'pipeline') {
     if (agg.type === 'stats_bucket') return statsValue(STATS_VALUES, 'InternalStats');
     if (agg.type === 'extended_stats_bucket') return statsValue(EXTENDED_STATS_VALUES, 'InternalExtendedStats');
@@ -100,6 +102,24 @@ function valueNames(agg: AggDef): 'single' | MultiValue | null {
     return 'single';
   }
   return null;
+}
+
+/** InternalTopMetrics.getProperty: a metric of the best doc (NaN without one), only a metric it has. */
+function topMetricsValue(agg: Extract<AggDef, { kind: 'top_metrics' }>): MultiValue {
+  return (name, body) => {
+    if (!agg.metrics.some((m) => m.name === name)) throw pathNotSupported(agg, [name]);
+    const top = body.top as ReadonlyArray<{ readonly metrics: Record<string, unknown> }> | undefined;
+    return numberOf(top?.[0]?.metrics[name]);
+  };
+}
+
+/** InternalStringStats.Metrics: what a buckets_path may name of a string_stats. */
+const STRING_STATS_VALUES: readonly string[] = ['count', 'min_length', 'max_length', 'avg_length', 'entropy'];
+
+/** InternalStringStats.value(name). */
+function stringStatsValue(name: string, body: Record<string, unknown>): number {
+  if (!STRING_STATS_VALUES.includes(name)) throw new IllegalArgumentError(`Unknown value [${previewInput(name)}] in string stats aggregation`);
+  return numberOf(body[name]);
 }
 
 /** InternalStats.value(name): one of its Metrics, else Java's enum error. */

@@ -61,7 +61,7 @@ function keyString(def: AggDef, bucket: Record<string, unknown>, fallback: strin
   const key = bucket.key;
   if (typeof key === 'string') return key;
   if (typeof key === 'number') {
-    if (def.kind === 'terms' && def.source.type !== 'double') return String(key);
+    if ((def.kind === 'terms' || def.kind === 'rare_terms') && def.source.type !== 'double') return String(key);
     return javaDouble(key);
   }
   // A composite key: Java's Map.toString.
@@ -86,13 +86,18 @@ export function docCount(bucket: Record<string, unknown>): number {
 export function className(def: AggDef): string {
   switch (def.kind) {
     case 'terms': return def.source.type === 'keyword' ? 'StringTerms' : def.source.type === 'double' ? 'DoubleTerms' : def.source.type === 'unmapped' ? 'UnmappedTerms' : 'LongTerms';
+    case 'multi_terms': return 'InternalMultiTerms';
+    case 'rare_terms': return def.source.type === 'keyword' ? 'StringRareTerms' : def.source.type === 'double' ? 'DoubleRareTerms' : def.source.type === 'unmapped' ? 'UnmappedRareTerms' : 'LongRareTerms';
     case 'histogram': return 'InternalHistogram';
     case 'date_histogram': return 'InternalDateHistogram';
     case 'range': return def.type === 'date_range' ? 'InternalDateRange' : 'InternalRange';
     case 'filters': return 'InternalFilters';
     case 'filter': return 'InternalFilter';
+    case 'global': return 'InternalGlobal';
     case 'composite': return 'InternalComposite';
     case 'top_hits': return 'InternalTopHits';
+    case 'top_metrics': return 'InternalTopMetrics';
+    case 'string_stats': return 'InternalStringStats';
     case 'percentiles': return def.type === 'percentiles' ? 'InternalTDigestPercentiles' : def.type === 'percentile_ranks' ? 'InternalTDigestPercentileRanks' : 'InternalMedianAbsoluteDeviation';
     case 'metric': return METRIC_CLASS[def.type];
     case 'pipeline': return PIPELINE_CLASS[def.type];
@@ -101,7 +106,7 @@ export function className(def: AggDef): string {
 
 const METRIC_CLASS: Readonly<Record<string, string>> = {
   min: 'Min', max: 'Max', avg: 'InternalAvg', sum: 'Sum', value_count: 'InternalValueCount', cardinality: 'InternalCardinality',
-  stats: 'InternalStats', extended_stats: 'InternalExtendedStats',
+  stats: 'InternalStats', extended_stats: 'InternalExtendedStats', weighted_avg: 'InternalWeightedAvg',
 };
 
 const PIPELINE_CLASS: Readonly<Record<string, string>> = {

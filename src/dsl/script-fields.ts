@@ -1,7 +1,7 @@
 /**
  * `script_fields` (ES SearchSourceBuilder.ScriptField): `{ "<name>": { "script": {...},
  * "ignore_failure": bool } }`, each evaluated for every returned hit and shown in its `fields`.
- * As in ES, `script` must be an object here (a bare string is "Unknown key for a VALUE_STRING").
+ * As in ES, `script` is an object or a bare string (inline painless); an array is "Unknown key for a START_ARRAY".
  */
 import { ParsingError } from '../errors/index.js';
 import { tokenName } from './json-body.js';
@@ -22,7 +22,7 @@ export function parseScriptFields(v: unknown): ScriptFieldRequest[] {
     let script: ScriptSpec | null = null;
     let ignoreFailure = false;
     forEachEntry(spec, (k, x) => {
-      if (k === 'script' && isObject(x)) script = parseScriptSpec(x);
+      if (k === 'script' && !Array.isArray(x) && x !== null) script = parseScriptSpec(x);
       else if (k === 'ignore_failure' && !isObject(x) && !Array.isArray(x)) ignoreFailure = booleanValue(x);
       else throw new ParsingError(`Unknown key for a ${tokenName(x)} in [${k}].`);
     });

@@ -65,11 +65,12 @@ describe('script_fields', () => {
     expect(JSON.stringify(res.body)).toContain('A document doesn\'t have a value for a field!');
   });
 
-  it('ES\'s errors: _score is not a field script\'s, the script must be an object, at most 32 fields', async () => {
+  it('ES\'s errors: _score is not a field script\'s, the script an object or a string, at most 32 fields', async () => {
     const score = await search({ query: { match_all: {} }, script_fields: { s: { script: { source: '_score' } } } });
     expect(score.status).toBe(400);
     expect(JSON.stringify(score.body)).toContain('cannot resolve symbol [_score]');
-    expectErrorType(await search({ script_fields: { s: { script: '1' } } }), 400, 'parsing_exception', 'Unknown key for a VALUE_STRING in [script].');
+    expect(await fieldsOf({ s: { script: "doc['likes'].size()" } })).toEqual({ 1: { s: [1] }, 2: { s: [1] }, 3: { s: [0] } });
+    expectErrorType(await search({ script_fields: { s: { script: ['1'] } } }), 400, 'parsing_exception', 'Unknown key for a START_ARRAY in [script].');
     expectErrorType(await search({ script_fields: { s: 1 } }), 400, 'parsing_exception', 'Expected [START_OBJECT] in [s] but found [VALUE_NUMBER]');
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, { script: { source: '1' } }]));
     const tooMany = await search({ query: { match_all: {} }, script_fields: many });

@@ -3,16 +3,17 @@
  * matches it give factors (each times its `weight`), combined by `score_mode` (1 when none
  * applies), capped at `max_boost`, then combined with the sub-query's score by `boost_mode` (in
  * float, as ES casts it); documents under `min_score` are skipped; the query's `boost` multiplies
- * last. Scores are not bounded ahead (maxScore is Infinity), so no pruning applies below it.
+ * last (per-doc-score-scorer.ts: deleted and min_score docs skipped, no bound ahead).
  */
 import { javaDouble } from '../../common/java-double.js';
 import { mix32 } from '../../common/java-hash.js';
 import { IllegalArgumentError } from '../../errors/index.js';
-import { isLive, type LiveDocs, type Segment, type SegmentField } from '../../index/index.js';
+import type { LiveDocs, Segment, SegmentField } from '../../index/index.js';
 import type { FunctionExec, FunctionScoreExec } from '../plan/exec-nodes.js';
 import { firstValueText, hashToScore, murmurOfText } from '../script/random-score.js';
 import { scriptProgram } from '../script/script-program.js';
-import { matchesDoc, NO_MORE_DOCS, Scorer } from './scorer.js';
+import { PerDocScoreScorer } from './per-doc-score-scorer.js';
+import { matchesDoc, type Scorer } from './scorer.js';
 
 /** One function over one segment: whether it applies to a doc, and its weighted value there. */
 interface SegmentFunction {
@@ -150,51 +151,16 @@ export function combineBoost(mode: FunctionScoreExec['boostMode'], score: number
   }
 }
 
-export class FunctionScoreScorer extends Scorer {
-  private current = 0;
-
-  constructor(private readonly sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec, private readonly live: LiveDocs = null) {
-    super();
+export class FunctionScoreScorer extends PerDocScoreScorer {
+  constructor(sub: Scorer, private readonly functions: readonly SegmentFunction[], private readonly exec: FunctionScoreExec, live: LiveDocs = null) {
+    super(sub, live);
   }
 
   /** The score of the sub-scorer's doc `d` (or NaN under min_score). */
-  private scoreOf(d: number): number {
+  protected scoreOf(d: number): number {
     const subScore = this.sub.score();
     const factor = Math.min(combineFunctions(this.functions, this.exec.scoreMode, d, subScore), this.exec.maxBoost);
     const score = Math.fround(combineBoost(this.exec.boostMode, subScore, factor));
     return this.exec.minScore !== null && score < this.exec.minScore ? NaN : Math.fround(score * this.exec.boost);
-  }
-
-  private settle(d: number): number {
-    while (d !== NO_MORE_DOCS) {
-      // A deleted doc is never scored (its functions could fail where the live version would not).
-      if (!isLive(this.live, d)) {
-        d = this.sub.nextDoc();
-        continue;
-      }
-      const s = this.scoreOf(d);
-      if (!Number.isNaN(s)) {
-        this.current = s;
-        return (this.doc = d);
-      }
-      d = this.sub.nextDoc();
-    }
-    return (this.doc = NO_MORE_DOCS);
-  }
-
-  nextDoc(): number {
-    return this.settle(this.sub.nextDoc());
-  }
-  advance(target: number): number {
-    return this.settle(this.sub.advance(target));
-  }
-  score(): number {
-    return this.current;
-  }
-  maxScore(): number {
-    return Infinity;
-  }
-  cost(): number {
-    return this.sub.cost();
   }
 }

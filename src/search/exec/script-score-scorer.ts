@@ -6,20 +6,19 @@
  */
 import { javaFloatToString } from '../../common/float-json.js';
 import { IllegalArgumentError } from '../../errors/index.js';
-import { isLive, type LiveDocs } from '../../index/index.js';
+import type { LiveDocs } from '../../index/index.js';
 import type { ScriptScoreExec } from '../plan/exec-nodes.js';
 import type { SegmentScript } from '../script/script-program.js';
-import { NO_MORE_DOCS, Scorer } from './scorer.js';
+import { PerDocScoreScorer } from './per-doc-score-scorer.js';
+import type { Scorer } from './scorer.js';
 
-export class ScriptScoreScorer extends Scorer {
-  private current = 0;
-
-  constructor(private readonly sub: Scorer, private readonly script: SegmentScript, private readonly exec: ScriptScoreExec, private readonly live: LiveDocs = null) {
-    super();
+export class ScriptScoreScorer extends PerDocScoreScorer {
+  constructor(sub: Scorer, private readonly script: SegmentScript, private readonly exec: ScriptScoreExec, live: LiveDocs = null) {
+    super(sub, live);
   }
 
   /** The boosted score of the sub-scorer's doc `d`, or NaN under min_score. */
-  private scoreOf(d: number): number {
+  protected scoreOf(d: number): number {
     const value = this.script(d, this.exec.script.needsScore ? this.sub.score() : 0) as number;
     const score = Math.fround(value);
     if (score < 0 || Number.isNaN(score)) {
@@ -27,38 +26,5 @@ export class ScriptScoreScorer extends Scorer {
     }
     const boosted = Math.fround(score * this.exec.boost);
     return this.exec.minScore !== null && boosted < this.exec.minScore ? NaN : boosted;
-  }
-
-  private settle(d: number): number {
-    while (d !== NO_MORE_DOCS) {
-      // A deleted doc is never scored (its functions could fail where the live version would not).
-      if (!isLive(this.live, d)) {
-        d = this.sub.nextDoc();
-        continue;
-      }
-      const s = this.scoreOf(d);
-      if (!Number.isNaN(s)) {
-        this.current = s;
-        return (this.doc = d);
-      }
-      d = this.sub.nextDoc();
-    }
-    return (this.doc = NO_MORE_DOCS);
-  }
-
-  nextDoc(): number {
-    return this.settle(this.sub.nextDoc());
-  }
-  advance(target: number): number {
-    return this.settle(this.sub.advance(target));
-  }
-  score(): number {
-    return this.current;
-  }
-  maxScore(): number {
-    return Infinity;
-  }
-  cost(): number {
-    return this.sub.cost();
   }
 }

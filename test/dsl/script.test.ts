@@ -79,6 +79,10 @@ describe('painless subset: values', () => {
     expect(run("params.s.length() + (params.s.contains('b') ? 10 : 0) + (params.s.startsWith('a') && params.s.endsWith('c') ? 100 : 0)", { s: 'abc' })).toBe(113);
     expect(run("params.s.toUpperCase() + params.s.trim().isEmpty() + params.s.equals('x')", { s: ' x ' }, false)).toBe(' X falsefalse');
     expect(run("doc.containsKey('likes') && !doc.containsKey('nope') ? 1 : 0")).toBe(1);
+    // trim is linear: a long inner run of spaces (quadratic for a `[ ]+$` regex) and control chars at the ends
+    const inner = `x${' '.repeat(200_000)}x`;
+    expect(run('params.s.trim().length()', { s: `\t\n ${inner} \u0000` })).toBe(inner.length);
+    expect(run("params.s.trim() + '|'", { s: '  \u0001 ' }, false)).toBe('|');
     expect(failure(() => run('params.s.constructor()', { s: 'a' })).caused_by).toMatchObject({ type: 'illegal_argument_exception' });
     expect(run('  1 + /* c */ 1 // end\n')).toBe(2);
   });

@@ -150,6 +150,15 @@ describe('painless subset: runtime errors', () => {
     expect(run("true ? 1 : params.s * 2", { s: 'a' })).toBe(1);
   });
 
+  it('a concatenation past 2^20 chars fails at its operator instead of growing a string per document without bound', () => {
+    const half = 'x'.repeat(1 << 19);
+    expect(run("(params.s + params.s).length()", { s: half })).toBe(1 << 20);
+    expect(failure(() => run("params.s + params.s + 'y'", { s: half }))).toMatchObject({
+      reason: 'runtime error', position: { offset: 0 },
+      caused_by: { type: 'illegal_argument_exception', reason: `a string made by a script may be at most [${1 << 20}] chars long, this one would be [${(1 << 20) + 1}]` },
+    });
+  });
+
   it('doc values: a missing value, an unmapped field', () => {
     expect(failure(() => run("doc['likes'].value + 1"))).toMatchObject({
       script_stack: ["doc['likes'].value + 1", '            ^---- HERE'], position: { offset: 12, start: 0, end: 22 },

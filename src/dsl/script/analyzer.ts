@@ -398,7 +398,7 @@ class Analyzer {
     if (n.op === '+' && (lt === 'String' || rt === 'String')) {
       // A map or list param rendered per document would cost its size each time: not run.
       if (lt === 'map' || lt === 'list' || rt === 'map' || rt === 'list') throw unsupported('a map or list in a string concatenation', n.at);
-      return val({ k: 'concat', t: 'String', l: l.e, r: r.e }, dyn);
+      return val({ k: 'concat', t: 'String', l: l.e, r: r.e, at: n.at }, dyn);
     }
     if (n.op === '+' || n.op === '-' || n.op === '*' || n.op === '/' || n.op === '%') {
       if (!isNumeric(lt) || !isNumeric(rt)) return mismatch();

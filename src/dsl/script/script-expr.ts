@@ -35,7 +35,7 @@ export type ScriptExpr =
   /** `+ - * / %` in the promoted type `t` (int and long division by zero: ArithmeticException at `at`). */
   | { readonly k: 'arith'; readonly t: NumericType; readonly op: '+' | '-' | '*' | '/' | '%'; readonly l: ScriptExpr; readonly r: ScriptExpr; readonly at: number }
   /** String concatenation, each side rendered as Java's String.valueOf. */
-  | { readonly k: 'concat'; readonly t: 'String'; readonly l: ScriptExpr; readonly r: ScriptExpr }
+  | { readonly k: 'concat'; readonly t: 'String'; readonly l: ScriptExpr; readonly r: ScriptExpr; readonly at: number }
   /** A comparison: numbers compared in the promoted type `via`; `same` compares equal values of one type; `never` is a def comparison of two types (false). */
   | { readonly k: 'cmp'; readonly t: 'boolean'; readonly op: '==' | '!=' | '<' | '<=' | '>' | '>='; readonly via: NumericType | 'same' | 'never'; readonly l: ScriptExpr; readonly r: ScriptExpr }
   | { readonly k: 'and' | 'or'; readonly t: 'boolean'; readonly l: ScriptExpr; readonly r: ScriptExpr }

@@ -22,6 +22,13 @@ class ScriptEnv {
 type Fn = (env: ScriptEnv) => unknown;
 type NumFn = (env: ScriptEnv) => number;
 
+/**
+ * Longest string a concatenation may make. Without loops a script's strings grow at most linearly in
+ * its size, but 1,000 `+`s of a 1 MB param would still make a 1 GB string per document (past V8's
+ * string limit, or a response of that size per hit); ES has no such bound, Java's heap is its limit.
+ */
+const MAX_SCRIPT_STRING_CHARS = 1 << 20;
+
 /** ScriptDocValues' messages for a missing value (ES 8 throwIfEmpty / throwIfBeyondLength). */
 const MISSING_VALUE = 'A document doesn\'t have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!';
 
@@ -58,7 +65,12 @@ class Compiler {
         const r = this.fn(e.r);
         const lt = e.l.t;
         const rt = e.r.t;
-        return (env) => javaString(l(env), lt) + javaString(r(env), rt);
+        const at = e.at;
+        return (env) => {
+          const out = javaString(l(env), lt) + javaString(r(env), rt);
+          if (out.length > MAX_SCRIPT_STRING_CHARS) throw new ScriptRuntimeFailure(at, 'illegal_argument_exception', `a string made by a script may be at most [${MAX_SCRIPT_STRING_CHARS}] chars long, this one would be [${out.length}]`);
+          return out;
+        };
       }
       case 'cmp': return this.cmp(e);
       case 'and': {

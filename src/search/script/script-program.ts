@@ -32,6 +32,39 @@ const MAX_SCRIPT_STRING_CHARS = 1 << 20;
 /** ScriptDocValues' messages for a missing value (ES 8 throwIfEmpty / throwIfBeyondLength). */
 const MISSING_VALUE = 'A document doesn\'t have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!';
 
+/** Whether evaluating `e` reads the document or its score (else its value is the same for every doc). */
+function readsDocument(e: ScriptExpr): boolean {
+  switch (e.k) {
+    case 'const': return false;
+    case 'score': case 'doc': case 'random': case 'vector': return true;
+    case 'neg': case 'not': case 'cast': case 'retype': case 'datePart': return readsDocument(e.e);
+    case 'arith': case 'concat': case 'cmp': case 'and': case 'or': return readsDocument(e.l) || readsDocument(e.r);
+    case 'cond': return readsDocument(e.c) || readsDocument(e.a) || readsDocument(e.b);
+    case 'fn': return e.args.some(readsDocument);
+    case 'str': return readsDocument(e.target) || (e.arg !== null && readsDocument(e.arg));
+    case 'fail': return e.operands.some(readsDocument);
+  }
+}
+
+/** `f`'s first outcome, value or failure, for every later call. */
+function once(f: Fn): Fn {
+  let done = false;
+  let value: unknown;
+  let failure: unknown = null;
+  return (env) => {
+    if (!done) {
+      try {
+        value = f(env);
+      } catch (err) {
+        failure = err;
+      }
+      done = true;
+    }
+    if (failure !== null) throw failure;
+    return value;
+  };
+}
+
 class Compiler {
   readonly slots = new Map<string, number>();
 
@@ -41,7 +74,17 @@ class Compiler {
     return s;
   }
 
+  /**
+   * A node's evaluator. String nodes that read nothing of the document (methods and concatenations
+   * of params and literals) run once per script and keep their value: their cost is the strings'
+   * length, which a param makes as large as the request, and must not be paid per document.
+   */
   fn(e: ScriptExpr): Fn {
+    const f = this.build(e);
+    return (e.k === 'str' || e.k === 'concat') && !readsDocument(e) ? once(f) : f;
+  }
+
+  private build(e: ScriptExpr): Fn {
     switch (e.k) {
       case 'const': {
         const v = e.v;

@@ -185,13 +185,29 @@ export function searchShard(req: ShardSearchRequest, shard: ShardView): ShardSea
 }
 
 function knnCandidatesResult(req: ShardSearchRequest, shard: ShardView, deadline: SearchDeadline): ShardSearchResult {
-  const found = searchKnnCandidates(req.query, req.k, req.knnCandidates!, shard, deadline);
-  const hits = new Float64Array(found.count * HIT_STRIDE);
-  for (let i = 0; i < found.count; i++) found.hit(i, hits, i * HIT_STRIDE);
+  const { top, bases } = searchKnnCandidates(req.query, req.k, req.knnCandidates!, shard, deadline);
+  const hits = topScoreDocsHits(top, bases, shard);
   return {
-    totalHits: -1, totalRelation: 'eq', maxScore: found.count > 0 ? hits[0] : NaN, hits, sortValues: null,
+    totalHits: -1, totalRelation: 'eq', maxScore: hits.length > 0 ? hits[0] : NaN, hits, sortValues: null,
     terminatedEarly: false, timedOut: deadline.timedOut,
   };
+}
+
+/** A top-k heap's hits, best first, as HIT_STRIDE rows (score, segment, doc, index order); `bases` each segment's first order key. */
+function topScoreDocsHits(top: TopScoreDocs, bases: readonly number[], shard: ShardView): Float64Array {
+  const size = top.sortBestFirst();
+  const hits = new Float64Array(size * HIT_STRIDE);
+  for (let i = 0; i < size; i++) {
+    const order = top.orders[i];
+    const s = segmentOf(bases, order);
+    const doc = order - bases[s];
+    const o = i * HIT_STRIDE;
+    hits[o] = top.scores[i];
+    hits[o + 1] = s;
+    hits[o + 2] = doc;
+    hits[o + 3] = shard.segments[s].indexOrder.get(doc);
+  }
+  return hits;
 }
 
 /** The first-pass hits with each rescorer's scores; the only shard (it fetches) also reorders them. */
@@ -298,18 +314,8 @@ function searchByScore(req: ShardSearchRequest, shard: ShardView, deadline: Sear
     ctx.release();
     base += segment.maxDoc;
   }
-  const size = top.sortBestFirst();
-  const hits = new Float64Array(size * HIT_STRIDE);
-  for (let i = 0; i < size; i++) {
-    const order = top.orders[i];
-    const s = segmentOf(bases, order);
-    const doc = order - bases[s];
-    const o = i * HIT_STRIDE;
-    hits[o] = top.scores[i];
-    hits[o + 1] = s;
-    hits[o + 2] = doc;
-    hits[o + 3] = shard.segments[s].indexOrder.get(doc);
-  }
+  const hits = topScoreDocsHits(top, bases, shard);
+  const size = hits.length / HIT_STRIDE;
   const gte = counting && total > limit;
   return {
     totalHits: counting ? (gte ? limit : total) : -1,

@@ -12,8 +12,27 @@ export interface PathElement {
   readonly key: string | null;
 }
 
+/**
+ * Paths already parsed, by their text: a sibling pipeline under a bucket aggregation resolves its
+ * path once per parent bucket (up to search.max_buckets), and a path is as long as the client
+ * makes it (`>` runs are dropped, so "a>>>…>b" is valid), so each text is split once. Bounded:
+ * cleared when full.
+ */
+const parsed = new Map<string, readonly PathElement[]>();
+const MAX_PARSED_PATHS = 1024;
+
 /** ES Strings.tokenizeToStringArray(path, ">"): trimmed tokens, empty ones dropped. */
-export function parseAggregationPath(path: string): PathElement[] {
+export function parseAggregationPath(path: string): readonly PathElement[] {
+  let elements = parsed.get(path);
+  if (elements === undefined) {
+    elements = parsePath(path);
+    if (parsed.size >= MAX_PARSED_PATHS) parsed.clear();
+    parsed.set(path, elements);
+  }
+  return elements;
+}
+
+function parsePath(path: string): readonly PathElement[] {
   const elements = path.split('>').map((e) => e.trim()).filter((e) => e.length > 0);
   return elements.map((element, i) => {
     const bracket = element.lastIndexOf('[');

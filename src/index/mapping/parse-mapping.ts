@@ -2,7 +2,7 @@
  * Mapping JSON → RootMapping (ES `MappingParser`, `ObjectMapper.TypeParser`, field type parsers).
  * Dotted property names ("ml.tokens") expand into object mappers, as in ES.
  */
-import { MapperParsingError } from '../../errors/index.js';
+import { MapperParsingError, previewInput } from '../../errors/index.js';
 import { isPlainObject } from '../../common/json.js';
 import { parametersFor, isFieldType, KNOWN_UNSUPPORTED_TYPES } from './parameters.js';
 import type { DynamicMode, FieldMapper, Mapper, ObjectMapper, RootMapping, RootParam, SourceConfig } from './types.js';
@@ -34,7 +34,7 @@ function validateName(name: string): void {
 }
 
 export function unsupportedParams(where: string, rest: Record<string, unknown>): MapperParsingError {
-  const list = Object.entries(rest).map(([k, v]) => `[${k} : ${typeof v === 'object' ? JSON.stringify(v) : String(v)}]`).join(', ');
+  const list = Object.entries(rest).map(([k, v]) => `[${previewInput(k)} : ${previewInput(typeof v === 'object' ? JSON.stringify(v) : String(v))}]`).join(', ');
   return new MapperParsingError(`${where} has unsupported parameters:  ${list}`);
 }
 

@@ -242,7 +242,7 @@ describe('script_score errors', () => {
       type: 'illegal_argument_exception', reason: `exceeded max allowed inline script size in bytes [65535] with size [${huge.length}] for script [${huge.slice(0, 100)}...]`,
     });
     expect(JSON.stringify(tooBig.body).length).toBeLessThan(5000);
-    for (const source of [`${'('.repeat(5000)}1${')'.repeat(5000)}`, `1${' + 1'.repeat(10000)}`, `${'-'.repeat(3000)} 1`]) {
+    for (const source of [`${'('.repeat(5000)}1${')'.repeat(5000)}`, `1${' + 1'.repeat(10000)}`, `${'- '.repeat(3000)}1`]) {
       const res = await search({ query: { script_score: { query: { match_all: {} }, script: source } } });
       expectErrorType(res, 400, 'search_phase_execution_exception');
       const scriptException = res.body.error.caused_by.caused_by;

@@ -119,11 +119,14 @@ describe('painless subset: compile errors', () => {
     expect(cause("doc['likes'].value.foo()")).toEqual({ type: 'illegal_argument_exception', reason: '[long.foo()] is not supported by this server yet' });
   });
 
-  it('bounds: nesting depth and chains of operators, each a compile error rather than a stack overflow', () => {
+  it('bounds: nesting depth and binary operators in all, each a compile error rather than a stack overflow', () => {
     expect(MAX_SCRIPT_CHAIN).toBeGreaterThan(MAX_SCRIPT_DEPTH);
     const deep = `${'('.repeat(MAX_SCRIPT_DEPTH + 1)}1${')'.repeat(MAX_SCRIPT_DEPTH + 1)}`;
     expect(failure(() => compile(deep)).caused_by).toEqual({ type: 'illegal_argument_exception', reason: `the script is nested too deeply: more than [${MAX_SCRIPT_DEPTH}] levels` });
-    expect(failure(() => compile('1+'.repeat(5000) + '1')).caused_by).toMatchObject({ reason: `the script chains more than [${MAX_SCRIPT_CHAIN}] binary operators` });
+    expect(failure(() => compile('1+'.repeat(5000) + '1')).caused_by).toMatchObject({ reason: `the script has more than [${MAX_SCRIPT_CHAIN}] binary operators` });
+    // Bracketed chains heading chains: 16 × 1,000 operators, each chain under the count alone.
+    const chains = '('.repeat(16) + '1' + ('+1'.repeat(1000) + ')').repeat(16);
+    expect(failure(() => compile(chains)).caused_by).toMatchObject({ reason: `the script has more than [${MAX_SCRIPT_CHAIN}] binary operators` });
     expect(run(`${'1.5*'.repeat(MAX_SCRIPT_CHAIN)}1`)).toBe(Array.from({ length: MAX_SCRIPT_CHAIN }, () => 1.5).reduce((a, x) => a * x) * 1);
     // Chains inside the deepest nesting still parse, analyze and run.
     const nested = `${'('.repeat(MAX_SCRIPT_DEPTH - 2)}${'1+'.repeat(MAX_SCRIPT_CHAIN)}1${')'.repeat(MAX_SCRIPT_DEPTH - 2)}`;

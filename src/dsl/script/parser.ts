@@ -6,7 +6,7 @@
  * assignments, `++`/`--`, loops, declarations, blocks, lambdas, `new`, bitwise and shift operators,
  * `instanceof`, `===`, regexes, null-safe access — is a compile error naming what is not supported,
  * so a script's evaluation is bounded by its size. The syntax tree is bounded too: at most
- * MAX_DEPTH levels of nesting and MAX_CHAIN operators in a row (the parser, the analyzer and the
+ * MAX_DEPTH levels of nesting and MAX_CHAIN binary operators in all (the parser, the analyzer and the
  * evaluator recurse over it; each level costs the parser about a dozen frames, a chained operator
  * one or two).
  */
@@ -32,7 +32,12 @@ export type SyntaxNode =
 
 /** How deeply a script may nest parentheses, calls, member accesses and unary operators (ES has no such limit; a Java stack overflow ends deeper ones). */
 export const MAX_DEPTH = 128;
-/** How many binary operators of one precedence may follow each other (`a + b + c …` nests to the left). */
+/**
+ * How many binary operators a script may hold in all. Counted over the whole script, not per chain:
+ * `a + b + c …` nests to the left, and a bracketed chain's result may head another chain, so per-chain
+ * counts let 16 bracketed chains of 1,024 make a tree ~16k levels deep (a stack overflow in the
+ * recursive passes that follow).
+ */
 export const MAX_CHAIN = 1024;
 
 const CAST_TYPES = new Set(['int', 'long', 'double', 'float', 'short', 'byte', 'char', 'boolean', 'String', 'def', 'Integer', 'Long', 'Double', 'Float', 'Object', 'Number']);
@@ -61,6 +66,8 @@ function unexpected(t: Token): ScriptCompileFailure {
 class Parser {
   private i = 0;
   private depth = 0;
+  /** Binary operators parsed so far (MAX_CHAIN bounds them). */
+  private operators = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -133,11 +140,10 @@ class Parser {
     if (level === LEVELS.length) return this.unary();
     const at = this.peek().at;
     let l = this.binary(level + 1);
-    let levels = 0;
     while (this.peek().kind === 'op' && LEVELS[level].includes(this.peek().text)) {
       const op = this.next().text;
-      if (++levels > MAX_CHAIN) {
-        throw new ScriptCompileFailure(at, 'illegal_argument_exception', `the script chains more than [${MAX_CHAIN}] binary operators`);
+      if (++this.operators > MAX_CHAIN) {
+        throw new ScriptCompileFailure(at, 'illegal_argument_exception', `the script has more than [${MAX_CHAIN}] binary operators`);
       }
       const r = this.nest(at, () => this.binary(level + 1));
       l = { k: 'binary', op, l, r, at };

@@ -6,13 +6,7 @@
  * three quarters of it. Not modelled: the tree bins and early resizes of a bucket of 8 or more
  * colliding keys, which ordinary names never reach.
  */
-
-/** Java's String.hashCode: s[0]·31^(n−1) + … + s[n−1] over UTF-16 code units, in 32-bit arithmetic. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
-}
+import { javaStringHash } from './java-hash.js';
 
 /** Distinct `keys`, in insertion order → the order a HashMap filled with them in that order iterates them. */
 export function javaHashMapOrder(keys: readonly string[]): string[] {

@@ -5,7 +5,8 @@
  * past three quarters full), colliding keys in insertion order.
  */
 import { describe, expect, it } from 'vitest';
-import { javaHashMapOrder, javaStringHash } from '../../src/common/java-hash-order.js';
+import { javaHashMapOrder } from '../../src/common/java-hash-order.js';
+import { javaStringHash } from '../../src/common/java-hash.js';
 
 describe('javaStringHash', () => {
   it('is String.hashCode over UTF-16 code units, in 32-bit arithmetic', () => {

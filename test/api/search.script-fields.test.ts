@@ -72,6 +72,10 @@ describe('script_fields', () => {
     expect(await fieldsOf({ s: { script: "doc['likes'].size()" } })).toEqual({ 1: { s: [1] }, 2: { s: [1] }, 3: { s: [0] } });
     expectErrorType(await search({ script_fields: { s: { script: ['1'] } } }), 400, 'parsing_exception', 'Unknown key for a START_ARRAY in [script].');
     expectErrorType(await search({ script_fields: { s: 1 } }), 400, 'parsing_exception', 'Expected [START_OBJECT] in [s] but found [VALUE_NUMBER]');
+    const big = await search({ query: { match_all: {} }, script_fields: { s: { script: { source: 'params.s', params: { s: 'x'.repeat((1 << 20) + 1) } } } } });
+    expect(big.status).toBe(400);
+    expect(JSON.stringify(big.body)).toContain(`script field [s] renders [${(1 << 20) + 3}] chars for one hit, more than [${1 << 20}]`);
+    expect(JSON.stringify(big.body).length).toBeLessThan(5000);
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, { script: { source: '1' } }]));
     const tooMany = await search({ query: { match_all: {} }, script_fields: many });
     expect(tooMany.status).toBe(400);

@@ -32,8 +32,16 @@ const MAX_SCRIPT_STRING_CHARS = 1 << 20;
 /** ScriptDocValues' messages for a missing value (ES 8 throwIfEmpty / throwIfBeyondLength). */
 const MISSING_VALUE = 'A document doesn\'t have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!';
 
-/** Whether evaluating `e` reads the document or its score (else its value is the same for every doc). */
+const readsDocumentMemo = new WeakMap<ScriptExpr, boolean>();
+
+/** Whether evaluating `e` reads the document or its score (else its value is the same for every doc); once per node. */
 function readsDocument(e: ScriptExpr): boolean {
+  let r = readsDocumentMemo.get(e);
+  if (r === undefined) readsDocumentMemo.set(e, (r = readsDocumentOf(e)));
+  return r;
+}
+
+function readsDocumentOf(e: ScriptExpr): boolean {
   switch (e.k) {
     case 'const': return false;
     case 'score': case 'doc': case 'random': case 'vector': return true;
@@ -75,13 +83,14 @@ class Compiler {
   }
 
   /**
-   * A node's evaluator. String nodes that read nothing of the document (methods and concatenations
-   * of params and literals) run once per script and keep their value: their cost is the strings'
-   * length, which a param makes as large as the request, and must not be paid per document.
+   * A node's evaluator. Nodes that read nothing of the document (arithmetic, comparisons, string
+   * methods and concatenations of params and literals) run once per script and keep their value:
+   * a string param's cost is its length, as large as the request makes it, and must not be paid
+   * per document.
    */
   fn(e: ScriptExpr): Fn {
     const f = this.build(e);
-    return (e.k === 'str' || e.k === 'concat') && !readsDocument(e) ? once(f) : f;
+    return e.k !== 'const' && !readsDocument(e) ? once(f) : f;
   }
 
   private build(e: ScriptExpr): Fn {

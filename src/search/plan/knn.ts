@@ -75,10 +75,11 @@ export function knnQuery(ctx: PlanContext, node: KnnQuery, boost: number, planFi
   if (field.type !== 'dense_vector' || field.vector === null) throw shardError(ctx, '[knn] queries are only supported on [dense_vector] fields');
   const options = field.vector;
   if (!options.indexed) throw shardError(ctx, `to perform knn search on field [${previewInput(node.field)}], its mapping must have [index] set to [true]`);
-  const vector = checkedVector(ctx, node, options);
   // Either form holds this search's own vector or matches: the plan is not kept for another search.
   ctx.uncacheable?.();
   if (node.matches === 'candidates') {
+    // Checked (and copied to float32) here only: the query phase's form follows this one's plan.
+    const vector = checkedVector(ctx, node, options);
     const similarity = options.similarity ?? 'cosine';
     const filter = node.filter.length === 0 ? null
       : planFilter({ kind: 'bool', must: [], should: [], filter: node.filter, mustNot: [], minimumShouldMatch: null, boost: 1, name: null });

@@ -18,15 +18,7 @@ export class BitSet {
   }
   /** First set bit ≥ from, or NO_MORE_DOCS. */
   nextSetBit(from: number): number {
-    if (from >= this.length) return NO_MORE_DOCS;
-    let w = from >>> 5;
-    let word = this.words[w] & (0xffffffff << (from & 31));
-    while (word === 0) {
-      if (++w >= this.words.length) return NO_MORE_DOCS;
-      word = this.words[w];
-    }
-    const doc = (w << 5) + (31 - Math.clz32(word & -word));
-    return doc < this.length ? doc : NO_MORE_DOCS;
+    return nextSetBit(this.words, from, this.length);
   }
   cardinality(): number {
     let n = 0;
@@ -154,3 +146,16 @@ export function buildDocSet(exec: DocSetExec, segment: Segment, deadline: Search
 }
 
 export { getBit };
+
+/** First set bit ≥ `from` of a doc bitset of `length` bits (a BitSet's words, a segment's DocsWithField), or NO_MORE_DOCS. */
+export function nextSetBit(words: Uint32Array, from: number, length: number): number {
+  if (from >= length) return NO_MORE_DOCS;
+  let w = from >>> 5;
+  let word = words[w] & (0xffffffff << (from & 31));
+  while (word === 0) {
+    if (++w >= words.length) return NO_MORE_DOCS;
+    word = words[w];
+  }
+  const doc = (w << 5) + (31 - Math.clz32(word & -word));
+  return doc < length ? doc : NO_MORE_DOCS;
+}

@@ -9,21 +9,9 @@
  */
 import type { Segment, SegmentField } from '../../index/index.js';
 import type { KnnExactExec, KnnScoreDocExec } from '../plan/exec-nodes.js';
+import { nextSetBit } from './doc-set.js';
 import { NO_MORE_DOCS, Scorer } from './scorer.js';
 import { queryMagnitude, vectorScore } from './vector-similarity.js';
-
-/** First set bit ≥ `from` of a doc bitset of `length` bits, or NO_MORE_DOCS. */
-function nextSetBit(words: Uint32Array, from: number, length: number): number {
-  if (from >= length) return NO_MORE_DOCS;
-  let w = from >>> 5;
-  let word = words[w] & (0xffffffff << (from & 31));
-  while (word === 0) {
-    if (++w >= words.length) return NO_MORE_DOCS;
-    word = words[w];
-  }
-  const doc = (w << 5) + (31 - Math.clz32(word & -word));
-  return doc < length ? doc : NO_MORE_DOCS;
-}
 
 export class KnnExactScorer extends Scorer {
   private current = 0;
